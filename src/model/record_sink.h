@@ -1,0 +1,35 @@
+// The one interface between collection and storage: the collector translates vendor
+// records into model records and hands them to a sink; the report writer is the
+// production sink, tests use an in-memory one. Calls come from a single thread (the
+// collector's writer thread), so implementations need no locking of their own.
+#pragma once
+
+#include "model/records.h"
+
+namespace gpuscope::model {
+
+class RecordSink {
+ public:
+  virtual ~RecordSink() = default;
+
+  virtual void OnProcess(const ProcessRecord& record) = 0;
+  virtual void OnDevice(const DeviceRecord& record) = 0;
+  virtual void OnContext(const ContextRecord& record) = 0;
+  virtual void OnStream(const StreamRecord& record) = 0;
+  virtual void OnKernel(const KernelRecord& record) = 0;
+  virtual void OnMemcpy(const MemcpyRecord& record) = 0;
+  virtual void OnMemset(const MemsetRecord& record) = 0;
+  // nested_in_runtime: a driver call made from inside a runtime call on the same thread
+  // (nvprof's summary counts only the outer call).
+  virtual void OnApiCall(const ApiCallRecord& record, bool nested_in_runtime) = 0;
+  virtual void OnMemory(const MemoryRecord& record) = 0;
+  virtual void OnSync(const SyncRecord& record) = 0;
+  virtual void OnNvtx(const NvtxRecord& record) = 0;
+  virtual void OnOverhead(const OverheadRecord& record) = 0;
+  // The running totals of everything lost so far; the latest call wins.
+  virtual void OnCounters(const CollectionCounters& counters) = 0;
+  // Make everything received so far durable (survives kill -9 of the process).
+  virtual void Flush() = 0;
+};
+
+}  // namespace gpuscope::model
