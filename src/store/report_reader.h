@@ -4,12 +4,19 @@
 // callbacks so that reports of tens of millions of events never sit in memory whole.
 //
 // Times come back absolute (the writer stores them relative to the report's time base).
+//
+// Store-stage notes: the file is opened read-only; a report whose writer was killed (a
+// database plus its -wal file) shows everything up to the last flush. ForEach* decode rows
+// on worker threads (GPUSCOPE_READER_THREADS overrides how many; see chunked_row_reader.h)
+// but call the callback on the calling thread, in (start, insertion) order. A reader is
+// used by one thread at a time.
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/records.h"
@@ -39,7 +46,7 @@ struct DeviceInfo {
 struct KernelRow {
   model::KernelRecord record;  // record.mangled_name points into the reader's string table
   std::string_view demangled_name;
-  std::uint32_t name_id = 0;   // stable within one report: equal ids, equal names
+  std::uint32_t name_id = 0;  // stable within one report: equal ids, equal names
 };
 
 struct ApiCallRow {
@@ -61,6 +68,28 @@ class ReportReader {
   const std::vector<DeviceInfo>& devices() const { return devices_; }
   const model::CollectionCounters& counters() const { return counters_; }
 
+  // Added by the store stage (the accessors above are the original contract).
+  // meta.finalized: the writer closed the report or the launcher finalised it; false for a
+  // report whose process is still running or died before finalisation.
+  bool finalized() const { return finalized_; }
+  // The gpuscope version that wrote the report (meta.gpuscope_version).
+  const std::string& writer_version() const { return writer_version_; }
+  // Absolute time (ns) that stored times are relative to; ForEach* return absolute times.
+  model::Timestamp time_base() const { return time_base_; }
+  const std::vector<model::ContextRecord>& contexts() const { return contexts_; }
+  const std::vector<model::StreamRecord>& streams() const { return streams_; }
+  // Records the writer received but could not store (an I/O error while tracing).
+  std::uint64_t records_not_written() const { return records_not_written_; }
+  // Full structural check of every page (PRAGMA quick_check). Open() only checks what it
+  // can cheaply (header, size, schema, metadata); damage inside the event tables shows up
+  // as an error from the ForEach* that reads it, or here.
+  Status CheckIntegrity() const;
+
+  // Rows the reorder window may hold while ForEach* put a table in start order (see
+  // reorder_window.h); a table further out of order has the rest sorted by SQLite instead
+  // (slower, bounded memory). Rows of a launch-bound trace need a window of a few rows.
+  void set_reorder_window_limit(std::size_t rows) { reorder_window_limit_ = rows; }
+
   // Each ForEach streams rows in start-time order where the table has one.
   // A false return from the callback stops the iteration early.
   Status ForEachKernel(const std::function<bool(const KernelRow&)>& fn) const;
@@ -72,7 +101,7 @@ class ReportReader {
   Status ForEachNvtx(const std::function<bool(const model::NvtxRecord&)>& fn) const;
   Status ForEachOverhead(const std::function<bool(const model::OverheadRecord&)>& fn) const;
 
-  // Row counts, cheap (for tests and headers).
+  // Row counts, cheap (for tests and headers). `table` must be a table of the schema.
   StatusOr<std::uint64_t> CountRows(const std::string& table) const;
 
   // The underlying connection, read-only, for ad-hoc queries in tests and tools.
@@ -81,6 +110,17 @@ class ReportReader {
  private:
   ReportReader() = default;
   Status Load();
+  Status LoadMeta();
+  Status LoadProcess();
+  Status LoadDevices();
+  Status LoadContextsAndStreams();
+  Status LoadCounters();
+  Status LoadStrings();
+  Status LoadRowOrder();
+  // "cannot read report <path>: ..." (or "...: corrupt (...)") from the connection's error.
+  Status ReadError(std::string_view what = {}) const;
+  template <typename Row, typename Decode, typename Fn>
+  Status Scan(std::size_t table, const char* columns, Decode& decode, Fn& fn) const;
 
   std::string path_;
   sqlite3* db_ = nullptr;
@@ -89,8 +129,20 @@ class ReportReader {
   ProcessInfo process_;
   std::vector<DeviceInfo> devices_;
   model::CollectionCounters counters_;
-  std::vector<std::string> strings_;  // id -> text, loaded once
+  std::vector<std::string> strings_;    // id -> text, loaded once
   std::vector<std::string> demangled_;  // id -> demangled text for kernel names
+  bool finalized_ = false;
+  std::string writer_version_;
+  std::vector<model::ContextRecord> contexts_;
+  std::vector<model::StreamRecord> streams_;
+  std::uint64_t records_not_written_ = 0;
+  struct RowOrder {
+    bool known = false;  // the table has a row_order entry
+    std::int64_t max_lateness = 0;
+    std::uint64_t untimed_rows = 0;
+  };
+  std::vector<RowOrder> row_order_;  // by EventTable
+  std::size_t reorder_window_limit_ = 1 << 20;
 };
 
 }  // namespace gpuscope::store

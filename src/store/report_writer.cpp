@@ -1,0 +1,659 @@
+#include "store/report_writer.h"
+
+#include <sqlite3.h>
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <ctime>
+#include <new>
+
+#include "store/batched_insert.h"
+#include "store/schema.h"
+#include "store/sqlite_util.h"
+#include "util/demangle.h"
+
+#ifndef GPUSCOPE_VERSION_STRING
+#define GPUSCOPE_VERSION_STRING "unknown"
+#endif
+
+namespace gpuscope::store {
+
+namespace {
+
+model::Timestamp RealtimeNow() {
+  timespec now{};
+  clock_gettime(CLOCK_REALTIME, &now);
+  return static_cast<model::Timestamp>(now.tv_sec) * 1000000000ull +
+         static_cast<model::Timestamp>(now.tv_nsec);
+}
+
+// Page cache of the writer's connection: big enough that a flush interval's worth of
+// b-tree pages is rarely spilled mid-transaction, small next to the 200 MB RSS budget.
+constexpr int kCacheKib = 16 * 1024;
+
+// Stored as the signed integer of the same bits (SQLite integers are signed 64-bit).
+std::int64_t AsStored(std::uint64_t value) { return static_cast<std::int64_t>(value); }
+
+// The columns each event row fills, in the order the On* methods Set them.
+// clang-format off
+const std::vector<std::string_view> kKernelColumns = {
+    "name_id", "start", "end", "device_id", "context_id", "stream_id", "correlation_id",
+    "grid_id", "grid_x", "grid_y", "grid_z", "block_x", "block_y", "block_z", "cluster_x",
+    "cluster_y", "cluster_z", "registers_per_thread", "static_shared_memory",
+    "dynamic_shared_memory", "shared_memory_executed", "local_memory_per_thread",
+    "local_memory_total", "graph_id", "graph_node_id", "launch_type", "cache_config",
+    "device_launched"};
+const std::vector<std::string_view> kMemcpyColumns = {
+    "start", "end", "device_id", "context_id", "stream_id", "correlation_id",
+    "runtime_correlation_id", "copy_kind", "src_kind", "dst_kind", "is_async", "bytes",
+    "src_device_id", "dst_device_id", "graph_id", "graph_node_id"};
+const std::vector<std::string_view> kMemsetColumns = {
+    "start", "end", "device_id", "context_id", "stream_id", "correlation_id", "value",
+    "memory_kind", "is_async", "bytes", "graph_id", "graph_node_id"};
+const std::vector<std::string_view> kMemoryColumns = {
+    "timestamp", "op", "memory_kind", "address", "bytes", "device_id", "context_id",
+    "stream_id", "correlation_id", "is_async", "pc"};
+const std::vector<std::string_view> kSyncColumns = {
+    "start", "end", "kind", "context_id", "stream_id", "event_id", "correlation_id"};
+const std::vector<std::string_view> kApiCallColumns = {
+    "domain", "cbid", "name_id", "start", "end", "process_id", "thread_id", "correlation_id",
+    "return_value", "nested"};
+const std::vector<std::string_view> kNvtxColumns = {
+    "kind", "start", "end", "range_id", "name_id", "domain_id", "process_id", "thread_id",
+    "category", "color"};
+const std::vector<std::string_view> kOverheadColumns = {
+    "start", "end", "overhead_kind", "name_id", "process_id", "thread_id"};
+// clang-format on
+
+// By EventTable.
+const std::vector<std::string_view>* const kColumns[kNumEventTables] = {
+    &kKernelColumns, &kMemcpyColumns,  &kMemsetColumns, &kMemoryColumns,
+    &kSyncColumns,   &kApiCallColumns, &kNvtxColumns,   &kOverheadColumns};
+
+}  // namespace
+
+struct ReportWriter::Statements {
+  Statement begin, commit, rollback;
+  Statement insert_string, set_demangled, set_meta;
+  Statement update_process, update_process_end;
+  Statement insert_device, insert_context, insert_stream;
+  Statement upsert_counter, upsert_row_order;
+  std::array<BatchedInsert, kNumEventTables> events;
+};
+
+ReportWriter::ReportWriter(std::string path) : path_(std::move(path)) {}
+
+StatusOr<std::unique_ptr<ReportWriter>> ReportWriter::Create(const std::string& path,
+                                                             bool overwrite) {
+  try {
+    std::unique_ptr<ReportWriter> writer(new ReportWriter(path));
+    Status status = writer->Open(overwrite);
+    if (!status.ok()) return status;
+    return writer;
+  } catch (const std::bad_alloc&) {
+    return Status::Error("cannot create report " + path + ": out of memory");
+  }
+}
+
+Status ReportWriter::Open(bool overwrite) {
+  struct stat info {};
+  if (stat(path_.c_str(), &info) == 0) {
+    if (!overwrite) return Status::Error("report " + path_ + " already exists");
+    if (S_ISDIR(info.st_mode)) return Status::Error("report " + path_ + " is a directory");
+  }
+  // Also removes a -wal file left without its database: SQLite would apply it to ours.
+  GPUSCOPE_RETURN_IF_ERROR(RemoveReportFiles(path_));
+
+  std::string context = "cannot create report " + path_;
+  // NOMUTEX: one thread uses the connection (the RecordSink contract), so SQLite's own
+  // per-call locking would be pure overhead on the per-record path.
+  int rc =
+      sqlite3_open_v2(path_.c_str(), &db_,
+                      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
+  if (rc != SQLITE_OK) {
+    int error = db_ != nullptr ? sqlite3_system_errno(db_) : 0;
+    Status failed = error != 0 ? Status::Error(context + ": " + std::strerror(error))
+                               : SqliteError(db_, context);
+    sqlite3_close(db_);
+    db_ = nullptr;
+    return failed;
+  }
+  // The first write creates the file: report an unwritable directory by its errno.
+  Status created = Exec(db_, "PRAGMA page_size = 4096; PRAGMA journal_mode = WAL;", context);
+  if (!created.ok()) {
+    int error = sqlite3_system_errno(db_);
+    return error != 0 ? Status::Error(context + ": " + std::strerror(error)) : created;
+  }
+  GPUSCOPE_RETURN_IF_ERROR(
+      Exec(db_,
+           "PRAGMA synchronous = OFF; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -" +
+               std::to_string(kCacheKib) + ";",
+           context));
+  GPUSCOPE_RETURN_IF_ERROR(Exec(db_, "BEGIN", context));
+  GPUSCOPE_RETURN_IF_ERROR(Exec(db_, SchemaSql(), context + ": schema"));
+  GPUSCOPE_RETURN_IF_ERROR(Exec(db_, "COMMIT", context));
+  GPUSCOPE_RETURN_IF_ERROR(PrepareStatements());
+
+  GPUSCOPE_RETURN_IF_ERROR(Commit(/*begin_next=*/true));
+  SetMeta("gpuscope_version", GPUSCOPE_VERSION_STRING);
+  return status_;
+}
+
+Status ReportWriter::PrepareStatements() {
+  stmts_ = std::make_unique<Statements>();
+  struct Entry {
+    Statement* statement;
+    const char* sql;
+  };
+  Statements& s = *stmts_;
+  const Entry entries[] = {
+      {&s.begin, "BEGIN"},
+      {&s.commit, "COMMIT"},
+      {&s.rollback, "ROLLBACK"},
+      {&s.insert_string, "INSERT INTO strings(id, value, demangled) VALUES (?1, ?2, NULL)"},
+      {&s.set_demangled, "UPDATE strings SET demangled = ?2 WHERE id = ?1"},
+      {&s.set_meta, "INSERT OR REPLACE INTO meta(key, value) VALUES (?1, ?2)"},
+      {&s.update_process,
+       "UPDATE process SET pid = ?1, parent_pid = ?2, hostname = ?3, command_line = ?4, "
+       "start = ?5 WHERE id = 1"},
+      {&s.update_process_end, "UPDATE process SET \"end\" = ?1 WHERE id = 1"},
+      {&s.insert_device,
+       "INSERT OR REPLACE INTO devices(id, name, uuid, compute_major, compute_minor, num_sms, "
+       "warp_size, max_threads_per_block, max_warps_per_sm, max_blocks_per_sm, "
+       "max_registers_per_sm, max_registers_per_block, max_shared_memory_per_sm, "
+       "max_shared_memory_per_block, max_shared_memory_per_block_optin, global_memory_bytes, "
+       "global_memory_bandwidth_kbps, core_clock_khz, l2_cache_bytes, max_ipc, ecc_enabled, "
+       "mig_enabled) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
+       "?16, ?17, ?18, ?19, ?20, ?21, ?22)"},
+      {&s.insert_context,
+       "INSERT OR REPLACE INTO contexts(context_id, device_id, null_stream_id) "
+       "VALUES (?1, ?2, ?3)"},
+      {&s.insert_stream,
+       "INSERT OR REPLACE INTO streams(stream_id, context_id, priority, flags) "
+       "VALUES (?1, ?2, ?3, ?4)"},
+      {&s.upsert_counter, "INSERT OR REPLACE INTO counters(name, value) VALUES (?1, ?2)"},
+      {&s.upsert_row_order,
+       "INSERT OR REPLACE INTO row_order(table_name, max_lateness_ns, untimed_rows) "
+       "VALUES (?1, ?2, ?3)"},
+  };
+  std::string context = "cannot create report " + path_;
+  for (const Entry& entry : entries) {
+    StatusOr<Statement> prepared = Statement::Prepare(db_, entry.sql);
+    if (!prepared.ok()) return Status::Error(context + ": " + prepared.status().message());
+    *entry.statement = std::move(prepared.value());
+  }
+  for (std::size_t i = 0; i < kNumEventTables; ++i) {
+    Status prepared = s.events[i].Prepare(db_, kEventTables[i].name, *kColumns[i]);
+    if (!prepared.ok()) return Status::Error(context + ": " + prepared.message());
+  }
+  return Status();
+}
+
+ReportWriter::~ReportWriter() { (void)Close(); }
+
+bool ReportWriter::Accepting() {
+  if (status_.ok() && !closed_ && !out_of_memory_) return true;
+  ++records_not_written_;
+  return false;
+}
+
+void ReportWriter::Fail(const char* what) {
+  FailWith(SqliteError(db_, "report " + path_ + ": " + what));
+}
+
+void ReportWriter::OutOfMemory() {
+  // Building the message may fail too; the writer stops either way.
+  try {
+    FailWith(Status::Error("report " + path_ + ": out of memory"));
+  } catch (const std::bad_alloc&) {
+    out_of_memory_ = true;
+  }
+}
+
+void ReportWriter::FailWith(Status error) {
+  if (!status_.ok()) return;
+  status_ = std::move(error);
+  // Stop at the first error, keeping what earlier flushes committed: the open transaction
+  // (records written and rows still in batches) is rolled back and counted as lost, and
+  // the count is stored if the file still takes it.
+  records_not_written_ += records_in_transaction_;
+  records_in_transaction_ = 0;
+  for (BatchedInsert& batch : stmts_->events) batch.Discard();
+  if (in_transaction_ && !sqlite3_get_autocommit(db_)) {
+    sqlite3_step(stmts_->rollback.get());
+    sqlite3_reset(stmts_->rollback.get());
+  }
+  in_transaction_ = false;
+  RecordLoss();
+}
+
+void ReportWriter::RecordLoss() {
+  sqlite3_stmt* counter = stmts_->upsert_counter.get();
+  sqlite3_bind_text(counter, 1, "records_not_written", -1, SQLITE_STATIC);
+  sqlite3_bind_int64(counter, 2, AsStored(records_not_written_));
+  sqlite3_step(counter);  // best effort, outside any transaction: autocommits
+  sqlite3_reset(counter);
+}
+
+bool ReportWriter::Step(sqlite3_stmt* stmt, const char* what) {
+  int rc = sqlite3_step(stmt);
+  sqlite3_reset(stmt);
+  if (rc == SQLITE_DONE || rc == SQLITE_ROW) return true;
+  Fail(what);
+  return false;
+}
+
+void ReportWriter::StepRecord(sqlite3_stmt* stmt, const char* what) {
+  if (Step(stmt, what)) {
+    ++records_in_transaction_;
+  } else {
+    Lost();
+  }
+}
+
+BatchedInsert& ReportWriter::StartRow(EventTable table) {
+  BatchedInsert& batch = stmts_->events[static_cast<std::size_t>(table)];
+  batch.AddRow();
+  return batch;
+}
+
+void ReportWriter::EndRow(EventTable table, model::Timestamp start) {
+  ++records_in_transaction_;
+  order_[static_cast<std::size_t>(table)].Add(start != 0,
+                                              static_cast<std::int64_t>(start - time_base_));
+  BatchedInsert& batch = stmts_->events[static_cast<std::size_t>(table)];
+  if (batch.full() && batch.Write() != SQLITE_OK) Fail("cannot insert rows");
+}
+
+bool ReportWriter::WritePendingRows() {
+  for (BatchedInsert& batch : stmts_->events) {
+    if (batch.pending() > 0 && batch.Write() != SQLITE_OK) {
+      Fail("cannot insert rows");
+      return false;
+    }
+  }
+  return true;
+}
+
+void ReportWriter::SetMeta(const char* key, std::string_view value) {
+  sqlite3_stmt* meta = stmts_->set_meta.get();
+  sqlite3_bind_text(meta, 1, key, -1, SQLITE_STATIC);
+  sqlite3_bind_text(meta, 2, value.data() ? value.data() : "", static_cast<int>(value.size()),
+                    SQLITE_TRANSIENT);
+  Step(meta, "cannot write meta");
+}
+
+void ReportWriter::ChooseTimeBase(model::Timestamp time) {
+  time_base_chosen_ = true;
+  time_base_ = time;
+  char text[24];
+  auto written = std::to_chars(text, text + sizeof(text), time);
+  SetMeta("time_base_ns", std::string_view(text, static_cast<std::size_t>(written.ptr - text)));
+}
+
+std::int64_t ReportWriter::Relative(model::Timestamp time) {
+  if (!time_base_chosen_) ChooseTimeBase(time);
+  // Modular arithmetic: the reader adds the base back and gets `time` for any value.
+  return static_cast<std::int64_t>(time - time_base_);
+}
+
+void ReportWriter::SetTime(BatchedInsert& row, int column, model::Timestamp time) {
+  if (time == 0) {
+    row.SetNull(column);  // "no timestamp"
+  } else {
+    row.Set(column, Relative(time));
+  }
+}
+
+void ReportWriter::BindTime(sqlite3_stmt* stmt, int index, model::Timestamp time) {
+  if (time == 0) {
+    sqlite3_bind_null(stmt, index);
+  } else {
+    sqlite3_bind_int64(stmt, index, Relative(time));
+  }
+}
+
+std::uint32_t ReportWriter::InternName(std::string_view name) {
+  // A new name allocates (the interner's copy): the one place a record can meet
+  // std::bad_alloc, which must not unwind into the traced program.
+  try {
+    StringInterner::Result interned = names_.Intern(name);
+    if (interned.inserted) {
+      has_demangled_.push_back(false);
+      sqlite3_stmt* insert = stmts_->insert_string.get();
+      sqlite3_bind_int64(insert, 1, interned.id);
+      BindText(insert, 2, name);
+      Step(insert, "cannot insert a name");
+    }
+    return interned.id;
+  } catch (const std::bad_alloc&) {
+    OutOfMemory();
+    return 0;
+  }
+}
+
+std::uint32_t ReportWriter::InternKernelName(std::string_view mangled) {
+  std::uint32_t id = InternName(mangled);
+  if (id == 0 || has_demangled_[id - 1]) return id;
+  // Once per distinct kernel name: demangling is far too slow for every record.
+  has_demangled_[id - 1] = true;
+  try {
+    std::string demangled = Demangle(mangled);
+    sqlite3_stmt* update = stmts_->set_demangled.get();
+    sqlite3_bind_int64(update, 1, id);
+    sqlite3_bind_text(update, 2, demangled.data(), static_cast<int>(demangled.size()),
+                      SQLITE_TRANSIENT);
+    Step(update, "cannot store a demangled name");
+  } catch (const std::bad_alloc&) {
+    OutOfMemory();
+  }
+  return id;
+}
+
+void ReportWriter::OnProcess(const model::ProcessRecord& r) {
+  if (!Accepting()) return;
+  sqlite3_stmt* s = stmts_->update_process.get();
+  sqlite3_bind_int64(s, 1, r.pid);
+  sqlite3_bind_int64(s, 2, r.parent_pid);
+  BindText(s, 3, r.hostname);
+  BindText(s, 4, r.command_line);
+  BindTime(s, 5, r.start);
+  StepRecord(s, "cannot write the process row");
+}
+
+void ReportWriter::OnDevice(const model::DeviceRecord& r) {
+  if (!Accepting()) return;
+  sqlite3_stmt* s = stmts_->insert_device.get();
+  sqlite3_bind_int64(s, 1, r.id);
+  BindText(s, 2, r.name);
+  BindText(s, 3, r.uuid);
+  sqlite3_bind_int64(s, 4, r.compute_major);
+  sqlite3_bind_int64(s, 5, r.compute_minor);
+  sqlite3_bind_int64(s, 6, r.num_sms);
+  sqlite3_bind_int64(s, 7, r.warp_size);
+  sqlite3_bind_int64(s, 8, r.max_threads_per_block);
+  sqlite3_bind_int64(s, 9, r.max_warps_per_sm);
+  sqlite3_bind_int64(s, 10, r.max_blocks_per_sm);
+  sqlite3_bind_int64(s, 11, r.max_registers_per_sm);
+  sqlite3_bind_int64(s, 12, r.max_registers_per_block);
+  sqlite3_bind_int64(s, 13, r.max_shared_memory_per_sm);
+  sqlite3_bind_int64(s, 14, r.max_shared_memory_per_block);
+  sqlite3_bind_int64(s, 15, r.max_shared_memory_per_block_optin);
+  sqlite3_bind_int64(s, 16, AsStored(r.global_memory_bytes));
+  sqlite3_bind_int64(s, 17, AsStored(r.global_memory_bandwidth_kbps));
+  sqlite3_bind_int64(s, 18, r.core_clock_khz);
+  sqlite3_bind_int64(s, 19, r.l2_cache_bytes);
+  sqlite3_bind_int64(s, 20, r.max_ipc);
+  sqlite3_bind_int64(s, 21, r.ecc_enabled);
+  sqlite3_bind_int64(s, 22, r.mig_enabled ? 1 : 0);
+  StepRecord(s, "cannot write a device row");
+}
+
+void ReportWriter::OnContext(const model::ContextRecord& r) {
+  if (!Accepting()) return;
+  sqlite3_stmt* s = stmts_->insert_context.get();
+  sqlite3_bind_int64(s, 1, r.context_id);
+  sqlite3_bind_int64(s, 2, r.device_id);
+  sqlite3_bind_int64(s, 3, r.null_stream_id);
+  StepRecord(s, "cannot write a context row");
+}
+
+void ReportWriter::OnStream(const model::StreamRecord& r) {
+  if (!Accepting()) return;
+  sqlite3_stmt* s = stmts_->insert_stream.get();
+  sqlite3_bind_int64(s, 1, r.stream_id);
+  sqlite3_bind_int64(s, 2, r.context_id);
+  sqlite3_bind_int64(s, 3, r.priority);
+  sqlite3_bind_int64(s, 4, r.flags);
+  StepRecord(s, "cannot write a stream row");
+}
+
+void ReportWriter::OnKernel(const model::KernelRecord& r) {
+  if (!Accepting()) return;
+  std::uint32_t name_id = InternKernelName(r.mangled_name);
+  if (!status_.ok() || out_of_memory_) return Lost();
+  BatchedInsert& row = StartRow(EventTable::kKernels);
+  int c = 0;  // the column order of kKernelColumns
+  row.Set(c++, name_id);
+  SetTime(row, c++, r.start);
+  SetTime(row, c++, r.end);
+  row.Set(c++, r.device_id);
+  row.Set(c++, r.context_id);
+  row.Set(c++, r.stream_id);
+  row.Set(c++, r.correlation_id);
+  row.Set(c++, r.grid_id);
+  row.Set(c++, r.grid_x);
+  row.Set(c++, r.grid_y);
+  row.Set(c++, r.grid_z);
+  row.Set(c++, r.block_x);
+  row.Set(c++, r.block_y);
+  row.Set(c++, r.block_z);
+  row.Set(c++, r.cluster_x);
+  row.Set(c++, r.cluster_y);
+  row.Set(c++, r.cluster_z);
+  row.Set(c++, r.registers_per_thread);
+  row.Set(c++, r.static_shared_memory);
+  row.Set(c++, r.dynamic_shared_memory);
+  row.Set(c++, r.shared_memory_executed);
+  row.Set(c++, r.local_memory_per_thread);
+  row.Set(c++, AsStored(r.local_memory_total));
+  row.Set(c++, r.graph_id);
+  row.Set(c++, AsStored(r.graph_node_id));
+  row.Set(c++, r.launch_type);
+  row.Set(c++, r.cache_config);
+  row.Set(c++, r.device_launched ? 1 : 0);
+  EndRow(EventTable::kKernels, r.start);
+}
+
+void ReportWriter::OnMemcpy(const model::MemcpyRecord& r) {
+  if (!Accepting()) return;
+  BatchedInsert& row = StartRow(EventTable::kMemcpys);
+  int c = 0;  // the column order of kMemcpyColumns
+  SetTime(row, c++, r.start);
+  SetTime(row, c++, r.end);
+  row.Set(c++, r.device_id);
+  row.Set(c++, r.context_id);
+  row.Set(c++, r.stream_id);
+  row.Set(c++, r.correlation_id);
+  row.Set(c++, r.runtime_correlation_id);
+  row.Set(c++, static_cast<int>(r.copy_kind));
+  row.Set(c++, static_cast<int>(r.src_kind));
+  row.Set(c++, static_cast<int>(r.dst_kind));
+  row.Set(c++, r.is_async ? 1 : 0);
+  row.Set(c++, AsStored(r.bytes));
+  row.Set(c++, r.src_device_id);
+  row.Set(c++, r.dst_device_id);
+  row.Set(c++, r.graph_id);
+  row.Set(c++, AsStored(r.graph_node_id));
+  EndRow(EventTable::kMemcpys, r.start);
+}
+
+void ReportWriter::OnMemset(const model::MemsetRecord& r) {
+  if (!Accepting()) return;
+  BatchedInsert& row = StartRow(EventTable::kMemsets);
+  int c = 0;  // the column order of kMemsetColumns
+  SetTime(row, c++, r.start);
+  SetTime(row, c++, r.end);
+  row.Set(c++, r.device_id);
+  row.Set(c++, r.context_id);
+  row.Set(c++, r.stream_id);
+  row.Set(c++, r.correlation_id);
+  row.Set(c++, r.value);
+  row.Set(c++, static_cast<int>(r.memory_kind));
+  row.Set(c++, r.is_async ? 1 : 0);
+  row.Set(c++, AsStored(r.bytes));
+  row.Set(c++, r.graph_id);
+  row.Set(c++, AsStored(r.graph_node_id));
+  EndRow(EventTable::kMemsets, r.start);
+}
+
+void ReportWriter::OnApiCall(const model::ApiCallRecord& r, bool nested_in_runtime) {
+  if (!Accepting()) return;
+  std::uint32_t name_id = InternName(r.name);
+  if (!status_.ok() || out_of_memory_) return Lost();
+  BatchedInsert& row = StartRow(EventTable::kApiCalls);
+  int c = 0;  // the column order of kApiCallColumns
+  row.Set(c++, static_cast<int>(r.domain));
+  row.Set(c++, r.cbid);
+  row.Set(c++, name_id);
+  SetTime(row, c++, r.start);
+  SetTime(row, c++, r.end);
+  row.Set(c++, r.process_id);
+  row.Set(c++, r.thread_id);
+  row.Set(c++, r.correlation_id);
+  row.Set(c++, r.return_value);
+  row.Set(c++, nested_in_runtime ? 1 : 0);
+  EndRow(EventTable::kApiCalls, r.start);
+}
+
+void ReportWriter::OnMemory(const model::MemoryRecord& r) {
+  if (!Accepting()) return;
+  BatchedInsert& row = StartRow(EventTable::kMemory);
+  int c = 0;  // the column order of kMemoryColumns
+  SetTime(row, c++, r.timestamp);
+  row.Set(c++, static_cast<int>(r.op));
+  row.Set(c++, static_cast<int>(r.memory_kind));
+  row.Set(c++, AsStored(r.address));
+  row.Set(c++, AsStored(r.bytes));
+  row.Set(c++, r.device_id);
+  row.Set(c++, r.context_id);
+  row.Set(c++, r.stream_id);
+  row.Set(c++, r.correlation_id);
+  row.Set(c++, r.is_async ? 1 : 0);
+  row.Set(c++, AsStored(r.pc));
+  EndRow(EventTable::kMemory, r.timestamp);
+}
+
+void ReportWriter::OnSync(const model::SyncRecord& r) {
+  if (!Accepting()) return;
+  BatchedInsert& row = StartRow(EventTable::kSyncs);
+  int c = 0;  // the column order of kSyncColumns
+  SetTime(row, c++, r.start);
+  SetTime(row, c++, r.end);
+  row.Set(c++, static_cast<int>(r.kind));
+  row.Set(c++, r.context_id);
+  row.Set(c++, r.stream_id);
+  row.Set(c++, r.event_id);
+  row.Set(c++, r.correlation_id);
+  EndRow(EventTable::kSyncs, r.start);
+}
+
+void ReportWriter::OnNvtx(const model::NvtxRecord& r) {
+  if (!Accepting()) return;
+  std::uint32_t name_id = InternName(r.name);
+  std::uint32_t domain_id = r.domain.empty() ? 0 : InternName(r.domain);
+  if (!status_.ok() || out_of_memory_) return Lost();
+  BatchedInsert& row = StartRow(EventTable::kNvtx);
+  int c = 0;  // the column order of kNvtxColumns
+  row.Set(c++, static_cast<int>(r.kind));
+  SetTime(row, c++, r.start);
+  SetTime(row, c++, r.end);
+  row.Set(c++, r.id);
+  row.Set(c++, name_id);
+  if (domain_id == 0) {
+    row.SetNull(c++);  // the default domain
+  } else {
+    row.Set(c++, domain_id);
+  }
+  row.Set(c++, r.process_id);
+  row.Set(c++, r.thread_id);
+  row.Set(c++, r.category);
+  row.Set(c++, r.color);
+  EndRow(EventTable::kNvtx, r.start);
+}
+
+void ReportWriter::OnOverhead(const model::OverheadRecord& r) {
+  if (!Accepting()) return;
+  std::uint32_t name_id = InternName(r.name);
+  if (!status_.ok() || out_of_memory_) return Lost();
+  BatchedInsert& row = StartRow(EventTable::kOverheads);
+  int c = 0;  // the column order of kOverheadColumns
+  SetTime(row, c++, r.start);
+  SetTime(row, c++, r.end);
+  row.Set(c++, r.overhead_kind);
+  row.Set(c++, name_id);
+  row.Set(c++, r.process_id);
+  row.Set(c++, r.thread_id);
+  EndRow(EventTable::kOverheads, r.start);
+}
+
+void ReportWriter::OnCounters(const model::CollectionCounters& counters) {
+  // Kept until the next flush: only the latest totals matter.
+  counters_ = counters;
+}
+
+bool ReportWriter::WriteFlushState() {
+  struct Counter {
+    const char* name;
+    std::uint64_t value;
+  };
+  const Counter counters[] = {
+      {"dropped_records", counters_.dropped_records},
+      {"kernels_without_timestamp", counters_.kernels_without_timestamp},
+      {"copies_without_timestamp", counters_.copies_without_timestamp},
+      {"memsets_without_timestamp", counters_.memsets_without_timestamp},
+      {"unknown_records", counters_.unknown_records},
+      {"unfinished_nvtx_ranges", counters_.unfinished_nvtx_ranges},
+      {"records_not_written", records_not_written_},
+  };
+  sqlite3_stmt* counter = stmts_->upsert_counter.get();
+  for (const Counter& c : counters) {
+    sqlite3_bind_text(counter, 1, c.name, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(counter, 2, AsStored(c.value));
+    if (!Step(counter, "cannot write counters")) return false;
+  }
+  sqlite3_stmt* order = stmts_->upsert_row_order.get();
+  for (std::size_t i = 0; i < kNumEventTables; ++i) {
+    const EventTableInfo& table = kEventTables[i];
+    BindText(order, 1, table.name);
+    sqlite3_bind_int64(order, 2, order_[i].max_lateness());
+    sqlite3_bind_int64(order, 3, AsStored(order_[i].untimed_rows()));
+    if (!Step(order, "cannot write row order")) return false;
+  }
+  sqlite3_stmt* end = stmts_->update_process_end.get();
+  BindTime(end, 1, clock_ != nullptr ? clock_() : RealtimeNow());
+  return Step(end, "cannot write the process end");
+}
+
+Status ReportWriter::Commit(bool begin_next) {
+  if (in_transaction_) {
+    if (!Step(stmts_->commit.get(), "cannot commit")) return status_;
+    in_transaction_ = false;
+    records_in_transaction_ = 0;
+  }
+  if (begin_next) {
+    if (!Step(stmts_->begin.get(), "cannot begin a transaction")) return status_;
+    in_transaction_ = true;
+  }
+  return Status();
+}
+
+void ReportWriter::Flush() {
+  if (closed_ || !status_.ok()) return;
+  if (!WritePendingRows() || !WriteFlushState()) return;
+  (void)Commit(/*begin_next=*/true);
+}
+
+Status ReportWriter::Close() {
+  if (closed_) return status_;
+  closed_ = true;
+  if (db_ == nullptr) return status_;
+  if (status_.ok() && WritePendingRows() && WriteFlushState()) {
+    SetMeta("finalized", "1");
+    if (status_.ok() && Commit(/*begin_next=*/false).ok()) {
+      stmts_.reset();  // statements must be finalized before the journal mode can change
+      // Everything is committed: if another connection keeps the WAL from being folded in
+      // now, FinalizeReport (run by the launcher) does it later. Not an error.
+      (void)FoldWalIntoFile(db_, path_);
+    }
+  }
+  if (!status_.ok() && stmts_ != nullptr) RecordLoss();  // the final count of lost records
+  stmts_.reset();
+  sqlite3_close(db_);
+  db_ = nullptr;
+  return status_;
+}
+
+}  // namespace gpuscope::store

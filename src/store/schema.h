@@ -1,0 +1,23 @@
+// The report schema (schema.sql, embedded at build time) and the constants that identify
+// a gpuscope report: readers check them before trusting anything else in a file.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+namespace gpuscope::store {
+
+// Raised whenever a table or column changes meaning; schema.sql sets PRAGMA user_version
+// and meta.schema_version to the same number (a test checks that they agree).
+inline constexpr int kSchemaVersion = 1;
+
+// PRAGMA application_id of every report: "GPSC".
+inline constexpr std::int32_t kApplicationId = 0x47505343;
+
+// meta.format of every report.
+inline constexpr std::string_view kReportFormat = "gpuscope-report";
+
+// The text of schema.sql: the statements that create an empty report.
+std::string_view SchemaSql();
+
+}  // namespace gpuscope::store

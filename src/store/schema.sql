@@ -1,0 +1,386 @@
+-- gpuscope report schema, version 1.
+--
+-- One SQLite file per traced process. This file is THE definition: the report writer
+-- embeds it at build time and executes it on every new report, so what is documented here
+-- is exactly what is in the file. Comments inside CREATE statements are kept by SQLite, so
+-- `.schema kernels` in the sqlite3 shell shows them too.
+--
+-- Conventions
+--   * Times are integer nanoseconds on CUPTI's clock (CLOCK_REALTIME), stored RELATIVE to
+--     meta.time_base_ns so that they fit in 6 bytes. NULL means "no timestamp" (CUPTI could
+--     not time the activity). The *_v views add time_base_ns back: their start/end columns
+--     are absolute and they have a ready-made `duration`.
+--   * 64-bit unsigned values (addresses, graph node ids) are stored as the signed integer of
+--     the same bits: values at or above 2^63 read as negative in SQL.
+--   * Enumerations are small integers; the lookup tables at the end (copy_kinds,
+--     memory_kinds, ...) give their names and the views join them in.
+--   * Names (kernels, API functions, NVTX ranges and domains, overhead kinds) are interned in
+--     `strings`; event rows refer to them by id.
+--   * Event tables (kernels ... overheads) get INTEGER PRIMARY KEY rowids in insertion
+--     order and no other indexes (they would cost size and write speed). Rows are mostly,
+--     not strictly, in start order; `row_order` records how far out of order each table is.
+--   * Event tables declare no NOT NULL constraints, for write speed (a constraint makes
+--     SQLite keep a statement journal for every multi-row insert). Only the columns
+--     documented as nullable (times, nvtx.domain_id) are ever NULL.
+--
+-- Never change a table or a column meaning without raising the schema version (PRAGMA
+-- user_version and meta.schema_version below, kSchemaVersion in schema.h).
+
+PRAGMA application_id = 1196446531;  -- 0x47505343, "GPSC": marks the file as a gpuscope report
+PRAGMA user_version = 1;             -- the schema version
+
+CREATE TABLE meta (
+  key   TEXT PRIMARY KEY,  -- see the rows below
+  value TEXT               -- always text; cast numbers with CAST(value AS INTEGER)
+  -- format            'gpuscope-report'
+  -- schema_version    '1' (equal to PRAGMA user_version)
+  -- gpuscope_version  version of the gpuscope that wrote the report, e.g. '0.1.0'
+  -- time_base_ns      absolute time (ns, CUPTI clock) that every stored time is relative to
+  -- finalized         '1' once the writer closed the report or `gpuscope` finalised it after
+  --                   the program ended (even by kill -9); '0' while it is being written
+) WITHOUT ROWID;
+
+INSERT INTO meta(key, value) VALUES
+  ('format', 'gpuscope-report'),
+  ('schema_version', '1'),
+  ('gpuscope_version', ''),
+  ('time_base_ns', '0'),
+  ('finalized', '0');
+
+CREATE TABLE process (
+  id           INTEGER PRIMARY KEY CHECK (id = 1),  -- always 1: one process per report
+  pid          INTEGER NOT NULL,  -- process id of the traced process
+  parent_pid   INTEGER NOT NULL,  -- its parent's process id
+  hostname     TEXT NOT NULL,     -- host it ran on
+  command_line TEXT NOT NULL,     -- program and arguments, joined by spaces
+  start        INTEGER,           -- ns, relative: when tracing began
+  "end"        INTEGER            -- ns, relative: the last flush (NULL: never flushed)
+);
+INSERT INTO process VALUES (1, 0, 0, '', '', NULL, NULL);  -- filled in when tracing starts
+
+CREATE TABLE devices (
+  id                                INTEGER PRIMARY KEY,  -- CUDA device ordinal
+  name                              TEXT NOT NULL,     -- e.g. 'NVIDIA H200'
+  uuid                              TEXT NOT NULL,     -- hex
+  compute_major                     INTEGER NOT NULL,  -- compute capability, major
+  compute_minor                     INTEGER NOT NULL,  -- compute capability, minor
+  num_sms                           INTEGER NOT NULL,  -- streaming multiprocessors
+  warp_size                         INTEGER NOT NULL,  -- threads per warp
+  max_threads_per_block             INTEGER NOT NULL,  -- threads
+  max_warps_per_sm                  INTEGER NOT NULL,  -- warps
+  max_blocks_per_sm                 INTEGER NOT NULL,  -- thread blocks
+  max_registers_per_sm              INTEGER NOT NULL,  -- 32-bit registers
+  max_registers_per_block           INTEGER NOT NULL,  -- 32-bit registers
+  max_shared_memory_per_sm          INTEGER NOT NULL,  -- bytes
+  max_shared_memory_per_block       INTEGER NOT NULL,  -- bytes, without opt-in
+  max_shared_memory_per_block_optin INTEGER NOT NULL,  -- bytes, with opt-in
+  global_memory_bytes               INTEGER NOT NULL,  -- bytes
+  global_memory_bandwidth_kbps      INTEGER NOT NULL,  -- kB/s
+  core_clock_khz                    INTEGER NOT NULL,  -- kHz
+  l2_cache_bytes                    INTEGER NOT NULL,  -- bytes
+  max_ipc                           INTEGER NOT NULL,  -- instructions per cycle (4294967295: unknown)
+  ecc_enabled                       INTEGER NOT NULL,  -- 0/1
+  mig_enabled                       INTEGER NOT NULL   -- 0/1
+);
+
+CREATE TABLE contexts (
+  context_id     INTEGER PRIMARY KEY,  -- CUPTI context id
+  device_id      INTEGER NOT NULL,     -- devices.id
+  null_stream_id INTEGER NOT NULL      -- stream id of the context's default (NULL) stream
+);
+
+CREATE TABLE streams (
+  stream_id  INTEGER NOT NULL,  -- CUPTI stream id (what event rows call stream_id)
+  context_id INTEGER NOT NULL,  -- contexts.context_id
+  priority   INTEGER NOT NULL,  -- stream priority (lower is higher priority)
+  flags      INTEGER NOT NULL,  -- cudaStreamCreateWithFlags flags (1: non-blocking)
+  PRIMARY KEY (context_id, stream_id)
+) WITHOUT ROWID;
+
+CREATE TABLE strings (
+  id        INTEGER PRIMARY KEY,  -- what *_id / name_id columns refer to
+  value     TEXT NOT NULL,        -- the name as recorded (kernel names: mangled)
+  demangled TEXT                  -- kernel names only: demangled with the parameter list
+                                  -- (equal to value when not a mangled C++ name); else NULL
+);
+
+CREATE TABLE kernels (
+  id                      INTEGER PRIMARY KEY,  -- insertion order
+  name_id                 INTEGER,  -- strings.id of the kernel name
+  start                   INTEGER,  -- ns, relative
+  "end"                   INTEGER,  -- ns, relative
+  device_id               INTEGER,  -- devices.id
+  context_id              INTEGER,  -- contexts.context_id
+  stream_id               INTEGER,  -- streams.stream_id
+  correlation_id          INTEGER,  -- equals api_calls.correlation_id of the launch
+  grid_id                 INTEGER,  -- unique id of the launch on its device
+  grid_x                  INTEGER,  -- grid size in x, blocks
+  grid_y                  INTEGER,  -- grid size in y, blocks
+  grid_z                  INTEGER,  -- grid size in z, blocks
+  block_x                 INTEGER,  -- block size in x, threads
+  block_y                 INTEGER,  -- block size in y, threads
+  block_z                 INTEGER,  -- block size in z, threads
+  cluster_x               INTEGER,  -- cluster size in x, blocks (0: no clusters)
+  cluster_y               INTEGER,  -- cluster size in y, blocks
+  cluster_z               INTEGER,  -- cluster size in z, blocks
+  registers_per_thread    INTEGER,  -- 32-bit registers per thread
+  static_shared_memory    INTEGER,  -- bytes per block
+  dynamic_shared_memory   INTEGER,  -- bytes per block
+  shared_memory_executed  INTEGER,  -- bytes: the SM shared memory carveout used
+  local_memory_per_thread INTEGER,  -- bytes of local memory per thread
+  local_memory_total      INTEGER,  -- bytes reserved for the launch
+  graph_id                INTEGER,  -- CUDA graph id (0: not launched from a graph)
+  graph_node_id           INTEGER,  -- graph node id (0: not from a graph)
+  launch_type             INTEGER,  -- 0 regular, 1 cooperative single, 2 multi device
+  cache_config            INTEGER,  -- requested/executed cache config, CUPTI's packing
+  device_launched         INTEGER   -- 1: launched from the device (dynamic parallelism)
+);
+
+CREATE TABLE memcpys (
+  id                     INTEGER PRIMARY KEY,  -- insertion order
+  start                  INTEGER,  -- ns, relative
+  "end"                  INTEGER,  -- ns, relative
+  device_id              INTEGER,  -- devices.id
+  context_id             INTEGER,  -- contexts.context_id
+  stream_id              INTEGER,  -- streams.stream_id
+  correlation_id         INTEGER,  -- equals api_calls.correlation_id (driver call)
+  runtime_correlation_id INTEGER,  -- correlation id of the runtime call, 0 if none
+  copy_kind              INTEGER,  -- copy_kinds.id (1 HtoD, 2 DtoH, 8 DtoD, 10 PtoP..)
+  src_kind               INTEGER,  -- memory_kinds.id of the source
+  dst_kind               INTEGER,  -- memory_kinds.id of the destination
+  is_async               INTEGER,  -- 0/1
+  bytes                  INTEGER,  -- bytes copied
+  src_device_id          INTEGER,  -- peer copies only: source device
+  dst_device_id          INTEGER,  -- peer copies only: destination device
+  graph_id               INTEGER,  -- CUDA graph id (0: not from a graph)
+  graph_node_id          INTEGER   -- graph node id (0: not from a graph)
+);
+
+CREATE TABLE memsets (
+  id             INTEGER PRIMARY KEY,  -- insertion order
+  start          INTEGER,  -- ns, relative
+  "end"          INTEGER,  -- ns, relative
+  device_id      INTEGER,  -- devices.id
+  context_id     INTEGER,  -- contexts.context_id
+  stream_id      INTEGER,  -- streams.stream_id
+  correlation_id INTEGER,  -- equals api_calls.correlation_id
+  value          INTEGER,  -- the value set
+  memory_kind    INTEGER,  -- memory_kinds.id
+  is_async       INTEGER,  -- 0/1
+  bytes          INTEGER,  -- bytes set
+  graph_id       INTEGER,  -- CUDA graph id (0: not from a graph)
+  graph_node_id  INTEGER   -- graph node id (0: not from a graph)
+);
+
+CREATE TABLE memory (
+  id             INTEGER PRIMARY KEY,  -- insertion order
+  timestamp      INTEGER,  -- ns, relative: when the allocation or free happened
+  op             INTEGER,  -- memory_ops.id (1 alloc, 2 free)
+  memory_kind    INTEGER,  -- memory_kinds.id
+  address        INTEGER,  -- device address
+  bytes          INTEGER,  -- bytes
+  device_id      INTEGER,  -- devices.id
+  context_id     INTEGER,  -- contexts.context_id
+  stream_id      INTEGER,  -- stream of an async operation (4294967295: synchronous)
+  correlation_id INTEGER,  -- equals api_calls.correlation_id
+  is_async       INTEGER,  -- 0/1 (cudaMallocAsync / cudaFreeAsync)
+  pc             INTEGER   -- program counter of the allocating call
+);
+
+CREATE TABLE syncs (
+  id             INTEGER PRIMARY KEY,  -- insertion order
+  start          INTEGER,  -- ns, relative
+  "end"          INTEGER,  -- ns, relative
+  kind           INTEGER,  -- sync_kinds.id
+  context_id     INTEGER,  -- contexts.context_id
+  stream_id      INTEGER,  -- streams.stream_id (stream syncs and waits)
+  event_id       INTEGER,  -- CUDA event id (event syncs and waits)
+  correlation_id INTEGER   -- equals api_calls.correlation_id
+);
+
+CREATE TABLE api_calls (
+  id             INTEGER PRIMARY KEY,  -- insertion order
+  domain         INTEGER,  -- api_domains.id (1 runtime, 2 driver)
+  cbid           INTEGER,  -- CUPTI callback id within the domain
+  name_id        INTEGER,  -- strings.id of the function name, e.g. 'cudaMalloc'
+  start          INTEGER,  -- ns, relative
+  "end"          INTEGER,  -- ns, relative
+  process_id     INTEGER,  -- process id
+  thread_id      INTEGER,  -- thread id as CUPTI reports it
+  correlation_id INTEGER,  -- links the call to the GPU activity it started
+  return_value   INTEGER,  -- cudaError_t / CUresult (0: success)
+  nested         INTEGER   -- 1: a driver call made inside a runtime call on the same
+                           -- thread (nvprof's summary counts only the outer call)
+);
+
+CREATE TABLE nvtx (
+  id         INTEGER PRIMARY KEY,  -- insertion order
+  kind       INTEGER,  -- nvtx_kinds.id (0 mark, 1 push/pop range, 2 start/end range)
+  start      INTEGER,  -- ns, relative
+  "end"      INTEGER,  -- ns, relative; equals start for marks, NULL: never ended
+  range_id   INTEGER,  -- CUPTI's marker id
+  name_id    INTEGER,  -- strings.id of the message
+  domain_id  INTEGER,  -- strings.id of the NVTX domain, NULL: the default domain
+  process_id INTEGER,  -- process id
+  thread_id  INTEGER,  -- thread that pushed / started the range
+  category   INTEGER,  -- NVTX category (0: none)
+  color      INTEGER   -- ARGB (0: unset)
+);
+
+CREATE TABLE overheads (
+  id            INTEGER PRIMARY KEY,  -- insertion order
+  start         INTEGER,  -- ns, relative
+  "end"         INTEGER,  -- ns, relative
+  overhead_kind INTEGER,  -- CUPTI_ACTIVITY_OVERHEAD_* value
+  name_id       INTEGER,  -- strings.id of the overhead kind's name
+  process_id    INTEGER,  -- process id
+  thread_id     INTEGER   -- thread id
+);
+
+CREATE TABLE counters (
+  name  TEXT PRIMARY KEY,  -- what was counted (rows below)
+  value INTEGER NOT NULL   -- count
+  -- dropped_records            records CUPTI dropped (it had no buffer for them)
+  -- kernels_without_timestamp  kernels CUPTI could not time (stored with NULL start/end)
+  -- copies_without_timestamp   memory copies CUPTI could not time
+  -- memsets_without_timestamp  memsets CUPTI could not time
+  -- unknown_records            CUPTI records of kinds gpuscope does not translate
+  -- unfinished_nvtx_ranges     NVTX ranges started but never ended
+  -- records_not_written        records the writer received but could not store (I/O error)
+) WITHOUT ROWID;
+
+CREATE TABLE row_order (
+  table_name      TEXT PRIMARY KEY,  -- an event table: kernels, memcpys, ...
+  max_lateness_ns INTEGER NOT NULL,  -- ns: no row starts earlier than this before the latest
+                                     -- start among the rows inserted before it; 0: the
+                                     -- table is in start order. Readers use it to stream rows
+                                     -- in start order with a bounded reorder window.
+  untimed_rows    INTEGER NOT NULL   -- rows without a timestamp (NULL start)
+) WITHOUT ROWID;
+
+-- Names of the enumerations (the values are gpuscope's own, see src/model/records.h).
+
+CREATE TABLE api_domains (
+  id   INTEGER PRIMARY KEY,  -- api_calls.domain
+  name TEXT NOT NULL         -- 'runtime' or 'driver'
+);
+INSERT INTO api_domains VALUES (1, 'runtime'), (2, 'driver');
+
+CREATE TABLE copy_kinds (
+  id    INTEGER PRIMARY KEY,  -- memcpys.copy_kind
+  name  TEXT NOT NULL,        -- 'HtoD', ...
+  label TEXT NOT NULL         -- how nvprof names the copy in its summary
+);
+INSERT INTO copy_kinds VALUES
+  (0, 'Unknown', '[CUDA memcpy Unknown]'), (1, 'HtoD', '[CUDA memcpy HtoD]'),
+  (2, 'DtoH', '[CUDA memcpy DtoH]'), (3, 'HtoA', '[CUDA memcpy HtoA]'),
+  (4, 'AtoH', '[CUDA memcpy AtoH]'), (5, 'AtoA', '[CUDA memcpy AtoA]'),
+  (6, 'AtoD', '[CUDA memcpy AtoD]'), (7, 'DtoA', '[CUDA memcpy DtoA]'),
+  (8, 'DtoD', '[CUDA memcpy DtoD]'), (9, 'HtoH', '[CUDA memcpy HtoH]'),
+  (10, 'PtoP', '[CUDA memcpy PtoP]');
+
+CREATE TABLE memory_kinds (
+  id   INTEGER PRIMARY KEY,  -- memcpys.src_kind/dst_kind, memsets and memory.memory_kind
+  name TEXT NOT NULL         -- 'Pageable', 'Pinned', 'Device', ...
+);
+INSERT INTO memory_kinds VALUES
+  (0, 'Unknown'), (1, 'Pageable'), (2, 'Pinned'), (3, 'Device'), (4, 'Array'),
+  (5, 'Managed'), (6, 'Device Static'), (7, 'Managed Static');
+
+CREATE TABLE memory_ops (
+  id   INTEGER PRIMARY KEY,  -- memory.op
+  name TEXT NOT NULL         -- 'alloc' or 'free'
+);
+INSERT INTO memory_ops VALUES (1, 'alloc'), (2, 'free');
+
+CREATE TABLE sync_kinds (
+  id   INTEGER PRIMARY KEY,  -- syncs.kind
+  name TEXT NOT NULL         -- what the host waited for
+);
+INSERT INTO sync_kinds VALUES
+  (0, 'Unknown'), (1, 'Event synchronize'), (2, 'Stream wait event'),
+  (3, 'Stream synchronize'), (4, 'Context synchronize');
+
+CREATE TABLE nvtx_kinds (
+  id   INTEGER PRIMARY KEY,  -- nvtx.kind
+  name TEXT NOT NULL         -- 'mark', 'push/pop range' or 'start/end range'
+);
+INSERT INTO nvtx_kinds VALUES (0, 'mark'), (1, 'push/pop range'), (2, 'start/end range');
+
+-- Views: names and absolute times joined in, for the sqlite3 shell, e.g.
+--   SELECT name, duration FROM kernels_v ORDER BY duration DESC LIMIT 10;
+--   SELECT name, count(*), sum(duration) FROM api_calls_v GROUP BY name ORDER BY 3 DESC;
+
+CREATE VIEW time_base AS  -- one row: the absolute time stored times are relative to
+  SELECT CAST(value AS INTEGER) AS ns FROM meta WHERE key = 'time_base_ns';
+
+CREATE VIEW process_v AS
+  SELECT p.pid, p.parent_pid, p.hostname, p.command_line,
+         p.start + t.ns AS start, p."end" + t.ns AS "end", p."end" - p.start AS duration
+  FROM process p, time_base t;
+
+CREATE VIEW kernels_v AS
+  SELECT k.id, COALESCE(s.demangled, s.value) AS name, s.value AS mangled_name,
+         k.start + t.ns AS start, k."end" + t.ns AS "end", k."end" - k.start AS duration,
+         k.device_id, k.context_id, k.stream_id, k.correlation_id, k.grid_id,
+         k.grid_x, k.grid_y, k.grid_z, k.block_x, k.block_y, k.block_z,
+         k.cluster_x, k.cluster_y, k.cluster_z, k.registers_per_thread,
+         k.static_shared_memory, k.dynamic_shared_memory, k.shared_memory_executed,
+         k.local_memory_per_thread, k.local_memory_total, k.graph_id, k.graph_node_id,
+         k.launch_type, k.cache_config, k.device_launched
+  FROM kernels k CROSS JOIN time_base t LEFT JOIN strings s ON s.id = k.name_id;
+
+CREATE VIEW memcpys_v AS
+  SELECT m.id, c.label AS name, c.name AS copy_kind,
+         m.start + t.ns AS start, m."end" + t.ns AS "end", m."end" - m.start AS duration,
+         m.bytes, sk.name AS src_kind, dk.name AS dst_kind, m.is_async,
+         m.device_id, m.context_id, m.stream_id, m.correlation_id, m.runtime_correlation_id,
+         m.src_device_id, m.dst_device_id, m.graph_id, m.graph_node_id
+  FROM memcpys m CROSS JOIN time_base t
+       LEFT JOIN copy_kinds c ON c.id = m.copy_kind
+       LEFT JOIN memory_kinds sk ON sk.id = m.src_kind
+       LEFT JOIN memory_kinds dk ON dk.id = m.dst_kind;
+
+CREATE VIEW memsets_v AS
+  SELECT m.id, '[CUDA memset]' AS name,
+         m.start + t.ns AS start, m."end" + t.ns AS "end", m."end" - m.start AS duration,
+         m.bytes, m.value, mk.name AS memory_kind, m.is_async,
+         m.device_id, m.context_id, m.stream_id, m.correlation_id, m.graph_id, m.graph_node_id
+  FROM memsets m CROSS JOIN time_base t LEFT JOIN memory_kinds mk ON mk.id = m.memory_kind;
+
+CREATE VIEW memory_v AS
+  SELECT m.id, o.name AS op, m.timestamp + t.ns AS timestamp, m.bytes, m.address,
+         mk.name AS memory_kind, m.device_id, m.context_id, m.stream_id, m.correlation_id,
+         m.is_async, m.pc
+  FROM memory m CROSS JOIN time_base t
+       LEFT JOIN memory_ops o ON o.id = m.op
+       LEFT JOIN memory_kinds mk ON mk.id = m.memory_kind;
+
+CREATE VIEW syncs_v AS
+  SELECT y.id, k.name AS kind,
+         y.start + t.ns AS start, y."end" + t.ns AS "end", y."end" - y.start AS duration,
+         y.context_id, y.stream_id, y.event_id, y.correlation_id
+  FROM syncs y CROSS JOIN time_base t LEFT JOIN sync_kinds k ON k.id = y.kind;
+
+CREATE VIEW api_calls_v AS
+  SELECT a.id, s.value AS name, d.name AS domain,
+         a.start + t.ns AS start, a."end" + t.ns AS "end", a."end" - a.start AS duration,
+         a.process_id, a.thread_id, a.correlation_id, a.return_value, a.nested, a.cbid
+  FROM api_calls a CROSS JOIN time_base t
+       LEFT JOIN strings s ON s.id = a.name_id
+       LEFT JOIN api_domains d ON d.id = a.domain;
+
+CREATE VIEW nvtx_v AS
+  SELECT n.id, s.value AS name, d.value AS domain, k.name AS kind,
+         n.start + t.ns AS start, n."end" + t.ns AS "end", n."end" - n.start AS duration,
+         n.process_id, n.thread_id, n.category, n.color, n.range_id
+  FROM nvtx n CROSS JOIN time_base t
+       LEFT JOIN strings s ON s.id = n.name_id
+       LEFT JOIN strings d ON d.id = n.domain_id
+       LEFT JOIN nvtx_kinds k ON k.id = n.kind;
+
+CREATE VIEW overheads_v AS
+  SELECT o.id, s.value AS name, o.overhead_kind,
+         o.start + t.ns AS start, o."end" + t.ns AS "end", o."end" - o.start AS duration,
+         o.process_id, o.thread_id
+  FROM overheads o CROSS JOIN time_base t LEFT JOIN strings s ON s.id = o.name_id;

@@ -1,0 +1,105 @@
+#include "store/sqlite_util.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+namespace gpuscope::store {
+
+StatusOr<Statement> Statement::Prepare(sqlite3* db, std::string_view sql) {
+  sqlite3_stmt* stmt = nullptr;
+  // PREPARE_PERSISTENT: these statements live as long as the connection and run millions
+  // of times; SQLite then keeps their memory out of its short-lived lookaside pool.
+  int rc = sqlite3_prepare_v3(db, sql.data(), static_cast<int>(sql.size()),
+                              SQLITE_PREPARE_PERSISTENT, &stmt, nullptr);
+  if (rc != SQLITE_OK) {
+    sqlite3_finalize(stmt);
+    return SqliteError(db, "cannot prepare statement");
+  }
+  return Statement(stmt);
+}
+
+Status SqliteError(sqlite3* db, std::string_view context) {
+  std::string message(context);
+  message += ": ";
+  message += db != nullptr ? sqlite3_errmsg(db) : "out of memory";
+  return Status::Error(std::move(message));
+}
+
+Status ReportReadError(sqlite3* db, std::string_view action, const std::string& path) {
+  std::string message(action);
+  message += " " + path + ": ";
+  int code = db != nullptr ? (sqlite3_extended_errcode(db) & 0xff) : SQLITE_NOMEM;
+  const char* detail = db != nullptr ? sqlite3_errmsg(db) : "out of memory";
+  if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB) {
+    message += "corrupt or truncated (SQLite: ";
+    message += detail;
+    message += ")";
+  } else {
+    message += "SQLite: ";
+    message += detail;
+  }
+  return Status::Error(std::move(message));
+}
+
+Status Exec(sqlite3* db, std::string_view sql, std::string_view context) {
+  std::string text(sql);  // sqlite3_exec needs a NUL-terminated string
+  char* error = nullptr;
+  int rc = sqlite3_exec(db, text.c_str(), nullptr, nullptr, &error);
+  if (rc == SQLITE_OK) return Status();
+  std::string message(context);
+  message += ": ";
+  message += error != nullptr ? error : sqlite3_errstr(rc);
+  sqlite3_free(error);
+  return Status::Error(std::move(message));
+}
+
+StatusOr<std::int64_t> QueryInt(sqlite3* db, std::string_view sql, std::string_view context) {
+  StatusOr<Statement> stmt = Statement::Prepare(db, sql);
+  if (!stmt.ok()) return SqliteError(db, context);
+  int rc = sqlite3_step(stmt->get());
+  if (rc != SQLITE_ROW) {
+    if (rc == SQLITE_DONE) return Status::Error(std::string(context) + ": no result");
+    return SqliteError(db, context);
+  }
+  return static_cast<std::int64_t>(sqlite3_column_int64(stmt->get(), 0));
+}
+
+Status FoldWalIntoFile(sqlite3* db, const std::string& path) {
+  std::string context = "cannot finalize report " + path;
+  {
+    StatusOr<Statement> checkpoint = Statement::Prepare(db, "PRAGMA wal_checkpoint(TRUNCATE)");
+    if (!checkpoint.ok()) return SqliteError(db, context);
+    int rc = sqlite3_step(checkpoint->get());
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE) return SqliteError(db, context);
+    // Column 0 is 1 when another connection kept the checkpoint from completing.
+    if (rc == SQLITE_ROW && sqlite3_column_int(checkpoint->get(), 0) != 0) {
+      return Status::Error(context + ": another process still has it open");
+    }
+  }
+  StatusOr<Statement> mode = Statement::Prepare(db, "PRAGMA journal_mode = DELETE");
+  if (!mode.ok()) return SqliteError(db, context);
+  int rc = sqlite3_step(mode->get());
+  if ((rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED) {
+    return Status::Error(context + ": another process still has it open");
+  }
+  if (rc != SQLITE_ROW) return SqliteError(db, context);
+  // SQLite answers with the mode in force: still "wal" when it could not switch.
+  const auto* now = reinterpret_cast<const char*>(sqlite3_column_text(mode->get(), 0));
+  if (now == nullptr || std::strcmp(now, "delete") != 0) {
+    return Status::Error(context + ": another process still has it open");
+  }
+  return Status();
+}
+
+Status RemoveReportFiles(const std::string& path) {
+  for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
+    std::string name = path + suffix;
+    if (std::remove(name.c_str()) != 0 && errno != ENOENT) {
+      return Status::Error("cannot remove " + name + ": " + std::strerror(errno));
+    }
+  }
+  return Status();
+}
+
+}  // namespace gpuscope::store

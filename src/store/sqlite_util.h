@@ -1,0 +1,77 @@
+// Small helpers around the SQLite C API shared by the writer, the reader and the
+// finaliser: an owning statement handle and SQLite errors turned into Status messages.
+// Internal to src/store (nothing outside the store includes sqlite3.h).
+#pragma once
+
+#include <sqlite3.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "util/status.h"
+
+namespace gpuscope::store {
+
+// Owns one prepared statement; finalizes it on destruction.
+class Statement {
+ public:
+  Statement() = default;
+  ~Statement() { sqlite3_finalize(stmt_); }
+  Statement(Statement&& other) noexcept : stmt_(other.stmt_) { other.stmt_ = nullptr; }
+  Statement& operator=(Statement&& other) noexcept {
+    if (this != &other) {
+      sqlite3_finalize(stmt_);
+      stmt_ = other.stmt_;
+      other.stmt_ = nullptr;
+    }
+    return *this;
+  }
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+
+  sqlite3_stmt* get() const { return stmt_; }
+  void Reset() {
+    sqlite3_finalize(stmt_);
+    stmt_ = nullptr;
+  }
+
+  // Prepares `sql` on `db` for repeated use; errors carry SQLite's message.
+  static StatusOr<Statement> Prepare(sqlite3* db, std::string_view sql);
+
+ private:
+  explicit Statement(sqlite3_stmt* stmt) : stmt_(stmt) {}
+  sqlite3_stmt* stmt_ = nullptr;
+};
+
+// Binds `text` as TEXT. An empty view may have a null data() (a default-constructed
+// string_view), which sqlite3_bind_text would store as NULL; this always stores ''.
+// The caller keeps `text` alive until the statement has been stepped (SQLITE_STATIC).
+inline int BindText(sqlite3_stmt* stmt, int index, std::string_view text) {
+  return sqlite3_bind_text(stmt, index, text.data() ? text.data() : "",
+                           static_cast<int>(text.size()), SQLITE_STATIC);
+}
+
+// "<context>: <SQLite's message>" as one line (SQLite messages have no newline).
+Status SqliteError(sqlite3* db, std::string_view context);
+
+// A failed read of a report as one line: "<action> <path>: corrupt or truncated (SQLite:
+// ...)" when SQLite found the file damaged, else "<action> <path>: SQLite: ...".
+Status ReportReadError(sqlite3* db, std::string_view action, const std::string& path);
+
+// Runs statements that return no rows we need.
+Status Exec(sqlite3* db, std::string_view sql, std::string_view context);
+
+// Runs a query that returns one integer (e.g. a PRAGMA); `context` prefixes errors.
+StatusOr<std::int64_t> QueryInt(sqlite3* db, std::string_view sql, std::string_view context);
+
+// Makes the report one self-contained file: copies every committed page of the WAL into
+// the main file, truncates the WAL and switches to journal_mode=DELETE, which removes the
+// -wal and -shm files when the connection closes. Needs no other connection open; no
+// statement of `db` may be active.
+Status FoldWalIntoFile(sqlite3* db, const std::string& path);
+
+// Deletes `path` and SQLite's companion files (-wal, -shm, -journal) if they exist.
+Status RemoveReportFiles(const std::string& path);
+
+}  // namespace gpuscope::store
