@@ -1,0 +1,79 @@
+#include "analysis/collection_warnings.h"
+
+#include <cstdint>
+
+#include "analysis/printers.h"
+#include "analysis/units.h"
+
+namespace gpuscope::analysis {
+
+namespace {
+
+// "1 kernel has" / "12 kernels have": a count followed by the matching form.
+std::string Counted(std::uint64_t count, const char* singular, const char* plural) {
+  return std::to_string(count) + " " + (count == 1 ? singular : plural);
+}
+
+}  // namespace
+
+std::vector<std::string> LossWarnings(const CollectionState& state) {
+  const model::CollectionCounters& counters = state.counters;
+  std::vector<std::string> warnings;
+  if (!state.finalized) {
+    if (state.last_flush == 0) {
+      warnings.push_back(
+          "the report was not finalized (the program ended abruptly or is still running) and "
+          "was never flushed: it holds no activity");
+    } else {
+      std::string when =
+          state.last_flush > state.tracing_start && state.tracing_start != 0
+              ? " (" +
+                    FormatTime(static_cast<double>(state.last_flush - state.tracing_start),
+                               TimeUnit::kAuto) +
+                    " after tracing began)"
+              : "";
+      warnings.push_back(
+          "the report was not finalized (the program ended abruptly or is still running): the "
+          "data is complete up to the last flush" +
+          when + ", anything later is missing");
+    }
+  }
+  if (state.records_not_written > 0) {
+    warnings.push_back(Counted(state.records_not_written, "record", "records") +
+                       " could not be written to the report (an I/O error while tracing); the "
+                       "summary is incomplete");
+  }
+  if (counters.dropped_records > 0) {
+    warnings.push_back(Counted(counters.dropped_records, "record was", "records were") +
+                       " dropped by CUPTI (its buffers were full); the summary is incomplete");
+  }
+  if (counters.kernels_without_timestamp > 0) {
+    warnings.push_back(Counted(counters.kernels_without_timestamp, "kernel has", "kernels have") +
+                       " no timestamps and " +
+                       (counters.kernels_without_timestamp == 1 ? "is" : "are") + " not timed");
+  }
+  if (counters.copies_without_timestamp > 0) {
+    warnings.push_back(
+        Counted(counters.copies_without_timestamp, "memory copy has", "memory copies have") +
+        " no timestamps and " + (counters.copies_without_timestamp == 1 ? "is" : "are") +
+        " not timed");
+  }
+  if (counters.memsets_without_timestamp > 0) {
+    warnings.push_back(Counted(counters.memsets_without_timestamp, "memset has", "memsets have") +
+                       " no timestamps and " +
+                       (counters.memsets_without_timestamp == 1 ? "is" : "are") + " not timed");
+  }
+  if (counters.unknown_records > 0) {
+    warnings.push_back(Counted(counters.unknown_records, "CUPTI record", "CUPTI records") +
+                       " of kinds gpuscope does not read " +
+                       (counters.unknown_records == 1 ? "was" : "were") + " skipped");
+  }
+  if (counters.unfinished_nvtx_ranges > 0) {
+    warnings.push_back(
+        Counted(counters.unfinished_nvtx_ranges, "NVTX range was", "NVTX ranges were") +
+        " never ended");
+  }
+  return warnings;
+}
+
+}  // namespace gpuscope::analysis

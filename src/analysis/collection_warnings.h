@@ -1,0 +1,27 @@
+// What a report says about its own losses, as one-line warnings. Kept apart from the
+// reader so that every wording is tested on plain values.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/records.h"
+
+namespace gpuscope::analysis {
+
+struct CollectionState {
+  model::CollectionCounters counters;
+  // Records the writer received but could not store (an I/O error while tracing).
+  std::uint64_t records_not_written = 0;
+  // False while the program runs, or when it ended abruptly (killed, crashed) and nobody
+  // finalised the report since: the report then holds what was flushed last.
+  bool finalized = true;
+  model::Timestamp tracing_start = 0;  // ProcessInfo::start
+  model::Timestamp last_flush = 0;     // ProcessInfo::end; 0 if never flushed
+};
+
+// One line per kind of loss, in a fixed order; empty when nothing was lost.
+std::vector<std::string> LossWarnings(const CollectionState& state);
+
+}  // namespace gpuscope::analysis

@@ -1,0 +1,173 @@
+#include "analysis/stats_builders.h"
+
+#include <algorithm>
+
+#include "analysis/activity_names.h"
+#include "analysis/duration_stats.h"
+#include "analysis/summary_builder.h"
+
+namespace gpuscope::analysis {
+
+namespace {
+
+// One group's statistics with its row label(s), ready to sort.
+struct GroupStats {
+  std::vector<std::string> labels;  // the text column(s) at the end of the row
+  SampleStats stats;
+};
+
+void SortByTotal(std::vector<GroupStats>& groups) {
+  std::sort(groups.begin(), groups.end(), [](const GroupStats& a, const GroupStats& b) {
+    if (a.stats.total != b.stats.total) return a.stats.total > b.stats.total;
+    return a.labels < b.labels;
+  });
+}
+
+StatsCell Integer(std::uint64_t value) { return {value, 0, {}}; }
+StatsCell Decimal(double value) { return {0, value, {}}; }
+StatsCell Text(const std::string& value) { return {0, 0, value}; }
+
+// The time tables share their layout: Time (%), Total Time (ns), <count>, Avg, Med, Min,
+// Max, StdDev (ns), then the label columns.
+StatsTable TimeTable(std::string title, std::string name, std::string subject,
+                     const std::string& count_header, const std::vector<std::string>& labels,
+                     std::vector<GroupStats> groups) {
+  StatsTable table{std::move(title), std::move(name), std::move(subject), {}, {}};
+  table.columns = {{"Time (%)", ColumnKind::kPercent},   {"Total Time (ns)", ColumnKind::kInteger},
+                   {count_header, ColumnKind::kInteger}, {"Avg (ns)", ColumnKind::kDecimal1},
+                   {"Med (ns)", ColumnKind::kDecimal1},  {"Min (ns)", ColumnKind::kInteger},
+                   {"Max (ns)", ColumnKind::kInteger},   {"StdDev (ns)", ColumnKind::kDecimal1}};
+  for (const std::string& label : labels) table.columns.push_back({label, ColumnKind::kText});
+  SortByTotal(groups);
+  double total = 0;
+  for (const GroupStats& group : groups) total += static_cast<double>(group.stats.total);
+  for (const GroupStats& group : groups) {
+    const SampleStats& s = group.stats;
+    double percent = total > 0 ? 100.0 * static_cast<double>(s.total) / total : 0;
+    std::vector<StatsCell> row = {Decimal(percent), Integer(s.total),  Integer(s.count),
+                                  Decimal(s.mean),  Decimal(s.median), Integer(s.min),
+                                  Integer(s.max),   Decimal(s.stddev)};
+    for (const std::string& label : group.labels) row.push_back(Text(label));
+    table.rows.push_back(std::move(row));
+  }
+  return table;
+}
+
+// Statistics of every non-empty group; `style`, when given, is a label column of its own
+// in front of the name (nvtx_sum's Style).
+std::vector<GroupStats> Summarize(SampleGroups& groups, const char* style = nullptr) {
+  std::vector<GroupStats> result;
+  for (std::size_t group = 0; group < groups.size(); ++group) {
+    if (groups.samples(group).empty()) continue;
+    std::vector<std::string> labels;
+    if (style != nullptr) labels.push_back(style);
+    labels.push_back(groups.names().name(group));
+    result.push_back({std::move(labels), ComputeSampleStats(groups.samples(group))});
+  }
+  return result;
+}
+
+}  // namespace
+
+void KernelSumBuilder::AddKernel(const store::KernelRow& row) {
+  const model::KernelRecord& kernel = row.record;
+  if (!HasTimestamps(kernel.start, kernel.end)) return;  // counted in the report's counters
+  groups_.Add(groups_.names().GroupForId(row.name_id, row.demangled_name),
+              kernel.end - kernel.start);
+}
+
+StatsTable KernelSumBuilder::Build() {
+  return TimeTable("CUDA GPU Kernel Summary", "cuda_gpu_kern_sum", "CUDA kernel data", "Instances",
+                   {"Name"}, Summarize(groups_));
+}
+
+void ApiSumBuilder::AddApiCall(const store::ApiCallRow& row) {
+  if (!IsSummarizedApiCall(row) || !HasTimestamps(row.record.start, row.record.end)) return;
+  groups_.Add(groups_.names().GroupForId(row.name_id, row.record.name),
+              row.record.end - row.record.start);
+}
+
+StatsTable ApiSumBuilder::Build() {
+  return TimeTable("CUDA API Summary", "cuda_api_sum", "CUDA API data", "Num Calls", {"Name"},
+                   Summarize(groups_));
+}
+
+void MemOpsBuilder::AddMemcpy(const model::MemcpyRecord& record) {
+  if (!HasTimestamps(record.start, record.end)) return;
+  auto slot = static_cast<std::size_t>(record.copy_kind);
+  if (slot >= kMemsetSlot) slot = static_cast<std::size_t>(model::CopyKind::kUnknown);
+  durations_[slot].push_back(record.end - record.start);
+  sizes_[slot].push_back(record.bytes);
+}
+
+void MemOpsBuilder::AddMemset(const model::MemsetRecord& record) {
+  if (!HasTimestamps(record.start, record.end)) return;
+  durations_[kMemsetSlot].push_back(record.end - record.start);
+  sizes_[kMemsetSlot].push_back(record.bytes);
+}
+
+std::string MemOpsBuilder::SlotName(std::size_t slot) {
+  if (slot == kMemsetSlot) return std::string(kMemsetName);
+  return std::string(NsysCopyName(static_cast<model::CopyKind>(slot)));
+}
+
+StatsTable MemOpsBuilder::BuildTimeTable() {
+  std::vector<GroupStats> groups;
+  for (std::size_t slot = 0; slot < durations_.size(); ++slot) {
+    if (durations_[slot].empty()) continue;
+    groups.push_back({{SlotName(slot)}, ComputeSampleStats(durations_[slot])});
+  }
+  return TimeTable("CUDA GPU MemOps Summary (by Time)", "cuda_gpu_mem_time_sum",
+                   "GPU memory operation data", "Count", {"Operation"}, std::move(groups));
+}
+
+StatsTable MemOpsBuilder::BuildSizeTable() {
+  std::vector<GroupStats> groups;
+  for (std::size_t slot = 0; slot < sizes_.size(); ++slot) {
+    if (sizes_[slot].empty()) continue;
+    groups.push_back({{SlotName(slot)}, ComputeSampleStats(sizes_[slot])});
+  }
+  SortByTotal(groups);
+  StatsTable table{"CUDA GPU MemOps Summary (by Size)",
+                   "cuda_gpu_mem_size_sum",
+                   "GPU memory operation data",
+                   {},
+                   {}};
+  table.columns = {{"Total (MB)", ColumnKind::kMegabytes},  {"Count", ColumnKind::kInteger},
+                   {"Avg (MB)", ColumnKind::kMegabytes},    {"Med (MB)", ColumnKind::kMegabytes},
+                   {"Min (MB)", ColumnKind::kMegabytes},    {"Max (MB)", ColumnKind::kMegabytes},
+                   {"StdDev (MB)", ColumnKind::kMegabytes}, {"Operation", ColumnKind::kText}};
+  constexpr double kBytesPerMegabyte = 1e6;  // nsys's MB
+  for (const GroupStats& group : groups) {
+    const SampleStats& s = group.stats;
+    table.rows.push_back({Decimal(static_cast<double>(s.total) / kBytesPerMegabyte),
+                          Integer(s.count), Decimal(s.mean / kBytesPerMegabyte),
+                          Decimal(s.median / kBytesPerMegabyte),
+                          Decimal(static_cast<double>(s.min) / kBytesPerMegabyte),
+                          Decimal(static_cast<double>(s.max) / kBytesPerMegabyte),
+                          Decimal(s.stddev / kBytesPerMegabyte), Text(group.labels[0])});
+  }
+  return table;
+}
+
+void NvtxSumBuilder::AddNvtx(const model::NvtxRecord& record) {
+  if (record.kind == model::NvtxKind::kMark) return;
+  if (!HasTimestamps(record.start, record.end)) return;  // never ended: counted by the report
+  SampleGroups& groups = record.kind == model::NvtxKind::kPushPopRange ? push_pop_ : start_end_;
+  std::string_view range = record.name;
+  if (!record.domain.empty()) {
+    key_.assign(record.domain).append(":").append(record.name);
+    range = key_;
+  }
+  groups.Add(groups.names().GroupFor(range), record.end - record.start);
+}
+
+StatsTable NvtxSumBuilder::Build() {
+  std::vector<GroupStats> groups = Summarize(push_pop_, "PushPop");
+  std::vector<GroupStats> start_end = Summarize(start_end_, "StartEnd");
+  groups.insert(groups.end(), start_end.begin(), start_end.end());
+  return TimeTable("NVTX Range Summary", "nvtx_sum", "NVTX range data", "Instances",
+                   {"Style", "Range"}, std::move(groups));
+}
+
+}  // namespace gpuscope::analysis

@@ -1,0 +1,74 @@
+#include "analysis/collection_warnings.h"
+
+#include <gtest/gtest.h>
+
+namespace gpuscope::analysis {
+namespace {
+
+TEST(LossWarnings, NothingLostNothingSaid) { EXPECT_TRUE(LossWarnings({}).empty()); }
+
+TEST(LossWarnings, OneLinePerKindOfLoss) {
+  CollectionState state;
+  state.counters.dropped_records = 1234;
+  state.counters.kernels_without_timestamp = 12;
+  state.counters.copies_without_timestamp = 2;
+  state.counters.memsets_without_timestamp = 5;
+  state.counters.unknown_records = 7;
+  state.counters.unfinished_nvtx_ranges = 3;
+  EXPECT_EQ(LossWarnings(state),
+            (std::vector<std::string>{
+                "1234 records were dropped by CUPTI (its buffers were full); the summary is "
+                "incomplete",
+                "12 kernels have no timestamps and are not timed",
+                "2 memory copies have no timestamps and are not timed",
+                "5 memsets have no timestamps and are not timed",
+                "7 CUPTI records of kinds gpuscope does not read were skipped",
+                "3 NVTX ranges were never ended"}));
+}
+
+TEST(LossWarnings, SingularForms) {
+  CollectionState state;
+  state.counters.dropped_records = 1;
+  state.counters.kernels_without_timestamp = 1;
+  state.counters.copies_without_timestamp = 1;
+  state.counters.memsets_without_timestamp = 1;
+  state.counters.unknown_records = 1;
+  state.counters.unfinished_nvtx_ranges = 1;
+  EXPECT_EQ(LossWarnings(state),
+            (std::vector<std::string>{
+                "1 record was dropped by CUPTI (its buffers were full); the summary is "
+                "incomplete",
+                "1 kernel has no timestamps and is not timed",
+                "1 memory copy has no timestamps and is not timed",
+                "1 memset has no timestamps and is not timed",
+                "1 CUPTI record of kinds gpuscope does not read was skipped",
+                "1 NVTX range was never ended"}));
+}
+
+TEST(LossWarnings, AnUnfinalizedReportSaysHowFarTheDataGoes) {
+  CollectionState state;
+  state.finalized = false;
+  state.tracing_start = 1'000'000'000;
+  state.last_flush = 3'500'000'000;
+  EXPECT_EQ(LossWarnings(state),
+            (std::vector<std::string>{
+                "the report was not finalized (the program ended abruptly or is still running): "
+                "the data is complete up to the last flush (2.50000s after tracing began), "
+                "anything later is missing"}));
+  state.last_flush = 0;
+  EXPECT_EQ(LossWarnings(state),
+            (std::vector<std::string>{
+                "the report was not finalized (the program ended abruptly or is still running) "
+                "and was never flushed: it holds no activity"}));
+}
+
+TEST(LossWarnings, RecordsTheWriterCouldNotStore) {
+  CollectionState state;
+  state.records_not_written = 40;
+  EXPECT_EQ(LossWarnings(state),
+            (std::vector<std::string>{"40 records could not be written to the report (an I/O "
+                                      "error while tracing); the summary is incomplete"}));
+}
+
+}  // namespace
+}  // namespace gpuscope::analysis

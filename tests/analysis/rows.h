@@ -1,0 +1,61 @@
+// Builders of reader rows for the analysis tests: only the fields a test cares about.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "model/records.h"
+#include "store/report_reader.h"
+
+namespace gpuscope::analysis::testing {
+
+inline store::KernelRow Kernel(std::uint32_t name_id, std::string_view demangled,
+                               std::uint64_t start, std::uint64_t end,
+                               std::string_view mangled = "") {
+  store::KernelRow row;
+  row.record.start = start;
+  row.record.end = end;
+  row.record.mangled_name = mangled.empty() ? demangled : mangled;
+  row.demangled_name = demangled;
+  row.name_id = name_id;
+  return row;
+}
+
+inline model::MemcpyRecord Memcpy(model::CopyKind kind, std::uint64_t start, std::uint64_t end,
+                                  std::uint64_t bytes = 0) {
+  model::MemcpyRecord record;
+  record.copy_kind = kind;
+  record.start = start;
+  record.end = end;
+  record.bytes = bytes;
+  return record;
+}
+
+inline model::MemsetRecord Memset(std::uint64_t start, std::uint64_t end, std::uint64_t bytes = 0) {
+  model::MemsetRecord record;
+  record.start = start;
+  record.end = end;
+  record.bytes = bytes;
+  return record;
+}
+
+inline store::ApiCallRow Api(std::uint32_t name_id, std::string_view name, std::uint64_t start,
+                             std::uint64_t end,
+                             model::ApiDomain domain = model::ApiDomain::kRuntime,
+                             bool nested_in_runtime = false) {
+  store::ApiCallRow row;
+  row.record.domain = domain;
+  row.record.name = name;
+  row.record.start = start;
+  row.record.end = end;
+  row.nested_in_runtime = nested_in_runtime;
+  row.name_id = name_id;
+  return row;
+}
+
+inline store::ApiCallRow Driver(std::uint32_t name_id, std::string_view name, std::uint64_t start,
+                                std::uint64_t end, bool nested = false) {
+  return Api(name_id, name, start, end, model::ApiDomain::kDriver, nested);
+}
+
+}  // namespace gpuscope::analysis::testing
