@@ -1,0 +1,20 @@
+// Threads the injection library starts inside someone else's process.
+//
+// They block every asynchronous signal: the kernel delivers a process-directed signal
+// (SIGINT, SIGTERM, SIGALRM, SIGCHLD, ...) to any thread that does not block it, and the
+// program's handlers expect to run on the program's threads, not ours (and our flush
+// handler must never run on the flusher thread it is waiting for).
+#pragma once
+
+#include <functional>
+#include <thread>
+
+#include "util/status.h"
+
+namespace gpuscope::inject {
+
+// Starts `body` on a new thread with all blockable signals blocked. `name` (at most 15
+// characters) shows in `top -H` and gdb. Fails with a message instead of throwing.
+Status StartBackgroundThread(const char* name, std::function<void()> body, std::thread& thread);
+
+}  // namespace gpuscope::inject

@@ -1,0 +1,189 @@
+#include "inject/collector.h"
+
+#include <exception>
+#include <string>
+
+#include "inject/background_thread.h"
+#include "inject/log.h"
+
+namespace gpuscope::inject {
+
+Collector::Collector(model::RecordSink& sink, std::unique_ptr<BufferTranslator> translator,
+                     CollectorOptions options)
+    : sink_(sink),
+      translator_(std::move(translator)),
+      options_(options),
+      pool_(options.pool),
+      queue_(options.pool.hard_limit),
+      router_(sink, options.nesting, options.nvtx_start_end_ids) {}
+
+Collector::~Collector() {
+  Finish(std::chrono::hours(1));
+  if (writer_.joinable()) writer_.join();
+}
+
+Status Collector::Start(const ProcessDescription& process) {
+  if (started_.exchange(true)) return Status::Error("the collector was started twice");
+  return StartBackgroundThread(
+      "gpuscope-writer", [this, process] { WriterLoop(process); }, writer_);
+}
+
+void Collector::OnBufferRequested(std::uint8_t** buffer, std::size_t* size,
+                                  std::size_t* max_records) {
+  *buffer = pool_.Acquire();
+  *size = *buffer != nullptr ? pool_.buffer_bytes() : 0;
+  *max_records = 0;  // as many as fit
+  // Rare events, logged once each (this runs on the program's threads).
+  if (*buffer == nullptr) {
+    if (!said_pool_exhausted_.exchange(true)) {
+      LogError("all " + std::to_string(options_.pool.hard_limit) +
+               " activity buffers are in use; CUPTI drops records until one comes back (the "
+               "count is in the report)");
+    }
+  } else if (!said_first_buffer_.exchange(true)) {
+    LogDebug("first activity buffer handed to CUPTI (" +
+             std::to_string(pool_.buffer_bytes() >> 10) + " KiB)");
+  }
+}
+
+void Collector::GiveBackLate(std::uint8_t* buffer, std::size_t valid_bytes) {
+  late_buffers_.fetch_add(1, std::memory_order_relaxed);
+  late_bytes_.fetch_add(valid_bytes, std::memory_order_relaxed);
+  pool_.Release(buffer, valid_bytes);
+}
+
+void Collector::OnBufferCompleted(std::uint8_t* buffer, std::size_t valid_bytes) {
+  if (buffer == nullptr) return;
+  if (!pool_.MarkCompleted(buffer)) {
+    // Not from our pool: another CUPTI client's buffer. Never touch it.
+    foreign_buffers_.fetch_add(1, std::memory_order_relaxed);
+    return;
+  }
+  if (valid_bytes == 0) {
+    pool_.Release(buffer, 0);
+    return;
+  }
+  if (!queue_.Push({buffer, valid_bytes})) GiveBackLate(buffer, valid_bytes);
+}
+
+std::uint64_t Collector::RequestCommit() { return queue_.RequestCommit(); }
+
+bool Collector::WaitForCommit(std::uint64_t ticket, std::chrono::milliseconds timeout) {
+  return queue_.WaitForCommit(ticket, BufferQueue::Clock::now() + timeout);
+}
+
+void Collector::AddDroppedRecords(std::uint64_t count) {
+  if (count != 0) dropped_records_.fetch_add(count, std::memory_order_relaxed);
+}
+
+void Collector::WriteBuffer(const CompletedBuffer& buffer) {
+  try {
+    translator_->Translate(buffer.data, buffer.valid_bytes, router_);
+    router_.EndOfBuffer();
+  } catch (const std::exception& error) {
+    LogError(std::string("writing activity records failed: ") + error.what() +
+             "; the rest of this buffer is lost");
+  } catch (...) {
+    LogError("writing activity records failed; the rest of this buffer is lost");
+  }
+  dirty_ = true;
+  buffers_written_.fetch_add(1, std::memory_order_relaxed);
+  bytes_written_.fetch_add(buffer.valid_bytes, std::memory_order_relaxed);
+  pool_.Release(buffer.data, buffer.valid_bytes);
+}
+
+void Collector::Commit(std::uint64_t ticket) {
+  try {
+    router_.SetDroppedRecords(dropped_records_.load(std::memory_order_relaxed));
+    router_.Commit();
+  } catch (const std::exception& error) {
+    LogError(std::string("committing the report failed: ") + error.what());
+  } catch (...) {
+    LogError("committing the report failed");
+  }
+  dirty_ = false;
+  commits_.fetch_add(1, std::memory_order_relaxed);
+  if (ticket != 0) queue_.MarkCommitted(ticket);
+}
+
+void Collector::WriterLoop(ProcessDescription process) {
+  try {
+    model::ProcessRecord record;
+    record.pid = process.pid;
+    record.parent_pid = process.parent_pid;
+    record.hostname = process.hostname;
+    record.command_line = process.command_line;
+    record.start = process.start;
+    router_.OnProcess(record);
+  } catch (...) {
+    LogError("writing the process record failed");
+  }
+  auto next_commit = BufferQueue::Clock::now() + options_.commit_interval;
+  for (;;) {
+    BufferQueue::Work work = queue_.WaitForWork(next_commit);
+    if (work.buffer) {
+      WriteBuffer(*work.buffer);
+      queue_.MarkProcessed();
+    }
+    const std::uint64_t ticket = queue_.DueCommitTicket();
+    const auto now = BufferQueue::Clock::now();
+    if (ticket != 0 || (now >= next_commit && dirty_)) {
+      Commit(ticket);
+      next_commit = now + options_.commit_interval;
+    } else if (now >= next_commit) {
+      next_commit = now + options_.commit_interval;
+    }
+    if (work.stop) break;
+  }
+  try {
+    router_.SetDroppedRecords(dropped_records_.load(std::memory_order_relaxed));
+    router_.Finish();
+    commits_.fetch_add(1, std::memory_order_relaxed);
+  } catch (...) {
+    LogError("writing the last records failed");
+  }
+  for (const CompletedBuffer& left : queue_.CloseAfterWriterExit()) {
+    GiveBackLate(left.data, left.valid_bytes);
+  }
+  {
+    std::lock_guard<std::mutex> lock(exit_mutex_);
+    writer_exited_.store(true, std::memory_order_release);
+  }
+  exit_cv_.notify_all();
+}
+
+bool Collector::Finish(std::chrono::milliseconds stall_timeout) {
+  if (!started_.load() || finished_.exchange(true, std::memory_order_acq_rel)) return true;
+  queue_.RequestStop();
+  std::uint64_t last_progress = queue_.processed();
+  std::unique_lock<std::mutex> lock(exit_mutex_);
+  for (;;) {
+    if (exit_cv_.wait_for(lock, stall_timeout, [&] { return writer_exited_.load(); })) break;
+    const std::uint64_t progress = queue_.processed();
+    if (progress == last_progress) {
+      lock.unlock();
+      LogError("the report writer made no progress for " + std::to_string(stall_timeout.count()) +
+               " ms; giving up on the last " + std::to_string(queue_.size()) + " buffers");
+      writer_.detach();
+      return false;
+    }
+    last_progress = progress;
+  }
+  lock.unlock();
+  if (writer_.joinable()) writer_.join();
+  return true;
+}
+
+CollectorStats Collector::stats() const {
+  CollectorStats stats;
+  stats.pool = pool_.stats();
+  stats.buffers_written = buffers_written_.load();
+  stats.bytes_written = bytes_written_.load();
+  stats.commits = commits_.load();
+  stats.late_buffers = late_buffers_.load();
+  stats.late_bytes = late_bytes_.load();
+  stats.foreign_buffers = foreign_buffers_.load();
+  return stats;
+}
+
+}  // namespace gpuscope::inject

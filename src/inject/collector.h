@@ -1,0 +1,136 @@
+// The collector: CUPTI's buffers in, model records out, on one writer thread.
+//
+//   CUPTI thread ──OnBufferRequested──> BufferPool (bounded, O(1))
+//   CUPTI thread ──OnBufferCompleted──> BufferQueue (O(1), only enqueues)
+//   writer thread: queue -> BufferTranslator -> RecordRouter (NVTX pairing, API nesting,
+//                  loss counters) -> RecordSink; commits at least every commit_interval
+//                  and whenever a commit ticket is requested; releases each buffer to the
+//                  pool when done with it.
+//
+// CUPTI-free: the translator is an interface (the CUPTI one lives in inject/cupti), so the
+// same production path runs in tests with real CUPTI record structs and no GPU.
+//
+// Lifetime: in the traced process the collector is never destroyed, because CUPTI may call
+// the buffer callbacks until the very end of the process (after our atexit handler); after
+// Finish() it keeps serving buffers and gives completed ones straight back, counted as late.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "inject/api_nesting.h"
+#include "inject/buffer_pool.h"
+#include "inject/buffer_queue.h"
+#include "inject/config.h"
+#include "inject/record_router.h"
+#include "model/record_sink.h"
+#include "model/records.h"
+#include "util/status.h"
+
+namespace gpuscope::inject {
+
+// Walks one completed buffer and hands each record, translated, to the router.
+class BufferTranslator {
+ public:
+  virtual ~BufferTranslator() = default;
+  virtual void Translate(std::uint8_t* buffer, std::size_t valid_bytes, RecordRouter& router) = 0;
+};
+
+// The ProcessRecord with owned strings (the sink's views are only valid during a call).
+struct ProcessDescription {
+  std::uint32_t pid = 0;
+  std::uint32_t parent_pid = 0;
+  std::string hostname;
+  std::string command_line;
+  model::Timestamp start = 0;
+};
+
+struct CollectorOptions {
+  BufferPoolLimits pool;
+  std::chrono::milliseconds commit_interval{kDefaultFlushMs};
+  ApiNestingLimits nesting;
+  // Ids of NVTX start/end ranges, registered by the tracing backend (may be null).
+  NvtxStartEndIds* nvtx_start_end_ids = nullptr;
+};
+
+struct CollectorStats {
+  BufferPoolStats pool;
+  std::uint64_t buffers_written = 0;
+  std::uint64_t bytes_written = 0;
+  std::uint64_t commits = 0;
+  std::uint64_t late_buffers = 0;  // completed after Finish(): given back unread
+  std::uint64_t late_bytes = 0;
+  std::uint64_t foreign_buffers = 0;  // completed buffers that were not ours: ignored
+};
+
+class Collector {
+ public:
+  Collector(model::RecordSink& sink, std::unique_ptr<BufferTranslator> translator,
+            CollectorOptions options);
+  // Tests only: finishes (waiting as long as it takes) and joins the writer.
+  ~Collector();
+  Collector(const Collector&) = delete;
+  Collector& operator=(const Collector&) = delete;
+
+  // Starts the writer thread; its first record is the process.
+  Status Start(const ProcessDescription& process);
+
+  // CUPTI's buffer callbacks (CUpti_BuffersCallbackRequestFunc / CompleteFunc), any thread.
+  void OnBufferRequested(std::uint8_t** buffer, std::size_t* size, std::size_t* max_records);
+  void OnBufferCompleted(std::uint8_t* buffer, std::size_t valid_bytes);
+
+  // Asks for everything completed so far to be written and committed; the ticket can be
+  // waited for.
+  std::uint64_t RequestCommit();
+  bool WaitForCommit(std::uint64_t ticket, std::chrono::milliseconds timeout);
+
+  // Adds to CUPTI's dropped-record count (CUPTI resets its counter when read).
+  void AddDroppedRecords(std::uint64_t count);
+
+  // Writes everything queued, finishes NVTX pairing and API nesting, writes the final
+  // counters, commits and stops the writer. Gives up (returns false, writer left running
+  // detached) when the writer makes no progress for `stall_timeout`.
+  bool Finish(std::chrono::milliseconds stall_timeout);
+  bool finished() const { return finished_.load(std::memory_order_acquire); }
+
+  CollectorStats stats() const;
+  const model::CollectionCounters& counters() const { return router_.counters(); }  // after Finish
+
+ private:
+  void WriterLoop(ProcessDescription process);
+  void WriteBuffer(const CompletedBuffer& buffer);
+  void Commit(std::uint64_t ticket);
+  void GiveBackLate(std::uint8_t* buffer, std::size_t valid_bytes);
+
+  model::RecordSink& sink_;
+  std::unique_ptr<BufferTranslator> translator_;
+  const CollectorOptions options_;
+  BufferPool pool_;
+  BufferQueue queue_;
+  RecordRouter router_;  // writer thread only
+  std::thread writer_;
+  std::mutex exit_mutex_;
+  std::condition_variable exit_cv_;
+  std::atomic<bool> started_{false};
+  std::atomic<bool> finished_{false};
+  std::atomic<bool> writer_exited_{false};
+  std::atomic<std::uint64_t> dropped_records_{0};
+  std::atomic<std::uint64_t> buffers_written_{0};
+  std::atomic<std::uint64_t> bytes_written_{0};
+  std::atomic<std::uint64_t> commits_{0};
+  std::atomic<std::uint64_t> late_buffers_{0};
+  std::atomic<std::uint64_t> late_bytes_{0};
+  std::atomic<std::uint64_t> foreign_buffers_{0};
+  std::atomic<bool> said_first_buffer_{false};
+  std::atomic<bool> said_pool_exhausted_{false};
+  bool dirty_ = false;  // writer thread: records written since the last commit
+};
+
+}  // namespace gpuscope::inject

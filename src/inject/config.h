@@ -1,0 +1,43 @@
+// The injection library's settings, read from the environment the launcher prepared
+// (ARCHITECTURE.md, "Launcher -> injection contract"). Reading never fails: a bad value
+// becomes a one-line warning and the documented default, because the traced program must
+// run whatever we were handed.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpuscope::inject {
+
+inline constexpr const char* kDefaultReportPattern = "gpuscope_%p.sqlite";
+inline constexpr unsigned kDefaultFlushMs = 500;
+
+struct InjectionConfig {
+  std::string report_pattern = kDefaultReportPattern;  // GPUSCOPE_REPORT, unexpanded
+  std::optional<unsigned> root_pid;                    // GPUSCOPE_ROOT_PID; unset: we are root
+  bool follow_children = true;                         // GPUSCOPE_FOLLOW_CHILDREN
+  bool force_overwrite = false;                        // GPUSCOPE_FORCE_OVERWRITE
+  bool profile_from_start = true;                      // GPUSCOPE_PROFILE_FROM_START
+  unsigned flush_ms = kDefaultFlushMs;                 // GPUSCOPE_FLUSH_MS
+  std::string manifest_path;                           // GPUSCOPE_MANIFEST; empty: none
+  bool debug = false;                                  // GPUSCOPE_DEBUG
+  bool quiet = false;  // GPUSCOPE_QUIET: no banner (--quiet, or output sent to --log-file)
+  // One line per variable that held a value we could not use (the default was used).
+  std::vector<std::string> warnings;
+};
+
+// Environment lookup; nullptr means "not set". Tests pass a map, production ::getenv.
+using EnvironmentLookup = std::function<const char*(const char*)>;
+
+InjectionConfig ReadInjectionConfig(const EnvironmentLookup& getenv);
+
+// The process the launcher started is the root; every other process is a child. Without
+// GPUSCOPE_ROOT_PID (the library loaded by hand, not by `gpuscope run`) we are the root.
+bool IsRootProcess(const InjectionConfig& config, unsigned pid);
+
+// Whether this process should be traced at all (children only when following them).
+bool ShouldTrace(const InjectionConfig& config, unsigned pid);
+
+}  // namespace gpuscope::inject

@@ -1,0 +1,232 @@
+#include "inject/cupti/activity.h"
+
+#include <cupti.h>
+#include <time.h>
+
+#include <atomic>
+#include <mutex>
+#include <string>
+
+#include "inject/collector.h"
+#include "inject/cupti/cupti_error.h"
+#include "inject/log.h"
+
+namespace gpuscope::inject::cupti {
+namespace {
+
+std::atomic<Collector*> g_collector{nullptr};
+
+// Device-side record buffer per context. CUPTI's default (3,200,000 bytes) holds ~100,000
+// kernel/copy/memset timestamps; a launch-bound program can queue more than that before
+// CUPTI's worker drains it, and then CUPTI either allocates another device buffer on the
+// launching thread (a stall in the program's critical path) or, at the pool limit, loses
+// timestamps (records with start = end = 0). 16 MiB holds ~500,000 in flight, enough for
+// the 100,000-kernel launch loops we benchmark without a mid-loop allocation, and costs
+// 48 MiB of device memory for CUPTI's 3 pre-allocated buffers (0.03% of an H200, 0.6% of an
+// 8 GB card).
+constexpr std::size_t kDeviceBufferBytes = 16u << 20;
+
+constexpr CUpti_ActivityKind kDescriptiveKinds[] = {
+    CUPTI_ACTIVITY_KIND_DEVICE, CUPTI_ACTIVITY_KIND_CONTEXT,
+    CUPTI_ACTIVITY_KIND_STREAM,  // one record per stream created: priority and flags
+};
+
+// ARCHITECTURE.md "Activity kinds". GRAPH_TRACE stays off on purpose: it replaces the
+// kernel records of graph launches with one record per graph (kernels carry graph ids).
+constexpr CUpti_ActivityKind kTracingKinds[] = {
+    CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
+    CUPTI_ACTIVITY_KIND_MEMCPY,
+    CUPTI_ACTIVITY_KIND_MEMCPY2,
+    CUPTI_ACTIVITY_KIND_MEMSET,
+    CUPTI_ACTIVITY_KIND_RUNTIME,
+    CUPTI_ACTIVITY_KIND_DRIVER,
+    CUPTI_ACTIVITY_KIND_MEMORY2,
+    CUPTI_ACTIVITY_KIND_SYNCHRONIZATION,
+    CUPTI_ACTIVITY_KIND_MARKER,
+    CUPTI_ACTIVITY_KIND_MARKER_DATA,
+    CUPTI_ACTIVITY_KIND_OVERHEAD,
+};
+
+std::mutex g_kinds_mutex;
+bool g_tracing_enabled = false;
+
+const char* KindName(CUpti_ActivityKind kind) {
+  switch (kind) {
+    case CUPTI_ACTIVITY_KIND_DEVICE:
+      return "DEVICE";
+    case CUPTI_ACTIVITY_KIND_CONTEXT:
+      return "CONTEXT";
+    case CUPTI_ACTIVITY_KIND_STREAM:
+      return "STREAM";
+    case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
+      return "CONCURRENT_KERNEL";
+    case CUPTI_ACTIVITY_KIND_MEMCPY:
+      return "MEMCPY";
+    case CUPTI_ACTIVITY_KIND_MEMCPY2:
+      return "MEMCPY2";
+    case CUPTI_ACTIVITY_KIND_MEMSET:
+      return "MEMSET";
+    case CUPTI_ACTIVITY_KIND_RUNTIME:
+      return "RUNTIME";
+    case CUPTI_ACTIVITY_KIND_DRIVER:
+      return "DRIVER";
+    case CUPTI_ACTIVITY_KIND_MEMORY2:
+      return "MEMORY2";
+    case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION:
+      return "SYNCHRONIZATION";
+    case CUPTI_ACTIVITY_KIND_MARKER:
+      return "MARKER";
+    case CUPTI_ACTIVITY_KIND_MARKER_DATA:
+      return "MARKER_DATA";
+    case CUPTI_ACTIVITY_KIND_OVERHEAD:
+      return "OVERHEAD";
+    default:
+      return "?";
+  }
+}
+
+template <std::size_t N>
+Status EnableKinds(const CUpti_ActivityKind (&kinds)[N]) {
+  std::string failed;
+  std::string enabled;
+  for (CUpti_ActivityKind kind : kinds) {
+    CUptiResult result = cuptiActivityEnable(kind);
+    if (result == CUPTI_SUCCESS) {
+      enabled += std::string(enabled.empty() ? "" : " ") + KindName(kind);
+    } else {
+      failed += std::string(failed.empty() ? "" : ", ") + KindName(kind) + " (" +
+                CuptiResultName(result) + ")";
+    }
+  }
+  LogDebug("activity kinds enabled: " + (enabled.empty() ? std::string("none") : enabled));
+  if (!failed.empty()) return Status::Error("CUPTI refused to record " + failed);
+  return Status();
+}
+
+template <typename T>
+Status SetAttribute(CUpti_ActivityAttribute attribute, T value, const char* what) {
+  std::size_t size = sizeof(value);
+  return CuptiStatus(cuptiActivitySetAttribute(attribute, &size, &value), what);
+}
+
+void CUPTIAPI OnBufferRequested(uint8_t** buffer, size_t* size, size_t* max_records) {
+  BufferRequested(buffer, size, max_records);
+}
+
+void CUPTIAPI OnBufferCompleted(CUcontext context, uint32_t stream_id, uint8_t* buffer, size_t size,
+                                size_t valid_bytes) {
+  BufferCompleted(context, stream_id, buffer, size, valid_bytes);
+}
+
+}  // namespace
+
+void SetBufferCollector(Collector* collector) {
+  g_collector.store(collector, std::memory_order_release);
+}
+
+Collector* BufferCollector() { return g_collector.load(std::memory_order_acquire); }
+
+// Both callbacks run on the program's threads or CUPTI's worker: O(1), and nothing may
+// escape them (the collector's calls do not throw; the catch is the last line of defence).
+void BufferRequested(std::uint8_t** buffer, std::size_t* size, std::size_t* max_records) {
+  *buffer = nullptr;
+  *size = 0;
+  *max_records = 0;
+  Collector* collector = g_collector.load(std::memory_order_acquire);
+  if (collector == nullptr) return;
+  try {
+    collector->OnBufferRequested(buffer, size, max_records);
+  } catch (...) {
+    *buffer = nullptr;
+    *size = 0;
+  }
+}
+
+void BufferCompleted(CUctx_st* /*context*/, std::uint32_t /*stream_id*/, std::uint8_t* buffer,
+                     std::size_t /*size*/, std::size_t valid_bytes) {
+  Collector* collector = g_collector.load(std::memory_order_acquire);
+  if (collector == nullptr) return;
+  try {
+    collector->OnBufferCompleted(buffer, valid_bytes);
+  } catch (...) {
+  }
+}
+
+Status ConfigureActivity(unsigned flush_period_ms) {
+  // Failures of the tuning attributes cost performance or detail, not records: report them
+  // and go on. Failing to register the callbacks means no records at all.
+  Status device_buffer = SetAttribute<std::size_t>(
+      CUPTI_ACTIVITY_ATTR_DEVICE_BUFFER_SIZE, kDeviceBufferBytes, "setting the device buffer size");
+  if (!device_buffer.ok()) LogError(device_buffer.message());
+  // We hand out zeroed buffers (BufferPool), so CUPTI need not memset each one on the
+  // program's thread.
+  Status zeroed = SetAttribute<std::uint8_t>(CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER, 1,
+                                             "declaring activity buffers zeroed");
+  if (!zeroed.ok()) LogDebug(zeroed.message());
+  // Linux thread ids (gettid) instead of truncated pthread_t values: they match `ps -L`,
+  // gdb and other tools.
+  Status thread_ids = CuptiStatus(cuptiSetThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM),
+                                  "selecting system thread ids");
+  if (!thread_ids.ok()) LogDebug(thread_ids.message());
+  GPUSCOPE_RETURN_IF_ERROR(
+      CuptiStatus(cuptiActivityRegisterCallbacks(OnBufferRequested, OnBufferCompleted),
+                  "registering the activity buffer callbacks"));
+  Status period =
+      CuptiStatus(cuptiActivityFlushPeriod(flush_period_ms), "setting CUPTI's flush period");
+  if (!period.ok()) LogDebug(period.message());
+  LogDebug("activity configured: device buffer " + std::to_string(kDeviceBufferBytes >> 20) +
+           " MiB, CUPTI flush period " + std::to_string(flush_period_ms) + " ms");
+  return Status();
+}
+
+Status EnableDescriptiveKinds() { return EnableKinds(kDescriptiveKinds); }
+
+Status EnableTracingKinds() {
+  std::lock_guard<std::mutex> lock(g_kinds_mutex);
+  if (g_tracing_enabled) return Status();
+  g_tracing_enabled = true;
+  return EnableKinds(kTracingKinds);
+}
+
+void DisableTracingKinds() {
+  std::lock_guard<std::mutex> lock(g_kinds_mutex);
+  if (!g_tracing_enabled) return;
+  g_tracing_enabled = false;
+  for (CUpti_ActivityKind kind : kTracingKinds) cuptiActivityDisable(kind);
+  LogDebug("tracing activity kinds disabled");
+}
+
+bool TracingKindsEnabled() {
+  std::lock_guard<std::mutex> lock(g_kinds_mutex);
+  return g_tracing_enabled;
+}
+
+Status FlushAll(bool forced) {
+  return CuptiStatus(cuptiActivityFlushAll(forced ? CUPTI_ACTIVITY_FLAG_FLUSH_FORCED : 0),
+                     forced ? "forced flush" : "flush");
+}
+
+std::uint64_t TakeDroppedRecords(CUctx_st* context) {
+  std::uint64_t total = 0;
+  std::size_t dropped = 0;
+  if (cuptiActivityGetNumDroppedRecords(nullptr, 0, &dropped) == CUPTI_SUCCESS) total += dropped;
+  if (context != nullptr) {
+    dropped = 0;
+    if (cuptiActivityGetNumDroppedRecords(context, 0, &dropped) == CUPTI_SUCCESS) {
+      total += dropped;
+    }
+  }
+  return total;
+}
+
+model::Timestamp Now() {
+  std::uint64_t timestamp = 0;
+  if (cuptiGetTimestamp(&timestamp) == CUPTI_SUCCESS) return timestamp;
+  // CUPTI's default clock is CLOCK_REALTIME in ns (notes/cupti.md 2.4): same clock.
+  timespec now{};
+  clock_gettime(CLOCK_REALTIME, &now);
+  return static_cast<model::Timestamp>(now.tv_sec) * 1'000'000'000ull +
+         static_cast<model::Timestamp>(now.tv_nsec);
+}
+
+}  // namespace gpuscope::inject::cupti

@@ -1,0 +1,57 @@
+// CUPTI's Activity API as the rest of the injection library sees it: which record kinds
+// are collected, where CUPTI's buffers come from and go to, flushing, and the loss count.
+// No CUPTI type appears here (ARCHITECTURE.md: only inject/cupti includes CUPTI).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "model/records.h"
+#include "util/status.h"
+
+struct CUctx_st;  // CUcontext, without including cuda.h
+
+namespace gpuscope::inject {
+class Collector;
+}
+
+namespace gpuscope::inject::cupti {
+
+// The collector that serves CUPTI's buffer callbacks; nullptr: requests get no buffer and
+// completed buffers are ignored (a forked child, or before the session exists).
+void SetBufferCollector(Collector* collector);
+Collector* BufferCollector();
+
+// The callbacks registered with cuptiActivityRegisterCallbacks, exposed so that tests can
+// drive the production path exactly as CUPTI does.
+void BufferRequested(std::uint8_t** buffer, std::size_t* size, std::size_t* max_records);
+void BufferCompleted(CUctx_st* context, std::uint32_t stream_id, std::uint8_t* buffer,
+                     std::size_t size, std::size_t valid_bytes);
+
+// Before CUDA creates a context: activity attributes (device buffer size, zeroed buffers,
+// system thread ids), the buffer callbacks and CUPTI's periodic flush.
+Status ConfigureActivity(unsigned flush_period_ms);
+
+// DEVICE and CONTEXT: one-off records that label everything else. Always on, also outside
+// cudaProfilerStart/Stop (a context created before the start must still be described).
+Status EnableDescriptiveKinds();
+
+// The kinds that trace the program's work (kernels, copies, memsets, API calls, memory,
+// synchronization, NVTX, overhead). Idempotent; a kind CUPTI refuses is named in the error
+// and the others stay enabled.
+Status EnableTracingKinds();
+// Disables them again (after a flush), for cudaProfilerStop.
+void DisableTracingKinds();
+bool TracingKindsEnabled();
+
+// cuptiActivityFlushAll: `forced` also returns buffers with incomplete records.
+Status FlushAll(bool forced);
+
+// Records CUPTI dropped since the last call (CUPTI resets its counter when read), in the
+// global queue and in `context` (nullptr: only the global queue).
+std::uint64_t TakeDroppedRecords(CUctx_st* context);
+
+// CUPTI's clock: the clock of every record's timestamps.
+model::Timestamp Now();
+
+}  // namespace gpuscope::inject::cupti

@@ -1,0 +1,223 @@
+#include "inject/cupti/callbacks.h"
+
+#include <cupti.h>
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "inject/collector.h"
+#include "inject/cupti/activity.h"
+#include "inject/cupti/cupti_error.h"
+#include "inject/log.h"
+#include "inject/nvtx_start_end_ids.h"
+
+namespace gpuscope::inject::cupti {
+namespace {
+
+CUpti_SubscriberHandle g_subscriber = nullptr;
+std::atomic<bool> g_ignore_callbacks{false};
+
+// Never destroyed: CUDA destroys its contexts after our exit handler, and after this
+// library's static destructors have run (they were registered before our atexit handler).
+std::mutex g_contexts_mutex;  // trivially destructible
+std::vector<CUcontext>& LiveContexts() {
+  static auto* contexts = new std::vector<CUcontext>();
+  return *contexts;
+}
+
+std::string LoadedCuptiPath() {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&cuptiGetVersion), &info) != 0 && info.dli_fname != nullptr) {
+    return info.dli_fname;
+  }
+  return "libcupti";
+}
+
+void NoteDropped(std::uint64_t dropped) {
+  if (dropped == 0) return;
+  if (Collector* collector = BufferCollector()) collector->AddDroppedRecords(dropped);
+}
+
+void OnContextCreated(CUcontext context) {
+  std::lock_guard<std::mutex> lock(g_contexts_mutex);
+  LiveContexts().push_back(context);
+}
+
+void OnContextDestroyStarting(CUcontext context) {
+  // Deliver the context's finished records and read its loss count while it exists.
+  Status flushed = FlushAll(/*forced=*/false);
+  if (!flushed.ok()) LogDebug("context destruction: " + flushed.message());
+  NoteDropped(TakeDroppedRecords(context));
+  std::lock_guard<std::mutex> lock(g_contexts_mutex);
+  std::vector<CUcontext>& live = LiveContexts();
+  live.erase(std::remove(live.begin(), live.end(), context), live.end());
+}
+
+void OnProfilerStart() {
+  if (TracingKindsEnabled()) return;
+  Status enabled = EnableTracingKinds();
+  if (!enabled.ok()) LogError(enabled.message());
+  LogDebug("cudaProfilerStart: recording");
+}
+
+void OnProfilerStop() {
+  if (!TracingKindsEnabled()) return;
+  Status flushed = FlushAll(/*forced=*/false);
+  if (!flushed.ok()) LogDebug("cudaProfilerStop: " + flushed.message());
+  DisableTracingKinds();
+  LogDebug("cudaProfilerStop: not recording");
+}
+
+constexpr CUpti_CallbackId kNvtxRangeStartCallbacks[] = {
+    CUPTI_CBID_NVTX_nvtxRangeStartA,
+    CUPTI_CBID_NVTX_nvtxRangeStartW,
+    CUPTI_CBID_NVTX_nvtxRangeStartEx,
+    CUPTI_CBID_NVTX_nvtxDomainRangeStartEx,
+};
+
+// nvtxRangeStart* returned the id of a start/end range: CUPTI's marker id (verified).
+void OnNvtxRangeStarted(const CUpti_NvtxData& nvtx) {
+  if (nvtx.functionReturnValue == nullptr) return;
+  // nvtxRangeId_t is a uint64_t (nvToolsExt.h); CUPTI's marker ids are 32-bit.
+  const auto range_id = *static_cast<const std::uint64_t*>(nvtx.functionReturnValue);
+  ProcessNvtxStartEndIds().Add(static_cast<std::uint32_t>(range_id));
+}
+
+bool IsProfilerStart(CUpti_CallbackDomain domain, CUpti_CallbackId cbid) {
+  return (domain == CUPTI_CB_DOMAIN_RUNTIME_API &&
+          cbid == CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStart_v4000) ||
+         (domain == CUPTI_CB_DOMAIN_DRIVER_API && cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStart);
+}
+
+bool IsProfilerStop(CUpti_CallbackDomain domain, CUpti_CallbackId cbid) {
+  return (domain == CUPTI_CB_DOMAIN_RUNTIME_API &&
+          cbid == CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStop_v4000) ||
+         (domain == CUPTI_CB_DOMAIN_DRIVER_API && cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStop);
+}
+
+// Runs on the program's threads, inside CUDA calls: nothing may escape it.
+void CUPTIAPI OnCallback(void* /*userdata*/, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                         const void* data) {
+  if (g_ignore_callbacks.load(std::memory_order_acquire) || data == nullptr) return;
+  try {
+    if (domain == CUPTI_CB_DOMAIN_RESOURCE) {
+      const auto* resource = static_cast<const CUpti_ResourceData*>(data);
+      if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED) OnContextCreated(resource->context);
+      if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
+        OnContextDestroyStarting(resource->context);
+      }
+      return;
+    }
+    if (domain == CUPTI_CB_DOMAIN_NVTX) {
+      // Only the range-start callbacks are enabled.
+      OnNvtxRangeStarted(*static_cast<const CUpti_NvtxData*>(data));
+      return;
+    }
+    if (domain != CUPTI_CB_DOMAIN_RUNTIME_API && domain != CUPTI_CB_DOMAIN_DRIVER_API) return;
+    const auto* api = static_cast<const CUpti_CallbackData*>(data);
+    if (api->callbackSite != CUPTI_API_EXIT) return;
+    if (IsProfilerStart(domain, cbid)) OnProfilerStart();
+    if (IsProfilerStop(domain, cbid)) OnProfilerStop();
+  } catch (...) {
+  }
+}
+
+Status Enable(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const char* what) {
+  return CuptiStatus(cuptiEnableCallback(1, g_subscriber, domain, cbid), what);
+}
+
+}  // namespace
+
+Status Subscribe() {
+  std::uint32_t version = 0;
+  CUptiResult result = cuptiGetVersion(&version);
+  if (result != CUPTI_SUCCESS) {
+    return Status::Error("cannot query the CUPTI version (" + CuptiResultName(result) +
+                         "); gpuscope stands down and records nothing");
+  }
+  if (version < CUPTI_API_VERSION) {
+    return Status::Error("the CUPTI loaded in this process (" + LoadedCuptiPath() +
+                         ", API version " + std::to_string(version) +
+                         ") is older than the version " + std::to_string(CUPTI_API_VERSION) +
+                         " gpuscope was built against; gpuscope stands down and records nothing");
+  }
+  char previous_owner[CUPTI_OLD_SUBSCRIBER_NAME_MIN_LEN + 1] = {};
+  CUpti_SubscriberParams params{};
+  params.structSize = CUpti_SubscriberParams_STRUCT_SIZE;
+  params.subscriberName = "gpuscope";
+  params.oldSubscriberName = previous_owner;
+  params.oldSubscriberSize = CUPTI_OLD_SUBSCRIBER_NAME_MIN_LEN;
+  result = cuptiSubscribe_v2(&g_subscriber, OnCallback, nullptr, &params);
+  if (result == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
+    // CUPTI writes "CUPTI for <name>", or "CUPTI for <not provided>" for a client that
+    // subscribed without a name (the old cuptiSubscribe).
+    std::string owner = previous_owner;
+    if (owner.empty() || owner.find("<not provided>") != std::string::npos) {
+      owner = "another CUPTI client (" + (owner.empty() ? std::string("unnamed") : owner) + ")";
+    }
+    return Status::Error("CUPTI is already in use by " + owner +
+                         " in this process; gpuscope stands down and records nothing");
+  }
+  if (result != CUPTI_SUCCESS) {
+    return Status::Error("CUPTI could not start (cuptiSubscribe_v2: " + CuptiResultName(result) +
+                         "); gpuscope records nothing in this process");
+  }
+  LogDebug("subscribed to CUPTI " + std::to_string(version) + " (" + LoadedCuptiPath() + ")");
+  return Status();
+}
+
+void Unsubscribe() {
+  if (g_subscriber == nullptr) return;
+  cuptiUnsubscribe(g_subscriber);
+  g_subscriber = nullptr;
+}
+
+Status EnableCallbacks(bool profiler_control) {
+  // Each group is independent: a failure is reported (the first one) but does not keep the
+  // others from being enabled.
+  Status first_error;
+  auto enable = [&](CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const char* what) {
+    Status status = Enable(domain, cbid, what);
+    if (!status.ok() && first_error.ok()) first_error = status;
+  };
+  enable(CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED,
+         "enabling the context-created callback");
+  enable(CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING,
+         "enabling the context-destroy callback");
+  if (profiler_control) {
+    enable(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStart_v4000,
+           "enabling the cudaProfilerStart callback");
+    enable(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStop_v4000,
+           "enabling the cudaProfilerStop callback");
+    enable(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStart,
+           "enabling the cuProfilerStart callback");
+    enable(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStop,
+           "enabling the cuProfilerStop callback");
+  }
+  for (CUpti_CallbackId cbid : kNvtxRangeStartCallbacks) {
+    enable(CUPTI_CB_DOMAIN_NVTX, cbid, "enabling the nvtxRangeStart callbacks");
+  }
+  return first_error;
+}
+
+std::uint64_t TakeDroppedRecordsOfLiveContexts() {
+  std::vector<CUcontext> contexts;
+  {
+    std::lock_guard<std::mutex> lock(g_contexts_mutex);
+    contexts = LiveContexts();
+  }
+  std::uint64_t total = TakeDroppedRecords(nullptr);
+  for (CUcontext context : contexts) {
+    std::size_t dropped = 0;
+    if (cuptiActivityGetNumDroppedRecords(context, 0, &dropped) == CUPTI_SUCCESS) total += dropped;
+  }
+  return total;
+}
+
+void IgnoreCallbacksFromNowOn() { g_ignore_callbacks.store(true, std::memory_order_release); }
+
+}  // namespace gpuscope::inject::cupti

@@ -1,0 +1,42 @@
+// CUPTI's callback API: claiming CUPTI for this process, and the few callbacks we need.
+//
+// Only one CUPTI subscriber may exist per process, and activity callbacks are process-wide
+// too: two tools sharing CUPTI corrupt each other's records (notes/cupti.md 6.3, 6.4). So
+// Subscribe() runs first; if someone else owns CUPTI (torch.profiler, Nsight Systems,
+// cuda-gdb...), we stand down and touch nothing else.
+//
+// Callbacks enabled: the resource callbacks for context creation and destruction (to flush
+// a context's records and read its dropped count before it goes), the NVTX callbacks of
+// nvtxRangeStart* (the only way to tell start/end ranges from push/pop ones, see
+// nvtx_start_end_ids.h; they cost one call per range start), and, only with
+// --profile-from-start off, the exits of cudaProfilerStart/Stop and cuProfilerStart/Stop.
+// No per-API callback is enabled: tracing costs only what CUPTI's activity records cost.
+//
+// DEVICE and CONTEXT records stay enabled outside cudaProfilerStart/Stop: they are
+// one-off descriptions that the recorded kernels refer to (a context created before the
+// start would otherwise have no row). Runtime and driver API records do not: nvprof
+// records no API call outside the profiled range either, and they would distort the API
+// summary.
+#pragma once
+
+#include <cstdint>
+
+#include "util/status.h"
+
+namespace gpuscope::inject::cupti {
+
+// Checks that the CUPTI loaded in this process is at least the version we were built
+// against, then subscribes. An error is the whole stand-down sentence, for LogError.
+Status Subscribe();
+void Unsubscribe();
+
+// `profiler_control`: cudaProfilerStart/Stop turn the tracing kinds on and off.
+Status EnableCallbacks(bool profiler_control);
+
+// Dropped records of every context still alive (read at exit).
+std::uint64_t TakeDroppedRecordsOfLiveContexts();
+
+// In a child forked without exec: the callbacks must do nothing from now on.
+void IgnoreCallbacksFromNowOn();
+
+}  // namespace gpuscope::inject::cupti

@@ -1,0 +1,57 @@
+#include "inject/cupti/cupti_backend.h"
+
+#include "inject/cupti/activity.h"
+#include "inject/cupti/callbacks.h"
+#include "inject/cupti/translate.h"
+#include "inject/log.h"
+
+namespace gpuscope::inject::cupti {
+namespace {
+
+class CuptiBackend : public TracingBackend {
+ public:
+  Status Attach() override { return Subscribe(); }
+
+  void Release() override { Unsubscribe(); }
+
+  std::unique_ptr<BufferTranslator> MakeTranslator() override {
+    return std::make_unique<ActivityTranslator>();
+  }
+
+  Status StartTracing(Collector& collector, const TracingOptions& options) override {
+    // Buffers must have somewhere to go before the first kind is enabled.
+    SetBufferCollector(&collector);
+    GPUSCOPE_RETURN_IF_ERROR(ConfigureActivity(options.flush_period_ms));
+    Status problems = EnableDescriptiveKinds();
+    if (options.record_from_start) {
+      Status tracing = EnableTracingKinds();
+      if (!tracing.ok()) problems = tracing;
+    } else {
+      LogDebug("profile-from-start off: waiting for cudaProfilerStart");
+    }
+    Status callbacks = EnableCallbacks(/*profiler_control=*/!options.record_from_start);
+    if (!callbacks.ok()) problems = callbacks;
+    return problems;
+  }
+
+  Status Flush(bool forced) override { return FlushAll(forced); }
+
+  std::uint64_t TakeDroppedRecords(bool at_exit) override {
+    return at_exit ? TakeDroppedRecordsOfLiveContexts() : cupti::TakeDroppedRecords(nullptr);
+  }
+
+  model::Timestamp Now() override { return cupti::Now(); }
+
+  void StopCallbacks() override { IgnoreCallbacksFromNowOn(); }
+
+  void AbandonInForkedChild() override {
+    IgnoreCallbacksFromNowOn();
+    SetBufferCollector(nullptr);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<TracingBackend> MakeCuptiBackend() { return std::make_unique<CuptiBackend>(); }
+
+}  // namespace gpuscope::inject::cupti

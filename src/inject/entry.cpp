@@ -1,0 +1,73 @@
+// The injection library's entry point. The CUDA driver dlopens libgpuscope_inject.so
+// (CUDA_INJECTION64_PATH) inside cuInit and calls InitializeInjection, the only symbol the
+// library exports (exports.map).
+#include <atomic>
+#include <cstdlib>
+#include <exception>
+#include <memory>
+#include <string>
+
+#include "inject/config.h"
+#include "inject/cupti/cupti_backend.h"
+#include "inject/log.h"
+#include "inject/process_hooks.h"
+#include "inject/session.h"
+#include "store/report_writer.h"
+
+namespace {
+
+using gpuscope::Status;
+using gpuscope::StatusOr;
+
+gpuscope::inject::SinkFactory ReportWriterFactory() {
+  gpuscope::inject::SinkFactory factory;
+  factory.create = [](const std::string& path,
+                      bool overwrite) -> StatusOr<std::unique_ptr<gpuscope::model::RecordSink>> {
+    auto writer = gpuscope::store::ReportWriter::Create(path, overwrite);
+    if (!writer.ok()) return writer.status();
+    return std::unique_ptr<gpuscope::model::RecordSink>(std::move(*writer));
+  };
+  factory.close = [](gpuscope::model::RecordSink& sink) -> Status {
+    auto& writer = static_cast<gpuscope::store::ReportWriter&>(sink);
+    Status closed = writer.Close();
+    if (closed.ok() && writer.records_not_written() != 0) {
+      return Status::Error(std::to_string(writer.records_not_written()) +
+                           " records could not be written");
+    }
+    return closed;
+  };
+  return factory;
+}
+
+void Initialize() {
+  using namespace gpuscope::inject;
+  InjectionConfig config = ReadInjectionConfig([](const char* name) { return std::getenv(name); });
+  SetDebugLogging(config.debug);
+  LogDebug("InitializeInjection");
+  std::unique_ptr<Session> session =
+      Session::Begin(config, cupti::MakeCuptiBackend(), ReportWriterFactory());
+  if (!session) return;
+  // The session lives until the process ends: CUPTI calls into it until the very end.
+  Session* process_session = session.release();
+  Status hooks = InstallProcessHooks(process_session);
+  if (!hooks.ok()) LogError(hooks.message());
+}
+
+}  // namespace
+
+extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) {
+  // The driver may call us more than once (several cuInit calls, a re-exec'd child that
+  // inherits nothing but the environment calls its own copy): only the first call counts.
+  static std::atomic<bool> initialized{false};
+  if (initialized.exchange(true)) return 1;
+  try {
+    Initialize();
+  } catch (const std::exception& error) {
+    gpuscope::inject::LogError(std::string("initialisation failed: ") + error.what() +
+                               "; this process is not traced");
+  } catch (...) {
+    gpuscope::inject::LogError("initialisation failed; this process is not traced");
+  }
+  // 1 whatever happened: the program must run, traced or not.
+  return 1;
+}

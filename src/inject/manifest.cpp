@@ -1,0 +1,31 @@
+#include "inject/manifest.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace gpuscope::inject {
+
+std::string FormatManifestLine(unsigned pid, unsigned parent_pid, const std::string& report_path) {
+  return std::to_string(pid) + "\t" + std::to_string(parent_pid) + "\t" + report_path + "\n";
+}
+
+Status AppendToManifest(const std::string& manifest_path, const std::string& line) {
+  if (manifest_path.empty()) return Status();
+  int fd = open(manifest_path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    return Status::Error("cannot open manifest " + manifest_path + ": " + std::strerror(errno));
+  }
+  ssize_t written = write(fd, line.data(), line.size());
+  int saved_errno = errno;
+  close(fd);
+  if (written != static_cast<ssize_t>(line.size())) {
+    return Status::Error("cannot append to manifest " + manifest_path + ": " +
+                         (written < 0 ? std::strerror(saved_errno) : "short write"));
+  }
+  return Status();
+}
+
+}  // namespace gpuscope::inject

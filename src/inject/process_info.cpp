@@ -1,0 +1,35 @@
+#include "inject/process_info.h"
+
+#include <unistd.h>
+
+#include <climits>
+#include <fstream>
+#include <iterator>
+
+namespace gpuscope::inject {
+
+std::string CommandLineOfThisProcess() {
+  std::ifstream file("/proc/self/cmdline", std::ios::binary);
+  std::string raw((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  while (!raw.empty() && raw.back() == '\0') raw.pop_back();
+  for (char& c : raw) {
+    if (c == '\0') c = ' ';
+  }
+  if (!raw.empty()) return raw;
+  char exe[PATH_MAX] = {};
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+  return n > 0 ? std::string(exe, static_cast<std::size_t>(n)) : std::string("?");
+}
+
+ProcessDescription DescribeThisProcess(model::Timestamp start) {
+  ProcessDescription process;
+  process.pid = static_cast<std::uint32_t>(getpid());
+  process.parent_pid = static_cast<std::uint32_t>(getppid());
+  char host[HOST_NAME_MAX + 1] = {};
+  if (gethostname(host, sizeof(host) - 1) == 0) process.hostname = host;
+  process.command_line = CommandLineOfThisProcess();
+  process.start = start;
+  return process;
+}
+
+}  // namespace gpuscope::inject

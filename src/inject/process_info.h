@@ -1,0 +1,18 @@
+// Facts about the traced process for its ProcessRecord and the "is profiling" banner.
+#pragma once
+
+#include <string>
+
+#include "inject/collector.h"
+#include "model/records.h"
+
+namespace gpuscope::inject {
+
+// /proc/self/cmdline with its arguments joined by spaces ("python3 train.py --epochs 3");
+// the executable's path when /proc is unavailable.
+std::string CommandLineOfThisProcess();
+
+// pid, parent pid, host name and command line; `start` is when tracing began.
+ProcessDescription DescribeThisProcess(model::Timestamp start);
+
+}  // namespace gpuscope::inject

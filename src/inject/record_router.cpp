@@ -1,0 +1,89 @@
+#include "inject/record_router.h"
+
+#include <string>
+
+#include "inject/log.h"
+
+namespace gpuscope::inject {
+
+RecordRouter::RecordRouter(model::RecordSink& sink, ApiNestingLimits nesting_limits,
+                           NvtxStartEndIds* nvtx_start_end_ids)
+    : sink_(sink), nesting_(sink, nesting_limits), nvtx_(sink, nvtx_start_end_ids) {}
+
+// GPU records with start == 0 or end == 0 are real work CUPTI could not time (its device
+// buffer was full, or the record was force-flushed before the GPU finished). They are
+// written anyway, so that counts stay right, and counted, so that summaries can say so.
+void RecordRouter::OnKernel(const model::KernelRecord& record) {
+  if (record.start == 0 || record.end == 0) ++counters_.kernels_without_timestamp;
+  SeeTimestamp(record.end);
+  sink_.OnKernel(record);
+}
+
+void RecordRouter::OnMemcpy(const model::MemcpyRecord& record) {
+  if (record.start == 0 || record.end == 0) ++counters_.copies_without_timestamp;
+  SeeTimestamp(record.end);
+  sink_.OnMemcpy(record);
+}
+
+void RecordRouter::OnMemset(const model::MemsetRecord& record) {
+  if (record.start == 0 || record.end == 0) ++counters_.memsets_without_timestamp;
+  SeeTimestamp(record.end);
+  sink_.OnMemset(record);
+}
+
+void RecordRouter::OnApiCall(const model::ApiCallRecord& record) {
+  SeeTimestamp(record.start);
+  nesting_.OnApiCall(record);
+}
+
+void RecordRouter::OnMemory(const model::MemoryRecord& record) {
+  SeeTimestamp(record.timestamp);
+  sink_.OnMemory(record);
+}
+
+void RecordRouter::OnSync(const model::SyncRecord& record) {
+  SeeTimestamp(record.end);
+  sink_.OnSync(record);
+}
+
+void RecordRouter::OnOverhead(const model::OverheadRecord& record) { sink_.OnOverhead(record); }
+
+void RecordRouter::OnNvtxMarker(const NvtxMarker& marker) {
+  SeeTimestamp(marker.timestamp);
+  nvtx_.OnMarker(marker);
+}
+
+void RecordRouter::OnNvtxMarkerData(std::uint32_t id, std::uint32_t color, std::uint32_t category) {
+  nvtx_.OnMarkerData(id, color, category);
+}
+
+void RecordRouter::OnUnknownRecord(std::uint32_t kind) {
+  ++counters_.unknown_records;
+  const std::uint64_t bit = kind < 64 ? (std::uint64_t{1} << kind) : 0;
+  if (bit == 0 || (unknown_kinds_seen_ & bit) == 0) {
+    unknown_kinds_seen_ |= bit;
+    LogDebug("activity record of kind " + std::to_string(kind) +
+             " is not translated; counted as unknown");
+  }
+}
+
+void RecordRouter::OnUnreadableRest(std::uint32_t cupti_status) {
+  ++counters_.unknown_records;
+  LogError("an activity buffer could not be read to its end (CUPTI status " +
+           std::to_string(cupti_status) + "); the rest of it is counted as one unknown record");
+}
+
+void RecordRouter::Commit() {
+  nesting_.ExpireOlderThan(newest_timestamp_);
+  counters_.unfinished_nvtx_ranges = nvtx_.unfinished_ranges();
+  sink_.OnCounters(counters_);
+  sink_.Flush();
+}
+
+void RecordRouter::Finish() {
+  nvtx_.Finish();
+  nesting_.Finish();
+  Commit();
+}
+
+}  // namespace gpuscope::inject

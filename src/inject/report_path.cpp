@@ -1,0 +1,59 @@
+#include "inject/report_path.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace gpuscope::inject {
+namespace {
+
+// More existing reports of one name than this is a runaway loop, not a user's directory.
+constexpr int kMaxRenameAttempts = 10'000;
+
+}  // namespace
+
+StatusOr<std::string> ExpandReportPath(const InjectionConfig& config, const PatternContext& context,
+                                       bool is_root) {
+  StatusOr<std::string> expanded = ExpandPathPattern(config.report_pattern, context);
+  if (!expanded.ok()) return expanded.status();
+  if (expanded->empty()) return Status::Error("the report path is empty");
+  if (!is_root && !PatternHasPid(config.report_pattern)) {
+    // (Built with append: GCC 12 warns falsely about `"." + std::to_string(...)`.)
+    std::string suffix = ".";
+    suffix += std::to_string(context.pid);
+    return InsertBeforeExtension(*expanded, suffix);
+  }
+  return expanded;
+}
+
+StatusOr<ClaimedReportPath> ClaimReportPath(const std::string& requested, bool force_overwrite) {
+  if (force_overwrite) return ClaimedReportPath{requested, false, false};
+  for (int attempt = 0; attempt <= kMaxRenameAttempts; ++attempt) {
+    std::string suffix = "-";
+    suffix += std::to_string(attempt);
+    std::string candidate = attempt == 0 ? requested : InsertBeforeExtension(requested, suffix);
+    int fd = open(candidate.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd >= 0) {
+      close(fd);
+      return ClaimedReportPath{candidate, attempt != 0, true};
+    }
+    if (errno != EEXIST) {
+      return Status::Error("cannot create report " + candidate + ": " + std::strerror(errno));
+    }
+  }
+  return Status::Error("cannot find a free report name next to " + requested + " (tried " +
+                       std::to_string(kMaxRenameAttempts) + " suffixes)");
+}
+
+std::string AbsolutePath(const std::string& path) {
+  if (!path.empty() && path.front() == '/') return path;
+  char cwd[4096];
+  if (getcwd(cwd, sizeof(cwd)) == nullptr) return path;
+  std::string base = cwd;
+  if (base.empty() || base.back() != '/') base.push_back('/');
+  return base + path;
+}
+
+}  // namespace gpuscope::inject

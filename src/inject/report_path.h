@@ -1,0 +1,35 @@
+// Where this process writes its report: the pattern of GPUSCOPE_REPORT expanded for this
+// process, made unique among processes and never overwriting an earlier report unless
+// the user asked for it (-f).
+#pragma once
+
+#include <string>
+
+#include "inject/config.h"
+#include "util/path_pattern.h"
+#include "util/status.h"
+
+namespace gpuscope::inject {
+
+// Expands the pattern (%p %h %q{ENV} %%). A child process whose pattern has no %p gets
+// ".<pid>" before the extension, so that parent and children never share a report.
+StatusOr<std::string> ExpandReportPath(const InjectionConfig& config, const PatternContext& context,
+                                       bool is_root);
+
+struct ClaimedReportPath {
+  std::string path;            // the file this process owns now
+  bool renamed = false;        // `path` differs from the requested one (it existed)
+  bool created_empty = false;  // we created `path` as an empty placeholder
+};
+
+// Takes ownership of a report file name. With `force_overwrite` the requested path is used
+// as it is. Otherwise the name is claimed atomically (O_CREAT|O_EXCL, an empty file), and
+// when it exists "-1", "-2", ... go before the extension until a free name is found; two
+// processes racing for one name therefore never both win it.
+StatusOr<ClaimedReportPath> ClaimReportPath(const std::string& requested, bool force_overwrite);
+
+// `path` made absolute against the current directory (the manifest is read by the
+// launcher, whose working directory may differ from ours).
+std::string AbsolutePath(const std::string& path);
+
+}  // namespace gpuscope::inject

@@ -1,0 +1,246 @@
+#include "inject/session.h"
+
+#include <unistd.h>
+
+#include <string>
+
+#include "inject/log.h"
+#include "inject/manifest.h"
+#include "inject/nvtx_start_end_ids.h"
+#include "inject/process_info.h"
+#include "inject/report_path.h"
+#include "inject/signal_flush.h"
+#include "util/path_pattern.h"
+
+namespace gpuscope::inject {
+namespace {
+
+std::string Ms(std::chrono::milliseconds duration) {
+  return std::to_string(duration.count()) + " ms";
+}
+
+}  // namespace
+
+Session::Session(const InjectionConfig& config, std::unique_ptr<TracingBackend> backend,
+                 SessionTimeouts timeouts)
+    : config_(config), timeouts_(timeouts), backend_(std::move(backend)) {}
+
+std::unique_ptr<Session> Session::Begin(const InjectionConfig& config,
+                                        std::unique_ptr<TracingBackend> backend,
+                                        const SinkFactory& make_sink, SessionTimeouts timeouts,
+                                        BufferPoolLimits pool_limits) {
+  const unsigned pid = static_cast<unsigned>(getpid());
+  if (!ShouldTrace(config, pid)) {
+    LogDebug("child process " + std::to_string(pid) + " is not traced (children not followed)");
+    return nullptr;
+  }
+  for (const std::string& warning : config.warnings) LogError(warning);
+
+  Status attached = backend->Attach();
+  if (!attached.ok()) {
+    LogError(attached.message());
+    return nullptr;
+  }
+
+  PatternContext context = CurrentProcessPatternContext();
+  StatusOr<std::string> requested = ExpandReportPath(config, context, IsRootProcess(config, pid));
+  if (!requested.ok()) {
+    LogError("cannot name the report: " + requested.status().message() +
+             "; this process is not traced");
+    backend->Release();
+    return nullptr;
+  }
+  StatusOr<ClaimedReportPath> claimed = ClaimReportPath(*requested, config.force_overwrite);
+  if (!claimed.ok()) {
+    LogError(claimed.status().message() + "; this process is not traced");
+    backend->Release();
+    return nullptr;
+  }
+  if (claimed->renamed) {
+    LogError(*requested + " already exists; writing " + claimed->path + " instead (-f overwrites)");
+  }
+  // The placeholder we created is ours to replace.
+  StatusOr<std::unique_ptr<model::RecordSink>> sink =
+      make_sink.create(claimed->path, config.force_overwrite || claimed->created_empty);
+  if (!sink.ok()) {
+    if (claimed->created_empty) unlink(claimed->path.c_str());
+    LogError("cannot create report " + claimed->path + ": " + sink.status().message() +
+             "; this process is not traced");
+    backend->Release();
+    return nullptr;
+  }
+
+  std::unique_ptr<Session> session(new Session(config, std::move(backend), timeouts));
+  session->report_path_ = AbsolutePath(claimed->path);
+  session->sink_ = std::move(*sink);
+  session->close_sink_ = make_sink.close;
+  const ProcessDescription process = DescribeThisProcess(session->backend_->Now());
+
+  Status manifest =
+      AppendToManifest(config.manifest_path,
+                       FormatManifestLine(process.pid, process.parent_pid, session->report_path_));
+  if (!manifest.ok()) LogError(manifest.message());
+  if (!config.quiet) {
+    LogBanner("gpuscope is profiling process " + std::to_string(process.pid) +
+              ", command: " + process.command_line);
+  }
+  LogDebug("report " + session->report_path_ + ", flush every " + std::to_string(config.flush_ms) +
+           " ms, " +
+           (config.profile_from_start ? "recording from the start"
+                                      : "recording between cudaProfilerStart/Stop"));
+
+  CollectorOptions options;
+  options.pool = pool_limits;
+  options.commit_interval = std::chrono::milliseconds(config.flush_ms);
+  options.nvtx_start_end_ids = &ProcessNvtxStartEndIds();
+  session->collector_ =
+      std::make_unique<Collector>(*session->sink_, session->backend_->MakeTranslator(), options);
+  Status started = session->collector_->Start(process);
+  if (!started.ok()) {
+    // Without a writer nothing could ever be written; leave CUPTI to others.
+    LogError(started.message() + "; this process is not traced");
+    session->backend_->Release();
+    session->state_ = State::kEnded;
+    return nullptr;
+  }
+
+  Session* self = session.get();
+  session->flusher_ =
+      std::make_unique<Flusher>(std::chrono::milliseconds(config.flush_ms),
+                                Flusher::Actions{[self] { self->PeriodicFlush(); },
+                                                 [self](bool dies) { self->FlushForSignal(dies); },
+                                                 [self] { self->FinalFlush(); }});
+  Status flusher = session->flusher_->Start();
+  if (!flusher.ok()) {
+    LogError(flusher.message() + "; records are written only when buffers fill and at exit");
+  }
+
+  TracingOptions tracing;
+  tracing.record_from_start = config.profile_from_start;
+  tracing.flush_period_ms = config.flush_ms;
+  Status tracing_started = session->backend_->StartTracing(*session->collector_, tracing);
+  if (!tracing_started.ok()) LogError(tracing_started.message());
+  return session;
+}
+
+Session::~Session() { End(); }
+
+bool Session::ended() const {
+  State state = state_.load();
+  return state == State::kEnded || state == State::kAbandoned;
+}
+
+void Session::PeriodicFlush() {
+  if (state_.load() != State::kRunning) return;
+  Status flushed = backend_->Flush(/*forced=*/false);
+  if (!flushed.ok()) LogDebug(flushed.message());
+  collector_->AddDroppedRecords(backend_->TakeDroppedRecords(/*at_exit=*/false));
+  collector_->RequestCommit();
+  if (DebugLoggingEnabled()) {
+    CollectorStats stats = collector_->stats();
+    if (stats.buffers_written != last_logged_buffers_) {
+      last_logged_buffers_ = stats.buffers_written;
+      LogStats("flush");
+    }
+  }
+}
+
+void Session::FlushForSignal(bool process_dies) {
+  if (state_.load() != State::kRunning) return;
+  // First make durable what CUPTI already delivered: the signal may have interrupted a
+  // thread inside CUDA or CUPTI holding a lock that the CUPTI flush below needs, and then
+  // that flush only returns after the handler gave up waiting (seen on the H200: SIGTERM
+  // during a launch loop).
+  const std::uint64_t delivered = collector_->RequestCommit();
+  if (!collector_->WaitForCommit(delivered, timeouts_.signal_wait / 2)) {
+    LogDebug("signal: the writer did not commit within " + Ms(timeouts_.signal_wait / 2));
+  }
+  if (process_dies) {
+    // The default action will kill the process as soon as the handler returns: finish the
+    // report completely, as at a normal exit, if CUPTI lets us.
+    LogDebug("fatal signal: finishing the report before the process dies");
+    Finish(/*on_flusher_thread=*/true);
+    return;
+  }
+  LogDebug("signal: flushing before the program's handler runs");
+  Status flushed = backend_->Flush(/*forced=*/false);
+  if (!flushed.ok()) LogDebug(flushed.message());
+  collector_->AddDroppedRecords(backend_->TakeDroppedRecords(/*at_exit=*/false));
+  const std::uint64_t ticket = collector_->RequestCommit();
+  if (!collector_->WaitForCommit(ticket, timeouts_.signal_wait / 2)) {
+    LogDebug("signal: the writer did not commit within " + Ms(timeouts_.signal_wait / 2));
+  }
+}
+
+void Session::FinalFlush() {
+  Status flushed = backend_->Flush(/*forced=*/true);
+  if (!flushed.ok()) LogError(flushed.message());
+  collector_->AddDroppedRecords(backend_->TakeDroppedRecords(/*at_exit=*/true));
+}
+
+void Session::End() { Finish(/*on_flusher_thread=*/false); }
+
+void Session::Finish(bool on_flusher_thread) {
+  State expected = State::kRunning;
+  if (!state_.compare_exchange_strong(expected, State::kEnding)) {
+    if (expected == State::kEnding) {
+      // Someone else (a fatal signal, or exit racing with it) is finishing: let them.
+      std::unique_lock<std::mutex> lock(ended_mutex_);
+      ended_cv_.wait_for(lock, timeouts_.final_flush + timeouts_.writer_stall,
+                         [&] { return state_.load() != State::kEnding; });
+    }
+    return;
+  }
+  StopFlushingOnSignals();
+  LogDebug("exit: final flush");
+  bool flushed = true;
+  if (on_flusher_thread || !flusher_->running()) {
+    FinalFlush();
+  } else {
+    flushed = flusher_->RunFinalFlush(timeouts_.final_flush);
+  }
+  if (!flushed) {
+    LogError("CUPTI's final flush did not return within " + Ms(timeouts_.final_flush) +
+             " (is the GPU hung?); the report holds the records delivered before it");
+  }
+  const bool written = collector_->Finish(timeouts_.writer_stall);
+  backend_->StopCallbacks();
+  if (!on_flusher_thread) flusher_->Stop(std::chrono::milliseconds(1000));
+  LogStats("exit");
+  if (written) {
+    if (close_sink_) {
+      Status closed = close_sink_(*sink_);
+      if (!closed.ok()) LogError("report " + report_path_ + ": " + closed.message());
+    }
+    sink_.reset();
+  } else {
+    // The writer still uses the sink: leave both alone, the process is ending.
+    (void)sink_.release();
+  }
+  LogDebug("exit: report closed");
+  {
+    std::lock_guard<std::mutex> lock(ended_mutex_);
+    state_.store(State::kEnded);
+  }
+  ended_cv_.notify_all();
+}
+
+void Session::AbandonInForkedChild() {
+  state_.store(State::kAbandoned);
+  StopFlushingOnSignals();
+  backend_->AbandonInForkedChild();
+}
+
+void Session::LogStats(const char* when) {
+  if (!DebugLoggingEnabled()) return;
+  CollectorStats stats = collector_->stats();
+  LogDebug(std::string(when) + ": " + std::to_string(stats.buffers_written) + " buffers (" +
+           std::to_string(stats.bytes_written >> 10) + " KiB) written, " +
+           std::to_string(stats.commits) + " commits; pool " +
+           std::to_string(stats.pool.allocated) + " buffers, " + std::to_string(stats.pool.waits) +
+           " waits, " + std::to_string(stats.pool.grown_past_soft_limit) + " grown, " +
+           std::to_string(stats.pool.refused) + " refused; " + std::to_string(stats.late_buffers) +
+           " late buffers");
+}
+
+}  // namespace gpuscope::inject

@@ -1,0 +1,30 @@
+// SIGINT and SIGTERM: flush what we have before the program goes, then do exactly what
+// would have happened without us.
+//
+// The handlers are installed with sigaction, and the previous disposition is saved and
+// chained (Python installs its own SIGINT handler before CUDA starts; ours must not
+// replace it). The handler is async-signal-safe: it writes one byte to the flusher's wake
+// pipe ('K' when the process is about to die, 'I' when a program handler will run and the
+// program may go on), waits with poll() for the flusher's answer for at most `wait`, and
+// then chains:
+//   previous SIG_DFL -> restore SIG_DFL and re-raise (the default action then kills us,
+//                       with the status the launcher expects);
+//   previous SIG_IGN -> return;
+//   previous handler -> call it, with siginfo if it asked for it.
+// SIGSEGV, SIGABRT and friends are left alone: calling CUPTI from a crashing process can
+// deadlock, so those rely on the periodic flush.
+#pragma once
+
+#include <chrono>
+
+#include "util/status.h"
+
+namespace gpuscope::inject {
+
+Status InstallFlushOnSignals(int wake_fd, int done_fd, std::chrono::milliseconds wait);
+
+// From now on the handlers only chain (the session ended, or a forked child). Safe to call
+// from a signal handler or an atfork child handler.
+void StopFlushingOnSignals();
+
+}  // namespace gpuscope::inject

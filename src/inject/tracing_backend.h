@@ -1,0 +1,47 @@
+// What the session needs from the vendor tracing interface (CUPTI in production). An
+// interface so that the session's lifecycle (exit, signals, fork) is tested without a GPU,
+// and so that nothing outside inject/cupti includes a CUPTI header.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "inject/collector.h"
+#include "model/records.h"
+#include "util/status.h"
+
+namespace gpuscope::inject {
+
+struct TracingOptions {
+  bool record_from_start = true;  // false: only between cudaProfilerStart and Stop
+  unsigned flush_period_ms = kDefaultFlushMs;
+};
+
+class TracingBackend {
+ public:
+  virtual ~TracingBackend() = default;
+
+  // Claims the tracing interface for this process. An error is a full sentence saying why
+  // gpuscope stands down (another tool owns CUPTI, CUPTI too old, no driver).
+  virtual Status Attach() = 0;
+  // Gives the claim back (when the session cannot start after all).
+  virtual void Release() = 0;
+  // The translator for this backend's buffers.
+  virtual std::unique_ptr<BufferTranslator> MakeTranslator() = 0;
+  // Routes buffers to `collector` and starts recording. An error here leaves tracing
+  // partly working; the message says what is missing.
+  virtual Status StartTracing(Collector& collector, const TracingOptions& options) = 0;
+  // Delivers the completed buffers (all of them, incomplete records included, if `forced`).
+  virtual Status Flush(bool forced) = 0;
+  // Records the backend lost since the last call. `at_exit`: include every live context.
+  virtual std::uint64_t TakeDroppedRecords(bool at_exit) = 0;
+  // The clock of the records.
+  virtual model::Timestamp Now() = 0;
+  // The report is closed: callbacks that still come (the CUDA runtime tears contexts down
+  // after our exit handler) must do nothing.
+  virtual void StopCallbacks() = 0;
+  // In a child forked without exec: never call into the tracing library again.
+  virtual void AbandonInForkedChild() = 0;
+};
+
+}  // namespace gpuscope::inject

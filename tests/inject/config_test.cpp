@@ -1,0 +1,109 @@
+#include "inject/config.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+
+namespace gpuscope::inject {
+namespace {
+
+EnvironmentLookup From(const std::map<std::string, std::string>& env) {
+  return [env](const char* name) -> const char* {
+    auto it = env.find(name);
+    return it == env.end() ? nullptr : it->second.c_str();
+  };
+}
+
+TEST(InjectionConfigTest, DefaultsWhenNothingIsSet) {
+  InjectionConfig config = ReadInjectionConfig(From({}));
+  EXPECT_EQ(config.report_pattern, "gpuscope_%p.sqlite");
+  EXPECT_FALSE(config.root_pid.has_value());
+  EXPECT_TRUE(config.follow_children);
+  EXPECT_FALSE(config.force_overwrite);
+  EXPECT_TRUE(config.profile_from_start);
+  EXPECT_EQ(config.flush_ms, 500u);
+  EXPECT_EQ(config.manifest_path, "");
+  EXPECT_FALSE(config.debug);
+  EXPECT_FALSE(config.quiet);
+  EXPECT_TRUE(config.warnings.empty());
+}
+
+TEST(InjectionConfigTest, ReadsEveryContractVariable) {
+  InjectionConfig config = ReadInjectionConfig(From({
+      {"GPUSCOPE_REPORT", "/tmp/out/rank%q{RANK}.sqlite"},
+      {"GPUSCOPE_ROOT_PID", "4242"},
+      {"GPUSCOPE_FOLLOW_CHILDREN", "0"},
+      {"GPUSCOPE_FORCE_OVERWRITE", "1"},
+      {"GPUSCOPE_PROFILE_FROM_START", "0"},
+      {"GPUSCOPE_FLUSH_MS", "125"},
+      {"GPUSCOPE_MANIFEST", "/tmp/manifest.tsv"},
+      {"GPUSCOPE_DEBUG", "1"},
+      {"GPUSCOPE_QUIET", "1"},
+  }));
+  EXPECT_EQ(config.report_pattern, "/tmp/out/rank%q{RANK}.sqlite");
+  ASSERT_TRUE(config.root_pid.has_value());
+  EXPECT_EQ(*config.root_pid, 4242u);
+  EXPECT_FALSE(config.follow_children);
+  EXPECT_TRUE(config.force_overwrite);
+  EXPECT_FALSE(config.profile_from_start);
+  EXPECT_EQ(config.flush_ms, 125u);
+  EXPECT_EQ(config.manifest_path, "/tmp/manifest.tsv");
+  EXPECT_TRUE(config.debug);
+  EXPECT_TRUE(config.quiet);
+  EXPECT_TRUE(config.warnings.empty());
+}
+
+TEST(InjectionConfigTest, BadValuesWarnAndKeepDefaults) {
+  InjectionConfig config = ReadInjectionConfig(From({
+      {"GPUSCOPE_ROOT_PID", "12ab"},
+      {"GPUSCOPE_FOLLOW_CHILDREN", "maybe"},
+      {"GPUSCOPE_FLUSH_MS", "0"},
+  }));
+  EXPECT_FALSE(config.root_pid.has_value());
+  EXPECT_TRUE(config.follow_children);
+  EXPECT_EQ(config.flush_ms, 500u);
+  ASSERT_EQ(config.warnings.size(), 3u);
+  EXPECT_NE(config.warnings[0].find("GPUSCOPE_ROOT_PID='12ab'"), std::string::npos);
+  EXPECT_NE(config.warnings[1].find("GPUSCOPE_FOLLOW_CHILDREN='maybe' is not 1 or 0"),
+            std::string::npos);
+  EXPECT_NE(config.warnings[2].find("GPUSCOPE_FLUSH_MS='0'"), std::string::npos);
+  for (const std::string& warning : config.warnings) {
+    EXPECT_EQ(warning.find('\n'), std::string::npos) << "one line each: " << warning;
+  }
+}
+
+TEST(InjectionConfigTest, FlushPeriodRejectsGarbageAndHugeValues) {
+  EXPECT_EQ(ReadInjectionConfig(From({{"GPUSCOPE_FLUSH_MS", "-5"}})).flush_ms, 500u);
+  EXPECT_EQ(ReadInjectionConfig(From({{"GPUSCOPE_FLUSH_MS", "99999999999"}})).flush_ms, 500u);
+  EXPECT_EQ(ReadInjectionConfig(From({{"GPUSCOPE_FLUSH_MS", "10 "}})).flush_ms, 500u);
+  EXPECT_EQ(ReadInjectionConfig(From({{"GPUSCOPE_FLUSH_MS", "3600000"}})).flush_ms, 3600000u);
+}
+
+TEST(InjectionConfigTest, BooleansAcceptCommonSpellings) {
+  EXPECT_FALSE(ReadInjectionConfig(From({{"GPUSCOPE_FOLLOW_CHILDREN", "off"}})).follow_children);
+  EXPECT_FALSE(ReadInjectionConfig(From({{"GPUSCOPE_FOLLOW_CHILDREN", "FALSE"}})).follow_children);
+  EXPECT_TRUE(ReadInjectionConfig(From({{"GPUSCOPE_FORCE_OVERWRITE", "yes"}})).force_overwrite);
+  // Empty means unset.
+  EXPECT_TRUE(ReadInjectionConfig(From({{"GPUSCOPE_FOLLOW_CHILDREN", ""}})).follow_children);
+}
+
+TEST(InjectionConfigTest, EmptyReportPatternFallsBackToDefault) {
+  EXPECT_EQ(ReadInjectionConfig(From({{"GPUSCOPE_REPORT", ""}})).report_pattern,
+            "gpuscope_%p.sqlite");
+}
+
+TEST(InjectionConfigTest, RootAndChildren) {
+  InjectionConfig config;
+  EXPECT_TRUE(IsRootProcess(config, 77)) << "no GPUSCOPE_ROOT_PID: every process is a root";
+  config.root_pid = 100;
+  EXPECT_TRUE(IsRootProcess(config, 100));
+  EXPECT_FALSE(IsRootProcess(config, 101));
+  EXPECT_TRUE(ShouldTrace(config, 101));
+  config.follow_children = false;
+  EXPECT_TRUE(ShouldTrace(config, 100));
+  EXPECT_FALSE(ShouldTrace(config, 101));
+}
+
+}  // namespace
+}  // namespace gpuscope::inject

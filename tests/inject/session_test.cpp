@@ -1,0 +1,379 @@
+// The session lifecycle with a fake tracing backend: what InitializeInjection does, the
+// exit path, signals, standing down, report naming and the manifest. The backend delivers
+// real CUPTI record structs through the collector when asked to flush, as CUPTI does.
+#include "inject/session.h"
+
+#include <cupti.h>
+#include <gtest/gtest.h>
+#include <poll.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "cupti_record_writer.h"
+#include "inject/cupti/translate.h"
+#include "inject/process_info.h"
+#include "recording_sink.h"
+#include "temp_dir.h"
+
+namespace gpuscope::inject::testing {
+namespace {
+
+// What the fake backend saw; owned by the test so it outlives the session.
+struct BackendLog {
+  std::atomic<int> attach_calls{0};
+  std::atomic<int> releases{0};
+  std::atomic<int> flushes{0};
+  std::atomic<int> forced_flushes{0};
+  std::atomic<int> abandoned{0};
+  std::atomic<int> callbacks_stopped{0};
+  std::atomic<bool> started{false};
+  TracingOptions options;
+  Status attach_result;
+  std::uint64_t dropped_per_flush = 0;
+  std::uint64_t dropped_at_exit = 0;
+  std::atomic<int> kernels_per_flush{0};
+};
+
+class FakeBackend : public TracingBackend {
+ public:
+  explicit FakeBackend(BackendLog& log) : log_(log) {}
+  Status Attach() override {
+    ++log_.attach_calls;
+    return log_.attach_result;
+  }
+  void Release() override { ++log_.releases; }
+  std::unique_ptr<BufferTranslator> MakeTranslator() override {
+    return std::make_unique<cupti::ActivityTranslator>();
+  }
+  Status StartTracing(Collector& collector, const TracingOptions& options) override {
+    collector_ = &collector;
+    log_.options = options;
+    log_.started = true;
+    return Status();
+  }
+  // Like CUPTI: a flush hands the completed buffers to the buffer-completed callback.
+  Status Flush(bool forced) override {
+    ++(forced ? log_.forced_flushes : log_.flushes);
+    const int kernels = forced ? 1 : log_.kernels_per_flush.load();
+    if (collector_ == nullptr || kernels == 0) return Status();
+    std::uint8_t* buffer = nullptr;
+    std::size_t size = 0, max_records = 0;
+    collector_->OnBufferRequested(&buffer, &size, &max_records);
+    CuptiRecordWriter writer(buffer, size);
+    for (int i = 0; i < kernels; ++i) {
+      CUpti_ActivityKernel10& k = writer.Kernel();
+      k.name = forced ? "final_kernel" : "periodic_kernel";
+      k.start = 100;
+      k.end = 200;
+    }
+    collector_->OnBufferCompleted(buffer, writer.used());
+    return Status();
+  }
+  std::uint64_t TakeDroppedRecords(bool at_exit) override {
+    return at_exit ? log_.dropped_at_exit : log_.dropped_per_flush;
+  }
+  model::Timestamp Now() override { return 1'234'567'890; }
+  void StopCallbacks() override { ++log_.callbacks_stopped; }
+  void AbandonInForkedChild() override { ++log_.abandoned; }
+
+ private:
+  BackendLog& log_;
+  Collector* collector_ = nullptr;
+};
+
+// The session owns and destroys its sink; this one forwards to a sink the test keeps.
+class ForwardingSink : public model::RecordSink {
+ public:
+  ForwardingSink(RecordingSink& target, std::atomic<int>& destroyed)
+      : target_(target), destroyed_(destroyed) {}
+  ~ForwardingSink() override { ++destroyed_; }
+  void OnProcess(const model::ProcessRecord& r) override { target_.OnProcess(r); }
+  void OnDevice(const model::DeviceRecord& r) override { target_.OnDevice(r); }
+  void OnContext(const model::ContextRecord& r) override { target_.OnContext(r); }
+  void OnStream(const model::StreamRecord& r) override { target_.OnStream(r); }
+  void OnKernel(const model::KernelRecord& r) override { target_.OnKernel(r); }
+  void OnMemcpy(const model::MemcpyRecord& r) override { target_.OnMemcpy(r); }
+  void OnMemset(const model::MemsetRecord& r) override { target_.OnMemset(r); }
+  void OnApiCall(const model::ApiCallRecord& r, bool nested) override {
+    target_.OnApiCall(r, nested);
+  }
+  void OnMemory(const model::MemoryRecord& r) override { target_.OnMemory(r); }
+  void OnSync(const model::SyncRecord& r) override { target_.OnSync(r); }
+  void OnNvtx(const model::NvtxRecord& r) override { target_.OnNvtx(r); }
+  void OnOverhead(const model::OverheadRecord& r) override { target_.OnOverhead(r); }
+  void OnCounters(const model::CollectionCounters& c) override { target_.OnCounters(c); }
+  void Flush() override { target_.Flush(); }
+
+ private:
+  RecordingSink& target_;
+  std::atomic<int>& destroyed_;
+};
+
+class SessionTest : public ::testing::Test {
+ protected:
+  SinkFactory Factory() {
+    SinkFactory factory;
+    factory.create = [this](const std::string& path,
+                            bool overwrite) -> StatusOr<std::unique_ptr<model::RecordSink>> {
+      created_path_ = path;
+      created_overwrite_ = overwrite;
+      if (fail_create_) return Status::Error("disk full");
+      return std::unique_ptr<model::RecordSink>(new ForwardingSink(sink_, sink_destroyed_));
+    };
+    factory.close = [this](model::RecordSink&) {
+      ++closes_;
+      return Status();
+    };
+    return factory;
+  }
+
+  InjectionConfig Config() {
+    InjectionConfig config;
+    config.report_pattern = dir_.path() + "/report_%p.sqlite";
+    config.manifest_path = dir_.path() + "/manifest";
+    config.flush_ms = 60'000;  // no periodic flush unless a test asks for one
+    return config;
+  }
+
+  std::unique_ptr<Session> Begin(const InjectionConfig& config) {
+    SessionTimeouts timeouts;
+    timeouts.final_flush = std::chrono::milliseconds(5000);
+    timeouts.writer_stall = std::chrono::milliseconds(5000);
+    timeouts.signal_wait = std::chrono::milliseconds(5000);
+    BufferPoolLimits pool;
+    pool.buffer_bytes = 64 * 1024;
+    return Session::Begin(config, std::make_unique<FakeBackend>(log_), Factory(), timeouts, pool);
+  }
+
+  std::string ReadFile(const std::string& path) {
+    std::ifstream in(path);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  }
+
+  TempDir dir_;
+  BackendLog log_;
+  RecordingSink sink_;
+  std::atomic<int> sink_destroyed_{0};
+  std::atomic<int> closes_{0};
+  std::string created_path_;
+  bool created_overwrite_ = false;
+  bool fail_create_ = false;
+};
+
+TEST_F(SessionTest, BeginCreatesTheReportRegistersItAndPrintsTheBanner) {
+  ::testing::internal::CaptureStderr();
+  std::unique_ptr<Session> session = Begin(Config());
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  ASSERT_NE(session, nullptr) << err;
+  const std::string pid = std::to_string(getpid());
+  const std::string expected_path = dir_.path() + "/report_" + pid + ".sqlite";
+  EXPECT_EQ(created_path_, expected_path);
+  EXPECT_TRUE(created_overwrite_) << "the placeholder claimed for us may be replaced";
+  EXPECT_EQ(session->report_path(), expected_path);
+  EXPECT_EQ(ReadFile(dir_.path() + "/manifest"),
+            pid + "\t" + std::to_string(getppid()) + "\t" + expected_path + "\n");
+  EXPECT_EQ(err, "==" + pid + "== gpuscope is profiling process " + pid +
+                     ", command: " + CommandLineOfThisProcess() + "\n");
+  EXPECT_EQ(log_.attach_calls, 1);
+  EXPECT_TRUE(log_.started);
+  EXPECT_TRUE(log_.options.record_from_start);
+  EXPECT_EQ(log_.options.flush_period_ms, 60'000u);
+
+  session->End();
+  ASSERT_EQ(sink_.processes.size(), 1u);
+  EXPECT_EQ(sink_.processes[0].record.pid, static_cast<std::uint32_t>(getpid()));
+  EXPECT_EQ(sink_.processes[0].record.parent_pid, static_cast<std::uint32_t>(getppid()));
+  EXPECT_EQ(sink_.processes[0].record.start, 1'234'567'890u);
+  EXPECT_EQ(sink_.processes[0].text, CommandLineOfThisProcess());
+}
+
+TEST_F(SessionTest, EndFlushesForcedDrainsCountsAndCloses) {
+  log_.dropped_at_exit = 17;
+  std::unique_ptr<Session> session = Begin(Config());
+  ASSERT_NE(session, nullptr);
+  session->End();
+  EXPECT_EQ(log_.forced_flushes, 1);
+  ASSERT_EQ(sink_.kernels.size(), 1u) << "the records of the forced flush are in the report";
+  EXPECT_EQ(sink_.kernels[0].text, "final_kernel");
+  EXPECT_EQ(sink_.counters.dropped_records, 17u);
+  EXPECT_EQ(closes_, 1);
+  EXPECT_EQ(sink_destroyed_, 1) << "the report is closed at exit";
+  EXPECT_EQ(log_.callbacks_stopped, 1) << "late CUDA teardown callbacks do nothing";
+  EXPECT_TRUE(session->ended());
+  session->End();  // a second exit path does nothing
+  EXPECT_EQ(log_.forced_flushes, 1);
+  EXPECT_EQ(closes_, 1);
+}
+
+TEST_F(SessionTest, PeriodicFlushesReachTheReport) {
+  InjectionConfig config = Config();
+  config.flush_ms = 40;
+  log_.kernels_per_flush = 2;
+  log_.dropped_per_flush = 1;
+  std::unique_ptr<Session> session = Begin(config);
+  ASSERT_NE(session, nullptr);
+  for (int i = 0; i < 300 && log_.flushes < 3; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  log_.kernels_per_flush = 0;
+  for (int i = 0; i < 300; ++i) {
+    {
+      auto lock = sink_.lock();
+      if (sink_.kernels_at_last_flush >= 6) break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  {
+    auto lock = sink_.lock();
+    EXPECT_GE(sink_.kernels_at_last_flush, 6u) << "three periodic flushes were committed";
+    EXPECT_GE(sink_.counters.dropped_records, 3u);
+  }
+  EXPECT_EQ(log_.forced_flushes, 0) << "periodic flushes never force";
+  session->End();
+}
+
+TEST_F(SessionTest, ASignalTheProgramSurvivesFlushesAndCommits) {
+  log_.kernels_per_flush = 3;
+  std::unique_ptr<Session> session = Begin(Config());
+  ASSERT_NE(session, nullptr);
+  const char request = Flusher::kSignalProcessContinues;
+  ASSERT_EQ(write(session->flusher().wake_fd(), &request, 1), 1);
+  pollfd done{session->flusher().done_fd(), POLLIN, 0};
+  ASSERT_EQ(poll(&done, 1, 5000), 1) << "the flusher answered the handler";
+  {
+    auto lock = sink_.lock();
+    EXPECT_EQ(sink_.kernels_at_last_flush, 3u) << "committed before the answer";
+  }
+  EXPECT_EQ(log_.flushes, 1);
+  EXPECT_EQ(log_.forced_flushes, 0);
+  EXPECT_FALSE(session->ended());
+  session->End();
+}
+
+TEST_F(SessionTest, AFatalSignalFinishesTheReportBeforeAnswering) {
+  std::unique_ptr<Session> session = Begin(Config());
+  ASSERT_NE(session, nullptr);
+  const char request = Flusher::kSignalProcessDies;
+  ASSERT_EQ(write(session->flusher().wake_fd(), &request, 1), 1);
+  pollfd done{session->flusher().done_fd(), POLLIN, 0};
+  ASSERT_EQ(poll(&done, 1, 5000), 1);
+  EXPECT_TRUE(session->ended());
+  EXPECT_EQ(log_.forced_flushes, 1);
+  EXPECT_EQ(sink_.kernels.size(), 1u);
+  EXPECT_EQ(closes_, 1) << "the report is complete when the default action kills us";
+  session->End();  // the exit path after that finds nothing to do
+  EXPECT_EQ(log_.forced_flushes, 1);
+}
+
+TEST_F(SessionTest, StandsDownWhenTheBackendIsTaken) {
+  log_.attach_result = Status::Error(
+      "CUPTI is already in use by CUPTI for torch in this process; gpuscope stands down and "
+      "records nothing");
+  ::testing::internal::CaptureStderr();
+  std::unique_ptr<Session> session = Begin(Config());
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(session, nullptr);
+  EXPECT_EQ(err, "==" + std::to_string(getpid()) +
+                     "== gpuscope: CUPTI is already in use by CUPTI for torch in this process; "
+                     "gpuscope stands down and records nothing\n");
+  EXPECT_TRUE(created_path_.empty()) << "no report";
+  struct stat info;
+  EXPECT_NE(stat((dir_.path() + "/manifest").c_str(), &info), 0) << "no manifest line";
+  EXPECT_FALSE(log_.started);
+}
+
+TEST_F(SessionTest, ChildrenAreNotTracedWhenNotFollowed) {
+  InjectionConfig config = Config();
+  config.root_pid = static_cast<unsigned>(getpid()) + 1;
+  config.follow_children = false;
+  config.warnings.push_back("a warning a skipped child must not print");
+  ::testing::internal::CaptureStderr();
+  std::unique_ptr<Session> session = Begin(config);
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(), "");
+  EXPECT_EQ(session, nullptr);
+  EXPECT_EQ(log_.attach_calls, 0) << "CUPTI is left alone";
+}
+
+TEST_F(SessionTest, AFollowedChildWithoutPidInThePatternGetsItsOwnReport) {
+  InjectionConfig config = Config();
+  config.report_pattern = dir_.path() + "/run.sqlite";
+  config.root_pid = static_cast<unsigned>(getpid()) + 1;
+  std::unique_ptr<Session> session = Begin(config);
+  ASSERT_NE(session, nullptr);
+  EXPECT_EQ(session->report_path(), dir_.path() + "/run." + std::to_string(getpid()) + ".sqlite");
+  session->End();
+}
+
+TEST_F(SessionTest, AnExistingReportIsNeverOverwrittenWithoutForce) {
+  InjectionConfig config = Config();
+  config.report_pattern = dir_.path() + "/run.sqlite";
+  std::ofstream(dir_.path() + "/run.sqlite") << "earlier";
+  ::testing::internal::CaptureStderr();
+  std::unique_ptr<Session> session = Begin(config);
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  ASSERT_NE(session, nullptr);
+  EXPECT_EQ(session->report_path(), dir_.path() + "/run-1.sqlite");
+  EXPECT_NE(err.find("gpuscope: " + dir_.path() + "/run.sqlite already exists; writing " +
+                     dir_.path() + "/run-1.sqlite instead (-f overwrites)\n"),
+            std::string::npos)
+      << err;
+  EXPECT_EQ(ReadFile(dir_.path() + "/run.sqlite"), "earlier");
+  session->End();
+}
+
+TEST_F(SessionTest, ForceOverwriteAsksTheWriterToReplace) {
+  InjectionConfig config = Config();
+  config.report_pattern = dir_.path() + "/run.sqlite";
+  config.force_overwrite = true;
+  std::ofstream(dir_.path() + "/run.sqlite") << "earlier";
+  std::unique_ptr<Session> session = Begin(config);
+  ASSERT_NE(session, nullptr);
+  EXPECT_EQ(created_path_, dir_.path() + "/run.sqlite");
+  EXPECT_TRUE(created_overwrite_);
+  session->End();
+}
+
+TEST_F(SessionTest, AReportThatCannotBeCreatedLeavesCuptiToOthers) {
+  fail_create_ = true;
+  ::testing::internal::CaptureStderr();
+  std::unique_ptr<Session> session = Begin(Config());
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(session, nullptr);
+  EXPECT_NE(err.find("cannot create report"), std::string::npos) << err;
+  EXPECT_NE(err.find("disk full; this process is not traced"), std::string::npos) << err;
+  EXPECT_EQ(log_.releases, 1);
+  struct stat info;
+  EXPECT_NE(stat(created_path_.c_str(), &info), 0) << "the placeholder is removed";
+}
+
+TEST_F(SessionTest, ProfileFromStartOffIsPassedToTheBackend) {
+  InjectionConfig config = Config();
+  config.profile_from_start = false;
+  config.flush_ms = 250;
+  std::unique_ptr<Session> session = Begin(config);
+  ASSERT_NE(session, nullptr);
+  EXPECT_FALSE(log_.options.record_from_start);
+  EXPECT_EQ(log_.options.flush_period_ms, 250u);
+  session->End();
+}
+
+TEST_F(SessionTest, AForkedChildNeverTouchesTheReportOrTheBackend) {
+  std::unique_ptr<Session> session = Begin(Config());
+  ASSERT_NE(session, nullptr);
+  session->AbandonInForkedChild();
+  EXPECT_EQ(log_.abandoned, 1);
+  session->End();  // the child's atexit
+  EXPECT_EQ(log_.forced_flushes, 0);
+  EXPECT_EQ(closes_, 0);
+  EXPECT_TRUE(session->ended());
+}
+
+}  // namespace
+}  // namespace gpuscope::inject::testing

@@ -1,0 +1,144 @@
+// SIGINT/SIGTERM: the handler wakes the real flusher thread, waits for its answer, then
+// does what the program's previous disposition says. Each case runs in its own process
+// (death tests), because signal dispositions are process-wide.
+#include "inject/signal_flush.h"
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "inject/flusher.h"
+
+namespace gpuscope::inject {
+namespace {
+
+// The flusher's answer is printed; the test's regex checks it happened before the chain.
+Flusher::Actions PrintingActions() {
+  Flusher::Actions actions;
+  actions.periodic = [] {};
+  actions.on_signal = [](bool dies) {
+    std::fprintf(stderr, "flushed dies=%d\n", dies ? 1 : 0);
+    std::fflush(stderr);
+  };
+  actions.final_flush = [] {};
+  return actions;
+}
+
+void InstallWithFlusher(Flusher& flusher, std::chrono::milliseconds wait) {
+  if (!flusher.Start().ok()) std::_Exit(90);
+  if (!InstallFlushOnSignals(flusher.wake_fd(), flusher.done_fd(), wait).ok()) std::_Exit(91);
+}
+
+void ProgramHandler(int signal_number) {
+  const char* text = signal_number == SIGTERM ? "program handler SIGTERM\n" : "program handler\n";
+  ssize_t ignored = write(STDERR_FILENO, text, std::string(text).size());
+  (void)ignored;
+  std::_Exit(42);
+}
+
+void ProgramSiginfoHandler(int, siginfo_t* info, void*) {
+  std::fprintf(stderr, "siginfo handler signo=%d\n", info->si_signo);
+  std::fflush(stderr);
+  std::_Exit(43);
+}
+
+class SignalFlushDeathTest : public ::testing::Test {
+ protected:
+  void SetUp() override { GTEST_FLAG_SET(death_test_style, "threadsafe"); }
+};
+
+TEST_F(SignalFlushDeathTest, FlushesThenChainsToTheProgramsHandler) {
+  EXPECT_EXIT(
+      {
+        alarm(10);  // a hang fails the test instead of blocking it
+        signal(SIGTERM, ProgramHandler);
+        Flusher flusher(std::chrono::hours(1), PrintingActions());
+        InstallWithFlusher(flusher, std::chrono::milliseconds(3000));
+        raise(SIGTERM);
+      },
+      ::testing::ExitedWithCode(42), "flushed dies=0\n(.|\n)*program handler SIGTERM");
+}
+
+TEST_F(SignalFlushDeathTest, PassesSiginfoToASiginfoHandler) {
+  EXPECT_EXIT(
+      {
+        alarm(10);
+        struct sigaction action {};
+        action.sa_sigaction = ProgramSiginfoHandler;
+        action.sa_flags = SA_SIGINFO;
+        sigaction(SIGINT, &action, nullptr);
+        Flusher flusher(std::chrono::hours(1), PrintingActions());
+        InstallWithFlusher(flusher, std::chrono::milliseconds(3000));
+        raise(SIGINT);
+      },
+      ::testing::ExitedWithCode(43), "flushed dies=0\n(.|\n)*siginfo handler signo=2");
+}
+
+TEST_F(SignalFlushDeathTest, DefaultDispositionStillKillsAfterTheFlush) {
+  EXPECT_EXIT(
+      {
+        alarm(10);
+        signal(SIGTERM, SIG_DFL);
+        Flusher flusher(std::chrono::hours(1), PrintingActions());
+        InstallWithFlusher(flusher, std::chrono::milliseconds(3000));
+        raise(SIGTERM);
+        std::fprintf(stderr, "survived\n");
+        std::_Exit(0);
+      },
+      ::testing::KilledBySignal(SIGTERM), "flushed dies=1");
+}
+
+TEST_F(SignalFlushDeathTest, IgnoredSignalsStayIgnored) {
+  EXPECT_EXIT(
+      {
+        alarm(10);
+        signal(SIGINT, SIG_IGN);
+        Flusher flusher(std::chrono::hours(1), PrintingActions());
+        InstallWithFlusher(flusher, std::chrono::milliseconds(3000));
+        raise(SIGINT);
+        std::fprintf(stderr, "continued\n");
+        std::fflush(stderr);
+        std::_Exit(7);
+      },
+      ::testing::ExitedWithCode(7), "flushed dies=0\n(.|\n)*continued");
+}
+
+TEST_F(SignalFlushDeathTest, TheWaitForAnUnresponsiveFlusherIsBounded) {
+  EXPECT_EXIT(
+      {
+        alarm(10);
+        signal(SIGTERM, ProgramHandler);
+        // Pipes nobody answers: the handler must give up after its wait and chain.
+        int wake[2];
+        int done[2];
+        if (pipe(wake) != 0 || pipe(done) != 0) std::_Exit(92);
+        fcntl(done[0], F_SETFL, O_NONBLOCK);
+        if (!InstallFlushOnSignals(wake[1], done[0], std::chrono::milliseconds(300)).ok()) {
+          std::_Exit(91);
+        }
+        raise(SIGTERM);
+      },
+      ::testing::ExitedWithCode(42), "program handler SIGTERM");
+}
+
+TEST_F(SignalFlushDeathTest, AfterStopTheHandlerOnlyChains) {
+  EXPECT_EXIT(
+      {
+        alarm(10);
+        signal(SIGTERM, ProgramHandler);
+        Flusher flusher(std::chrono::hours(1), PrintingActions());
+        InstallWithFlusher(flusher, std::chrono::milliseconds(3000));
+        StopFlushingOnSignals();
+        raise(SIGTERM);
+      },
+      ::testing::ExitedWithCode(42), "^program handler SIGTERM\n$");
+}
+
+}  // namespace
+}  // namespace gpuscope::inject
