@@ -1,0 +1,57 @@
+#include "cli/child_environment.h"
+
+#include <string_view>
+#include <utility>
+
+#include "cli/install_paths.h"
+
+extern char** environ;
+
+namespace gpuscope::cli {
+namespace {
+
+std::string_view NameOf(std::string_view entry) { return entry.substr(0, entry.find('=')); }
+
+}  // namespace
+
+std::vector<std::string> BuildChildEnvironment(const std::vector<std::string>& current,
+                                               const ChildEnvironmentSettings& settings) {
+  std::string library_path = settings.cupti_dir;
+  std::vector<std::pair<std::string, std::string>> ours = {
+      {"CUDA_INJECTION64_PATH", settings.injection_library},
+      {"NVTX_INJECTION64_PATH", settings.cupti_dir + "/" + kCuptiLibraryName},
+      {"GPUSCOPE_REPORT", settings.report_pattern},
+      {"GPUSCOPE_FOLLOW_CHILDREN", settings.follow_children ? "1" : "0"},
+      {"GPUSCOPE_FORCE_OVERWRITE", settings.force_overwrite ? "1" : "0"},
+      {"GPUSCOPE_PROFILE_FROM_START", settings.profile_from_start ? "1" : "0"},
+      {"GPUSCOPE_QUIET", settings.quiet ? "1" : "0"},
+      {"GPUSCOPE_MANIFEST", settings.manifest_path},
+  };
+
+  std::vector<std::string> environment;
+  for (const std::string& entry : current) {
+    std::string_view name = NameOf(entry);
+    if (name == "LD_LIBRARY_PATH") {
+      std::string_view old_value = std::string_view(entry).substr(name.size() + 1);
+      if (!old_value.empty()) library_path.append(":").append(old_value);
+      continue;
+    }
+    if (name == kRootPidVariable) continue;
+    bool replaced = false;
+    for (const auto& [our_name, value] : ours) replaced = replaced || name == our_name;
+    if (!replaced) environment.push_back(entry);
+  }
+  for (const auto& [name, value] : ours) environment.push_back(name + "=" + value);
+  environment.push_back("LD_LIBRARY_PATH=" + library_path);
+  return environment;
+}
+
+std::vector<std::string> CurrentEnvironment() {
+  std::vector<std::string> entries;
+  for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
+    entries.emplace_back(*entry);
+  }
+  return entries;
+}
+
+}  // namespace gpuscope::cli

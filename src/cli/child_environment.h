@@ -1,0 +1,33 @@
+// The environment of the traced program: the caller's own, plus the variables of the
+// launcher -> injection contract (ARCHITECTURE.md, "Launcher -> injection contract").
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace gpuscope::cli {
+
+inline constexpr const char* kRootPidVariable = "GPUSCOPE_ROOT_PID";
+
+struct ChildEnvironmentSettings {
+  std::string injection_library;  // absolute path of libgpuscope_inject.so
+  std::string cupti_dir;          // holds libcupti.so.13 and the libnvperf_* it dlopens
+  std::string report_pattern;     // unexpanded; each traced process expands it
+  std::string manifest_path;
+  bool follow_children = true;
+  bool force_overwrite = false;
+  bool profile_from_start = true;
+  bool quiet = false;  // the injection prints no banner on the program's stderr
+};
+
+// `current` holds "NAME=value" entries (environ). Contract variables replace any the user
+// had (a gpuscope run inside a gpuscope run traces with the inner settings); everything else,
+// GPUSCOPE_FLUSH_MS included, passes through unchanged. GPUSCOPE_ROOT_PID is left out: only
+// the forked child knows its pid, and the launcher adds it there.
+std::vector<std::string> BuildChildEnvironment(const std::vector<std::string>& current,
+                                               const ChildEnvironmentSettings& settings);
+
+// This process's environ as "NAME=value" strings.
+std::vector<std::string> CurrentEnvironment();
+
+}  // namespace gpuscope::cli

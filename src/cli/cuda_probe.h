@@ -1,0 +1,17 @@
+// Why a traced program left no report: gpuscope must not just print nothing, because "no
+// output" looks the same as "gpuscope is broken". The injection library is loaded by the
+// CUDA driver in cuInit, so a program without reports either could not reach the driver,
+// found no GPU, or never initialised CUDA.
+#pragma once
+
+#include <string>
+
+namespace gpuscope::cli {
+
+// One phrase for "==PID== gpuscope: no CUDA activity was recorded: <reason>". Probes in
+// this process: dlopen("libcuda.so.1"), then cuInit(0) through dlsym (with
+// CUDA_INJECTION64_PATH removed from this process's environment first, so the driver does
+// not load the injection library into the launcher).
+std::string ExplainMissingCudaActivity();
+
+}  // namespace gpuscope::cli

@@ -1,0 +1,30 @@
+#include "cli/dispatcher.h"
+
+#include <iostream>
+
+#include "cli/commands.h"
+#include "cli/exit_codes.h"
+#include "cli/help_command.h"
+#include "cli/option_parser.h"
+
+namespace gpuscope::cli {
+
+int Dispatch(std::span<const std::string> args) {
+  if (args.empty()) {
+    std::cerr << "gpuscope: error: no command or program given\n" << ShortUsage(MainUsage(), "");
+    return kExitUsage;
+  }
+  const std::string& first = args[0];
+  if (first == "--help" || first == "-h") {
+    std::cout << MainUsage();
+    return kExitOk;
+  }
+  if (first == "--version") {
+    std::cout << VersionText();
+    return kExitOk;
+  }
+  if (const Command* command = FindCommand(first)) return command->run(args.subspan(1));
+  return FindCommand("run")->run(args);
+}
+
+}  // namespace gpuscope::cli

@@ -1,0 +1,68 @@
+#include "cli/help_command.h"
+
+#include <algorithm>
+#include <iostream>
+
+#include "cli/commands.h"
+#include "cli/exit_codes.h"
+#include "cli/option_parser.h"
+
+#ifndef GPUSCOPE_VERSION
+#error "GPUSCOPE_VERSION must be defined by the build (src/cli/CMakeLists.txt)"
+#endif
+
+namespace gpuscope::cli {
+
+std::string MainUsage() {
+  std::string text =
+      "Usage: gpuscope <command> [options] [args]\n"
+      "       gpuscope [run options] <program> [args]   (short for gpuscope run)\n"
+      "\n"
+      "Commands:\n";
+  std::size_t width = 0;
+  for (const Command& command : Commands()) width = std::max(width, command.name.size());
+  for (const Command& command : Commands()) {
+    text += "  " + std::string(command.name) + std::string(width - command.name.size() + 2, ' ') +
+            std::string(command.summary) + "\n";
+  }
+  text +=
+      "\n"
+      "gpuscope <command> --help shows the options of a command; gpuscope --version its\n"
+      "version.\n"
+      "\n"
+      "Exit codes:\n"
+      "  the program's own  gpuscope run passes the traced program's exit code through\n"
+      "                     (128+N when the program was killed by signal N)\n"
+      "  127                the program was not found or is not executable\n"
+      "  2                  usage error: unknown option, bad value, missing argument\n"
+      "  1                  gpuscope itself failed (report not writable or not readable)\n";
+  return text;
+}
+
+std::string VersionText() { return std::string("gpuscope ") + GPUSCOPE_VERSION + "\n"; }
+
+std::string HelpUsage() {
+  return "Usage: gpuscope help [command]\n"
+         "\n"
+         "Shows the help of gpuscope, or of one command.\n";
+}
+
+int HelpCommand(std::span<const std::string> args) {
+  if (args.empty()) {
+    std::cout << MainUsage();
+    return kExitOk;
+  }
+  const Command* command = FindCommand(args[0]);
+  if (command == nullptr || args.size() > 1) {
+    std::cerr << "gpuscope: error: "
+              << (command == nullptr ? "unknown command '" + args[0] + "'"
+                                     : std::string("too many arguments"))
+              << '\n'
+              << ShortUsage(MainUsage(), "");
+    return kExitUsage;
+  }
+  std::cout << command->usage();
+  return kExitOk;
+}
+
+}  // namespace gpuscope::cli

@@ -1,0 +1,60 @@
+#include "cli/install_paths.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+
+#include "cli/report_path.h"
+
+#ifndef GPUSCOPE_CUPTI_LIBRARY_DIR
+#error "GPUSCOPE_CUPTI_LIBRARY_DIR must be defined by the build (src/cli/CMakeLists.txt)"
+#endif
+
+namespace gpuscope::cli {
+
+StatusOr<std::string> ExecutableDirectory() {
+  char buffer[PATH_MAX] = {};
+  ssize_t length = readlink("/proc/self/exe", buffer, sizeof(buffer) - 1);
+  if (length <= 0) {
+    return Status::Error(std::string("cannot find the gpuscope binary (/proc/self/exe): ") +
+                         std::strerror(errno));
+  }
+  return DirectoryOf(std::string_view(buffer, static_cast<std::size_t>(length)));
+}
+
+StatusOr<std::string> FindInjectionLibrary(const char* override_path,
+                                           std::string_view executable_dir) {
+  std::string candidate = override_path != nullptr && *override_path != '\0'
+                              ? std::string(override_path)
+                              : std::string(executable_dir) + "/../lib/" + kInjectionLibraryName;
+  std::string origin = override_path != nullptr && *override_path != '\0'
+                           ? " (from GPUSCOPE_INJECTION_LIBRARY)"
+                           : " (set GPUSCOPE_INJECTION_LIBRARY to its location)";
+  char resolved[PATH_MAX] = {};
+  struct stat info {};
+  if (realpath(candidate.c_str(), resolved) == nullptr || stat(resolved, &info) != 0 ||
+      !S_ISREG(info.st_mode)) {
+    return Status::Error("the injection library " + candidate + " was not found" + origin);
+  }
+  if (access(resolved, R_OK) != 0) {
+    return Status::Error("the injection library " + std::string(resolved) + " is not readable" +
+                         origin);
+  }
+  return std::string(resolved);
+}
+
+std::string CuptiDirectory(const char* override_dir) {
+  if (override_dir != nullptr && *override_dir != '\0') return override_dir;
+  return GPUSCOPE_CUPTI_LIBRARY_DIR;
+}
+
+bool CuptiLibraryPresent(std::string_view cupti_dir) {
+  std::string path = std::string(cupti_dir) + "/" + kCuptiLibraryName;
+  return access(path.c_str(), R_OK) == 0;
+}
+
+}  // namespace gpuscope::cli

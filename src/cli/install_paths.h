@@ -1,0 +1,35 @@
+// Where the files `gpuscope run` hands to the traced program live: the injection library
+// (next to the gpuscope binary, as installed or built: <bin>/../lib/) and CUPTI's directory
+// (the toolkit gpuscope was built against). Both can be overridden through the environment
+// for relocated installs: GPUSCOPE_INJECTION_LIBRARY and GPUSCOPE_CUPTI_DIR.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "util/status.h"
+
+namespace gpuscope::cli {
+
+inline constexpr const char* kInjectionLibraryName = "libgpuscope_inject.so";
+inline constexpr const char* kCuptiLibraryName = "libcupti.so.13";
+
+// The directory of the running gpuscope binary (/proc/self/exe).
+StatusOr<std::string> ExecutableDirectory();
+
+// The absolute path of the injection library: `override_path` (the environment variable's
+// value, nullptr when unset) or <executable_dir>/../lib/libgpuscope_inject.so. It must be
+// a readable regular file: the CUDA driver silently ignores a CUDA_INJECTION64_PATH it
+// cannot load, which would look like a program without CUDA activity.
+StatusOr<std::string> FindInjectionLibrary(const char* override_path,
+                                           std::string_view executable_dir);
+
+// `override_dir` (GPUSCOPE_CUPTI_DIR, nullptr when unset) or the CUPTI directory of the
+// toolkit gpuscope was built with.
+std::string CuptiDirectory(const char* override_dir);
+
+// Whether <cupti_dir>/libcupti.so.13 exists; without it NVTX forwarding and the injection
+// library's own CUPTI dependency may fail in the traced program.
+bool CuptiLibraryPresent(std::string_view cupti_dir);
+
+}  // namespace gpuscope::cli

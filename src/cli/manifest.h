@@ -1,0 +1,38 @@
+// The manifest: a file each traced process appends one line to when it creates its report
+// ("pid<TAB>parent_pid<TAB>report path\n", ARCHITECTURE.md). It is how the launcher learns
+// which reports a run produced, including those of child processes it never saw.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "util/status.h"
+
+namespace gpuscope::cli {
+
+struct ManifestEntry {
+  std::uint32_t pid = 0;
+  std::uint32_t parent_pid = 0;
+  std::string report_path;
+};
+
+struct Manifest {
+  std::vector<ManifestEntry> entries;  // the root process first, then in the order written
+  // Lines that did not parse (a process killed in the middle of its write, say), so the
+  // caller can say that something was lost instead of skipping it silently.
+  std::vector<std::string> malformed_lines;
+};
+
+// Parses manifest text. The entry of `root_pid` moves to the front; a report listed twice
+// (a process that re-registered) appears once.
+Manifest ParseManifest(std::string_view text, std::uint32_t root_pid);
+
+// Creates an empty manifest file in $TMPDIR (or /tmp), readable only by the user.
+StatusOr<std::string> CreateManifestFile();
+
+// Reads and parses a manifest file.
+StatusOr<Manifest> ReadManifest(const std::string& path, std::uint32_t root_pid);
+
+}  // namespace gpuscope::cli

@@ -1,0 +1,69 @@
+#include "cli/report_path.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace gpuscope::cli {
+namespace {
+
+std::string EscapePercent(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    out.push_back(c);
+    if (c == '%') out.push_back('%');
+  }
+  return out;
+}
+
+// The directory of `path` exists and we may create files in it; `path` is not a directory.
+Status CheckWritableLocation(const std::string& path, std::string_view what) {
+  std::string dir = DirectoryOf(path);
+  struct stat info {};
+  if (stat(dir.c_str(), &info) != 0 || !S_ISDIR(info.st_mode)) {
+    return Status::Error(std::string(what) + " directory '" + dir + "' does not exist");
+  }
+  if (access(dir.c_str(), W_OK | X_OK) != 0) {
+    return Status::Error(std::string(what) + " directory '" + dir + "' is not writable");
+  }
+  if (stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode)) {
+    return Status::Error(std::string(what) + " path '" + path + "' is a directory");
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string DirectoryOf(std::string_view path) {
+  std::size_t slash = path.rfind('/');
+  if (slash == std::string_view::npos) return ".";
+  if (slash == 0) return "/";
+  return std::string(path.substr(0, slash));
+}
+
+StatusOr<std::string> PrepareReportPattern(std::string_view pattern, bool force_overwrite,
+                                           const PatternContext& context,
+                                           std::string_view working_directory) {
+  if (pattern.empty()) return Status::Error("the report path is empty");
+  std::string absolute(pattern);
+  if (!pattern.starts_with('/')) {
+    absolute = EscapePercent(working_directory) + "/" + std::string(pattern);
+  }
+  StatusOr<std::string> example = ExpandPathPattern(absolute, context);
+  if (!example.ok()) return example.status();
+  GPUSCOPE_RETURN_IF_ERROR(CheckWritableLocation(example.value(), "report"));
+  if (!PatternHasPid(pattern) && !force_overwrite && access(example->c_str(), F_OK) == 0) {
+    return Status::Error("report '" + example.value() +
+                         "' already exists (use -f to overwrite it, or %p in -o for one "
+                         "name per run)");
+  }
+  return absolute;
+}
+
+Status CheckLogFilePattern(std::string_view pattern, const PatternContext& context) {
+  if (pattern == "%1" || pattern == "%2") return {};
+  StatusOr<std::string> example = ExpandPathPattern(pattern, context);
+  if (!example.ok()) return example.status();
+  return CheckWritableLocation(example.value(), "log file");
+}
+
+}  // namespace gpuscope::cli

@@ -1,0 +1,32 @@
+// Checks the report path pattern before the program starts, so that a typo in -o costs the
+// user an error message instead of a whole (possibly long) run whose report cannot be
+// written. The injection library expands the pattern again in each traced process.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "util/path_pattern.h"
+#include "util/status.h"
+
+namespace gpuscope::cli {
+
+// Returns the pattern to hand to the injection library: `pattern` made absolute against
+// `working_directory` (children that chdir still write where the user asked), with any '%'
+// of the directory escaped. Fails when the pattern does not expand (%q of an unset
+// variable, an unknown macro), when the report's directory does not exist or is not
+// writable, when the path is a directory, or when the pattern has no %p (every run gives
+// the same name), the file exists and `force_overwrite` is false.
+// `context` stands in for the program's process (its pid is only known after the fork).
+StatusOr<std::string> PrepareReportPattern(std::string_view pattern, bool force_overwrite,
+                                           const PatternContext& context,
+                                           std::string_view working_directory);
+
+// Checks a --log-file pattern the same way (the log is created later, with the program's
+// pid, and is always overwritten as nvprof does). "%1" and "%2" need no check.
+Status CheckLogFilePattern(std::string_view pattern, const PatternContext& context);
+
+// "a/b/c" -> "a/b"; "c" -> "."; "/c" -> "/".
+std::string DirectoryOf(std::string_view path);
+
+}  // namespace gpuscope::cli

@@ -1,0 +1,125 @@
+#include "cli/run_command.h"
+
+#include <unistd.h>
+
+#include <climits>
+#include <cstdio>
+#include <iostream>
+
+#include "cli/cuda_probe.h"
+#include "cli/exit_codes.h"
+#include "cli/launcher.h"
+#include "cli/log_output.h"
+#include "cli/manifest.h"
+#include "cli/option_parser.h"
+#include "cli/process_report_printer.h"
+#include "cli/run_options.h"
+#include "cli/run_preparation.h"
+#include "util/path_pattern.h"
+
+namespace gpuscope::cli {
+namespace {
+
+// Failures before the program exists have no pid to put in nvprof's "==PID==" prefix.
+void LauncherError(std::string_view message) {
+  std::cerr << "==gpuscope== error: " << message << '\n';
+}
+
+std::string WorkingDirectory() {
+  char buffer[PATH_MAX] = {};
+  return getcwd(buffer, sizeof(buffer)) != nullptr ? std::string(buffer) : std::string(".");
+}
+
+// The log named by --log-file, expanded with the program's pid; stderr if that fails (the
+// pattern was checked before the start, so only a race can get here).
+std::unique_ptr<LogOutput> OpenLog(const RunOptions& options, pid_t program_pid) {
+  PatternContext context = CurrentProcessPatternContext();
+  context.pid = static_cast<unsigned>(program_pid);
+  StatusOr<LogTarget> target = ResolveLogTarget(options.log_file, context);
+  StatusOr<std::unique_ptr<LogOutput>> log =
+      target.ok() ? LogOutput::Open(target.value())
+                  : StatusOr<std::unique_ptr<LogOutput>>(target.status());
+  if (log.ok()) return std::move(log.value());
+  std::unique_ptr<LogOutput> fallback = LogOutput::Stderr();
+  fallback->Line(program_pid, "Warning: " + log.status().message() + "; writing to stderr");
+  return fallback;
+}
+
+// After the program ended: one block per report in the manifest, or why there is none.
+void ReportProcesses(const RunOptions& options, const RunPreparation& preparation, pid_t root_pid,
+                     const std::string& working_directory, LogOutput& log) {
+  StatusOr<Manifest> manifest =
+      ReadManifest(preparation.manifest_path, static_cast<std::uint32_t>(root_pid));
+  std::remove(preparation.manifest_path.c_str());
+  if (!manifest.ok()) {
+    log.Line(root_pid, "Error: " + manifest.status().message());
+    return;
+  }
+  for (const std::string& line : manifest->malformed_lines) {
+    log.Line(root_pid,
+             "Warning: a traced process left an unreadable manifest line (it may have "
+             "been killed while registering its report): '" +
+                 line + "'");
+  }
+  if (manifest->entries.empty()) {
+    std::string reason = ExplainMissingCudaActivity();
+    if (!options.follow_children) reason += " (child processes were not traced)";
+    log.Line(root_pid, "gpuscope: no CUDA activity was recorded: " + reason);
+    return;
+  }
+  std::string command_line = CommandLineText(options.program);
+  for (const ManifestEntry& entry : manifest->entries) {
+    PrintProcessReport(entry, options, command_line, working_directory, log);
+  }
+}
+
+}  // namespace
+
+int RunCommand(std::span<const std::string> args) {
+  StatusOr<RunOptions> parsed = ParseRunOptions(args);
+  if (!parsed.ok()) {
+    LauncherError(parsed.status().message());
+    std::cerr << ShortUsage(RunUsage(), "run");
+    return kExitUsage;
+  }
+  const RunOptions& options = parsed.value();
+  if (options.help) {
+    std::cout << RunUsage();
+    return kExitOk;
+  }
+
+  std::string working_directory = WorkingDirectory();
+  RunPreparation preparation;
+  PreparationFailure failure;
+  if (!PrepareRun(options, working_directory, preparation, failure)) {
+    LauncherError(failure.message);
+    return failure.exit_code;
+  }
+
+  StartResult started = StartProgram(preparation.request);
+  if (!started.ok()) {
+    std::remove(preparation.manifest_path.c_str());
+    LauncherError(started.failure);
+    return started.failure_exit_code;
+  }
+  std::unique_ptr<LogOutput> log = OpenLog(options, started.pid);
+  for (const std::string& warning : preparation.warnings) log->Line(started.pid, warning);
+  // The injection library prints the "gpuscope is profiling process" banner from inside
+  // each traced process (children included), as nvprof did. Output sent to a log file keeps
+  // the program's stderr clean (GPUSCOPE_QUIET), so the banner of the root goes to the log.
+  if (options.log_file.has_value() && !options.quiet) {
+    std::string command;
+    for (const std::string& word : options.program) command += (command.empty() ? "" : " ") + word;
+    log->Line(started.pid, "gpuscope is profiling process " + std::to_string(started.pid) +
+                               ", command: " + command);
+  }
+
+  ProgramOutcome outcome = WaitForProgram(started.pid);
+  if (std::string ending = DescribeOutcome(outcome); !ending.empty()) {
+    log->Line(started.pid, ending);
+  }
+  ReportProcesses(options, preparation, started.pid, working_directory, *log);
+  return ExitCodeFor(outcome);
+}
+
+}  // namespace gpuscope::cli

@@ -1,0 +1,44 @@
+// What `gpuscope run` was asked to do, parsed from nvprof's option spellings.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "analysis/printers.h"
+#include "util/status.h"
+
+namespace gpuscope::cli {
+
+inline constexpr const char* kDefaultReportPattern = "gpuscope_%p.sqlite";
+
+struct RunOptions {
+  // What is printed for each traced process. With no print option at all, nvprof prints the
+  // whole summary; asking for a trace replaces the summary, asking for one summary half
+  // prints only that half.
+  bool print_gpu_trace = false;
+  bool print_api_trace = false;
+  bool print_gpu_summary = false;
+  bool print_api_summary = false;
+  analysis::OutputOptions output;  // --csv, -u, --demangling
+
+  std::optional<std::string> log_file;  // pattern; "%1" stdout, "%2" stderr; unset: stderr
+  std::string report_pattern = kDefaultReportPattern;
+  bool force_overwrite = false;
+  bool profile_from_start = true;
+  bool follow_children = true;
+  bool quiet = false;
+  bool help = false;
+
+  std::vector<std::string> program;  // the program and its arguments; empty only with help
+};
+
+// `args` are the words after "run" (or all words, for the shorthand `gpuscope <program>`).
+// Errors are usage errors (one line, exit code 2).
+StatusOr<RunOptions> ParseRunOptions(std::span<const std::string> args);
+
+// The `gpuscope run --help` text.
+std::string RunUsage();
+
+}  // namespace gpuscope::cli

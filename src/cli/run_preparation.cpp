@@ -1,0 +1,89 @@
+#include "cli/run_preparation.h"
+
+#include <cstdlib>
+
+#include "cli/child_environment.h"
+#include "cli/exit_codes.h"
+#include "cli/install_paths.h"
+#include "cli/manifest.h"
+#include "cli/program_resolver.h"
+#include "cli/report_path.h"
+#include "util/path_pattern.h"
+
+namespace gpuscope::cli {
+namespace {
+
+bool Fail(PreparationFailure& failure, int exit_code, std::string message) {
+  failure = {exit_code, std::move(message)};
+  return false;
+}
+
+StatusOr<std::string> LocateInjectionLibrary() {
+  StatusOr<std::string> executable_dir = ExecutableDirectory();
+  if (!executable_dir.ok()) return executable_dir.status();
+  return FindInjectionLibrary(std::getenv("GPUSCOPE_INJECTION_LIBRARY"), executable_dir.value());
+}
+
+}  // namespace
+
+std::string CommandLineText(const std::vector<std::string>& words) {
+  std::string line;
+  for (const std::string& word : words) {
+    if (!line.empty()) line += ' ';
+    line += word;
+  }
+  return line;
+}
+
+bool PrepareRun(const RunOptions& options, const std::string& working_directory,
+                RunPreparation& preparation, PreparationFailure& failure) {
+  const std::string& name = options.program.at(0);
+  ResolvedProgram program = ResolveProgramFromEnvironment(name);
+  if (program.problem != ProgramProblem::kNone) {
+    return Fail(failure, kExitProgramNotFound, DescribeProgramProblem(name, program.problem));
+  }
+
+  PatternContext stand_in = CurrentProcessPatternContext();
+  StatusOr<std::string> report_pattern = PrepareReportPattern(
+      options.report_pattern, options.force_overwrite, stand_in, working_directory);
+  if (!report_pattern.ok()) {
+    return Fail(failure, kExitGpuscopeFailure, report_pattern.status().message());
+  }
+  if (options.log_file.has_value()) {
+    Status log_ok = CheckLogFilePattern(*options.log_file, stand_in);
+    if (!log_ok.ok()) return Fail(failure, kExitGpuscopeFailure, log_ok.message());
+  }
+
+  StatusOr<std::string> library = LocateInjectionLibrary();
+  if (!library.ok()) return Fail(failure, kExitGpuscopeFailure, library.status().message());
+  std::string cupti_dir = CuptiDirectory(std::getenv("GPUSCOPE_CUPTI_DIR"));
+  if (!CuptiLibraryPresent(cupti_dir)) {
+    preparation.warnings.push_back(std::string("Warning: ") + kCuptiLibraryName +
+                                   " was not found in " + cupti_dir +
+                                   "; NVTX ranges and tracing may fail (set GPUSCOPE_CUPTI_DIR "
+                                   "to the directory holding it)");
+  }
+
+  // Created last: nothing after this can fail, so no failure path leaves it behind.
+  StatusOr<std::string> manifest = CreateManifestFile();
+  if (!manifest.ok()) return Fail(failure, kExitGpuscopeFailure, manifest.status().message());
+  preparation.manifest_path = manifest.value();
+
+  ChildEnvironmentSettings settings;
+  settings.injection_library = library.value();
+  settings.cupti_dir = cupti_dir;
+  settings.report_pattern = report_pattern.value();
+  settings.manifest_path = preparation.manifest_path;
+  settings.follow_children = options.follow_children;
+  settings.force_overwrite = options.force_overwrite;
+  settings.profile_from_start = options.profile_from_start;
+  // With --log-file the user asked for gpuscope's lines in the log, not on the program's
+  // stderr; the launcher writes the banner there itself.
+  settings.quiet = options.quiet || options.log_file.has_value();
+  preparation.request.executable = program.path;
+  preparation.request.argv = options.program;
+  preparation.request.environment = BuildChildEnvironment(CurrentEnvironment(), settings);
+  return true;
+}
+
+}  // namespace gpuscope::cli

@@ -1,0 +1,103 @@
+#include "cli/stats_command.h"
+
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "analysis/printers.h"
+#include "cli/exit_codes.h"
+#include "cli/option_parser.h"
+#include "cli/stats_options.h"
+#include "store/report_reader.h"
+
+namespace gpuscope::cli {
+namespace {
+
+void StatsError(std::string_view message) { std::cerr << "gpuscope: error: " << message << '\n'; }
+
+// The reader's messages usually name the file; when one does not, the user still has to
+// know which of several reports is bad.
+std::string NamingPath(const std::string& message, const std::string& path) {
+  return message.find(path) != std::string::npos ? message : path + ": " + message;
+}
+
+// Several JSON tables as one document, {"name": table, ...}: concatenated documents would
+// not parse.
+Status WriteJsonTables(const std::vector<std::string>& names, const analysis::Reports& reports,
+                       std::ostream& out) {
+  out << "{\n";
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    std::ostringstream table;
+    GPUSCOPE_RETURN_IF_ERROR(
+        analysis::WriteStatsReport(names[i], reports, analysis::StatsFormat::kJson, table));
+    std::string text = table.str();
+    while (!text.empty() && text.back() == '\n') text.pop_back();
+    out << "\"" << names[i] << "\": " << text << (i + 1 < names.size() ? ",\n" : "\n");
+  }
+  out << "}\n";
+  return {};
+}
+
+Status WriteStats(const StatsOptions& options, const analysis::Reports& reports,
+                  std::ostream& out) {
+  if (options.report_names.empty()) {
+    return analysis::WriteNvprofSummary(reports, options.output, out);
+  }
+  if (options.format == analysis::StatsFormat::kJson && options.report_names.size() > 1) {
+    return WriteJsonTables(options.report_names, reports, out);
+  }
+  bool first = true;
+  for (const std::string& name : options.report_names) {
+    // Column tables carry their own title and trailing blank line (nsys's layout); CSV
+    // tables get a blank line between them so that scripts can split them.
+    if (!first && options.format == analysis::StatsFormat::kCsv) out << '\n';
+    first = false;
+    GPUSCOPE_RETURN_IF_ERROR(analysis::WriteStatsReport(name, reports, options.format, out));
+  }
+  return {};
+}
+
+}  // namespace
+
+int StatsCommand(std::span<const std::string> args) {
+  StatusOr<StatsOptions> parsed = ParseStatsOptions(args);
+  if (!parsed.ok()) {
+    StatsError(parsed.status().message());
+    std::cerr << ShortUsage(StatsUsage(), "stats");
+    return kExitUsage;
+  }
+  const StatsOptions& options = parsed.value();
+  if (options.help) {
+    std::cout << StatsUsage();
+    return kExitOk;
+  }
+
+  // Every report is opened before anything is printed, so a bad one among several gives
+  // one error line and no partial output.
+  std::vector<std::unique_ptr<store::ReportReader>> readers;
+  analysis::Reports reports;
+  for (const std::string& path : options.report_paths) {
+    StatusOr<std::unique_ptr<store::ReportReader>> reader = store::ReportReader::Open(path);
+    if (!reader.ok()) {
+      StatsError(NamingPath(reader.status().message(), path));
+      return kExitGpuscopeFailure;
+    }
+    readers.push_back(std::move(reader.value()));
+    reports.push_back(readers.back().get());
+  }
+  // Losses recorded in a report are shown with the numbers they affect.
+  for (const auto& reader : readers) {
+    for (const std::string& warning : analysis::CollectionWarnings(*reader)) {
+      std::cerr << "gpuscope: warning: " << reader->path() << ": " << warning << '\n';
+    }
+  }
+  Status written = WriteStats(options, reports, std::cout);
+  std::cout.flush();
+  if (!written.ok()) {
+    StatsError(written.message());
+    return kExitGpuscopeFailure;
+  }
+  return kExitOk;
+}
+
+}  // namespace gpuscope::cli

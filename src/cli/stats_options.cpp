@@ -1,0 +1,115 @@
+#include "cli/stats_options.h"
+
+#include <algorithm>
+
+#include "cli/option_parser.h"
+
+namespace gpuscope::cli {
+namespace {
+
+enum StatsOptionId { kReport, kFormat, kTimeUnit, kDemangling, kHelp };
+
+constexpr OptionSpec kStatsOptions[] = {
+    {kReport, "report", 'r', "name[,name...]",
+     "print these nsys-style tables instead of nvprof's summary"},
+    {kFormat, "format", 0, "column|csv|json", "output format (default column)"},
+    {kTimeUnit, "normalized-time-unit", 'u', "s|ms|us|ns|auto",
+     "time unit of the summary (default auto)"},
+    {kDemangling, "demangling", 0, "on|off", "demangle kernel names in the summary (default on)"},
+    {kHelp, "help", 'h', "", "show this help"},
+};
+
+std::string KnownReportNames() {
+  std::string list;
+  for (const std::string& name : analysis::StatsReportNames()) {
+    if (!list.empty()) list += ", ";
+    list += name;
+  }
+  return list;
+}
+
+Status AddReportNames(const std::string& value, std::vector<std::string>& names) {
+  const std::vector<std::string>& known = analysis::StatsReportNames();
+  std::size_t begin = 0;
+  while (begin <= value.size()) {
+    std::size_t end = value.find(',', begin);
+    if (end == std::string::npos) end = value.size();
+    std::string name = value.substr(begin, end - begin);
+    begin = end + 1;
+    if (name.empty()) continue;
+    if (std::find(known.begin(), known.end(), name) == known.end()) {
+      return Status::Error("unknown report '" + name + "' (known: " + KnownReportNames() + ")");
+    }
+    names.push_back(std::move(name));
+  }
+  if (names.empty()) return Status::Error("option '--report' needs at least one name");
+  return {};
+}
+
+Status Apply(const ParsedOption& option, StatsOptions& options) {
+  switch (static_cast<StatsOptionId>(option.id)) {
+    case kReport:
+      return AddReportNames(option.value, options.report_names);
+    case kFormat: {
+      StatusOr<analysis::StatsFormat> format = analysis::ParseStatsFormat(option.value);
+      if (!format.ok()) {
+        return Status::Error("option '--format' expects column, csv or json, not '" + option.value +
+                             "'");
+      }
+      options.format = format.value();
+      return {};
+    }
+    case kTimeUnit: {
+      StatusOr<analysis::TimeUnit> unit = analysis::ParseTimeUnit(option.value);
+      if (!unit.ok()) {
+        return Status::Error("option '" + option.spelling +
+                             "' expects s, ms, us, ns or auto, not '" + option.value + "'");
+      }
+      options.output.unit = unit.value();
+      return {};
+    }
+    case kDemangling: {
+      StatusOr<bool> on = ParseOnOff(option);
+      if (!on.ok()) return on.status();
+      options.output.demangle = on.value();
+      return {};
+    }
+    case kHelp:
+      options.help = true;
+      return {};
+  }
+  return Status::Error("internal error: unhandled option '" + option.spelling + "'");
+}
+
+}  // namespace
+
+StatusOr<StatsOptions> ParseStatsOptions(std::span<const std::string> args) {
+  StatusOr<ParsedCommandLine> parsed = ParseOptions(kStatsOptions, args, OperandMode::kInterleaved);
+  if (!parsed.ok()) return parsed.status();
+  StatsOptions options;
+  for (const ParsedOption& option : parsed->options) {
+    GPUSCOPE_RETURN_IF_ERROR(Apply(option, options));
+  }
+  options.report_paths = std::move(parsed->operands);
+  if (options.help) return options;
+  if (options.report_paths.empty()) return Status::Error("no report given");
+  if (options.report_names.empty() && options.format == analysis::StatsFormat::kJson) {
+    return Status::Error("--format json needs --report: nvprof's summary has no JSON form");
+  }
+  options.output.csv = options.format == analysis::StatsFormat::kCsv;
+  return options;
+}
+
+std::string StatsUsage() {
+  return "Usage: gpuscope stats [options] <report>...\n"
+         "\n"
+         "Prints nvprof's summary of one or more reports (one per process or rank, aggregated),\n"
+         "or nsys-style tables chosen with --report: " +
+         KnownReportNames() +
+         ".\n"
+         "\n"
+         "Options:\n" +
+         FormatOptionHelp(kStatsOptions);
+}
+
+}  // namespace gpuscope::cli

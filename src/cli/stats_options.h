@@ -1,0 +1,28 @@
+// What `gpuscope stats` was asked to print.
+#pragma once
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "analysis/printers.h"
+#include "util/status.h"
+
+namespace gpuscope::cli {
+
+struct StatsOptions {
+  // nsys-style tables by name, in the order given; empty: nvprof's summary.
+  std::vector<std::string> report_names;
+  analysis::StatsFormat format = analysis::StatsFormat::kColumn;
+  analysis::OutputOptions output;  // -u and --demangling, for the nvprof summary
+  bool help = false;
+  std::vector<std::string> report_paths;  // one per process or rank, aggregated
+};
+
+// Errors are usage errors (exit 2), including an unknown --report name (the message lists
+// the known ones) and "--format json" without --report (nvprof's summary has no JSON form).
+StatusOr<StatsOptions> ParseStatsOptions(std::span<const std::string> args);
+
+std::string StatsUsage();
+
+}  // namespace gpuscope::cli

@@ -1,0 +1,90 @@
+#include "cli/child_environment.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+
+namespace gpuscope::cli {
+namespace {
+
+ChildEnvironmentSettings Settings() {
+  ChildEnvironmentSettings settings;
+  settings.injection_library = "/opt/gpuscope/lib/libgpuscope_inject.so";
+  settings.cupti_dir = "/usr/local/cuda/lib64";
+  settings.report_pattern = "/work/run_%p.sqlite";
+  settings.manifest_path = "/tmp/gpuscope-manifest-abc";
+  return settings;
+}
+
+// name -> value; a name present twice fails the test (the program would see only one).
+std::map<std::string, std::string> AsMap(const std::vector<std::string>& environment) {
+  std::map<std::string, std::string> map;
+  for (const std::string& entry : environment) {
+    std::size_t equals = entry.find('=');
+    std::string name = entry.substr(0, equals);
+    EXPECT_EQ(map.count(name), 0u) << name << " appears twice";
+    map[name] = entry.substr(equals + 1);
+  }
+  return map;
+}
+
+TEST(ChildEnvironment, SetsEveryContractVariable) {
+  auto env = AsMap(BuildChildEnvironment({"HOME=/root", "PATH=/usr/bin"}, Settings()));
+  EXPECT_EQ(env["CUDA_INJECTION64_PATH"], "/opt/gpuscope/lib/libgpuscope_inject.so");
+  EXPECT_EQ(env["NVTX_INJECTION64_PATH"], "/usr/local/cuda/lib64/libcupti.so.13");
+  EXPECT_EQ(env["LD_LIBRARY_PATH"], "/usr/local/cuda/lib64");
+  EXPECT_EQ(env["GPUSCOPE_REPORT"], "/work/run_%p.sqlite");
+  EXPECT_EQ(env["GPUSCOPE_FOLLOW_CHILDREN"], "1");
+  EXPECT_EQ(env["GPUSCOPE_FORCE_OVERWRITE"], "0");
+  EXPECT_EQ(env["GPUSCOPE_PROFILE_FROM_START"], "1");
+  EXPECT_EQ(env["GPUSCOPE_QUIET"], "0");
+  EXPECT_EQ(env["GPUSCOPE_MANIFEST"], "/tmp/gpuscope-manifest-abc");
+  EXPECT_EQ(env["HOME"], "/root");
+  EXPECT_EQ(env["PATH"], "/usr/bin");
+  EXPECT_EQ(env.count(kRootPidVariable), 0u);  // the launcher adds it in the child
+}
+
+TEST(ChildEnvironment, OptionsReachTheInjection) {
+  ChildEnvironmentSettings settings = Settings();
+  settings.follow_children = false;
+  settings.force_overwrite = true;
+  settings.profile_from_start = false;
+  settings.quiet = true;
+  auto env = AsMap(BuildChildEnvironment({}, settings));
+  EXPECT_EQ(env["GPUSCOPE_FOLLOW_CHILDREN"], "0");
+  EXPECT_EQ(env["GPUSCOPE_FORCE_OVERWRITE"], "1");
+  EXPECT_EQ(env["GPUSCOPE_PROFILE_FROM_START"], "0");
+  EXPECT_EQ(env["GPUSCOPE_QUIET"], "1");
+}
+
+TEST(ChildEnvironment, PrefixesAnExistingLibraryPath) {
+  auto env = AsMap(BuildChildEnvironment({"LD_LIBRARY_PATH=/opt/app/lib:/opt/x"}, Settings()));
+  EXPECT_EQ(env["LD_LIBRARY_PATH"], "/usr/local/cuda/lib64:/opt/app/lib:/opt/x");
+  // An empty value would add the current directory to the search path: not kept.
+  env = AsMap(BuildChildEnvironment({"LD_LIBRARY_PATH="}, Settings()));
+  EXPECT_EQ(env["LD_LIBRARY_PATH"], "/usr/local/cuda/lib64");
+}
+
+TEST(ChildEnvironment, ReplacesStaleContractVariablesAndKeepsTuning) {
+  auto env = AsMap(BuildChildEnvironment(
+      {"CUDA_INJECTION64_PATH=/old/lib.so", "GPUSCOPE_REPORT=old.sqlite", "GPUSCOPE_ROOT_PID=1",
+       "GPUSCOPE_FLUSH_MS=100", "NVTX_INJECTION64_PATH=/other/tool.so", "WEIRD==x=y"},
+      Settings()));
+  EXPECT_EQ(env["CUDA_INJECTION64_PATH"], "/opt/gpuscope/lib/libgpuscope_inject.so");
+  EXPECT_EQ(env["GPUSCOPE_REPORT"], "/work/run_%p.sqlite");
+  EXPECT_EQ(env["NVTX_INJECTION64_PATH"], "/usr/local/cuda/lib64/libcupti.so.13");
+  EXPECT_EQ(env.count("GPUSCOPE_ROOT_PID"), 0u);
+  EXPECT_EQ(env["GPUSCOPE_FLUSH_MS"], "100");
+  EXPECT_EQ(env["WEIRD"], "=x=y");
+}
+
+TEST(ChildEnvironment, CurrentEnvironmentIsThisProcesssEnviron) {
+  setenv("GPUSCOPE_CLI_TEST_MARKER", "present", 1);
+  std::vector<std::string> current = CurrentEnvironment();
+  EXPECT_NE(std::find(current.begin(), current.end(), "GPUSCOPE_CLI_TEST_MARKER=present"),
+            current.end());
+}
+
+}  // namespace
+}  // namespace gpuscope::cli

@@ -1,0 +1,130 @@
+#include "cli/report_path.h"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "temp_dir.h"
+
+namespace gpuscope::cli {
+namespace {
+
+PatternContext StandIn() {
+  PatternContext context;
+  context.pid = 777;
+  context.hostname = "host";
+  context.getenv = [](const char* name) -> const char* {
+    return std::string_view(name) == "RANK" ? "2" : nullptr;
+  };
+  return context;
+}
+
+TEST(ReportPath, RelativePatternBecomesAbsolute) {
+  testing::TempDir dir;
+  StatusOr<std::string> pattern =
+      PrepareReportPattern("out_%p.sqlite", false, StandIn(), dir.path());
+  ASSERT_TRUE(pattern.ok()) << pattern.status().message();
+  EXPECT_EQ(pattern.value(), dir.path() + "/out_%p.sqlite");
+}
+
+TEST(ReportPath, PercentInTheWorkingDirectoryIsEscaped) {
+  testing::TempDir dir;
+  std::string odd = dir.File("100%p");
+  ASSERT_EQ(mkdir(odd.c_str(), 0755), 0);
+  StatusOr<std::string> pattern = PrepareReportPattern("r_%p.sqlite", false, StandIn(), odd);
+  ASSERT_TRUE(pattern.ok()) << pattern.status().message();
+  EXPECT_EQ(pattern.value(), dir.path() + "/100%%p/r_%p.sqlite");
+  // The injection library expands it into the directory that exists.
+  EXPECT_EQ(ExpandPathPattern(pattern.value(), StandIn()).value(), odd + "/r_777.sqlite");
+}
+
+TEST(ReportPath, AbsolutePatternIsKept) {
+  testing::TempDir dir;
+  std::string requested = dir.path() + "/rank%q{RANK}.sqlite";
+  StatusOr<std::string> pattern = PrepareReportPattern(requested, false, StandIn(), "/elsewhere");
+  ASSERT_TRUE(pattern.ok()) << pattern.status().message();
+  EXPECT_EQ(pattern.value(), requested);
+}
+
+TEST(ReportPath, MissingDirectoryIsAnError) {
+  testing::TempDir dir;
+  StatusOr<std::string> pattern =
+      PrepareReportPattern(dir.path() + "/no/such/r.sqlite", false, StandIn(), "/");
+  ASSERT_FALSE(pattern.ok());
+  EXPECT_EQ(pattern.status().message(),
+            "report directory '" + dir.path() + "/no/such' does not exist");
+}
+
+TEST(ReportPath, AFileInPlaceOfTheDirectoryIsAnError) {
+  testing::TempDir dir;
+  dir.Write("plain", "x");
+  StatusOr<std::string> pattern =
+      PrepareReportPattern(dir.File("plain/r.sqlite"), false, StandIn(), "/");
+  ASSERT_FALSE(pattern.ok());
+  EXPECT_NE(pattern.status().message().find("does not exist"), std::string::npos);
+}
+
+TEST(ReportPath, UnwritableDirectoryIsAnError) {
+  if (geteuid() == 0) GTEST_SKIP() << "root may write into read-only directories";
+  testing::TempDir dir;
+  std::string locked = dir.File("locked");
+  ASSERT_EQ(mkdir(locked.c_str(), 0555), 0);
+  StatusOr<std::string> pattern = PrepareReportPattern(locked + "/r.sqlite", false, StandIn(), "/");
+  ASSERT_FALSE(pattern.ok());
+  EXPECT_EQ(pattern.status().message(), "report directory '" + locked + "' is not writable");
+}
+
+TEST(ReportPath, ExistingReportWithoutPidNeedsForce) {
+  testing::TempDir dir;
+  dir.Write("fixed.sqlite", "old");
+  StatusOr<std::string> pattern =
+      PrepareReportPattern("fixed.sqlite", false, StandIn(), dir.path());
+  ASSERT_FALSE(pattern.ok());
+  EXPECT_NE(pattern.status().message().find("already exists (use -f"), std::string::npos)
+      << pattern.status().message();
+  EXPECT_TRUE(PrepareReportPattern("fixed.sqlite", true, StandIn(), dir.path()).ok());
+}
+
+TEST(ReportPath, PatternWithPidDoesNotCollideWithTheStandIn) {
+  // The stand-in pid is not the program's: a file with that name says nothing.
+  testing::TempDir dir;
+  dir.Write("r_777.sqlite", "old");
+  EXPECT_TRUE(PrepareReportPattern("r_%p.sqlite", false, StandIn(), dir.path()).ok());
+}
+
+TEST(ReportPath, DirectoryAsReportIsAnError) {
+  testing::TempDir dir;
+  ASSERT_EQ(mkdir(dir.File("sub").c_str(), 0755), 0);
+  StatusOr<std::string> pattern = PrepareReportPattern("sub", true, StandIn(), dir.path());
+  ASSERT_FALSE(pattern.ok());
+  EXPECT_NE(pattern.status().message().find("is a directory"), std::string::npos);
+}
+
+TEST(ReportPath, BadPatternsAreErrors) {
+  testing::TempDir dir;
+  EXPECT_FALSE(PrepareReportPattern("", false, StandIn(), dir.path()).ok());
+  StatusOr<std::string> unset =
+      PrepareReportPattern("r%q{UNSET}.sqlite", false, StandIn(), dir.path());
+  ASSERT_FALSE(unset.ok());
+  EXPECT_NE(unset.status().message().find("UNSET is not set"), std::string::npos);
+  EXPECT_FALSE(PrepareReportPattern("r%x.sqlite", false, StandIn(), dir.path()).ok());
+}
+
+TEST(ReportPath, LogFilePatternIsCheckedTheSameWay) {
+  testing::TempDir dir;
+  EXPECT_TRUE(CheckLogFilePattern("%1", StandIn()).ok());
+  EXPECT_TRUE(CheckLogFilePattern("%2", StandIn()).ok());
+  EXPECT_TRUE(CheckLogFilePattern(dir.File("log_%p.txt"), StandIn()).ok());
+  Status missing = CheckLogFilePattern(dir.File("none/log.txt"), StandIn());
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.message(), "log file directory '" + dir.File("none") + "' does not exist");
+}
+
+TEST(ReportPath, DirectoryOf) {
+  EXPECT_EQ(DirectoryOf("a/b/c"), "a/b");
+  EXPECT_EQ(DirectoryOf("c"), ".");
+  EXPECT_EQ(DirectoryOf("/c"), "/");
+}
+
+}  // namespace
+}  // namespace gpuscope::cli

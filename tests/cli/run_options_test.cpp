@@ -1,0 +1,166 @@
+#include "cli/run_options.h"
+
+#include <gtest/gtest.h>
+
+namespace gpuscope::cli {
+namespace {
+
+StatusOr<RunOptions> Parse(std::vector<std::string> args) { return ParseRunOptions(args); }
+
+TEST(RunOptions, DefaultsAreNvprofs) {
+  StatusOr<RunOptions> parsed = Parse({"./app"});
+  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+  const RunOptions& o = parsed.value();
+  EXPECT_FALSE(o.print_gpu_trace || o.print_api_trace || o.print_gpu_summary ||
+               o.print_api_summary || o.quiet || o.force_overwrite || o.help);
+  EXPECT_FALSE(o.output.csv);
+  EXPECT_TRUE(o.output.demangle);
+  EXPECT_EQ(o.output.unit, analysis::TimeUnit::kAuto);
+  EXPECT_FALSE(o.log_file.has_value());
+  EXPECT_EQ(o.report_pattern, "gpuscope_%p.sqlite");
+  EXPECT_TRUE(o.profile_from_start);
+  EXPECT_TRUE(o.follow_children);
+  EXPECT_EQ(o.program, std::vector<std::string>{"./app"});
+}
+
+TEST(RunOptions, ParsesEveryOption) {
+  StatusOr<RunOptions> parsed = Parse({"--print-gpu-trace",
+                                       "--print-api-trace",
+                                       "--print-gpu-summary",
+                                       "--print-api-summary",
+                                       "--csv",
+                                       "--log-file",
+                                       "log_%p.txt",
+                                       "--export-profile",
+                                       "rank%q{RANK}.sqlite",
+                                       "--force-overwrite",
+                                       "--demangling",
+                                       "off",
+                                       "--normalized-time-unit",
+                                       "ms",
+                                       "--profile-from-start",
+                                       "off",
+                                       "--profile-child-processes",
+                                       "off",
+                                       "--quiet",
+                                       "--",
+                                       "python3",
+                                       "train.py",
+                                       "--epochs",
+                                       "2"});
+  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+  const RunOptions& o = parsed.value();
+  EXPECT_TRUE(o.print_gpu_trace);
+  EXPECT_TRUE(o.print_api_trace);
+  EXPECT_TRUE(o.print_gpu_summary);
+  EXPECT_TRUE(o.print_api_summary);
+  EXPECT_TRUE(o.output.csv);
+  EXPECT_EQ(o.log_file, "log_%p.txt");
+  EXPECT_EQ(o.report_pattern, "rank%q{RANK}.sqlite");
+  EXPECT_TRUE(o.force_overwrite);
+  EXPECT_FALSE(o.output.demangle);
+  EXPECT_EQ(o.output.unit, analysis::TimeUnit::kMilliseconds);
+  EXPECT_FALSE(o.profile_from_start);
+  EXPECT_FALSE(o.follow_children);
+  EXPECT_TRUE(o.quiet);
+  EXPECT_EQ(o.program, (std::vector<std::string>{"python3", "train.py", "--epochs", "2"}));
+}
+
+TEST(RunOptions, AcceptsEqualsAndShortSpellings) {
+  StatusOr<RunOptions> parsed =
+      Parse({"--log-file=%2", "-o", "a.sqlite", "-f", "--demangling=on", "-u", "us",
+             "--profile-from-start=on", "--profile-child-processes=on", "./app"});
+  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+  EXPECT_EQ(parsed->log_file, "%2");
+  EXPECT_EQ(parsed->report_pattern, "a.sqlite");
+  EXPECT_TRUE(parsed->force_overwrite);
+  EXPECT_TRUE(parsed->output.demangle);
+  EXPECT_EQ(parsed->output.unit, analysis::TimeUnit::kMicroseconds);
+  EXPECT_TRUE(parsed->profile_from_start);
+  EXPECT_TRUE(parsed->follow_children);
+
+  parsed = Parse({"--export-profile=b.sqlite", "--normalized-time-unit=ns", "-us", "./app"});
+  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+  EXPECT_EQ(parsed->report_pattern, "b.sqlite");
+  EXPECT_EQ(parsed->output.unit, analysis::TimeUnit::kSeconds);  // the later one wins
+}
+
+TEST(RunOptions, EveryTimeUnitParses) {
+  const std::pair<const char*, analysis::TimeUnit> units[] = {
+      {"s", analysis::TimeUnit::kSeconds},
+      {"ms", analysis::TimeUnit::kMilliseconds},
+      {"us", analysis::TimeUnit::kMicroseconds},
+      {"ns", analysis::TimeUnit::kNanoseconds},
+      {"auto", analysis::TimeUnit::kAuto}};
+  for (const auto& [text, unit] : units) {
+    StatusOr<RunOptions> parsed = Parse({"-u", text, "./app"});
+    ASSERT_TRUE(parsed.ok()) << text;
+    EXPECT_EQ(parsed->output.unit, unit) << text;
+  }
+}
+
+TEST(RunOptions, ShorthandStopsAtTheProgram) {
+  // `gpuscope ./app -o x`: "-o x" belongs to the program.
+  StatusOr<RunOptions> parsed = Parse({"--csv", "./app", "-o", "x", "--", "y"});
+  ASSERT_TRUE(parsed.ok());
+  EXPECT_EQ(parsed->report_pattern, "gpuscope_%p.sqlite");
+  EXPECT_EQ(parsed->program, (std::vector<std::string>{"./app", "-o", "x", "--", "y"}));
+}
+
+TEST(RunOptions, HelpNeedsNoProgram) {
+  StatusOr<RunOptions> parsed = Parse({"-h"});
+  ASSERT_TRUE(parsed.ok());
+  EXPECT_TRUE(parsed->help);
+  parsed = Parse({"--help"});
+  ASSERT_TRUE(parsed.ok());
+  EXPECT_TRUE(parsed->help);
+}
+
+struct BadRun {
+  std::vector<std::string> args;
+  std::string message;
+};
+
+TEST(RunOptions, RejectsBadInputWithOneLine) {
+  const BadRun cases[] = {
+      {{}, "no program given: gpuscope run [options] -- <program> [args]"},
+      {{"--csv", "--"}, "no program given: gpuscope run [options] -- <program> [args]"},
+      {{"--no-such-option", "./app"}, "unknown option '--no-such-option'"},
+      {{"--demangling", "maybe", "./app"},
+       "option '--demangling' expects 'on' or 'off', not 'maybe'"},
+      {{"--profile-from-start=no", "./app"},
+       "option '--profile-from-start' expects 'on' or 'off', not 'no'"},
+      {{"--profile-child-processes", "1", "./app"},
+       "option '--profile-child-processes' expects 'on' or 'off', not '1'"},
+      {{"-u", "minutes", "./app"}, "option '-u' expects s, ms, us, ns or auto, not 'minutes'"},
+      {{"-o", "", "./app"}, "option '-o' needs a file name"},
+      {{"--log-file=", "./app"}, "option '--log-file' needs a file name"},
+      {{"./app", "--csv"}, ""},  // not an error: --csv goes to the program
+      {{"--quiet=yes", "./app"}, "option '--quiet' takes no value"},
+      {{"--log-file"}, "option '--log-file' needs a value <file>"},
+  };
+  for (const BadRun& c : cases) {
+    StatusOr<RunOptions> parsed = Parse(c.args);
+    if (c.message.empty()) {
+      EXPECT_TRUE(parsed.ok());
+      continue;
+    }
+    ASSERT_FALSE(parsed.ok()) << c.message;
+    EXPECT_EQ(parsed.status().message(), c.message);
+    EXPECT_EQ(parsed.status().message().find('\n'), std::string::npos);
+  }
+}
+
+TEST(RunOptions, UsageDocumentsEveryOption) {
+  std::string usage = RunUsage();
+  for (const char* option :
+       {"--print-gpu-trace", "--print-api-trace", "--print-gpu-summary", "--print-api-summary",
+        "--csv", "--log-file", "-o, --export-profile", "-f, --force-overwrite", "--demangling",
+        "-u, --normalized-time-unit", "--profile-from-start", "--profile-child-processes",
+        "--quiet", "-h, --help"}) {
+    EXPECT_NE(usage.find(option), std::string::npos) << option;
+  }
+}
+
+}  // namespace
+}  // namespace gpuscope::cli
