@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# The GPU-free test suite (what CI runs): installs dependencies, builds, runs every test
+# except those labelled "gpu", which need an NVIDIA GPU and are run by scripts/gpu-tests.sh.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh --build
+gpu_tests=$(ctest --test-dir build -N -L gpu 2>/dev/null | sed -n 's/^Total Tests: //p')
+echo "test: skipping ${gpu_tests:-0} GPU tests (label 'gpu'); run scripts/gpu-tests.sh on a machine with a GPU"
+ctest --test-dir build -LE gpu --output-on-failure -j"$(nproc)"
