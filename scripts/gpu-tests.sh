@@ -3,11 +3,15 @@
 # already-built build/ directory (built on a GPU-less machine with scripts/setup.sh --build;
 # no cmake is needed here). Prints one line at the end:
 #   gpu-tests: PASS 25/25 in 141 s
-#   gpu-tests: FAIL 2 of 25 failed in 150 s: GpuGraph.X GpuNvtx.Y
+#   gpu-tests: PASS 22/25, 3 skipped in 120 s: GpuPython.A GpuPython.B GpuPython.C
+#   gpu-tests: FAIL 2 of 25 failed in 150 s: GpuGraph.X GpuNvtx.Y (1 skipped: GpuPython.A)
+# A skipped test never counts as passed: "PASS N/N" means every test ran and passed.
 # With $OUT set, the full log, CTest's log and the reports of failed tests are copied there.
 # Extra arguments go to ctest (e.g. -R GpuPython to run a subset).
 #
-# Environment: GPUSCOPE_PYTHON (default: python3 on PATH) runs the Python examples;
+# Environment: GPUSCOPE_PYTHON (default: python3 on PATH) runs the Python examples; a Python
+# module it cannot import (numba, cupy, torch) fails its test unless
+# GPUSCOPE_ALLOW_MISSING_PYTHON=1, which skips it (and the summary says so);
 # GPUSCOPE_BUILD_DIR (default: build) names another built tree.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -65,7 +69,13 @@ elapsed=$(( $(date +%s) - start_s ))
 summary_line=$(grep -E '^[0-9]+% tests passed, [0-9]+ tests failed out of [0-9]+' "$log" | tail -1)
 total=$(sed -nE 's/.* out of ([0-9]+).*/\1/p' <<<"$summary_line")
 failed=$(sed -nE 's/.*passed, ([0-9]+) tests failed.*/\1/p' <<<"$summary_line")
-failed_names=$(sed -nE 's/^[[:space:]]*[0-9]+ - ([^ ]+) \(.*/\1/p' "$log" | tr '\n' ' ')
+# CTest lists failed tests as "  12 - Name (Failed)" and, under "The following tests did not
+# run:", skipped ones as "  12 - Name (Skipped)"; both lists use the same layout.
+failed_names=$(grep -vE '\((Skipped|Disabled)\)' "$log" |
+  sed -nE 's/^[[:space:]]*[0-9]+ - ([^ ]+) \(.*/\1/p' | tr '\n' ' ')
+skipped_names=$(sed -nE 's/^[[:space:]]*[0-9]+ - ([^ ]+) \((Skipped|Disabled)\).*/\1/p' "$log" |
+  sort -u | tr '\n' ' ')
+skipped=$(wc -w <<<"$skipped_names")
 
 if [ -n "${OUT:-}" ] && [ -d "${OUT:-}" ]; then
   cp "$log" "$OUT/gpu-tests.log"
@@ -87,8 +97,14 @@ if [ -z "$total" ]; then
 fi
 if [ "$ctest_status" -eq 0 ] && [ "${failed:-1}" -eq 0 ]; then
   rm -rf "$scratch"
-  echo "gpu-tests: PASS $total/$total in ${elapsed} s"
+  if [ "$skipped" -gt 0 ]; then
+    echo "gpu-tests: PASS $((total - skipped))/$total, $skipped skipped in ${elapsed} s: ${skipped_names% }"
+  else
+    echo "gpu-tests: PASS $total/$total in ${elapsed} s"
+  fi
   exit 0
 fi
-echo "gpu-tests: FAIL ${failed:-?} of $total failed in ${elapsed} s: $failed_names"
+skipped_note=""
+[ "$skipped" -gt 0 ] && skipped_note=" ($skipped skipped: ${skipped_names% })"
+echo "gpu-tests: FAIL ${failed:-?} of $total failed in ${elapsed} s: ${failed_names% }$skipped_note"
 exit 1

@@ -8,6 +8,7 @@
 #include "analysis/report_checks.h"
 #include "analysis/spill_merge.h"
 #include "analysis/summary_builder.h"
+#include "analysis/trace_origin.h"
 
 namespace gpuscope::analysis {
 
@@ -50,11 +51,9 @@ Status WriteApiTrace(const Reports& reports, const OutputOptions& options, std::
   ApiTraceFormatter formatter(options, &names);
   formatter.WriteHeader(out);
   return MergeStartOrdered<ApiTraceRow>(
-      reports.size(), ChooseDriver(reports),
+      reports.size(), ChooseDriver(reports), TraceOrigin(reports),
       [&](std::size_t index, auto&& sink) { return ForEachTraceRow(*reports[index], names, sink); },
-      [&](const ApiTraceRow& row, std::uint64_t earliest) {
-        formatter.WriteRow(row, earliest, out);
-      });
+      [&](const ApiTraceRow& row, std::uint64_t base) { formatter.WriteRow(row, base, out); });
 }
 
 }  // namespace gpuscope::analysis

@@ -18,7 +18,7 @@ struct ApiTraceRow {
   std::uint32_t correlation_id = 0;
 };
 
-// Text: Start (relative to the trace's earliest start), Duration, Name.
+// Text: Start (relative to `base`, the profiling start: trace_origin.h), Duration, Name.
 // CSV: "Start","Duration","Name","Correlation_ID", a units row, one row per call.
 class ApiTraceFormatter {
  public:

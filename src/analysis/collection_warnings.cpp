@@ -19,11 +19,17 @@ std::string Counted(std::uint64_t count, const char* singular, const char* plura
 std::vector<std::string> LossWarnings(const CollectionState& state) {
   const model::CollectionCounters& counters = state.counters;
   std::vector<std::string> warnings;
-  if (!state.finalized) {
+  // A report the launcher finalised after a crash looks complete; only the writer's own
+  // close tells them apart.
+  const bool writer_never_closed = state.closed_by_writer.has_value() && !*state.closed_by_writer;
+  const char* cut_short =
+      !state.finalized ? "the report was not finalized (the program ended abruptly or is still "
+                         "running)"
+      : writer_never_closed ? "the report was not closed by its writer (the process ended abruptly)"
+                            : nullptr;
+  if (cut_short != nullptr) {
     if (state.last_flush == 0) {
-      warnings.push_back(
-          "the report was not finalized (the program ended abruptly or is still running) and "
-          "was never flushed: it holds no activity");
+      warnings.push_back(std::string(cut_short) + " and was never flushed: it holds no activity");
     } else {
       std::string when =
           state.last_flush > state.tracing_start && state.tracing_start != 0
@@ -32,10 +38,8 @@ std::vector<std::string> LossWarnings(const CollectionState& state) {
                                TimeUnit::kAuto) +
                     " after tracing began)"
               : "";
-      warnings.push_back(
-          "the report was not finalized (the program ended abruptly or is still running): the "
-          "data is complete up to the last flush" +
-          when + ", anything later is missing");
+      warnings.push_back(std::string(cut_short) + ": the data is complete up to the last flush" +
+                         when + ", anything later is missing");
     }
   }
   if (state.records_not_written > 0) {
@@ -72,6 +76,10 @@ std::vector<std::string> LossWarnings(const CollectionState& state) {
     warnings.push_back(
         Counted(counters.unfinished_nvtx_ranges, "NVTX range was", "NVTX ranges were") +
         " never ended");
+  }
+  if (counters.unreadable_buffers > 0) {
+    warnings.push_back(Counted(counters.unreadable_buffers, "CUPTI buffer", "CUPTI buffers") +
+                       " could not be read to the end; the records after the damage are missing");
   }
   return warnings;
 }

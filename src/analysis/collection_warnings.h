@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,10 @@ struct CollectionState {
   // False while the program runs, or when it ended abruptly (killed, crashed) and nobody
   // finalised the report since: the report then holds what was flushed last.
   bool finalized = true;
+  // False when the report's writer never closed it: the process ended abruptly (killed,
+  // crashed), even if the launcher finalised the report since. nullopt: not recorded
+  // (reports of older gpuscope versions), no warning.
+  std::optional<bool> closed_by_writer;
   model::Timestamp tracing_start = 0;  // ProcessInfo::start
   model::Timestamp last_flush = 0;     // ProcessInfo::end; 0 if never flushed
 };

@@ -9,6 +9,7 @@
 #include "analysis/printers.h"
 #include "analysis/report_checks.h"
 #include "analysis/spill_merge.h"
+#include "analysis/trace_origin.h"
 
 namespace gpuscope::analysis {
 
@@ -88,14 +89,12 @@ Status WriteGpuTrace(const Reports& reports, const OutputOptions& options, std::
   GpuTraceFormatter formatter(options, &names, &devices);
   formatter.WriteHeader(out);
   GPUSCOPE_RETURN_IF_ERROR(MergeStartOrdered<GpuTraceRow>(
-      streams.size(), ChooseDriver(reports, streams),
+      streams.size(), ChooseDriver(reports, streams), TraceOrigin(reports),
       [&](std::size_t index, auto&& sink) {
         const GpuStream& stream = streams[index];
         return ForEachTraceRow(*reports[stream.report], stream, options.demangle, names, sink);
       },
-      [&](const GpuTraceRow& row, std::uint64_t earliest) {
-        formatter.WriteRow(row, earliest, out);
-      }));
+      [&](const GpuTraceRow& row, std::uint64_t base) { formatter.WriteRow(row, base, out); }));
   formatter.WriteFooter(out);
   return Status();
 }

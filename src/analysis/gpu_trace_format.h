@@ -46,7 +46,7 @@ GpuTraceRow MemsetTraceRow(const model::MemsetRecord& memset, std::uint32_t repo
 
 // Writes the header, the rows and nvprof's footnotes, in text columns or CSV.
 //
-// Text: Start is relative to `base` (the earliest start of the trace); a row without
+// Text: Start is relative to `base` (the profiling start: trace_origin.h); a row without
 // timestamps shows "-" for Start, Duration and Throughput. A kernel's name is followed by
 // its correlation id in brackets, as nvprof does ("add(int, int, int*) [118]").
 // CSV: nvprof's "Start","Duration","Grid X",...,"Name","Correlation_ID" header, a units

@@ -9,6 +9,7 @@ std::vector<std::string> CollectionWarnings(const store::ReportReader& report) {
   state.counters = report.counters();
   state.records_not_written = report.records_not_written();
   state.finalized = report.finalized();
+  state.closed_by_writer = report.closed_by_writer();
   state.tracing_start = report.process().start;
   state.last_flush = report.process().end;
   return LossWarnings(state);

@@ -180,14 +180,15 @@ class SpilledMerge {
 
 // The whole merge (rows need `start` and `end`): streams 0..stream_count-1, each read with
 // `for_each_stream(index, sink)` (sink returns false to stop; rows in start order), are
-// emitted in one start order through `emit(row, earliest)`, where `earliest` is the
-// earliest timed start of all streams (the base of nvprof's Start column). Every stream
-// but `driver` is spilled first; the driver is read last, once, and never stored.
+// emitted in one start order through `emit(row, base)`, where `base` (the zero of nvprof's
+// Start column) is `origin` - the profiling start, trace_origin.h - or the earliest timed
+// start of all streams if that is earlier (UINT64_MAX: always the earliest start). Every
+// stream but `driver` is spilled first; the driver is read last, once, and never stored.
 template <typename Row, typename ForEachStream, typename Emit>
-Status MergeStartOrdered(std::size_t stream_count, std::size_t driver,
+Status MergeStartOrdered(std::size_t stream_count, std::size_t driver, std::uint64_t origin,
                          ForEachStream&& for_each_stream, Emit&& emit) {
   std::vector<SpillRun<Row>> runs(stream_count > 0 ? stream_count - 1 : 0);
-  std::uint64_t earliest = UINT64_MAX;
+  std::uint64_t earliest = origin;
   Status append_status;
   for (std::size_t i = 0, run = 0; i < stream_count; ++i) {
     if (i == driver) continue;

@@ -27,7 +27,12 @@ std::string ExplainMissingCudaActivity() {
   }
   unsetenv("CUDA_INJECTION64_PATH");
   int result = cu_init(0);
-  if (result == kCudaSuccess) return "the program did not initialise CUDA";
+  // The injection library writes nothing before it has a report, so these two cannot be
+  // told apart from here.
+  if (result == kCudaSuccess) {
+    return "the program did not initialise CUDA, or the CUDA driver did not load gpuscope's "
+           "library";
+  }
 
   auto get_name = reinterpret_cast<CuGetErrorFn>(dlsym(driver, "cuGetErrorName"));
   auto get_text = reinterpret_cast<CuGetErrorFn>(dlsym(driver, "cuGetErrorString"));

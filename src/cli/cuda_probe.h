@@ -1,7 +1,8 @@
 // Why a traced program left no report: gpuscope must not just print nothing, because "no
 // output" looks the same as "gpuscope is broken". The injection library is loaded by the
 // CUDA driver in cuInit, so a program without reports either could not reach the driver,
-// found no GPU, or never initialised CUDA.
+// found no GPU, or never initialised CUDA (or the driver did not load the library: an
+// older driver without CUDA_INJECTION64_PATH support, say).
 #pragma once
 
 #include <string>

@@ -1,6 +1,7 @@
 // The exit codes of the gpuscope command, documented in `gpuscope --help`. Besides these,
-// `gpuscope run` exits with the traced program's own code (128+N when signal N killed it),
-// so that scripts and CI jobs see the program's result, not the profiler's.
+// `gpuscope run` exits with the traced program's own code (or dies by the signal that
+// killed it, see EndLikeTheProgram), so that scripts and CI jobs see the program's result,
+// not the profiler's.
 #pragma once
 
 namespace gpuscope::cli {

@@ -31,8 +31,9 @@ std::string MainUsage() {
       "version.\n"
       "\n"
       "Exit codes:\n"
-      "  the program's own  gpuscope run passes the traced program's exit code through\n"
-      "                     (128+N when the program was killed by signal N)\n"
+      "  the program's own  gpuscope run passes the traced program's exit code through;\n"
+      "                     when signal N killed the program, gpuscope is killed by\n"
+      "                     signal N too (a shell shows 128+N)\n"
       "  127                the program was not found or is not executable\n"
       "  2                  usage error: unknown option, bad value, missing argument\n"
       "  1                  gpuscope itself failed (report not writable or not readable)\n";

@@ -14,10 +14,10 @@
 namespace gpuscope::cli {
 namespace {
 
-// Signals forwarded to the program; SIGINT is ignored instead (see launcher.h).
+// Signals forwarded to the program; SIGINT only when another process sent it (launcher.h).
 constexpr int kForwardedSignals[] = {SIGTERM, SIGHUP, SIGQUIT};
 
-// The program's pid, for the forwarding handler; 0 when no program is running.
+// The program's pid, for the forwarding handlers; 0 when no program is running.
 volatile sig_atomic_t g_program_pid = 0;
 
 struct sigaction g_saved_actions[NSIG];
@@ -25,6 +25,14 @@ struct sigaction g_saved_actions[NSIG];
 void ForwardSignal(int signal) {
   pid_t pid = g_program_pid;
   if (pid > 0) kill(pid, signal);
+}
+
+// A terminal's Ctrl-C comes from the kernel (si_code SI_KERNEL) to the whole foreground
+// process group: the program has it already, and forwarding would deliver it twice.
+// `kill -INT <gpuscope>` or `timeout -s INT` come from a process (si_code SI_USER, or
+// another code <= 0 for sigqueue and tgkill) and reach gpuscope alone: forward those.
+void ForwardSigintFromAProcess(int signal, siginfo_t* info, void*) {
+  if (info != nullptr && info->si_code <= 0) ForwardSignal(signal);
 }
 
 sigset_t HandledSignals() {
@@ -51,10 +59,11 @@ void InstallForwarding(pid_t pid) {
   forward.sa_flags = SA_RESTART;
   sigemptyset(&forward.sa_mask);
   for (int signal : kForwardedSignals) sigaction(signal, &forward, &g_saved_actions[signal]);
-  struct sigaction ignore {};
-  ignore.sa_handler = SIG_IGN;
-  sigemptyset(&ignore.sa_mask);
-  sigaction(SIGINT, &ignore, &g_saved_actions[SIGINT]);
+  struct sigaction interrupt {};
+  interrupt.sa_sigaction = ForwardSigintFromAProcess;
+  interrupt.sa_flags = SA_SIGINFO | SA_RESTART;
+  sigemptyset(&interrupt.sa_mask);
+  sigaction(SIGINT, &interrupt, &g_saved_actions[SIGINT]);
 }
 
 void RemoveForwarding() {

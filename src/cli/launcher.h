@@ -2,10 +2,11 @@
 // stdin, stdout and stderr, and signals meant for it reach it.
 //
 // Signals: the terminal sends SIGINT to the whole foreground process group, so the program
-// gets Ctrl-C on its own and the launcher ignores SIGINT while waiting (it must survive to
-// print the summary). SIGTERM, SIGHUP and SIGQUIT sent to the launcher alone (kill, a batch
-// scheduler, a closed ssh session) are forwarded to the program. Dispositions are restored
-// when the wait ends.
+// gets Ctrl-C on its own and the launcher does not act on it while waiting (it must survive
+// to print the summary). A SIGINT that another process sent to the launcher alone
+// (`kill -INT`, `timeout -s INT`) is forwarded to the program, as are SIGTERM, SIGHUP and
+// SIGQUIT (kill, a batch scheduler, a closed ssh session). Dispositions are restored when
+// the wait ends.
 #pragma once
 
 #include <sys/types.h>

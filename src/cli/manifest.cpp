@@ -8,8 +8,6 @@
 #include <charconv>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
 namespace gpuscope::cli {
 namespace {
@@ -72,14 +70,26 @@ StatusOr<std::string> CreateManifestFile() {
   return path;
 }
 
-StatusOr<Manifest> ReadManifest(const std::string& path, std::uint32_t root_pid) {
-  std::ifstream file(path);
-  if (!file.is_open()) {
+StatusOr<Manifest> TakeManifest(const std::string& path, std::uint32_t root_pid) {
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
     return Status::Error("cannot read the manifest file " + path + ": " + std::strerror(errno));
   }
-  std::ostringstream text;
-  text << file.rdbuf();
-  return ParseManifest(text.str(), root_pid);
+  unlink(path.c_str());
+  std::string text;
+  char buffer[4096];
+  ssize_t got;
+  while ((got = read(fd, buffer, sizeof(buffer))) != 0) {
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      int error = errno;
+      close(fd);
+      return Status::Error("cannot read the manifest file " + path + ": " + std::strerror(error));
+    }
+    text.append(buffer, static_cast<std::size_t>(got));
+  }
+  close(fd);
+  return ParseManifest(text, root_pid);
 }
 
 }  // namespace gpuscope::cli

@@ -32,7 +32,11 @@ Manifest ParseManifest(std::string_view text, std::uint32_t root_pid);
 // Creates an empty manifest file in $TMPDIR (or /tmp), readable only by the user.
 StatusOr<std::string> CreateManifestFile();
 
-// Reads and parses a manifest file.
-StatusOr<Manifest> ReadManifest(const std::string& path, std::uint32_t root_pid);
+// Reads, removes and parses a manifest file, once the program has ended. The file is
+// removed as soon as it is open, before it is read: a traced process that registers later
+// (a child outliving the program) then finds no file - the injection's append does not
+// create one - and says so on its own stderr, instead of leaving a manifest in $TMPDIR or
+// a line that nobody reads.
+StatusOr<Manifest> TakeManifest(const std::string& path, std::uint32_t root_pid);
 
 }  // namespace gpuscope::cli

@@ -1,8 +1,12 @@
 #include "cli/program_outcome.h"
 
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 
+#include <cstdio>
 #include <cstring>
+#include <iostream>
 
 #include "cli/exit_codes.h"
 
@@ -22,6 +26,28 @@ ProgramOutcome OutcomeFromWaitStatus(int status) {
 int ExitCodeFor(const ProgramOutcome& outcome) {
   if (outcome.status_unknown) return kExitGpuscopeFailure;
   return outcome.killed_by_signal ? kExitSignalBase + outcome.signal : outcome.exit_code;
+}
+
+void EndLikeTheProgram(const ProgramOutcome& outcome) {
+  if (outcome.status_unknown || !outcome.killed_by_signal) return;
+  // Nothing runs after the signal: no destructors, no stdio flushing at exit.
+  std::cout.flush();
+  std::cerr.flush();
+  std::fflush(nullptr);
+  rlimit core{};
+  if (getrlimit(RLIMIT_CORE, &core) == 0) {
+    core.rlim_cur = 0;
+    setrlimit(RLIMIT_CORE, &core);
+  }
+  struct sigaction default_action {};
+  default_action.sa_handler = SIG_DFL;
+  sigemptyset(&default_action.sa_mask);
+  sigaction(outcome.signal, &default_action, nullptr);  // refused for SIGKILL: no matter
+  sigset_t only_this;
+  sigemptyset(&only_this);
+  sigaddset(&only_this, outcome.signal);
+  sigprocmask(SIG_UNBLOCK, &only_this, nullptr);
+  raise(outcome.signal);
 }
 
 std::string DescribeOutcome(const ProgramOutcome& outcome) {

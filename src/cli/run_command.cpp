@@ -49,8 +49,7 @@ std::unique_ptr<LogOutput> OpenLog(const RunOptions& options, pid_t program_pid)
 void ReportProcesses(const RunOptions& options, const RunPreparation& preparation, pid_t root_pid,
                      const std::string& working_directory, LogOutput& log) {
   StatusOr<Manifest> manifest =
-      ReadManifest(preparation.manifest_path, static_cast<std::uint32_t>(root_pid));
-  std::remove(preparation.manifest_path.c_str());
+      TakeManifest(preparation.manifest_path, static_cast<std::uint32_t>(root_pid));
   if (!manifest.ok()) {
     log.Line(root_pid, "Error: " + manifest.status().message());
     return;
@@ -119,6 +118,8 @@ int RunCommand(std::span<const std::string> args) {
     log->Line(started.pid, ending);
   }
   ReportProcesses(options, preparation, started.pid, working_directory, *log);
+  log.reset();  // closes a --log-file: nothing runs after EndLikeTheProgram's signal
+  EndLikeTheProgram(outcome);
   return ExitCodeFor(outcome);
 }
 

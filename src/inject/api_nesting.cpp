@@ -63,14 +63,15 @@ void ApiNesting::Trim(ThreadState& state, model::Timestamp reference, model::Tim
 
 void ApiNesting::OnApiCall(const model::ApiCallRecord& record) {
   ThreadState& state = StateOf(record.thread_id);
-  if (record.start > state.newest_start) state.newest_start = record.start;
   if (record.domain == model::ApiDomain::kRuntime) {
     WriteHeld(state, state.held.size() - state.first, record.start, /*have_runtime=*/true);
     sink_.OnApiCall(record, /*nested_in_runtime=*/false);
     return;
   }
   state.held.push_back(record);
-  Trim(state, state.newest_start, limits_.max_age_ns);
+  // Only the count cap here (no reference time, so nothing is too old): age is judged at
+  // the quiet-thread horizon, in ExpireOlderThan.
+  Trim(state, /*reference=*/0, limits_.quiet_thread_age_ns);
 }
 
 void ApiNesting::ExpireOlderThan(model::Timestamp newest_seen) {

@@ -18,10 +18,14 @@
 // record of one of those functions counts as nested when it ends at most prologue_gap_ns
 // before the runtime call starts (or before the next prologue record of the chain).
 //
-// Held records are bounded. A record older than `max_age_ns` (by start time) than the
-// newest record of its thread, or beyond `max_pending_per_thread`, is written as
-// top-level: no runtime call lasts that long around a driver call it makes. This keeps
-// pure-driver programs (Numba) flowing and memory flat. Finish() writes what is left as
+// Held records are bounded. Beyond `max_pending_per_thread`, the oldest are written as
+// top-level (memory stays flat). By age only at the quiet-thread horizon: ExpireOlderThan
+// (called at every commit) writes as top-level the records that started more than
+// `quiet_thread_age_ns` (10 s) before the newest record seen, so that pure-driver programs
+// (Numba) and threads that go quiet still reach the report. There is no shorter age limit
+// per thread: a runtime call can last over a second (the first cudaMalloc creating the
+// context on a big host, a large module load), and its early internal driver calls must
+// still nest in it when its record finally arrives. Finish() writes what is left as
 // top-level.
 //
 // Unlike a "write through until the thread's first runtime call" shortcut, a thread that
@@ -32,8 +36,10 @@
 //
 // Limits: a driver call made from a runtime callback or another library *during* a runtime
 // call on the same thread counts as nested (the timestamps cannot tell); a record whose
-// runtime parent arrives more than max_age_ns later is written as top-level; records held
-// at a kill -9 are lost with the process (at most max_age_ns of driver calls per thread).
+// runtime parent arrives more than quiet_thread_age_ns later, or after more than
+// max_pending_per_thread driver calls, is written as top-level; records held at a kill -9
+// are lost with the process (at most max_pending_per_thread driver calls per thread, or
+// quiet_thread_age_ns of them for a thread that makes no runtime calls).
 #pragma once
 
 #include <cstddef>
@@ -49,10 +55,10 @@ namespace gpuscope::inject {
 
 struct ApiNestingLimits {
   std::size_t max_pending_per_thread = 4096;
-  model::Timestamp max_age_ns = 1'000'000'000;  // 1 s
-  // ExpireOlderThan's horizon. Longer than max_age_ns because the newest record of the
-  // whole process (a GPU record, another thread's call) says nothing about whether this
-  // thread is still inside a long runtime call (cudaMalloc initialising the runtime).
+  // ExpireOlderThan's horizon, the only age limit. Long because neither this thread's newer
+  // records nor the newest record of the whole process (a GPU record, another thread's
+  // call) say that this thread's long runtime call (cudaMalloc initialising the runtime)
+  // has ended.
   model::Timestamp quiet_thread_age_ns = 10'000'000'000;  // 10 s
   model::Timestamp prologue_gap_ns = 10'000;              // 10 us
 };
@@ -81,7 +87,6 @@ class ApiNesting {
   struct ThreadState {
     std::vector<model::ApiCallRecord> held;  // driver records; [first, end) still held
     std::size_t first = 0;
-    model::Timestamp newest_start = 0;
   };
   ThreadState& StateOf(std::uint32_t thread_id);
   void WriteHeld(ThreadState& state, std::size_t count, model::Timestamp runtime_start,

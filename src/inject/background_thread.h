@@ -17,4 +17,9 @@ namespace gpuscope::inject {
 // characters) shows in `top -H` and gdb. Fails with a message instead of throwing.
 Status StartBackgroundThread(const char* name, std::function<void()> body, std::thread& thread);
 
+// How a component starts its thread: StartBackgroundThread in production; tests pass one
+// that fails, as thread creation does under a pids cgroup limit.
+using ThreadStarter =
+    std::function<Status(const char* name, std::function<void()> body, std::thread& thread)>;
+
 }  // namespace gpuscope::inject

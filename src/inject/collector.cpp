@@ -23,9 +23,12 @@ Collector::~Collector() {
 }
 
 Status Collector::Start(const ProcessDescription& process) {
-  if (started_.exchange(true)) return Status::Error("the collector was started twice");
-  return StartBackgroundThread(
+  if (start_attempted_.exchange(true)) return Status::Error("the collector was started twice");
+  Status started = options_.start_thread(
       "gpuscope-writer", [this, process] { WriterLoop(process); }, writer_);
+  // Only a writer that exists may be waited for (Finish) or joined.
+  if (started.ok() && writer_.joinable()) started_.store(true, std::memory_order_release);
+  return started;
 }
 
 void Collector::OnBufferRequested(std::uint8_t** buffer, std::size_t* size,
@@ -49,6 +52,14 @@ void Collector::OnBufferRequested(std::uint8_t** buffer, std::size_t* size,
 void Collector::GiveBackLate(std::uint8_t* buffer, std::size_t valid_bytes) {
   late_buffers_.fetch_add(1, std::memory_order_relaxed);
   late_bytes_.fetch_add(valid_bytes, std::memory_order_relaxed);
+  // Walking the buffer is O(records), on CUPTI's thread: acceptable, this happens only
+  // after the session ended, and the count is what the user is told.
+  std::uint64_t records = 0;
+  try {
+    records = translator_->CountRecords(buffer, valid_bytes);
+  } catch (...) {
+  }
+  late_records_.fetch_add(records, std::memory_order_relaxed);
   pool_.Release(buffer, valid_bytes);
 }
 
@@ -82,14 +93,26 @@ void Collector::WriteBuffer(const CompletedBuffer& buffer) {
     router_.EndOfBuffer();
   } catch (const std::exception& error) {
     LogError(std::string("writing activity records failed: ") + error.what() +
-             "; the rest of this buffer is lost");
+             "; the rest of this buffer is lost (counted as an unreadable buffer)");
+    SkipRestOfBuffer();
   } catch (...) {
-    LogError("writing activity records failed; the rest of this buffer is lost");
+    LogError(
+        "writing activity records failed; the rest of this buffer is lost (counted as an "
+        "unreadable buffer)");
+    SkipRestOfBuffer();
   }
   dirty_ = true;
   buffers_written_.fetch_add(1, std::memory_order_relaxed);
   bytes_written_.fetch_add(buffer.valid_bytes, std::memory_order_relaxed);
   pool_.Release(buffer.data, buffer.valid_bytes);
+}
+
+void Collector::SkipRestOfBuffer() {
+  router_.OnTranslationFailed();
+  try {
+    router_.EndOfBuffer();  // the buffer is released next: no view into it may survive
+  } catch (...) {
+  }
 }
 
 void Collector::Commit(std::uint64_t ticket) {
@@ -153,7 +176,10 @@ void Collector::WriterLoop(ProcessDescription process) {
 }
 
 bool Collector::Finish(std::chrono::milliseconds stall_timeout) {
-  if (!started_.load() || finished_.exchange(true, std::memory_order_acq_rel)) return true;
+  if (!started_.load(std::memory_order_acquire) ||
+      finished_.exchange(true, std::memory_order_acq_rel)) {
+    return true;
+  }
   queue_.RequestStop();
   std::uint64_t last_progress = queue_.processed();
   std::unique_lock<std::mutex> lock(exit_mutex_);
@@ -164,7 +190,7 @@ bool Collector::Finish(std::chrono::milliseconds stall_timeout) {
       lock.unlock();
       LogError("the report writer made no progress for " + std::to_string(stall_timeout.count()) +
                " ms; giving up on the last " + std::to_string(queue_.size()) + " buffers");
-      writer_.detach();
+      if (writer_.joinable()) writer_.detach();
       return false;
     }
     last_progress = progress;
@@ -182,6 +208,7 @@ CollectorStats Collector::stats() const {
   stats.commits = commits_.load();
   stats.late_buffers = late_buffers_.load();
   stats.late_bytes = late_bytes_.load();
+  stats.late_records = late_records_.load();
   stats.foreign_buffers = foreign_buffers_.load();
   return stats;
 }

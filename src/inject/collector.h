@@ -12,7 +12,8 @@
 //
 // Lifetime: in the traced process the collector is never destroyed, because CUPTI may call
 // the buffer callbacks until the very end of the process (after our atexit handler); after
-// Finish() it keeps serving buffers and gives completed ones straight back, counted as late.
+// Finish() it keeps serving buffers and gives completed ones straight back, counted as late
+// (buffers, bytes and records; the session prints the record count at the very end).
 #pragma once
 
 #include <atomic>
@@ -26,6 +27,7 @@
 #include <thread>
 
 #include "inject/api_nesting.h"
+#include "inject/background_thread.h"
 #include "inject/buffer_pool.h"
 #include "inject/buffer_queue.h"
 #include "inject/config.h"
@@ -41,6 +43,10 @@ class BufferTranslator {
  public:
   virtual ~BufferTranslator() = default;
   virtual void Translate(std::uint8_t* buffer, std::size_t valid_bytes, RecordRouter& router) = 0;
+  // How many records the buffer holds, without translating them (for buffers that arrive
+  // after the report is closed). Must not use the translator's state: it may run on any
+  // thread, also while a writer that gave up is still translating.
+  virtual std::uint64_t CountRecords(std::uint8_t* buffer, std::size_t valid_bytes) = 0;
 };
 
 // The ProcessRecord with owned strings (the sink's views are only valid during a call).
@@ -58,6 +64,8 @@ struct CollectorOptions {
   ApiNestingLimits nesting;
   // Ids of NVTX start/end ranges, registered by the tracing backend (may be null).
   NvtxStartEndIds* nvtx_start_end_ids = nullptr;
+  // Starts the writer thread (a seam for tests).
+  ThreadStarter start_thread = StartBackgroundThread;
 };
 
 struct CollectorStats {
@@ -67,6 +75,7 @@ struct CollectorStats {
   std::uint64_t commits = 0;
   std::uint64_t late_buffers = 0;  // completed after Finish(): given back unread
   std::uint64_t late_bytes = 0;
+  std::uint64_t late_records = 0;     // the records in the late buffers
   std::uint64_t foreign_buffers = 0;  // completed buffers that were not ours: ignored
 };
 
@@ -79,7 +88,8 @@ class Collector {
   Collector(const Collector&) = delete;
   Collector& operator=(const Collector&) = delete;
 
-  // Starts the writer thread; its first record is the process.
+  // Starts the writer thread; its first record is the process. When the thread cannot be
+  // started the collector stays unstarted: Finish() and the destructor return at once.
   Status Start(const ProcessDescription& process);
 
   // CUPTI's buffer callbacks (CUpti_BuffersCallbackRequestFunc / CompleteFunc), any thread.
@@ -96,7 +106,8 @@ class Collector {
 
   // Writes everything queued, finishes NVTX pairing and API nesting, writes the final
   // counters, commits and stops the writer. Gives up (returns false, writer left running
-  // detached) when the writer makes no progress for `stall_timeout`.
+  // detached) when the writer makes no progress for `stall_timeout`. Returns true at once
+  // when no writer was ever started.
   bool Finish(std::chrono::milliseconds stall_timeout);
   bool finished() const { return finished_.load(std::memory_order_acquire); }
 
@@ -106,6 +117,7 @@ class Collector {
  private:
   void WriterLoop(ProcessDescription process);
   void WriteBuffer(const CompletedBuffer& buffer);
+  void SkipRestOfBuffer();
   void Commit(std::uint64_t ticket);
   void GiveBackLate(std::uint8_t* buffer, std::size_t valid_bytes);
 
@@ -118,7 +130,8 @@ class Collector {
   std::thread writer_;
   std::mutex exit_mutex_;
   std::condition_variable exit_cv_;
-  std::atomic<bool> started_{false};
+  std::atomic<bool> start_attempted_{false};
+  std::atomic<bool> started_{false};  // the writer thread exists
   std::atomic<bool> finished_{false};
   std::atomic<bool> writer_exited_{false};
   std::atomic<std::uint64_t> dropped_records_{0};
@@ -127,6 +140,7 @@ class Collector {
   std::atomic<std::uint64_t> commits_{0};
   std::atomic<std::uint64_t> late_buffers_{0};
   std::atomic<std::uint64_t> late_bytes_{0};
+  std::atomic<std::uint64_t> late_records_{0};
   std::atomic<std::uint64_t> foreign_buffers_{0};
   std::atomic<bool> said_first_buffer_{false};
   std::atomic<bool> said_pool_exhausted_{false};

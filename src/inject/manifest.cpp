@@ -14,7 +14,9 @@ std::string FormatManifestLine(unsigned pid, unsigned parent_pid, const std::str
 
 Status AppendToManifest(const std::string& manifest_path, const std::string& line) {
   if (manifest_path.empty()) return Status();
-  int fd = open(manifest_path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+  // No O_CREAT: the launcher creates the file and removes it once it has read it; a process
+  // registering after that must not leave a new one behind (its error says it was late).
+  int fd = open(manifest_path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
   if (fd < 0) {
     return Status::Error("cannot open manifest " + manifest_path + ": " + std::strerror(errno));
   }

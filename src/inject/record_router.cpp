@@ -68,10 +68,12 @@ void RecordRouter::OnUnknownRecord(std::uint32_t kind) {
 }
 
 void RecordRouter::OnUnreadableRest(std::uint32_t cupti_status) {
-  ++counters_.unknown_records;
+  ++counters_.unreadable_buffers;
   LogError("an activity buffer could not be read to its end (CUPTI status " +
-           std::to_string(cupti_status) + "); the rest of it is counted as one unknown record");
+           std::to_string(cupti_status) + "); counted as one unreadable buffer");
 }
+
+void RecordRouter::OnTranslationFailed() { ++counters_.unreadable_buffers; }
 
 void RecordRouter::Commit() {
   nesting_.ExpireOlderThan(newest_timestamp_);

@@ -35,9 +35,12 @@ class RecordRouter {
   void OnNvtxMarkerData(std::uint32_t id, std::uint32_t color, std::uint32_t category);
   // A record of a kind we do not translate.
   void OnUnknownRecord(std::uint32_t kind);
-  // The rest of a buffer could not be walked (CUPTI refused a record): one loss counted,
-  // since how many records followed cannot be known.
+  // The rest of a buffer could not be walked (CUPTI refused a record): counted as one
+  // unreadable buffer, since how many records followed cannot be known.
   void OnUnreadableRest(std::uint32_t cupti_status);
+  // Translating a record failed (an exception): the rest of the buffer is skipped and
+  // counted as one unreadable buffer.
+  void OnTranslationFailed();
 
   // The buffer being translated is about to be released (string views die with it).
   void EndOfBuffer() { nvtx_.EndOfBatch(); }

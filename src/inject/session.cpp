@@ -240,7 +240,7 @@ void Session::LogStats(const char* when) {
            std::to_string(stats.pool.allocated) + " buffers, " + std::to_string(stats.pool.waits) +
            " waits, " + std::to_string(stats.pool.grown_past_soft_limit) + " grown, " +
            std::to_string(stats.pool.refused) + " refused; " + std::to_string(stats.late_buffers) +
-           " late buffers");
+           " late buffers (" + std::to_string(stats.late_records) + " records)");
 }
 
 }  // namespace gpuscope::inject

@@ -35,12 +35,21 @@ long MonotonicMs() {
   return now.tv_sec * 1000L + now.tv_nsec / 1'000'000L;
 }
 
-bool PreviousIsDefault(const struct sigaction& previous) {
-  return (previous.sa_flags & SA_SIGINFO) == 0 && previous.sa_handler == SIG_DFL;
-}
+// sa_handler and sa_sigaction share storage, and the kernel keeps SA_SIGINFO in the flags
+// of a SIG_DFL/SIG_IGN disposition set with it: the handler value alone says what it is.
+bool PreviousIsDefault(const struct sigaction& previous) { return previous.sa_handler == SIG_DFL; }
 
-bool PreviousIsIgnore(const struct sigaction& previous) {
-  return (previous.sa_flags & SA_SIGINFO) == 0 && previous.sa_handler == SIG_IGN;
+bool PreviousIsIgnore(const struct sigaction& previous) { return previous.sa_handler == SIG_IGN; }
+
+// Set once the program's SA_RESETHAND handler ran: from then on the signal's disposition is
+// SIG_DFL, as the kernel would have made it (our handler stays, so the next one still
+// flushes before it kills).
+std::atomic<bool> g_reset_to_default[2];
+static_assert(std::atomic<bool>::is_always_lock_free);
+
+bool ChainsToDefault(int index) {
+  return PreviousIsDefault(g_previous[index]) ||
+         g_reset_to_default[index].load(std::memory_order_acquire);
 }
 
 void AskFlusherAndWait(bool process_dies) {
@@ -69,11 +78,13 @@ void AskFlusherAndWait(bool process_dies) {
 
 void OnSignal(int signal_number, siginfo_t* info, void* context) {
   const int saved_errno = errno;
-  const struct sigaction& previous = g_previous[IndexOf(signal_number)];
+  const int index = IndexOf(signal_number);
+  const struct sigaction& previous = g_previous[index];
+  const bool dies = ChainsToDefault(index);
   if (g_active.load(std::memory_order_acquire)) {
-    AskFlusherAndWait(/*process_dies=*/PreviousIsDefault(previous));
+    AskFlusherAndWait(/*process_dies=*/dies);
   }
-  if (PreviousIsDefault(previous)) {
+  if (dies) {
     // Our handler goes, the default comes back, and the re-raised signal (blocked while we
     // run) is delivered when we return: the process dies of it, as it would have.
     struct sigaction default_action {};
@@ -82,8 +93,12 @@ void OnSignal(int signal_number, siginfo_t* info, void* context) {
     sigaction(signal_number, &default_action, nullptr);
     raise(signal_number);
   } else if (!PreviousIsIgnore(previous)) {
-    if (previous.sa_flags & SA_SIGINFO) {
-      previous.sa_sigaction(signal_number, info, context);
+    // SA_RESETHAND: the program asked for this handler to run once.
+    if ((previous.sa_flags & SA_RESETHAND) != 0) {
+      g_reset_to_default[index].store(true, std::memory_order_release);
+    }
+    if ((previous.sa_flags & SA_SIGINFO) != 0) {
+      if (previous.sa_sigaction != nullptr) previous.sa_sigaction(signal_number, info, context);
     } else if (previous.sa_handler != nullptr) {
       previous.sa_handler(signal_number);
     }
@@ -107,12 +122,16 @@ Status InstallFlushOnSignals(int wake_fd, int done_fd, std::chrono::milliseconds
       return Status::Error(std::string("cannot read the handler of signal ") +
                            std::to_string(signal_number) + ": " + std::strerror(errno));
     }
+    // An ignored signal stays ignored, by the kernel: a handler of ours would end the
+    // ignore that exec'd children inherit, interrupt the program's sleeps with EINTR and
+    // stall it for the flush at every such signal. Nothing to flush for: it kills nobody.
+    if (PreviousIsIgnore(previous)) continue;
     struct sigaction ours {};
     ours.sa_sigaction = OnSignal;
     // Keep the program's choices: whether interrupted system calls restart (Python wants
     // EINTR to run its handlers promptly), which stack, which signals are blocked while its
-    // handler runs. For SIG_DFL/SIG_IGN, restarting keeps the program undisturbed.
-    const bool program_handler = !PreviousIsDefault(previous) && !PreviousIsIgnore(previous);
+    // handler runs. For SIG_DFL, restarting keeps the program undisturbed.
+    const bool program_handler = !PreviousIsDefault(previous);
     ours.sa_flags =
         SA_SIGINFO | (program_handler ? previous.sa_flags & (SA_RESTART | SA_ONSTACK) : SA_RESTART);
     ours.sa_mask = previous.sa_mask;

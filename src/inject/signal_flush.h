@@ -9,8 +9,12 @@
 // then chains:
 //   previous SIG_DFL -> restore SIG_DFL and re-raise (the default action then kills us,
 //                       with the status the launcher expects);
-//   previous SIG_IGN -> return;
-//   previous handler -> call it, with siginfo if it asked for it.
+//   previous SIG_IGN -> nothing is installed: the signal stays ignored by the kernel (and
+//                       in exec'd children), and nothing dies of it;
+//   previous handler -> call it, with siginfo if it asked for it; with SA_RESETHAND only
+//                       the first time, later deliveries act as SIG_DFL (flush, then die).
+// The disposition is classified by the handler value alone: the kernel keeps SA_SIGINFO
+// in the flags of a SIG_DFL/SIG_IGN set with it.
 // SIGSEGV, SIGABRT and friends are left alone: calling CUPTI from a crashing process can
 // deadlock, so those rely on the periodic flush.
 #pragma once

@@ -239,6 +239,9 @@ struct CollectionCounters {
   std::uint64_t memsets_without_timestamp = 0;
   std::uint64_t unknown_records = 0;          // record kinds we do not translate
   std::uint64_t unfinished_nvtx_ranges = 0;   // started but never ended
+  // Activity buffers whose rest could not be read (CUPTI refused a record, or translating
+  // one failed): how many records were lost with them cannot be known.
+  std::uint64_t unreadable_buffers = 0;
 };
 
 }  // namespace gpuscope::model

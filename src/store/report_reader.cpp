@@ -156,6 +156,7 @@ Status ReportReader::LoadMeta() {
     if (key == "schema_version") schema_version = value;
     if (key == "time_base_ns") time_base = value;
     if (key == "finalized") finalized_ = value == "1";
+    if (key == "closed_by_writer") closed_by_writer_ = value == "1";
     if (key == "gpuscope_version") writer_version_ = value;
   }
   if (rc != SQLITE_DONE) return ReadError();
@@ -275,6 +276,7 @@ Status ReportReader::LoadCounters() {
     if (name == "memsets_without_timestamp") counters_.memsets_without_timestamp = value;
     if (name == "unknown_records") counters_.unknown_records = value;
     if (name == "unfinished_nvtx_ranges") counters_.unfinished_nvtx_ranges = value;
+    if (name == "unreadable_buffers") counters_.unreadable_buffers = value;
     if (name == "records_not_written") records_not_written_ = value;
   }
   if (rc != SQLITE_DONE) return ReadError();

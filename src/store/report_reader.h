@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -72,6 +73,10 @@ class ReportReader {
   // meta.finalized: the writer closed the report or the launcher finalised it; false for a
   // report whose process is still running or died before finalisation.
   bool finalized() const { return finalized_; }
+  // meta.closed_by_writer: true when the traced process closed its report itself (it ended
+  // normally), false when it did not (it died, or is still running), nullopt for a report
+  // written before gpuscope recorded this.
+  std::optional<bool> closed_by_writer() const { return closed_by_writer_; }
   // The gpuscope version that wrote the report (meta.gpuscope_version).
   const std::string& writer_version() const { return writer_version_; }
   // Absolute time (ns) that stored times are relative to; ForEach* return absolute times.
@@ -132,6 +137,7 @@ class ReportReader {
   std::vector<std::string> strings_;    // id -> text, loaded once
   std::vector<std::string> demangled_;  // id -> demangled text for kernel names
   bool finalized_ = false;
+  std::optional<bool> closed_by_writer_;
   std::string writer_version_;
   std::vector<model::ContextRecord> contexts_;
   std::vector<model::StreamRecord> streams_;

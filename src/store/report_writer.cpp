@@ -104,7 +104,10 @@ Status ReportWriter::Open(bool overwrite) {
     if (S_ISDIR(info.st_mode)) return Status::Error("report " + path_ + " is a directory");
   }
   // Also removes a -wal file left without its database: SQLite would apply it to ours.
-  GPUSCOPE_RETURN_IF_ERROR(RemoveReportFiles(path_));
+  // The main file is emptied in place, never unlinked: the injection claims the name with
+  // an O_EXCL placeholder, and between an unlink and SQLite's re-creation another process
+  // could claim the same name.
+  GPUSCOPE_RETURN_IF_ERROR(ResetReportFiles(path_));
 
   std::string context = "cannot create report " + path_;
   // NOMUTEX: one thread uses the connection (the RecordSink contract), so SQLite's own
@@ -142,12 +145,14 @@ Status ReportWriter::Open(bool overwrite) {
 }
 
 Status ReportWriter::PrepareStatements() {
-  stmts_ = std::make_unique<Statements>();
+  // stmts_ is set only once every statement is prepared: the rest of the writer may then
+  // rely on all of them, and Close() on a writer whose Open failed finds none.
+  auto statements = std::make_unique<Statements>();
   struct Entry {
     Statement* statement;
     const char* sql;
   };
-  Statements& s = *stmts_;
+  Statements& s = *statements;
   const Entry entries[] = {
       {&s.begin, "BEGIN"},
       {&s.commit, "COMMIT"},
@@ -188,6 +193,7 @@ Status ReportWriter::PrepareStatements() {
     Status prepared = s.events[i].Prepare(db_, kEventTables[i].name, *kColumns[i]);
     if (!prepared.ok()) return Status::Error(context + ": " + prepared.message());
   }
+  stmts_ = std::move(statements);
   return Status();
 }
 
@@ -596,6 +602,7 @@ bool ReportWriter::WriteFlushState() {
       {"memsets_without_timestamp", counters_.memsets_without_timestamp},
       {"unknown_records", counters_.unknown_records},
       {"unfinished_nvtx_ranges", counters_.unfinished_nvtx_ranges},
+      {"unreadable_buffers", counters_.unreadable_buffers},
       {"records_not_written", records_not_written_},
   };
   sqlite3_stmt* counter = stmts_->upsert_counter.get();
@@ -640,8 +647,18 @@ Status ReportWriter::Close() {
   if (closed_) return status_;
   closed_ = true;
   if (db_ == nullptr) return status_;
+  if (stmts_ == nullptr) {
+    // Open failed before the statements existed (a full disk while creating the schema,
+    // say): there is nothing to flush, only the connection to close.
+    sqlite3_close(db_);
+    db_ = nullptr;
+    return status_;
+  }
   if (status_.ok() && WritePendingRows() && WriteFlushState()) {
     SetMeta("finalized", "1");
+    // Only this line tells a report whose process ended normally from one the launcher
+    // finalised after a crash (schema.sql, meta).
+    SetMeta("closed_by_writer", "1");
     if (status_.ok() && Commit(/*begin_next=*/false).ok()) {
       stmts_.reset();  // statements must be finalized before the journal mode can change
       // Everything is committed: if another connection keeps the WAL from being folded in

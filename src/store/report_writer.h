@@ -37,7 +37,8 @@ class BatchedInsert;
 class ReportWriter final : public model::RecordSink {
  public:
   // Creates the report at `path`. An existing file is an error unless `overwrite`, in which
-  // case it and its -wal/-shm/-journal companions are replaced.
+  // case its -wal/-shm/-journal companions are removed and the file itself is emptied in
+  // place, never unlinked: a name claimed with an O_EXCL placeholder stays claimed.
   static StatusOr<std::unique_ptr<ReportWriter>> Create(const std::string& path, bool overwrite);
 
   // Closes the report (see Close); errors are kept in status().
@@ -63,7 +64,8 @@ class ReportWriter final : public model::RecordSink {
   // flush) and the row_order bookkeeping, then opens the next transaction.
   void Flush() override;
 
-  // Final flush and meta.finalized = '1'; then the WAL is folded into the file (one
+  // Final flush, meta.finalized = '1' and meta.closed_by_writer = '1' (which nothing else
+  // writes: it marks a process that ended normally); then the WAL is folded into the file (one
   // self-contained file) unless another connection has the report open, in which case
   // FinalizeReport does it later. Idempotent; returns status().
   Status Close();

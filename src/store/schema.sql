@@ -38,6 +38,10 @@ CREATE TABLE meta (
   -- time_base_ns      absolute time (ns, CUPTI clock) that every stored time is relative to
   -- finalized         '1' once the writer closed the report or `gpuscope` finalised it after
   --                   the program ended (even by kill -9); '0' while it is being written
+  -- closed_by_writer  '1' once the writer closed the report itself (the process ended
+  --                   normally); stays '0' when the process died (kill -9, a crash) and only
+  --                   the finaliser ran: the data then ends at the last flush (process.end).
+  --                   Absent in reports of older gpuscope versions: unknown.
 ) WITHOUT ROWID;
 
 INSERT INTO meta(key, value) VALUES
@@ -45,7 +49,8 @@ INSERT INTO meta(key, value) VALUES
   ('schema_version', '1'),
   ('gpuscope_version', ''),
   ('time_base_ns', '0'),
-  ('finalized', '0');
+  ('finalized', '0'),
+  ('closed_by_writer', '0');
 
 CREATE TABLE process (
   id           INTEGER PRIMARY KEY CHECK (id = 1),  -- always 1: one process per report
@@ -246,6 +251,8 @@ CREATE TABLE counters (
   -- memsets_without_timestamp  memsets CUPTI could not time
   -- unknown_records            CUPTI records of kinds gpuscope does not translate
   -- unfinished_nvtx_ranges     NVTX ranges started but never ended
+  -- unreadable_buffers         CUPTI buffers whose rest could not be read or translated
+  --                            (the records in that rest are lost; their number is unknown)
   -- records_not_written        records the writer received but could not store (I/O error)
 ) WITHOUT ROWID;
 

@@ -1,5 +1,7 @@
 #include "store/sqlite_util.h"
 
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -92,12 +94,15 @@ Status FoldWalIntoFile(sqlite3* db, const std::string& path) {
   return Status();
 }
 
-Status RemoveReportFiles(const std::string& path) {
-  for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
+Status ResetReportFiles(const std::string& path) {
+  for (const char* suffix : {"-wal", "-shm", "-journal"}) {
     std::string name = path + suffix;
     if (std::remove(name.c_str()) != 0 && errno != ENOENT) {
       return Status::Error("cannot remove " + name + ": " + std::strerror(errno));
     }
+  }
+  if (truncate(path.c_str(), 0) != 0 && errno != ENOENT) {
+    return Status::Error("cannot overwrite " + path + ": " + std::strerror(errno));
   }
   return Status();
 }

@@ -71,7 +71,10 @@ StatusOr<std::int64_t> QueryInt(sqlite3* db, std::string_view sql, std::string_v
 // statement of `db` may be active.
 Status FoldWalIntoFile(sqlite3* db, const std::string& path);
 
-// Deletes `path` and SQLite's companion files (-wal, -shm, -journal) if they exist.
-Status RemoveReportFiles(const std::string& path);
+// Prepares `path` for a new report: deletes SQLite's companion files (-wal, -shm,
+// -journal) if they exist and empties `path` itself if it exists (SQLite treats an empty
+// file as a new database). The file is truncated, never unlinked, so that a name claimed
+// with O_EXCL stays claimed: it keeps its inode from the claim to the finished report.
+Status ResetReportFiles(const std::string& path);
 
 }  // namespace gpuscope::store

@@ -15,6 +15,7 @@ TEST(LossWarnings, OneLinePerKindOfLoss) {
   state.counters.memsets_without_timestamp = 5;
   state.counters.unknown_records = 7;
   state.counters.unfinished_nvtx_ranges = 3;
+  state.counters.unreadable_buffers = 2;
   EXPECT_EQ(LossWarnings(state),
             (std::vector<std::string>{
                 "1234 records were dropped by CUPTI (its buffers were full); the summary is "
@@ -23,7 +24,9 @@ TEST(LossWarnings, OneLinePerKindOfLoss) {
                 "2 memory copies have no timestamps and are not timed",
                 "5 memsets have no timestamps and are not timed",
                 "7 CUPTI records of kinds gpuscope does not read were skipped",
-                "3 NVTX ranges were never ended"}));
+                "3 NVTX ranges were never ended",
+                "2 CUPTI buffers could not be read to the end; the records after the damage are "
+                "missing"}));
 }
 
 TEST(LossWarnings, SingularForms) {
@@ -34,6 +37,7 @@ TEST(LossWarnings, SingularForms) {
   state.counters.memsets_without_timestamp = 1;
   state.counters.unknown_records = 1;
   state.counters.unfinished_nvtx_ranges = 1;
+  state.counters.unreadable_buffers = 1;
   EXPECT_EQ(LossWarnings(state),
             (std::vector<std::string>{
                 "1 record was dropped by CUPTI (its buffers were full); the summary is "
@@ -42,7 +46,9 @@ TEST(LossWarnings, SingularForms) {
                 "1 memory copy has no timestamps and is not timed",
                 "1 memset has no timestamps and is not timed",
                 "1 CUPTI record of kinds gpuscope does not read was skipped",
-                "1 NVTX range was never ended"}));
+                "1 NVTX range was never ended",
+                "1 CUPTI buffer could not be read to the end; the records after the damage are "
+                "missing"}));
 }
 
 TEST(LossWarnings, AnUnfinalizedReportSaysHowFarTheDataGoes) {
@@ -60,6 +66,31 @@ TEST(LossWarnings, AnUnfinalizedReportSaysHowFarTheDataGoes) {
             (std::vector<std::string>{
                 "the report was not finalized (the program ended abruptly or is still running) "
                 "and was never flushed: it holds no activity"}));
+}
+
+// The launcher finalises every report, so a crashed process's report is finalized too:
+// only its writer's missing close says that the data stops at the last flush.
+TEST(LossWarnings, AReportItsWriterNeverClosedSaysHowFarTheDataGoes) {
+  CollectionState state;
+  state.finalized = true;
+  state.closed_by_writer = false;
+  state.tracing_start = 1'000'000'000;
+  state.last_flush = 3'500'000'000;
+  EXPECT_EQ(LossWarnings(state),
+            (std::vector<std::string>{
+                "the report was not closed by its writer (the process ended abruptly): the data "
+                "is complete up to the last flush (2.50000s after tracing began), anything later "
+                "is missing"}));
+  state.last_flush = 0;
+  EXPECT_EQ(LossWarnings(state),
+            (std::vector<std::string>{
+                "the report was not closed by its writer (the process ended abruptly) and was "
+                "never flushed: it holds no activity"}));
+  // Closed by its writer, or a report too old to say: nothing to warn about.
+  state.closed_by_writer = true;
+  EXPECT_TRUE(LossWarnings(state).empty());
+  state.closed_by_writer = std::nullopt;
+  EXPECT_TRUE(LossWarnings(state).empty());
 }
 
 TEST(LossWarnings, RecordsTheWriterCouldNotStore) {

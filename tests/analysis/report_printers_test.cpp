@@ -14,6 +14,7 @@
 
 #include "analysis/printers.h"
 #include "json_checker.h"
+#include "store/report_finalizer.h"
 #include "store/report_reader.h"
 #include "store/report_writer.h"
 
@@ -208,12 +209,12 @@ TEST_F(ReportPrintersTest, GpuTraceMergesReportsInStartOrder) {
       // clang-format off
       "   Start  Duration            Grid Size      Block Size     Regs*    SSMem*    DSMem*      Size  Throughput  SrcMemType  DstMemType           Device   Context    Stream  Name\n"
       "       -         -              (1 1 1)       (256 1 1)        16        0B        0B         -           -           -           -  NVIDIA H200 (0)         1         7  add(int, int, int*) [14]\n"
-      "     0ns  1.0000us                    -               -         -         -         -  1.0000KB  976.56MB/s      Device           -  NVIDIA H200 (0)         1         7  [CUDA memset]\n"
-      "500.00us  3.4240us              (1 1 1)       (256 1 1)        16        0B        0B         -           -           -           -  NVIDIA H200 (0)         1         7  add(int, int, int*) [11]\n"
-      "700.00us  4.0000us              (1 1 1)       (256 1 1)        16        0B        0B         -           -           -           -  NVIDIA H200 (0)         1        13  add(int, int, int*) [3]\n"
-      "1.0000ms  2.6560us                    -               -         -         -         -        4B  1.4363MB/s      Device    Pageable  NVIDIA H200 (0)         1         7  [CUDA memcpy DtoH]\n"
-      "1.3000ms  10.000us              (1 1 1)       (256 1 1)        16        0B        0B         -           -           -           -  NVIDIA H200 (0)         1        13  scale [5]\n"
-      "1.5000ms  3.5760us              (1 1 1)       (256 1 1)        16        0B        0B         -           -           -           -  NVIDIA H200 (0)         1         7  add(int, int, int*) [13]\n"
+      "500.00us  1.0000us                    -               -         -         -         -  1.0000KB  976.56MB/s      Device           -  NVIDIA H200 (0)         1         7  [CUDA memset]\n"
+      "1.0000ms  3.4240us              (1 1 1)       (256 1 1)        16        0B        0B         -           -           -           -  NVIDIA H200 (0)         1         7  add(int, int, int*) [11]\n"
+      "1.2000ms  4.0000us              (1 1 1)       (256 1 1)        16        0B        0B         -           -           -           -  NVIDIA H200 (0)         1        13  add(int, int, int*) [3]\n"
+      "1.5000ms  2.6560us                    -               -         -         -         -        4B  1.4363MB/s      Device    Pageable  NVIDIA H200 (0)         1         7  [CUDA memcpy DtoH]\n"
+      "1.8000ms  10.000us              (1 1 1)       (256 1 1)        16        0B        0B         -           -           -           -  NVIDIA H200 (0)         1        13  scale [5]\n"
+      "2.0000ms  3.5760us              (1 1 1)       (256 1 1)        16        0B        0B         -           -           -           -  NVIDIA H200 (0)         1         7  add(int, int, int*) [13]\n"
       "\n"
       "Regs: Number of registers used per CUDA thread. This number includes registers used internally by the CUDA driver and/or tools and can be more than what the compiler shows.\n"
       "SSMem: Static shared memory allocated per CUDA block.\n"
@@ -224,18 +225,41 @@ TEST_F(ReportPrintersTest, GpuTraceMergesReportsInStartOrder) {
   EXPECT_EQ(out.str(), expected);
 }
 
+// Both traces measure from the profiling start (nvprof's), so a kernel starts after the
+// call that launched it, not at 0 like it.
+TEST_F(ReportPrintersTest, BothTracesShareTheProfilingStartAsTheirZero) {
+  std::string path = dir_ + "/late.sqlite";
+  {
+    Report report(path);
+    report.Process(102);  // tracing starts at kT0
+    report.Api(ApiDomain::kRuntime, "cudaLaunchKernel", 300'000, 305'000);
+    report.Kernel("scale", 310'000, 10'000, 1);
+    report.Close();
+  }
+  std::unique_ptr<store::ReportReader> late = Open(path);
+  ASSERT_NE(late, nullptr);
+  std::ostringstream api;
+  ASSERT_TRUE(WriteApiTrace({late.get()}, {}, api).ok());
+  EXPECT_EQ(api.str(),
+            "   Start  Duration  Name\n"
+            "300.00us  5.0000us  cudaLaunchKernel\n");
+  std::ostringstream gpu;
+  ASSERT_TRUE(WriteGpuTrace({late.get()}, {}, gpu).ok());
+  EXPECT_EQ(gpu.str().substr(gpu.str().find('\n') + 1, 19), "310.00us  10.000us ") << gpu.str();
+}
+
 TEST_F(ReportPrintersTest, ApiTraceLeavesOutNestedDriverCalls) {
   std::ostringstream out;
   ASSERT_TRUE(WriteApiTrace(Both(), {}, out).ok());
   EXPECT_EQ(out.str(),
             "   Start  Duration  Name\n"
-            "     0ns  50.000us  cuInit\n"
-            "90.000us  300.00us  cudaMalloc\n"
-            "980.00us  5.0000us  cudaLaunchKernel\n"
-            "1.1800ms  9.0000us  cudaLaunchKernel\n"
-            "1.3900ms  200.00us  cudaMemcpy\n"
-            "1.7800ms  2.0000us  cudaLaunchKernel\n"
-            "1.9800ms  7.0000us  cudaLaunchKernel\n");
+            "10.000us  50.000us  cuInit\n"
+            "100.00us  300.00us  cudaMalloc\n"
+            "990.00us  5.0000us  cudaLaunchKernel\n"
+            "1.1900ms  9.0000us  cudaLaunchKernel\n"
+            "1.4000ms  200.00us  cudaMemcpy\n"
+            "1.7900ms  2.0000us  cudaLaunchKernel\n"
+            "1.9900ms  7.0000us  cudaLaunchKernel\n");
 }
 
 TEST_F(ReportPrintersTest, StatsTablesAggregateReports) {
@@ -347,6 +371,19 @@ TEST_F(ReportPrintersTest, AReportCutShortSaysHowFarItGoes) {
   EXPECT_EQ(out.str(),
             "            Type  Time(%)      Time     Calls       Avg       Min       Max  Name\n"
             " GPU activities:  100.00%      10ns         1      10ns      10ns      10ns  k\n");
+
+  // What `gpuscope run` does next: finalise. The report is then one finished file, and
+  // still says that it stops at the last flush.
+  report.reset();
+  ASSERT_TRUE(store::FinalizeReport(path).ok());
+  report = Open(path);
+  ASSERT_NE(report, nullptr);
+  EXPECT_TRUE(report->finalized());
+  EXPECT_EQ(CollectionWarnings(*report),
+            (std::vector<std::string>{
+                "the report was not closed by its writer (the process ended abruptly): the data "
+                "is complete up to the last flush (2.50000s after tracing began), anything later "
+                "is missing"}));
 }
 
 TEST_F(ReportPrintersTest, NullReportIsAnErrorNotACrash) {

@@ -20,7 +20,8 @@ std::string GpuscopeBinary() { return std::string(GPUSCOPE_BINARY_DIR) + "/bin/g
 
 GpuscopeProcess::GpuscopeProcess(const std::vector<std::string>& args,
                                  const std::map<std::string, std::string>& env,
-                                 const std::string& working_directory) {
+                                 const std::string& working_directory,
+                                 const std::string& controlling_terminal) {
   int in[2], out[2], err[2];
   if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0) {
     throw std::runtime_error("pipe failed");
@@ -45,6 +46,11 @@ GpuscopeProcess::GpuscopeProcess(const std::vector<std::string>& args,
       }
     }
     if (!working_directory.empty() && chdir(working_directory.c_str()) != 0) _exit(250);
+    if (!controlling_terminal.empty()) {
+      // A session leader without a terminal acquires the first one it opens, and its
+      // process group becomes the terminal's foreground group.
+      if (setsid() < 0 || open(controlling_terminal.c_str(), O_RDWR) < 0) _exit(252);
+    }
     execv(binary.c_str(), argv.data());
     _exit(251);
   }
@@ -101,6 +107,7 @@ Finished GpuscopeProcess::Finish(const std::string& input) {
   }
   pid_ = -1;
   result.exit_code = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+  result.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
   return result;
 }
 

@@ -14,6 +14,7 @@ std::string GpuscopeBinary();
 
 struct Finished {
   int exit_code = -1;  // 128+N when killed by signal N, as a shell reports it
+  int signal = 0;      // N when gpuscope itself was killed by signal N, else 0
   std::string out;     // stdout
   std::string err;     // stderr
 };
@@ -21,10 +22,13 @@ struct Finished {
 class GpuscopeProcess {
  public:
   // Starts `gpuscope args...` in `working_directory` with this process's environment plus
-  // `env` (an empty value removes the variable).
+  // `env` (an empty value removes the variable). With a `controlling_terminal` (a pty's
+  // slave path) gpuscope starts a new session whose controlling terminal it is, so that the
+  // terminal's Ctrl-C reaches gpuscope and the program as it would in a shell.
   GpuscopeProcess(const std::vector<std::string>& args,
                   const std::map<std::string, std::string>& env,
-                  const std::string& working_directory = "");
+                  const std::string& working_directory = "",
+                  const std::string& controlling_terminal = "");
   ~GpuscopeProcess();
 
   pid_t pid() const { return pid_; }

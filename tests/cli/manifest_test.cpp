@@ -73,15 +73,17 @@ TEST(Manifest, CreatesAnEmptyPrivateFileInTmpdirAndReadsItBack) {
   EXPECT_EQ(testing::ReadFile(path.value()), "");
 
   dir.Write(path->substr(dir.path().size() + 1), "42\t1\t/r.sqlite\n");
-  StatusOr<Manifest> manifest = ReadManifest(path.value(), 42);
+  StatusOr<Manifest> manifest = TakeManifest(path.value(), 42);
   ASSERT_TRUE(manifest.ok());
   ASSERT_EQ(manifest->entries.size(), 1u);
   EXPECT_EQ(manifest->entries[0].pid, 42u);
+  // Taken: a process registering later finds no file (and does not create one).
+  EXPECT_FALSE(testing::FileExists(path.value()));
 }
 
 TEST(Manifest, MissingFileIsAnError) {
   testing::TempDir dir;
-  EXPECT_FALSE(ReadManifest(dir.File("none"), 1).ok());
+  EXPECT_FALSE(TakeManifest(dir.File("none"), 1).ok());
 }
 
 }  // namespace

@@ -2,8 +2,10 @@
 // and what gpuscope prints. None of these programs calls CUDA, so no GPU is needed; the
 // injection library is a placeholder file (the driver would load it only in cuInit).
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include <map>
@@ -144,6 +146,7 @@ TEST_F(RunBinary, CleanExitIsNotAnnounced) {
 TEST_F(RunBinary, ProgramKilledBySigkillGives137) {
   testing::Finished result = RunGpuscope(Run({"--", "sh", "-c", "kill -9 $$"}), Env());
   EXPECT_EQ(result.exit_code, 137);
+  EXPECT_EQ(result.signal, SIGKILL) << "gpuscope must end the way the program did";
   EXPECT_NE(result.err.find("== Program terminated by signal 9 (SIGKILL)\n"), std::string::npos)
       << result.err;
 }
@@ -156,8 +159,44 @@ TEST_F(RunBinary, SigtermToGpuscopeReachesTheProgram) {
   ASSERT_EQ(kill(process.pid(), SIGTERM), 0);
   testing::Finished result = process.Finish();
   EXPECT_EQ(result.exit_code, 128 + SIGTERM);
+  // Killed by SIGTERM itself (Python's subprocess sees -15, not 143), after printing.
+  EXPECT_EQ(result.signal, SIGTERM);
   EXPECT_NE(result.err.find("Program terminated by signal 15 (SIGTERM)"), std::string::npos)
       << result.err;
+}
+
+// `kill -INT <gpuscope>` and `timeout -s INT gpuscope ...` reach gpuscope alone: it
+// forwards the signal, prints how the program ended, and ends by SIGINT itself.
+TEST_F(RunBinary, SigintFromAnotherProcessReachesTheProgram) {
+  std::string ready = dir_.File("ready");
+  GpuscopeProcess process(Run({"--", "sh", "-c", "touch " + ready + "; exec sleep 5"}), Env());
+  for (int i = 0; i < 1000 && !FileExists(ready); ++i) usleep(10000);
+  usleep(50000);
+  ASSERT_EQ(kill(process.pid(), SIGINT), 0);
+  testing::Finished result = process.Finish();
+  EXPECT_EQ(result.signal, SIGINT);
+  EXPECT_NE(result.err.find("Program terminated by signal 2 (SIGINT)"), std::string::npos)
+      << result.err;
+}
+
+// A terminal's Ctrl-C goes to the whole foreground process group (si_code SI_KERNEL): the
+// program gets it directly, and gpuscope must live on to say how the program ended.
+TEST_F(RunBinary, TerminalCtrlCEndsTheProgramAndGpuscopeReportsIt) {
+  int master = posix_openpt(O_RDWR | O_NOCTTY);
+  if (master < 0 || grantpt(master) != 0 || unlockpt(master) != 0) {
+    GTEST_SKIP() << "no pseudo-terminals here";
+  }
+  std::string ready = dir_.File("ready");
+  GpuscopeProcess process(Run({"--", "sh", "-c", "touch " + ready + "; exec sleep 5"}), Env(), "",
+                          ptsname(master));
+  for (int i = 0; i < 1000 && !FileExists(ready); ++i) usleep(10000);
+  usleep(50000);
+  ASSERT_EQ(write(master, "\x03", 1), 1);  // Ctrl-C, with the pty's default ISIG
+  testing::Finished result = process.Finish();
+  close(master);
+  EXPECT_NE(result.err.find("Program terminated by signal 2 (SIGINT)"), std::string::npos)
+      << result.err;
+  EXPECT_EQ(result.signal, SIGINT);
 }
 
 TEST_F(RunBinary, NoCudaActivityIsExplained) {
@@ -174,7 +213,9 @@ TEST_F(RunBinary, NoCudaActivityIsExplained) {
     EXPECT_EQ(reason, "no NVIDIA driver was found (libcuda.so.1 could not be loaded)");
   } else {
     // With a driver, either cuInit fails by name or the program simply never called it.
-    EXPECT_TRUE(reason == "the program did not initialise CUDA" ||
+    EXPECT_TRUE(reason ==
+                    "the program did not initialise CUDA, or the CUDA driver did not load "
+                    "gpuscope's library" ||
                 reason.rfind("CUDA cannot be used here: cuInit failed with CUDA_ERROR_", 0) == 0)
         << reason;
   }
@@ -234,6 +275,19 @@ TEST_F(RunBinaryWithReports, KilledProgramStillGetsItsSummary) {
   ASSERT_NE(ending, std::string::npos) << result.err;
   ASSERT_NE(summary, std::string::npos) << result.err;
   EXPECT_LT(ending, summary);
+  EXPECT_EQ(result.signal, SIGKILL);
+}
+
+// gpuscope ends by the program's signal only after its log file is complete.
+TEST_F(RunBinaryWithReports, KilledProgramsLogFileIsCompleteBeforeGpuscopeEnds) {
+  std::string log = dir_.File("log.txt");
+  testing::Finished result = RunGpuscope(
+      Run({"--log-file", log, "--", "sh", "-c", Register("$$", "$PPID") + "kill -9 $$"}), Env());
+  EXPECT_EQ(result.signal, SIGKILL);
+  std::string text = ReadFile(log);
+  EXPECT_NE(text.find("Program terminated by signal 9 (SIGKILL)"), std::string::npos) << text;
+  EXPECT_NE(text.find(testing::kAddProgramSummary), std::string::npos) << text;
+  EXPECT_NE(text.find("== Report: "), std::string::npos) << text;
 }
 
 TEST_F(RunBinaryWithReports, PrintGpuSummaryPrintsOnlyThatHalf) {

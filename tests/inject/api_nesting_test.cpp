@@ -121,15 +121,35 @@ TEST(ApiNestingTest, ThreadsAreIndependent) {
   EXPECT_FALSE(NestedFlagOf(sink, "cuMemcpyHtoD"));
 }
 
-TEST(ApiNestingTest, PureDriverProgramsFlowOutByAge) {
+// The first cudaMalloc creating the context on a big host: its record arrives after
+// seconds of internal driver calls, which are all still nested in it.
+TEST(ApiNestingTest, ARuntimeCallLongerThanASecondKeepsItsEarlyDriverCalls) {
+  RecordingSink sink;
+  ApiNesting nesting(sink);  // production limits
+  constexpr model::Timestamp kSecond = 1'000'000'000;
+  nesting.OnApiCall(Call(kDriver, "cuCtxCreate", 1000, 2000));
+  nesting.OnApiCall(Call(kDriver, "cuModuleLoadData", 3 * kSecond, 3 * kSecond + 10));
+  nesting.ExpireOlderThan(3 * kSecond + 10);  // a commit in the middle of it
+  EXPECT_TRUE(sink.api_calls.empty()) << "held while the runtime call may still be running";
+  nesting.OnApiCall(Call(kRuntime, "cudaMalloc", 500, 4 * kSecond));
+  ASSERT_EQ(sink.api_calls.size(), 3u);
+  EXPECT_TRUE(NestedFlagOf(sink, "cuCtxCreate")) << "3 s older than the newest: still nested";
+  EXPECT_TRUE(NestedFlagOf(sink, "cuModuleLoadData"));
+  EXPECT_FALSE(NestedFlagOf(sink, "cudaMalloc"));
+}
+
+// Numba: no runtime call ever comes; the driver calls reach the report at the quiet-thread
+// horizon, judged at commits against the newest record of the process.
+TEST(ApiNestingTest, PureDriverProgramsFlowOutAtTheQuietThreadHorizon) {
   RecordingSink sink;
   ApiNestingLimits limits;
-  limits.max_age_ns = 1000;
+  limits.quiet_thread_age_ns = 1000;
   ApiNesting nesting(sink, limits);
   nesting.OnApiCall(Call(kDriver, "cuInit", 0 + 10, 20));
   nesting.OnApiCall(Call(kDriver, "cuLaunchKernel", 500, 510));
-  EXPECT_TRUE(sink.api_calls.empty());
-  nesting.OnApiCall(Call(kDriver, "cuCtxSynchronize", 1200, 1300));  // cuInit is now > 1000 old
+  nesting.OnApiCall(Call(kDriver, "cuCtxSynchronize", 1200, 1300));
+  EXPECT_TRUE(sink.api_calls.empty()) << "newer calls of the thread alone expire nothing";
+  nesting.ExpireOlderThan(1300);  // cuInit is now > 1000 old
   ASSERT_EQ(sink.api_calls.size(), 1u);
   EXPECT_EQ(sink.api_calls[0].name, "cuInit");
   EXPECT_FALSE(sink.api_calls[0].nested);

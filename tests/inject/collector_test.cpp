@@ -5,10 +5,15 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstring>
+#include <functional>
+#include <stdexcept>
+#include <string>
 #include <thread>
 
 #include "collector_fixture.h"
+#include "inject/record_router.h"
 #include "recording_sink.h"
 
 namespace gpuscope::inject::testing {
@@ -591,6 +596,51 @@ TEST(CollectorTest, UnknownRecordKindsAreCounted) {
   EXPECT_EQ(sink.counters.unknown_records, 3u);
 }
 
+TEST(CollectorTest, ABufferCuptiCannotWalkIsCountedAsUnreadableNotAsARecord) {
+  RecordingSink sink;
+  RecordRouter router(sink);
+  router.OnUnreadableRest(/*cupti_status=*/1);
+  router.Commit();
+  EXPECT_EQ(sink.counters.unreadable_buffers, 1u);
+  EXPECT_EQ(sink.counters.unknown_records, 0u) << "an unknown number of records, not one";
+}
+
+// A translator that writes one kernel and then fails, as a std::bad_alloc would.
+class FailingTranslator : public BufferTranslator {
+ public:
+  void Translate(std::uint8_t*, std::size_t, RecordRouter& router) override {
+    model::KernelRecord kernel;
+    kernel.mangled_name = "before_the_failure";
+    kernel.start = 1;
+    kernel.end = 2;
+    router.OnKernel(kernel);
+    throw std::runtime_error("out of memory");
+  }
+  std::uint64_t CountRecords(std::uint8_t*, std::size_t) override { return 0; }
+};
+
+TEST(CollectorTest, ATranslationFailureCountsTheRestOfTheBufferAsUnreadable) {
+  RecordingSink sink;
+  Collector collector(sink, std::make_unique<FailingTranslator>(), SmallCollectorOptions());
+  ASSERT_TRUE(collector.Start(TestProcess()).ok());
+  std::uint8_t* buffer = nullptr;
+  std::size_t size = 0, max_records = 0;
+  collector.OnBufferRequested(&buffer, &size, &max_records);
+  ASSERT_NE(buffer, nullptr);
+  ::testing::internal::CaptureStderr();
+  collector.OnBufferCompleted(buffer, 64);
+  ASSERT_TRUE(collector.Finish(std::chrono::seconds(10)));
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("writing activity records failed: out of memory; the rest of this buffer "
+                     "is lost (counted as an unreadable buffer)"),
+            std::string::npos)
+      << err;
+  EXPECT_EQ(sink.kernels.size(), 1u) << "what was written before the failure stays";
+  EXPECT_EQ(sink.counters.unreadable_buffers, 1u);
+  EXPECT_EQ(collector.stats().pool.free, collector.stats().pool.allocated)
+      << "the buffer went back to the pool";
+}
+
 TEST(CollectorTest, DroppedRecordsReachTheCounters) {
   RecordingSink sink;
   CollectorHarness harness(sink);
@@ -695,9 +745,32 @@ TEST(CollectorTest, BuffersCompletedAfterFinishAreGivenBackAndCounted) {
   CollectorStats stats = harness.collector().stats();
   EXPECT_EQ(stats.late_buffers, 1u);
   EXPECT_EQ(stats.late_bytes, sizeof(CUpti_ActivityKernel10));
+  EXPECT_EQ(stats.late_records, 1u) << "the records lost are counted, not only the buffers";
   EXPECT_EQ(stats.pool.free, stats.pool.allocated) << "the late buffer is reusable";
   EXPECT_EQ(sink.kernels.size(), 1u);
   EXPECT_EQ(sink.flushes, flushes);
+}
+
+// As under a pids cgroup limit: the writer thread cannot be created. The collector must say
+// so and then neither wait for a writer that does not exist nor throw from its destructor
+// (that would be std::terminate inside cuInit).
+TEST(CollectorTest, AWriterThreadThatCannotStartLeavesNothingToWaitFor) {
+  RecordingSink sink;
+  CollectorOptions options = SmallCollectorOptions();
+  options.start_thread = [](const char* name, std::function<void()>, std::thread&) {
+    return Status::Error(std::string("cannot start thread ") + name + ": Resource unavailable");
+  };
+  auto collector =
+      std::make_unique<Collector>(sink, std::make_unique<cupti::ActivityTranslator>(), options);
+  Status started = collector->Start(TestProcess());
+  EXPECT_FALSE(started.ok());
+  EXPECT_EQ(started.message(), "cannot start thread gpuscope-writer: Resource unavailable");
+  const auto begin = std::chrono::steady_clock::now();
+  EXPECT_NO_THROW(EXPECT_TRUE(collector->Finish(std::chrono::milliseconds(200))));
+  EXPECT_NO_THROW(collector.reset());  // the destructor waits for nothing either
+  EXPECT_LT(std::chrono::steady_clock::now() - begin, std::chrono::milliseconds(150))
+      << "nothing was waited for";
+  EXPECT_FALSE(collector);
 }
 
 TEST(CollectorTest, ManyThreadsDeliverConcurrently) {

@@ -184,5 +184,29 @@ TEST(NvtxPairingTest, FinishWritesAndCountsWhatNeverCompleted) {
   EXPECT_EQ(pairing.open_ranges(), 0u);
 }
 
+// Ranges started and never ended leave their ids behind: the registry forgets the oldest
+// beyond its capacity instead of growing for the life of the process.
+TEST(NvtxStartEndIdsTest, NeverEndedRangesCannotGrowTheRegistryPastItsCapacity) {
+  NvtxStartEndIds ids(/*capacity=*/100);
+  for (std::uint32_t id = 1; id <= 1000; ++id) ids.Add(id);
+  EXPECT_EQ(ids.size(), 100u);
+  EXPECT_EQ(ids.evicted(), 900u);
+  EXPECT_FALSE(ids.Take(900)) << "the oldest ids were forgotten";
+  EXPECT_TRUE(ids.Take(901)) << "the newest are kept";
+  EXPECT_TRUE(ids.Take(1000));
+}
+
+TEST(NvtxStartEndIdsTest, TakenIdsFreeTheirPlaceAndAreNeverCountedAsEvicted) {
+  NvtxStartEndIds ids(/*capacity=*/4);
+  ids.Add(1);  // a range that stays open for a long time
+  for (std::uint32_t id = 2; id < 100'000; ++id) {
+    ids.Add(id);
+    ASSERT_TRUE(ids.Take(id));
+  }
+  EXPECT_EQ(ids.evicted(), 0u);
+  EXPECT_EQ(ids.size(), 1u);
+  EXPECT_TRUE(ids.Take(1)) << "within the capacity nothing is forgotten";
+}
+
 }  // namespace
 }  // namespace gpuscope::inject

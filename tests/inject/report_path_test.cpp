@@ -146,11 +146,23 @@ TEST(ManifestTest, LineFormatIsWhatTheLauncherParses) {
 TEST(ManifestTest, AppendsOneLinePerProcess) {
   TempDir dir;
   const std::string manifest = dir.path() + "/manifest";
+  std::ofstream(manifest).close();  // the launcher creates it
   ASSERT_TRUE(AppendToManifest(manifest, FormatManifestLine(1, 0, "/a.sqlite")).ok());
   ASSERT_TRUE(AppendToManifest(manifest, FormatManifestLine(2, 1, "/b.sqlite")).ok());
   std::ifstream in(manifest);
   std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   EXPECT_EQ(content, "1\t0\t/a.sqlite\n2\t1\t/b.sqlite\n");
+}
+
+// The launcher removes the manifest once it has read it: a process that registers later
+// gets an error and must not create a new file that nobody would ever remove.
+TEST(ManifestTest, AManifestTheLauncherRemovedIsNotRecreated) {
+  TempDir dir;
+  const std::string manifest = dir.path() + "/manifest";
+  Status status = AppendToManifest(manifest, FormatManifestLine(1, 0, "/a.sqlite"));
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(status.message().find(manifest), std::string::npos) << status.message();
+  EXPECT_NE(access(manifest.c_str(), F_OK), 0) << "the manifest was recreated";
 }
 
 TEST(ManifestTest, NoManifestPathDoesNothing) { EXPECT_TRUE(AppendToManifest("", "x\n").ok()); }

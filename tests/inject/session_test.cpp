@@ -4,22 +4,31 @@
 #include "inject/session.h"
 
 #include <cupti.h>
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <poll.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <memory>
 #include <string>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "cupti_record_writer.h"
 #include "inject/cupti/translate.h"
+#include "inject/process_hooks.h"
 #include "inject/process_info.h"
 #include "recording_sink.h"
+#include "store/report_reader.h"
+#include "store/report_writer.h"
 #include "temp_dir.h"
 
 namespace gpuscope::inject::testing {
@@ -39,16 +48,28 @@ struct BackendLog {
   std::uint64_t dropped_per_flush = 0;
   std::uint64_t dropped_at_exit = 0;
   std::atomic<int> kernels_per_flush{0};
+  // When set, every backend call appends "<pid> <call>" here, so that a test sees what
+  // another process (a forked child) did.
+  std::string events_path;
 };
+
+void AppendEvent(const std::string& path, const std::string& what) {
+  if (path.empty()) return;
+  std::ofstream(path, std::ios::app) << getpid() << " " << what << "\n";
+}
 
 class FakeBackend : public TracingBackend {
  public:
   explicit FakeBackend(BackendLog& log) : log_(log) {}
   Status Attach() override {
+    AppendEvent(log_.events_path, "backend attach");
     ++log_.attach_calls;
     return log_.attach_result;
   }
-  void Release() override { ++log_.releases; }
+  void Release() override {
+    AppendEvent(log_.events_path, "backend release");
+    ++log_.releases;
+  }
   std::unique_ptr<BufferTranslator> MakeTranslator() override {
     return std::make_unique<cupti::ActivityTranslator>();
   }
@@ -60,6 +81,7 @@ class FakeBackend : public TracingBackend {
   }
   // Like CUPTI: a flush hands the completed buffers to the buffer-completed callback.
   Status Flush(bool forced) override {
+    AppendEvent(log_.events_path, forced ? "backend forced flush" : "backend flush");
     ++(forced ? log_.forced_flushes : log_.flushes);
     const int kernels = forced ? 1 : log_.kernels_per_flush.load();
     if (collector_ == nullptr || kernels == 0) return Status();
@@ -77,10 +99,17 @@ class FakeBackend : public TracingBackend {
     return Status();
   }
   std::uint64_t TakeDroppedRecords(bool at_exit) override {
+    AppendEvent(log_.events_path, "backend dropped");
     return at_exit ? log_.dropped_at_exit : log_.dropped_per_flush;
   }
-  model::Timestamp Now() override { return 1'234'567'890; }
-  void StopCallbacks() override { ++log_.callbacks_stopped; }
+  model::Timestamp Now() override {
+    AppendEvent(log_.events_path, "backend now");
+    return 1'234'567'890;
+  }
+  void StopCallbacks() override {
+    AppendEvent(log_.events_path, "backend stop callbacks");
+    ++log_.callbacks_stopped;
+  }
   void AbandonInForkedChild() override { ++log_.abandoned; }
 
  private:
@@ -118,6 +147,9 @@ class ForwardingSink : public model::RecordSink {
 
 class SessionTest : public ::testing::Test {
  protected:
+  // The launcher creates the manifest before the program starts (manifest.h).
+  void SetUp() override { std::ofstream(dir_.path() + "/manifest").close(); }
+
   SinkFactory Factory() {
     SinkFactory factory;
     factory.create = [this](const std::string& path,
@@ -284,8 +316,7 @@ TEST_F(SessionTest, StandsDownWhenTheBackendIsTaken) {
                      "== gpuscope: CUPTI is already in use by CUPTI for torch in this process; "
                      "gpuscope stands down and records nothing\n");
   EXPECT_TRUE(created_path_.empty()) << "no report";
-  struct stat info;
-  EXPECT_NE(stat((dir_.path() + "/manifest").c_str(), &info), 0) << "no manifest line";
+  EXPECT_EQ(ReadFile(dir_.path() + "/manifest"), "") << "no manifest line";
   EXPECT_FALSE(log_.started);
 }
 
@@ -373,6 +404,221 @@ TEST_F(SessionTest, AForkedChildNeverTouchesTheReportOrTheBackend) {
   EXPECT_EQ(log_.forced_flushes, 0);
   EXPECT_EQ(closes_, 0);
   EXPECT_TRUE(session->ended());
+}
+
+// A real report, whose every write is also logged as "<pid> sink <call>".
+class EventLoggingReport : public model::RecordSink {
+ public:
+  EventLoggingReport(std::unique_ptr<store::ReportWriter> writer, std::string events_path)
+      : writer_(std::move(writer)), events_path_(std::move(events_path)) {}
+  void OnProcess(const model::ProcessRecord& r) override {
+    Log("process");
+    writer_->OnProcess(r);
+  }
+  void OnDevice(const model::DeviceRecord& r) override {
+    Log("device");
+    writer_->OnDevice(r);
+  }
+  void OnContext(const model::ContextRecord& r) override {
+    Log("context");
+    writer_->OnContext(r);
+  }
+  void OnStream(const model::StreamRecord& r) override {
+    Log("stream");
+    writer_->OnStream(r);
+  }
+  void OnKernel(const model::KernelRecord& r) override {
+    Log("kernel");
+    writer_->OnKernel(r);
+  }
+  void OnMemcpy(const model::MemcpyRecord& r) override {
+    Log("memcpy");
+    writer_->OnMemcpy(r);
+  }
+  void OnMemset(const model::MemsetRecord& r) override {
+    Log("memset");
+    writer_->OnMemset(r);
+  }
+  void OnApiCall(const model::ApiCallRecord& r, bool nested) override {
+    Log("api");
+    writer_->OnApiCall(r, nested);
+  }
+  void OnMemory(const model::MemoryRecord& r) override {
+    Log("memory");
+    writer_->OnMemory(r);
+  }
+  void OnSync(const model::SyncRecord& r) override {
+    Log("sync");
+    writer_->OnSync(r);
+  }
+  void OnNvtx(const model::NvtxRecord& r) override {
+    Log("nvtx");
+    writer_->OnNvtx(r);
+  }
+  void OnOverhead(const model::OverheadRecord& r) override {
+    Log("overhead"), writer_->OnOverhead(r);
+  }
+  void OnCounters(const model::CollectionCounters& c) override {
+    Log("counters");
+    writer_->OnCounters(c);
+  }
+  void Flush() override {
+    Log("flush");
+    writer_->Flush();
+  }
+  Status Close() {
+    Log("close");
+    return writer_->Close();
+  }
+
+ private:
+  void Log(const char* what) { AppendEvent(events_path_, std::string("sink ") + what); }
+  std::unique_ptr<store::ReportWriter> writer_;
+  std::string events_path_;
+};
+
+std::vector<std::pair<long, std::string>> ReadEvents(const std::string& path) {
+  std::vector<std::pair<long, std::string>> events;
+  std::ifstream in(path);
+  long pid = 0;
+  std::string what;
+  while (in >> pid && std::getline(in, what)) events.emplace_back(pid, what.substr(1));
+  return events;
+}
+
+// The traced program forks a child (no exec) that exits normally, running the atexit
+// handlers it inherited. The child must touch neither the report nor the backend; the
+// parent's report, finished at its own exit, holds everything.
+TEST_F(SessionTest, AForkedChildThatExitsNormallyLeavesTheReportToItsParent) {
+  const std::string events = dir_.path() + "/events";
+  const std::string report = dir_.path() + "/forked.sqlite";
+  const std::string child_pid_file = dir_.path() + "/child_pid";
+  std::fflush(nullptr);
+  const pid_t program = fork();
+  ASSERT_GE(program, 0);
+  if (program == 0) {
+    // The traced program: a process of its own, since the hooks are process-wide.
+    log_.events_path = events;
+    log_.kernels_per_flush = 2;
+    InjectionConfig config = Config();
+    config.report_pattern = report;
+    config.quiet = true;
+    SinkFactory factory;
+    factory.create = [&](const std::string& path,
+                         bool overwrite) -> StatusOr<std::unique_ptr<model::RecordSink>> {
+      auto writer = store::ReportWriter::Create(path, overwrite);
+      if (!writer.ok()) return writer.status();
+      return std::unique_ptr<model::RecordSink>(new EventLoggingReport(std::move(*writer), events));
+    };
+    factory.close = [](model::RecordSink& sink) {
+      return static_cast<EventLoggingReport&>(sink).Close();
+    };
+    std::unique_ptr<Session> session =
+        Session::Begin(config, std::make_unique<FakeBackend>(log_), factory);
+    if (!session) _exit(10);
+    Session* traced = session.release();  // as in InitializeInjection: lives until exit
+    if (!InstallProcessHooks(traced).ok()) _exit(11);
+    // Two kernels committed before the fork, as a SIGINT the program survives would.
+    const char request = Flusher::kSignalProcessContinues;
+    if (write(traced->flusher().wake_fd(), &request, 1) != 1) _exit(12);
+    pollfd done{traced->flusher().done_fd(), POLLIN, 0};
+    if (poll(&done, 1, 5000) != 1) _exit(13);
+    const pid_t child = fork();
+    if (child == 0) std::exit(0);  // a normal exit: atexit handlers and destructors run
+    std::ofstream(child_pid_file) << child;
+    int child_status = 0;
+    if (waitpid(child, &child_status, 0) != child || !WIFEXITED(child_status) ||
+        WEXITSTATUS(child_status) != 0) {
+      _exit(14);
+    }
+    std::exit(0);  // the program's own exit finishes its report
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(program, &status, 0), program);
+  ASSERT_TRUE(WIFEXITED(status)) << "status " << status;
+  ASSERT_EQ(WEXITSTATUS(status), 0);
+
+  long child = 0;
+  std::ifstream(child_pid_file) >> child;
+  ASSERT_GT(child, 0);
+  bool parent_closed = false;
+  bool parent_forced_flush = false;
+  for (const auto& [pid, what] : ReadEvents(events)) {
+    EXPECT_NE(pid, child) << "the forked child called: " << what;
+    if (pid == program && what == "sink close") parent_closed = true;
+    if (pid == program && what == "backend forced flush") parent_forced_flush = true;
+  }
+  EXPECT_TRUE(parent_forced_flush);
+  EXPECT_TRUE(parent_closed);
+
+  StatusOr<std::unique_ptr<store::ReportReader>> opened = store::ReportReader::Open(report);
+  ASSERT_TRUE(opened.ok()) << opened.status().message();
+  const store::ReportReader& reader = **opened;
+  EXPECT_EQ(reader.process().pid, static_cast<std::uint32_t>(program));
+  EXPECT_TRUE(reader.finalized()) << "closed by the parent at its exit";
+  int periodic = 0;
+  int final = 0;
+  ASSERT_TRUE(reader
+                  .ForEachKernel([&](const store::KernelRow& row) {
+                    const std::string name(row.record.mangled_name);
+                    if (name == "periodic_kernel") ++periodic;
+                    if (name == "final_kernel") ++final;
+                    return true;
+                  })
+                  .ok());
+  EXPECT_EQ(periodic, 2);
+  EXPECT_EQ(final, 1);
+}
+
+TEST(LateRecordsMessageTest, CountsInWords) {
+  EXPECT_EQ(LateRecordsMessage(1), "1 record arrived after the report was closed and is not in it");
+  EXPECT_EQ(LateRecordsMessage(12),
+            "12 records arrived after the report was closed and are not in it");
+}
+
+Collector* g_late_collector = nullptr;
+
+// What the CUDA runtime's teardown does after our exit handler: CUPTI hands over one more
+// buffer with two kernels.
+void DeliverLateBuffer() {
+  std::uint8_t* buffer = nullptr;
+  std::size_t size = 0, max_records = 0;
+  g_late_collector->OnBufferRequested(&buffer, &size, &max_records);
+  if (buffer == nullptr) return;
+  CuptiRecordWriter writer(buffer, size);
+  writer.Kernel().name = "late_kernel";
+  writer.Kernel().name = "late_kernel";
+  g_late_collector->OnBufferCompleted(buffer, writer.used());
+}
+
+TEST_F(SessionTest, RecordsArrivingAfterTheReportClosedAreCountedAtTheVeryEnd) {
+  const std::string err_path = dir_.path() + "/stderr";
+  std::fflush(nullptr);
+  const pid_t program = fork();
+  ASSERT_GE(program, 0);
+  if (program == 0) {
+    const int err = open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (err < 0 || dup2(err, STDERR_FILENO) < 0) _exit(10);
+    // Registered before our exit handler, so it runs after it, as CUDA's teardown does.
+    std::atexit(DeliverLateBuffer);
+    InjectionConfig config = Config();
+    config.quiet = true;
+    std::unique_ptr<Session> session = Begin(config);
+    if (!session) _exit(11);
+    g_late_collector = &session->collector();
+    if (!InstallProcessHooks(session.release()).ok()) _exit(12);
+    std::exit(0);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(program, &status, 0), program);
+  ASSERT_TRUE(WIFEXITED(status)) << "status " << status;
+  ASSERT_EQ(WEXITSTATUS(status), 0);
+  const std::string err = ReadFile(err_path);
+  const std::string expected = "==" + std::to_string(program) +
+                               "== gpuscope: 2 records arrived after the report was closed and "
+                               "are not in it\n";
+  ASSERT_GE(err.size(), expected.size()) << err;
+  EXPECT_EQ(err.substr(err.size() - expected.size()), expected) << "the last line:\n" << err;
 }
 
 }  // namespace

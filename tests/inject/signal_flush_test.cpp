@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -94,6 +95,31 @@ TEST_F(SignalFlushDeathTest, DefaultDispositionStillKillsAfterTheFlush) {
       ::testing::KilledBySignal(SIGTERM), "flushed dies=1");
 }
 
+// What an exec'd child of this process inherits: whether `signal_number` is ignored in the
+// SigIgn mask of /proc/self/status, as `cat` itself reads it.
+bool ExecdChildSeesIgnored(int signal_number) {
+  int out[2];
+  if (pipe(out) != 0) return false;
+  const pid_t child = fork();
+  if (child == 0) {
+    dup2(out[1], STDOUT_FILENO);
+    execl("/bin/cat", "cat", "/proc/self/status", static_cast<char*>(nullptr));
+    std::_Exit(127);
+  }
+  close(out[1]);
+  std::string status;
+  char chunk[4096];
+  ssize_t n;
+  while ((n = read(out[0], chunk, sizeof(chunk))) > 0) status.append(chunk, n);
+  close(out[0]);
+  int exit_status = 0;
+  waitpid(child, &exit_status, 0);
+  const std::size_t line = status.find("\nSigIgn:");
+  if (line == std::string::npos) return false;
+  const unsigned long long mask = std::strtoull(status.c_str() + line + 9, nullptr, 16);
+  return (mask >> (signal_number - 1)) & 1;
+}
+
 TEST_F(SignalFlushDeathTest, IgnoredSignalsStayIgnored) {
   EXPECT_EXIT(
       {
@@ -101,12 +127,85 @@ TEST_F(SignalFlushDeathTest, IgnoredSignalsStayIgnored) {
         signal(SIGINT, SIG_IGN);
         Flusher flusher(std::chrono::hours(1), PrintingActions());
         InstallWithFlusher(flusher, std::chrono::milliseconds(3000));
+        struct sigaction now {};
+        sigaction(SIGINT, nullptr, &now);
+        if (now.sa_handler != SIG_IGN) {
+          std::fprintf(stderr, "SIGINT is no longer SIG_IGN\n");
+          std::_Exit(1);
+        }
+        if (!ExecdChildSeesIgnored(SIGINT)) {
+          std::fprintf(stderr, "an exec'd child does not inherit the ignore\n");
+          std::_Exit(2);
+        }
         raise(SIGINT);
         std::fprintf(stderr, "continued\n");
         std::fflush(stderr);
         std::_Exit(7);
       },
-      ::testing::ExitedWithCode(7), "flushed dies=0\n(.|\n)*continued");
+      ::testing::ExitedWithCode(7), "^continued\n$");
+}
+
+// The kernel keeps SA_SIGINFO in the flags of a SIG_DFL set with it; the handler pointer is
+// then null and must not be called.
+TEST_F(SignalFlushDeathTest, DefaultSetWithSiginfoFlagStillKillsAfterTheFlush) {
+  EXPECT_EXIT(
+      {
+        alarm(10);
+        struct sigaction action {};
+        action.sa_handler = SIG_DFL;
+        action.sa_flags = SA_SIGINFO;
+        sigaction(SIGTERM, &action, nullptr);
+        Flusher flusher(std::chrono::hours(1), PrintingActions());
+        InstallWithFlusher(flusher, std::chrono::milliseconds(3000));
+        raise(SIGTERM);
+        std::fprintf(stderr, "survived\n");
+        std::_Exit(0);
+      },
+      ::testing::KilledBySignal(SIGTERM), "flushed dies=1");
+}
+
+TEST_F(SignalFlushDeathTest, IgnoreSetWithSiginfoFlagStaysIgnored) {
+  EXPECT_EXIT(
+      {
+        alarm(10);
+        struct sigaction action {};
+        action.sa_handler = SIG_IGN;
+        action.sa_flags = SA_SIGINFO;
+        sigaction(SIGTERM, &action, nullptr);
+        Flusher flusher(std::chrono::hours(1), PrintingActions());
+        InstallWithFlusher(flusher, std::chrono::milliseconds(3000));
+        raise(SIGTERM);
+        std::fprintf(stderr, "continued\n");
+        std::fflush(stderr);
+        std::_Exit(7);
+      },
+      ::testing::ExitedWithCode(7), "^continued\n$");
+}
+
+void OneShotHandler(int) {
+  const char text[] = "one-shot handler\n";
+  ssize_t ignored = write(STDERR_FILENO, text, sizeof(text) - 1);
+  (void)ignored;
+}
+
+// SA_RESETHAND: the program's handler runs for the first signal only; the second one is
+// handled by default, which kills the process (after our flush).
+TEST_F(SignalFlushDeathTest, AResetHandHandlerRunsOnceThenTheDefaultKills) {
+  EXPECT_EXIT(
+      {
+        alarm(10);
+        struct sigaction action {};
+        action.sa_handler = OneShotHandler;
+        action.sa_flags = SA_RESETHAND;
+        sigaction(SIGTERM, &action, nullptr);
+        Flusher flusher(std::chrono::hours(1), PrintingActions());
+        InstallWithFlusher(flusher, std::chrono::milliseconds(3000));
+        raise(SIGTERM);
+        raise(SIGTERM);
+        std::fprintf(stderr, "survived\n");
+        std::_Exit(0);
+      },
+      ::testing::KilledBySignal(SIGTERM), "flushed dies=0\none-shot handler\nflushed dies=1\n$");
 }
 
 TEST_F(SignalFlushDeathTest, TheWaitForAnUnresponsiveFlusherIsBounded) {

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <optional>
 #include <string>
 
 #include "store/report_finalizer.h"
@@ -58,6 +59,8 @@ void ExpectFlushedRows(const std::string& path, bool finalized) {
   auto reader = ReportReader::Open(path);
   ASSERT_TRUE(reader.ok()) << reader.status().message();
   EXPECT_EQ(reader.value()->finalized(), finalized);
+  // Finalized or not, the report says that its writer never closed it: the process died.
+  EXPECT_EQ(reader.value()->closed_by_writer(), std::optional<bool>(false));
   int kernels = 0;
   ASSERT_TRUE(reader.value()
                   ->ForEachKernel([&](const KernelRow& row) {

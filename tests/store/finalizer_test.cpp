@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
 
 #include "store/report_finalizer.h"
@@ -29,7 +30,24 @@ TEST(Finalizer, IsIdempotentAndLeavesOneFile) {
   auto reader = ReportReader::Open(path);
   ASSERT_TRUE(reader.ok());
   EXPECT_TRUE(reader.value()->finalized());
+  EXPECT_EQ(reader.value()->closed_by_writer(), std::optional<bool>(true));
   EXPECT_EQ(reader.value()->CountRows("kernels").value(), 1u);
+}
+
+TEST(Finalizer, AReportWithoutClosedByWriterReadsAsUnknown) {
+  // Reports of gpuscope versions before meta.closed_by_writer (same schema version).
+  test::TempDir dir;
+  std::string path = dir.File("r.sqlite");
+  {
+    auto writer = ReportWriter::Create(path, false);
+    ASSERT_TRUE(writer.ok());
+    ASSERT_TRUE(writer.value()->Close().ok());
+  }
+  test::ExecSql(path, "DELETE FROM meta WHERE key = 'closed_by_writer'");
+  ASSERT_TRUE(FinalizeReport(path).ok());
+  auto reader = ReportReader::Open(path);
+  ASSERT_TRUE(reader.ok()) << reader.status().message();
+  EXPECT_EQ(reader.value()->closed_by_writer(), std::nullopt);
 }
 
 TEST(Finalizer, MissingFile) {

@@ -213,6 +213,7 @@ class RoundTripTest : public ::testing::Test {
     counters.memsets_without_timestamp = 14;
     counters.unknown_records = 15;
     counters.unfinished_nvtx_ranges = 16;
+    counters.unreadable_buffers = 17;
     writer.OnCounters(counters);
     ASSERT_TRUE(writer.Close().ok()) << writer.status().message();
     EXPECT_EQ(writer.records_not_written(), 0u);
@@ -266,6 +267,7 @@ TEST_F(RoundTripTest, Counters) {
   EXPECT_EQ(counters.memsets_without_timestamp, 14u);
   EXPECT_EQ(counters.unknown_records, 15u);
   EXPECT_EQ(counters.unfinished_nvtx_ranges, 16u);
+  EXPECT_EQ(counters.unreadable_buffers, 17u);
   EXPECT_EQ(reader_->records_not_written(), 0u);
   EXPECT_EQ(test::QueryInt(path_, "SELECT value FROM counters WHERE name = 'dropped_records'"), 11);
 }

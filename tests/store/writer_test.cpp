@@ -1,12 +1,15 @@
 // The writer's own behaviour: name interning and demangling, relative times, counters,
 // creating and overwriting files, and what happens when the disk refuses a write.
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <string>
+#include <vector>
 
 #include "store/report_finalizer.h"
 #include "store/report_reader.h"
@@ -134,6 +137,92 @@ TEST(Writer, RefusesToOverwriteUnlessAsked) {
   ASSERT_TRUE(replaced.value()->Close().ok());
   EXPECT_EQ(test::QueryInt(path, "SELECT count(*) FROM kernels"), 0);
   EXPECT_FALSE(test::FileExists(path + "-wal"));
+}
+
+// The injection claims a report name with an empty O_EXCL placeholder and then creates the
+// report over it. The name must stay claimed throughout: the writer empties the file in
+// place instead of unlinking it, so the placeholder's inode is the finished report's.
+TEST(Writer, OverwritingKeepsTheClaimedFile) {
+  test::TempDir dir;
+  std::string path = dir.File("r.sqlite");
+  int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0644);
+  ASSERT_GE(fd, 0);
+  // Held open, the placeholder's inode cannot be freed and reused for a new file: equal
+  // inode numbers then mean the same file, and a link count of 1 that it was never unlinked.
+  struct stat placeholder {};
+  ASSERT_EQ(fstat(fd, &placeholder), 0);
+  {
+    auto writer = ReportWriter::Create(path, /*overwrite=*/true);
+    ASSERT_TRUE(writer.ok()) << writer.status().message();
+    writer.value()->OnKernel(test::SampleKernel(0));
+    ASSERT_TRUE(writer.value()->Close().ok());
+  }
+  struct stat report {};
+  ASSERT_EQ(stat(path.c_str(), &report), 0);
+  EXPECT_EQ(report.st_ino, placeholder.st_ino);
+  struct stat held {};
+  ASSERT_EQ(fstat(fd, &held), 0);
+  EXPECT_EQ(held.st_nlink, 1u) << "the placeholder was unlinked";
+  close(fd);
+  EXPECT_EQ(test::QueryInt(path, "SELECT count(*) FROM kernels"), 1);
+
+  // A file with content (an earlier report) is really overwritten, in place too.
+  fd = open(path.c_str(), O_RDONLY);
+  ASSERT_GE(fd, 0);
+  {
+    auto writer = ReportWriter::Create(path, /*overwrite=*/true);
+    ASSERT_TRUE(writer.ok()) << writer.status().message();
+    ASSERT_TRUE(writer.value()->Close().ok());
+  }
+  ASSERT_EQ(stat(path.c_str(), &report), 0);
+  EXPECT_EQ(report.st_ino, placeholder.st_ino);
+  close(fd);
+  EXPECT_EQ(test::QueryInt(path, "SELECT count(*) FROM kernels"), 0);
+  auto reader = ReportReader::Open(path);
+  ASSERT_TRUE(reader.ok()) << reader.status().message();
+
+  // Not a report at all: replaced by one.
+  test::WriteFileBytes(path, std::vector<char>(10000, 'x'));
+  {
+    auto writer = ReportWriter::Create(path, /*overwrite=*/true);
+    ASSERT_TRUE(writer.ok()) << writer.status().message();
+    ASSERT_TRUE(writer.value()->Close().ok());
+  }
+  EXPECT_TRUE(ReportReader::Open(path).ok());
+}
+
+// Create on a disk that refuses every write: the database opens, the schema cannot be
+// written, and Create must return that error - the writer's destructor used to touch the
+// statements that were never prepared (a crash inside the traced program's cuInit).
+TEST(Writer, CreateOnAFullDiskIsAnErrorNotACrash) {
+  test::TempDir dir;
+  std::string path = dir.File("r.sqlite");
+  int pipe_fds[2];
+  ASSERT_EQ(pipe(pipe_fds), 0);
+  pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {  // the limit must not leak into the test process
+    close(pipe_fds[0]);
+    signal(SIGXFSZ, SIG_IGN);  // writes fail with EFBIG instead of killing the process
+    rlimit limit{0, 0};
+    setrlimit(RLIMIT_FSIZE, &limit);
+    auto writer = ReportWriter::Create(path, false);
+    std::string message = writer.ok() ? "created" : writer.status().message();
+    if (write(pipe_fds[1], message.data(), message.size()) < 0) _exit(3);
+    _exit(0);
+  }
+  close(pipe_fds[1]);
+  std::string message;
+  char buffer[1024];
+  ssize_t got;
+  while ((got = read(pipe_fds[0], buffer, sizeof(buffer))) > 0) message.append(buffer, got);
+  close(pipe_fds[0]);
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status)) << "the child died of signal " << WTERMSIG(status);
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  EXPECT_EQ(message.rfind("cannot create report " + path + ": ", 0), 0u) << message;
+  EXPECT_EQ(message.find('\n'), std::string::npos) << message;
 }
 
 TEST(Writer, UnwritablePlaceIsAOneLineError) {

@@ -20,6 +20,9 @@ namespace {
 
 CUpti_SubscriberHandle g_subscriber = nullptr;
 std::atomic<bool> g_ignore_callbacks{false};
+// Whether nvtxRangeStart* ids are recorded: only while the tracing kinds (MARKER among them)
+// are on, since an id whose range is not recorded would never be taken again.
+std::atomic<bool> g_record_range_starts{false};
 
 // Never destroyed: CUDA destroys its contexts after our exit handler, and after this
 // library's static destructors have run (they were registered before our atexit handler).
@@ -57,21 +60,6 @@ void OnContextDestroyStarting(CUcontext context) {
   live.erase(std::remove(live.begin(), live.end(), context), live.end());
 }
 
-void OnProfilerStart() {
-  if (TracingKindsEnabled()) return;
-  Status enabled = EnableTracingKinds();
-  if (!enabled.ok()) LogError(enabled.message());
-  LogDebug("cudaProfilerStart: recording");
-}
-
-void OnProfilerStop() {
-  if (!TracingKindsEnabled()) return;
-  Status flushed = FlushAll(/*forced=*/false);
-  if (!flushed.ok()) LogDebug("cudaProfilerStop: " + flushed.message());
-  DisableTracingKinds();
-  LogDebug("cudaProfilerStop: not recording");
-}
-
 constexpr CUpti_CallbackId kNvtxRangeStartCallbacks[] = {
     CUPTI_CBID_NVTX_nvtxRangeStartA,
     CUPTI_CBID_NVTX_nvtxRangeStartW,
@@ -79,8 +67,42 @@ constexpr CUpti_CallbackId kNvtxRangeStartCallbacks[] = {
     CUPTI_CBID_NVTX_nvtxDomainRangeStartEx,
 };
 
+// Turns the nvtxRangeStart* callbacks on or off with the tracing kinds. The flag alone
+// keeps ids out of the registry; turning the callbacks off also saves their cost.
+Status SetRangeStartCallbacks(bool on) {
+  g_record_range_starts.store(on, std::memory_order_release);
+  Status first_error;
+  for (CUpti_CallbackId cbid : kNvtxRangeStartCallbacks) {
+    Status status = CuptiStatus(
+        cuptiEnableCallback(on ? 1 : 0, g_subscriber, CUPTI_CB_DOMAIN_NVTX, cbid),
+        on ? "enabling the nvtxRangeStart callbacks" : "disabling the nvtxRangeStart callbacks");
+    if (!status.ok() && first_error.ok()) first_error = status;
+  }
+  return first_error;
+}
+
+void OnProfilerStart() {
+  if (TracingKindsEnabled()) return;
+  Status enabled = EnableTracingKinds();
+  if (!enabled.ok()) LogError(enabled.message());
+  Status callbacks = SetRangeStartCallbacks(true);
+  if (!callbacks.ok()) LogError(callbacks.message());
+  LogDebug("cudaProfilerStart: recording");
+}
+
+void OnProfilerStop() {
+  if (!TracingKindsEnabled()) return;
+  Status flushed = FlushAll(/*forced=*/false);
+  if (!flushed.ok()) LogDebug("cudaProfilerStop: " + flushed.message());
+  Status callbacks = SetRangeStartCallbacks(false);
+  if (!callbacks.ok()) LogDebug("cudaProfilerStop: " + callbacks.message());
+  DisableTracingKinds();
+  LogDebug("cudaProfilerStop: not recording");
+}
+
 // nvtxRangeStart* returned the id of a start/end range: CUPTI's marker id (verified).
 void OnNvtxRangeStarted(const CUpti_NvtxData& nvtx) {
+  if (!g_record_range_starts.load(std::memory_order_acquire)) return;
   if (nvtx.functionReturnValue == nullptr) return;
   // nvtxRangeId_t is a uint64_t (nvToolsExt.h); CUPTI's marker ids are 32-bit.
   const auto range_id = *static_cast<const std::uint64_t*>(nvtx.functionReturnValue);
@@ -176,7 +198,7 @@ void Unsubscribe() {
   g_subscriber = nullptr;
 }
 
-Status EnableCallbacks(bool profiler_control) {
+Status EnableCallbacks(bool profiler_control, bool tracing_now) {
   // Each group is independent: a failure is reported (the first one) but does not keep the
   // others from being enabled.
   Status first_error;
@@ -198,8 +220,10 @@ Status EnableCallbacks(bool profiler_control) {
     enable(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStop,
            "enabling the cuProfilerStop callback");
   }
-  for (CUpti_CallbackId cbid : kNvtxRangeStartCallbacks) {
-    enable(CUPTI_CB_DOMAIN_NVTX, cbid, "enabling the nvtxRangeStart callbacks");
+  // Otherwise cudaProfilerStart turns them on.
+  if (tracing_now) {
+    Status status = SetRangeStartCallbacks(true);
+    if (!status.ok() && first_error.ok()) first_error = status;
   }
   return first_error;
 }

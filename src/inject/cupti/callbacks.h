@@ -8,7 +8,8 @@
 // Callbacks enabled: the resource callbacks for context creation and destruction (to flush
 // a context's records and read its dropped count before it goes), the NVTX callbacks of
 // nvtxRangeStart* (the only way to tell start/end ranges from push/pop ones, see
-// nvtx_start_end_ids.h; they cost one call per range start), and, only with
+// nvtx_start_end_ids.h; they cost one call per range start; on only while the tracing
+// kinds are, since an id whose MARKER records are off is never taken again), and, only with
 // --profile-from-start off, the exits of cudaProfilerStart/Stop and cuProfilerStart/Stop.
 // No per-API callback is enabled: tracing costs only what CUPTI's activity records cost.
 //
@@ -30,8 +31,9 @@ namespace gpuscope::inject::cupti {
 Status Subscribe();
 void Unsubscribe();
 
-// `profiler_control`: cudaProfilerStart/Stop turn the tracing kinds on and off.
-Status EnableCallbacks(bool profiler_control);
+// `profiler_control`: cudaProfilerStart/Stop turn the tracing kinds (and the
+// nvtxRangeStart callbacks) on and off. `tracing_now`: the tracing kinds are on already.
+Status EnableCallbacks(bool profiler_control, bool tracing_now);
 
 // Dropped records of every context still alive (read at exit).
 std::uint64_t TakeDroppedRecordsOfLiveContexts();

@@ -29,7 +29,8 @@ class CuptiBackend : public TracingBackend {
     } else {
       LogDebug("profile-from-start off: waiting for cudaProfilerStart");
     }
-    Status callbacks = EnableCallbacks(/*profiler_control=*/!options.record_from_start);
+    Status callbacks = EnableCallbacks(/*profiler_control=*/!options.record_from_start,
+                                       /*tracing_now=*/TracingKindsEnabled());
     if (!callbacks.ok()) problems = callbacks;
     return problems;
   }

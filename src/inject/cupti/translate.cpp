@@ -327,6 +327,13 @@ void TranslateStream(const CUpti_ActivityStream& s, RecordRouter& router) {
 
 }  // namespace
 
+std::uint64_t ActivityTranslator::CountRecords(std::uint8_t* buffer, std::size_t valid_bytes) {
+  std::uint64_t count = 0;
+  CUpti_Activity* record = nullptr;
+  while (cuptiActivityGetNextRecord(buffer, valid_bytes, &record) == CUPTI_SUCCESS) ++count;
+  return count;
+}
+
 void ActivityTranslator::Translate(std::uint8_t* buffer, std::size_t valid_bytes,
                                    RecordRouter& router) {
   CUpti_Activity* record = nullptr;

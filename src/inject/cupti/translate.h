@@ -20,6 +20,7 @@ namespace gpuscope::inject::cupti {
 class ActivityTranslator : public BufferTranslator {
  public:
   void Translate(std::uint8_t* buffer, std::size_t valid_bytes, RecordRouter& router) override;
+  std::uint64_t CountRecords(std::uint8_t* buffer, std::size_t valid_bytes) override;
 
  private:
   ApiNameCache api_names_;
