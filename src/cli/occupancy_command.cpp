@@ -1,0 +1,307 @@
+#include "cli/occupancy_command.h"
+
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <optional>
+
+#include "analysis/occupancy.h"
+#include "analysis/occupancy_format.h"
+#include "analysis/occupancy_graphs.h"
+#include "analysis/occupancy_svg.h"
+#include "cli/exit_codes.h"
+#include "cli/option_parser.h"
+
+namespace gpuscope::cli {
+namespace {
+
+enum OccupancyOptionId {
+  kCc,
+  kThreads,
+  kRegs,
+  kSmem,
+  kDynSmem,
+  kMaxDynSmem,
+  kCarveout,
+  kSmemConfig,
+  kBarriers,
+  kGraphs,
+  kCsv,
+  kSvg,
+  kHelp,
+};
+
+constexpr OptionSpec kOccupancyOptions[] = {
+    {kCc, "cc", 0, "MAJOR.MINOR", "compute capability, 7.0 to 12.1 (e.g. 9.0 for H100/H200)"},
+    {kThreads, "threads", 0, "N", "threads per block (1..1024)"},
+    {kRegs, "regs", 0, "N", "registers per thread (0..255)"},
+    {kSmem, "smem", 0, "BYTES", "static shared memory per block (default 0; 4K = 4096)"},
+    {kDynSmem, "dyn-smem", 0, "BYTES", "dynamic shared memory per block (default 0)"},
+    {kMaxDynSmem, "max-dyn-smem", 0, "BYTES",
+     "the kernel's cudaFuncAttributeMaxDynamicSharedMemorySize (default 48 KB - static)"},
+    {kCarveout, "carveout", 0, "PERCENT|default",
+     "preferred shared-memory carveout, % of the largest (default: no preference)"},
+    {kSmemConfig, "smem-config", 0, "BYTES",
+     "the carveout the SM ran with (Nsight Compute's Shared Memory Configuration Size)"},
+    {kBarriers, "barriers", 0, "N", "block barriers the kernel uses (default 1)"},
+    {kGraphs, "graphs", 0, "", "also print the three occupancy graphs as tables"},
+    {kCsv, "csv", 0, "", "write CSV instead of text"},
+    {kSvg, "svg", 0, "FILE", "also write the three graphs as an SVG chart to FILE"},
+    {kHelp, "help", 'h', "", "show this help"},
+};
+
+struct OccupancyOptions {
+  std::optional<analysis::ArchitectureLimits> arch;
+  analysis::OccupancyInput input;
+  bool has_threads = false;
+  bool has_regs = false;
+  bool graphs = false;
+  bool csv = false;
+  std::string svg_path;
+  bool help = false;
+};
+
+void OccupancyError(std::string_view message) {
+  std::cerr << "gpuscope: error: " << message << '\n';
+}
+
+StatusOr<std::int64_t> ParseCount(const ParsedOption& option, std::int64_t max) {
+  std::int64_t value = 0;
+  const std::string& text = option.value;
+  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || error != std::errc() || end != text.data() + text.size() || value < 0 ||
+      value > max) {
+    return Status::Error("option '" + option.spelling + "' expects a whole number from 0 to " +
+                         std::to_string(max) + ", not '" + text + "'");
+  }
+  return value;
+}
+
+// Bytes, optionally in KB: "2048", "48K", "48KB" (1 KB = 1024 bytes, as CUDA counts them).
+StatusOr<std::int64_t> ParseBytes(const ParsedOption& option) {
+  constexpr std::int64_t kMaxBytes = std::int64_t{1} << 40;  // far above any SM
+  std::string_view text = option.value;
+  std::int64_t scale = 1;
+  for (std::string_view suffix : {"KB", "kb", "Kb", "kB", "K", "k"}) {
+    if (text.size() > suffix.size() && text.ends_with(suffix)) {
+      text.remove_suffix(suffix.size());
+      scale = 1024;
+      break;
+    }
+  }
+  std::int64_t value = 0;
+  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || error != std::errc() || end != text.data() + text.size() || value < 0 ||
+      value > kMaxBytes / scale) {
+    return Status::Error("option '" + option.spelling +
+                         "' expects a size in bytes (e.g. 2048 or 48K), not '" + option.value +
+                         "'");
+  }
+  return value * scale;
+}
+
+Status Apply(const ParsedOption& option, OccupancyOptions& options) {
+  analysis::OccupancyInput& input = options.input;
+  // Counts are checked against the capability's limits later (ValidateOccupancyInput);
+  // here only against what fits an int, so the error names the real limit.
+  constexpr std::int64_t kMaxCount = 1 << 20;
+  switch (static_cast<OccupancyOptionId>(option.id)) {
+    case kCc: {
+      StatusOr<analysis::ArchitectureLimits> arch = analysis::ParseComputeCapability(option.value);
+      if (!arch.ok()) return arch.status();
+      options.arch = arch.value();
+      return {};
+    }
+    case kThreads: {
+      StatusOr<std::int64_t> value = ParseCount(option, kMaxCount);
+      if (!value.ok()) return value.status();
+      input.threads_per_block = static_cast<int>(*value);
+      options.has_threads = true;
+      return {};
+    }
+    case kRegs: {
+      StatusOr<std::int64_t> value = ParseCount(option, kMaxCount);
+      if (!value.ok()) return value.status();
+      input.registers_per_thread = static_cast<int>(*value);
+      options.has_regs = true;
+      return {};
+    }
+    case kSmem:
+    case kDynSmem:
+    case kMaxDynSmem:
+    case kSmemConfig: {
+      StatusOr<std::int64_t> bytes = ParseBytes(option);
+      if (!bytes.ok()) return bytes.status();
+      if (option.id == kSmem) input.static_shared_memory = *bytes;
+      if (option.id == kDynSmem) input.dynamic_shared_memory = *bytes;
+      if (option.id == kMaxDynSmem) input.max_dynamic_shared_memory = *bytes;
+      if (option.id == kSmemConfig) input.shared_memory_config = *bytes;
+      return {};
+    }
+    case kCarveout: {
+      if (option.value == "default") {
+        input.carveout_percent.reset();
+        return {};
+      }
+      std::string_view text = option.value;
+      if (text.ends_with('%')) text.remove_suffix(1);
+      ParsedOption number = option;
+      number.value = std::string(text);
+      StatusOr<std::int64_t> value = ParseCount(number, 100);
+      if (!value.ok()) {
+        return Status::Error(
+            "option '--carveout' expects a percentage from 0 to 100 or "
+            "'default', not '" +
+            option.value + "'");
+      }
+      input.carveout_percent = static_cast<int>(*value);
+      return {};
+    }
+    case kBarriers: {
+      StatusOr<std::int64_t> value = ParseCount(option, kMaxCount);
+      if (!value.ok()) return value.status();
+      input.barriers_per_block = static_cast<int>(*value);
+      return {};
+    }
+    case kGraphs:
+      options.graphs = true;
+      return {};
+    case kCsv:
+      options.csv = true;
+      return {};
+    case kSvg:
+      if (option.value.empty()) return Status::Error("option '--svg' needs a file name");
+      options.svg_path = option.value;
+      return {};
+    case kHelp:
+      options.help = true;
+      return {};
+  }
+  return Status::Error("internal error: unhandled option '" + option.spelling + "'");
+}
+
+StatusOr<OccupancyOptions> ParseOccupancyOptions(std::span<const std::string> args) {
+  StatusOr<ParsedCommandLine> parsed =
+      ParseOptions(kOccupancyOptions, args, OperandMode::kInterleaved);
+  if (!parsed.ok()) return parsed.status();
+  OccupancyOptions options;
+  for (const ParsedOption& option : parsed->options) {
+    GPUSCOPE_RETURN_IF_ERROR(Apply(option, options));
+  }
+  if (options.help) return options;
+  if (!parsed->operands.empty()) {
+    return Status::Error("unexpected argument '" + parsed->operands.front() + "'");
+  }
+  if (!options.arch) return Status::Error("--cc is required (e.g. --cc 9.0)");
+  if (!options.has_threads) return Status::Error("--threads is required");
+  if (!options.has_regs) return Status::Error("--regs is required");
+  if (options.csv && !options.svg_path.empty()) {
+    return Status::Error("--csv and --svg cannot be combined");
+  }
+  GPUSCOPE_RETURN_IF_ERROR(analysis::ValidateOccupancyInput(*options.arch, options.input));
+  return options;
+}
+
+struct Computed {
+  analysis::OccupancyResult result;
+  std::vector<analysis::OccupancyGraph> graphs;  // empty unless --graphs or --svg asks
+};
+
+StatusOr<Computed> Compute(const OccupancyOptions& options) {
+  StatusOr<analysis::OccupancyResult> result =
+      analysis::ComputeOccupancy(*options.arch, options.input);
+  if (!result.ok()) return result.status();
+  Computed computed{std::move(result.value()), {}};
+  if (options.graphs || !options.svg_path.empty()) {
+    StatusOr<std::vector<analysis::OccupancyGraph>> graphs =
+        analysis::ComputeOccupancyGraphs(*options.arch, options.input);
+    if (!graphs.ok()) return graphs.status();
+    computed.graphs = std::move(graphs.value());
+  }
+  return computed;
+}
+
+Status WriteSvgFile(const std::string& path, const std::string& svg) {
+  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  if (file) file << svg;
+  if (file) file.close();
+  if (!file) {
+    return Status::Error("cannot write '" + path + "': " + std::strerror(errno));
+  }
+  return {};
+}
+
+}  // namespace
+
+int OccupancyCommand(std::span<const std::string> args) {
+  StatusOr<OccupancyOptions> parsed = ParseOccupancyOptions(args);
+  if (!parsed.ok()) {
+    OccupancyError(parsed.status().message());
+    std::cerr << ShortUsage(OccupancyUsage(), "occupancy");
+    return kExitUsage;
+  }
+  const OccupancyOptions& options = parsed.value();
+  if (options.help) {
+    std::cout << OccupancyUsage();
+    return kExitOk;
+  }
+  const analysis::ArchitectureLimits& arch = *options.arch;
+
+  // Validation ran during parsing, so a failure here is gpuscope's own.
+  StatusOr<Computed> computed = Compute(options);
+  if (!computed.ok()) {
+    OccupancyError(computed.status().message());
+    return kExitGpuscopeFailure;
+  }
+  const analysis::OccupancyResult& result = computed->result;
+  const std::vector<analysis::OccupancyGraph>& graphs = computed->graphs;
+
+  if (!options.svg_path.empty()) {
+    Status written =
+        WriteSvgFile(options.svg_path, analysis::OccupancySvg(arch, options.input, result, graphs));
+    if (!written.ok()) {
+      OccupancyError(written.message());
+      return kExitGpuscopeFailure;
+    }
+  }
+  if (options.csv) {
+    analysis::WriteOccupancyCsv(arch, options.input, result, std::cout);
+    if (options.graphs) {
+      std::cout << '\n';  // a blank line between the two tables, as `stats` separates them
+      analysis::WriteOccupancyGraphsCsv(graphs, std::cout);
+    }
+    // CSV readers take stdout; the person at the terminal still learns why nothing fits.
+    if (result.blocks_per_sm == 0) {
+      std::cerr << "gpuscope: this configuration cannot launch: " << result.cannot_launch_reason
+                << '\n';
+    }
+  } else {
+    analysis::WriteOccupancyText(arch, options.input, result, std::cout);
+    if (options.graphs) analysis::WriteOccupancyGraphsText(graphs, std::cout);
+  }
+  std::cout.flush();
+  return kExitOk;
+}
+
+std::string OccupancyUsage() {
+  return "Usage: gpuscope occupancy --cc MAJOR.MINOR --threads N --regs N [--smem BYTES]\n"
+         "                          [--dyn-smem BYTES] [--carveout PERCENT] [--graphs]\n"
+         "                          [--csv | --svg FILE]\n"
+         "\n"
+         "Prints the theoretical occupancy of a launch configuration: active blocks and warps\n"
+         "per SM, occupancy, the block limit of each resource (warps, registers, shared\n"
+         "memory, blocks, barriers) and which one limits, as Nsight Compute's Occupancy\n"
+         "section and cudaOccupancyMaxActiveBlocksPerMultiprocessor compute them. No GPU is\n"
+         "needed. --graphs adds NVIDIA's three occupancy graphs (block size, registers and\n"
+         "shared memory varied) as tables; --svg draws them.\n"
+         "\n"
+         "Options:\n" +
+         FormatOptionHelp(kOccupancyOptions) +
+         "\n"
+         "A configuration that fits no block on an SM prints 0 blocks and why; it exits 0.\n"
+         "Values no launch can have on that capability are usage errors (exit 2).\n";
+}
+
+}  // namespace gpuscope::cli

@@ -1,0 +1,34 @@
+// Runs the real gpuscope binary (GPUSCOPE_BINARY_DIR/bin/gpuscope) with stdout and stderr
+// captured separately, for the end-to-end tests of `gpuscope occupancy`.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace gpuscope::occupancy_testing {
+
+struct Ran {
+  int exit_code = -1;  // 128+N when killed by signal N
+  std::string out;
+  std::string err;
+};
+
+Ran RunGpuscope(const std::vector<std::string>& args);
+
+// A fresh directory, removed with its contents at destruction.
+class ScratchDir {
+ public:
+  ScratchDir();
+  ~ScratchDir();
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+  std::string File(const std::string& name) const { return path_ + "/" + name; }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+std::string ReadWholeFile(const std::string& path);
+
+}  // namespace gpuscope::occupancy_testing
