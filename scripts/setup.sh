@@ -8,11 +8,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 mode=${1:-all}
-packages=(cmake ninja-build g++ pkg-config libsqlite3-dev sqlite3 libgtest-dev libgmock-dev python3)
+# chromium: the viewer's browser tests (tests/viewer-ui) drive Debian's Chromium.
+packages=(cmake ninja-build g++ pkg-config libsqlite3-dev sqlite3 libgtest-dev libgmock-dev python3
+          chromium)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# Node and npm run the viewer's browser tests; any node >= 18 will do (Debian's, or one
+# installed otherwise), so only a missing one is installed.
+command -v node >/dev/null && command -v npm >/dev/null || missing+=(nodejs npm)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing ${missing[*]}"
   if [ "$(id -u)" -ne 0 ]; then sudo=sudo; else sudo=; fi
@@ -23,6 +28,15 @@ if [ ! -e "${GPUSCOPE_CUDA_ROOT:-/usr/local/cuda}/include/cupti.h" ]; then
   echo "setup: CUPTI headers not found under ${GPUSCOPE_CUDA_ROOT:-/usr/local/cuda}; install the CUDA toolkit" \
        "(13.0) or set GPUSCOPE_CUDA_ROOT" >&2
   exit 1
+fi
+# The npm packages of the viewer's browser tests (playwright-core, pinned in package-lock.json),
+# installed again only when the lock file changed since the last `npm ci`.
+lock_stamp=node_modules/.gpuscope-package-lock.sha256
+lock_sum=$(sha256sum package-lock.json | cut -d' ' -f1)
+if [ ! -f "$lock_stamp" ] || [ "$(cat "$lock_stamp")" != "$lock_sum" ]; then
+  echo "setup: npm ci (playwright-core for the viewer's browser tests)"
+  npm ci --no-audit --no-fund --loglevel=error >/dev/null
+  echo "$lock_sum" >"$lock_stamp"
 fi
 [ "$mode" = "--deps" ] && exit 0
 

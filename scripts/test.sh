@@ -7,3 +7,4 @@ scripts/setup.sh --build
 gpu_tests=$(ctest --test-dir build -N -L gpu 2>/dev/null | sed -n 's/^Total Tests: //p')
 echo "test: skipping ${gpu_tests:-0} GPU tests (label 'gpu'); run scripts/gpu-tests.sh on a machine with a GPU"
 ctest --test-dir build -LE gpu --output-on-failure -j"$(nproc)"
+echo "test: the viewer's browser tests (label 'ui') saved their screenshots in build/viewer-ui/"

@@ -1,10 +1,14 @@
 #include "cli/commands.h"
 
+#include "cli/export_command.h"
 #include "cli/help_command.h"
+#include "cli/occupancy_command.h"
+#include "cli/report_command.h"
 #include "cli/run_command.h"
 #include "cli/run_options.h"
 #include "cli/stats_command.h"
 #include "cli/stats_options.h"
+#include "cli/view_command.h"
 
 namespace gpuscope::cli {
 
@@ -12,6 +16,11 @@ std::span<const Command> Commands() {
   static const Command kCommands[] = {
       {"run", "trace a CUDA program and print nvprof's summary", RunCommand, RunUsage},
       {"stats", "print summaries and nsys-style tables from reports", StatsCommand, StatsUsage},
+      {"occupancy", "theoretical occupancy and block limits", OccupancyCommand, OccupancyUsage},
+      {"export", "write reports as Chrome trace JSON (Perfetto) or CSV tables", ExportCommand,
+       ExportUsage},
+      {"view", "serve the interactive viewer for reports on 127.0.0.1", ViewCommand, ViewUsage},
+      {"report", "write one self-contained HTML viewer file to share", ReportCommand, ReportUsage},
       {"help", "show the help of gpuscope or of one command", HelpCommand, HelpUsage},
   };
   return kCommands;

@@ -6,9 +6,10 @@
 
 namespace gpuscope::cli {
 
-// Returns gpuscope's exit code: the program's own (128+N when killed by signal N), 127 when
-// it could not be started, 2 for a usage error, 1 when gpuscope itself failed before the
-// program started.
+// Returns gpuscope's exit code: the program's own, 127 when it could not be started, 2 for
+// a usage error, 1 when gpuscope itself failed before the program started. When signal N
+// killed the program, gpuscope ends by signal N too once it has printed everything (a shell
+// shows 128+N), and returns 128+N only if it could not.
 int RunCommand(std::span<const std::string> args);
 
 }  // namespace gpuscope::cli

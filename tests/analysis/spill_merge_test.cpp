@@ -57,7 +57,7 @@ TEST(MergeStartOrdered, EmitsEveryRowOnceInStartOrder) {
     std::vector<Row> out;
     std::vector<std::uint64_t> bases;
     Status status = MergeStartOrdered<Row>(
-        streams.size(), driver,
+        streams.size(), driver, /*origin=*/UINT64_MAX,
         [&](std::size_t index, auto&& sink) { return ForEach(streams, index, sink); },
         [&](const Row& row, std::uint64_t earliest) {
           out.push_back(row);
@@ -77,11 +77,35 @@ TEST(MergeStartOrdered, EmitsEveryRowOnceInStartOrder) {
   }
 }
 
+// The traces pass the profiling start as the origin: every row is measured from it, not
+// from the earliest row, so that the GPU and API traces share one time axis.
+TEST(MergeStartOrdered, MeasuresFromTheOriginOrFromAnEarlierRow) {
+  std::vector<std::vector<Row>> streams = ThreeStreams();  // earliest timed start: 40
+  for (std::uint64_t origin : {std::uint64_t{10}, std::uint64_t{40}, std::uint64_t{45}}) {
+    for (std::size_t driver = 0; driver < streams.size(); ++driver) {
+      std::vector<std::uint64_t> bases;
+      ASSERT_TRUE(MergeStartOrdered<Row>(
+                      streams.size(), driver, origin,
+                      [&](std::size_t index, auto&& sink) { return ForEach(streams, index, sink); },
+                      [&](const Row& row, std::uint64_t base) {
+                        if (row.end != 0) bases.push_back(base);
+                      })
+                      .ok());
+      ASSERT_EQ(bases.size(), 3u + 5000u + 3u);
+      // A row before the origin (45: clocks are not perfect) moves the base to that row.
+      std::uint64_t expected = origin < 40 ? origin : 40;
+      for (std::uint64_t base : bases) {
+        ASSERT_EQ(base, expected) << "origin " << origin << " driver " << driver;
+      }
+    }
+  }
+}
+
 TEST(MergeStartOrdered, TiesPutTheDriverFirstThenSpilledStreamsByIndex) {
   std::vector<std::vector<Row>> streams = {{Timed(10, 0)}, {Timed(10, 1)}, {Timed(10, 2)}};
   std::vector<std::uint32_t> order;
   ASSERT_TRUE(MergeStartOrdered<Row>(
-                  streams.size(), 1,
+                  streams.size(), 1, UINT64_MAX,
                   [&](std::size_t index, auto&& sink) { return ForEach(streams, index, sink); },
                   [&](const Row& row, std::uint64_t) { order.push_back(row.stream); })
                   .ok());
@@ -91,7 +115,7 @@ TEST(MergeStartOrdered, TiesPutTheDriverFirstThenSpilledStreamsByIndex) {
 
 TEST(MergeStartOrdered, ReaderErrorsComeBack) {
   Status status = MergeStartOrdered<Row>(
-      2, 0,
+      2, 0, UINT64_MAX,
       [&](std::size_t index, auto&&) {
         return index == 1 ? Status::Error("report truncated") : Status();
       },

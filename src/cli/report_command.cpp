@@ -1,0 +1,129 @@
+#include "cli/report_command.h"
+
+#include <charconv>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "cli/exit_codes.h"
+#include "cli/option_parser.h"
+#include "viewer/html_report.h"
+#include "viewer/viewer_data.h"
+#include "viewer/web_assets.h"
+
+namespace gpuscope::cli {
+namespace {
+
+enum ReportOptionId { kOutput, kMaxEvents, kHelp };
+
+constexpr OptionSpec kReportOptions[] = {
+    {kOutput, "output", 'o', "file.html",
+     "the HTML file to write (default <report stem>.html next to the first report)"},
+    {kMaxEvents, "max-events", 0, "N",
+     "timeline events embedded per report (default 200000); a larger report is cut in time"},
+    {kHelp, "help", 'h', "", "show this help"},
+};
+
+struct ReportOptions {
+  std::string output;
+  std::uint64_t max_events = viewer::kDefaultEmbedEventLimit;
+  bool help = false;
+  std::vector<std::string> reports;
+};
+
+StatusOr<ReportOptions> ParseReportOptions(std::span<const std::string> args) {
+  StatusOr<ParsedCommandLine> parsed =
+      ParseOptions(kReportOptions, args, OperandMode::kInterleaved);
+  if (!parsed.ok()) return parsed.status();
+  ReportOptions options;
+  for (const ParsedOption& option : parsed->options) {
+    switch (static_cast<ReportOptionId>(option.id)) {
+      case kOutput:
+        if (option.value.empty())
+          return Status::Error("option '" + option.spelling + "' needs a path");
+        options.output = option.value;
+        break;
+      case kMaxEvents: {
+        const std::string& text = option.value;
+        auto [end, error] =
+            std::from_chars(text.data(), text.data() + text.size(), options.max_events);
+        if (error != std::errc() || end != text.data() + text.size() || text.empty() ||
+            options.max_events == 0) {
+          return Status::Error("option '" + option.spelling + "' expects a positive number, not '" +
+                               text + "'");
+        }
+        break;
+      }
+      case kHelp:
+        options.help = true;
+        break;
+    }
+  }
+  options.reports = std::move(parsed->operands);
+  if (!options.help && options.reports.empty()) return Status::Error("no report given");
+  return options;
+}
+
+void ReportError(std::string_view message) { std::cerr << "gpuscope: error: " << message << '\n'; }
+
+}  // namespace
+
+int ReportCommand(std::span<const std::string> args) {
+  StatusOr<ReportOptions> parsed = ParseReportOptions(args);
+  if (!parsed.ok()) {
+    ReportError(parsed.status().message());
+    std::cerr << ShortUsage(ReportUsage(), "report");
+    return kExitUsage;
+  }
+  const ReportOptions& options = parsed.value();
+  if (options.help) {
+    std::cout << ReportUsage();
+    return kExitOk;
+  }
+  StatusOr<std::unique_ptr<viewer::ViewerData>> data = viewer::ViewerData::Open(options.reports);
+  if (!data.ok()) {
+    ReportError(data.status().message());
+    return kExitGpuscopeFailure;
+  }
+  std::string output =
+      options.output.empty()
+          ? std::filesystem::path(options.reports[0]).replace_extension(".html").string()
+          : options.output;
+  std::ofstream file(output, std::ios::binary | std::ios::trunc);
+  if (!file) {
+    ReportError("cannot create " + output);
+    return kExitGpuscopeFailure;
+  }
+  viewer::HtmlReportOptions html_options;
+  html_options.max_events_per_report = options.max_events;
+  StatusOr<viewer::HtmlReportStats> written =
+      viewer::WriteHtmlReport(*data.value(), viewer::WebAssets(), html_options, file);
+  file.close();
+  if (written.ok() && !file) written = Status::Error("cannot write " + output);
+  if (!written.ok()) {
+    std::filesystem::remove(output);
+    ReportError(written.status().message());
+    return kExitGpuscopeFailure;
+  }
+  if (written->truncated) {
+    std::cerr << "gpuscope: warning: embedded " << written->embedded_events << " of "
+              << written->total_events << " events (--max-events " << options.max_events
+              << " per report); `gpuscope view` shows them all\n";
+  }
+  std::cout << "gpuscope: wrote " << output << '\n';
+  return kExitOk;
+}
+
+std::string ReportUsage() {
+  return "Usage: gpuscope report [-o out.html] <report>...\n"
+         "\n"
+         "Writes one self-contained HTML file with the viewer and the reports' data (inline\n"
+         "CSS, JavaScript and JSON): it opens from disk with no server and no network. At most\n"
+         "--max-events timeline events per report are embedded (default 200000, about 15 MB);\n"
+         "a larger report is cut in time and the page says so.\n"
+         "\n"
+         "Options:\n" +
+         FormatOptionHelp(kReportOptions);
+}
+
+}  // namespace gpuscope::cli

@@ -1,0 +1,152 @@
+#include "cli/view_command.h"
+
+#include <signal.h>
+
+#include <charconv>
+#include <chrono>
+#include <csignal>
+#include <iostream>
+
+#include "cli/exit_codes.h"
+#include "cli/option_parser.h"
+#include "viewer/http_server.h"
+#include "viewer/viewer_data.h"
+#include "viewer/viewer_routes.h"
+#include "viewer/web_assets.h"
+
+namespace gpuscope::cli {
+namespace {
+
+enum ViewOptionId { kPort, kExitAfter, kHelp };
+
+constexpr OptionSpec kViewOptions[] = {
+    {kPort, "port", 'p', "N", "port to listen on (default: a free port)"},
+    {kExitAfter, "exit-after-seconds", 0, "S",
+     "stop serving after S seconds (for scripts and tests)"},
+    {kHelp, "help", 'h', "", "show this help"},
+};
+
+struct ViewOptions {
+  std::uint16_t port = 0;
+  std::uint32_t exit_after_seconds = 0;  // 0: until Ctrl-C
+  bool help = false;
+  std::vector<std::string> reports;
+};
+
+template <typename T>
+Status ParseNumber(const ParsedOption& option, T max, T& value) {
+  const std::string& text = option.value;
+  std::uint64_t parsed = 0;
+  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), parsed);
+  if (error != std::errc() || end != text.data() + text.size() || text.empty() || parsed > max) {
+    return Status::Error("option '" + option.spelling + "' expects a number from 0 to " +
+                         std::to_string(max) + ", not '" + text + "'");
+  }
+  value = static_cast<T>(parsed);
+  return {};
+}
+
+StatusOr<ViewOptions> ParseViewOptions(std::span<const std::string> args) {
+  StatusOr<ParsedCommandLine> parsed = ParseOptions(kViewOptions, args, OperandMode::kInterleaved);
+  if (!parsed.ok()) return parsed.status();
+  ViewOptions options;
+  for (const ParsedOption& option : parsed->options) {
+    switch (static_cast<ViewOptionId>(option.id)) {
+      case kPort:
+        GPUSCOPE_RETURN_IF_ERROR(ParseNumber<std::uint16_t>(option, 65535, options.port));
+        break;
+      case kExitAfter:
+        GPUSCOPE_RETURN_IF_ERROR(
+            ParseNumber<std::uint32_t>(option, 24u * 3600, options.exit_after_seconds));
+        break;
+      case kHelp:
+        options.help = true;
+        break;
+    }
+  }
+  options.reports = std::move(parsed->operands);
+  if (!options.help && options.reports.empty()) return Status::Error("no report given");
+  return options;
+}
+
+volatile std::sig_atomic_t stop_requested = 0;
+
+void RequestStop(int) { stop_requested = 1; }
+
+// SIGINT/SIGTERM end the serving loop (no SA_RESTART: poll() returns at once).
+class StopSignals {
+ public:
+  StopSignals() {
+    stop_requested = 0;
+    struct sigaction action = {};
+    action.sa_handler = RequestStop;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, &old_int_);
+    sigaction(SIGTERM, &action, &old_term_);
+  }
+  ~StopSignals() {
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
+  }
+
+ private:
+  struct sigaction old_int_ = {}, old_term_ = {};
+};
+
+void ViewError(std::string_view message) { std::cerr << "gpuscope: error: " << message << '\n'; }
+
+}  // namespace
+
+int ViewCommand(std::span<const std::string> args) {
+  StatusOr<ViewOptions> parsed = ParseViewOptions(args);
+  if (!parsed.ok()) {
+    ViewError(parsed.status().message());
+    std::cerr << ShortUsage(ViewUsage(), "view");
+    return kExitUsage;
+  }
+  const ViewOptions& options = parsed.value();
+  if (options.help) {
+    std::cout << ViewUsage();
+    return kExitOk;
+  }
+  StatusOr<std::unique_ptr<viewer::ViewerData>> data = viewer::ViewerData::Open(options.reports);
+  if (!data.ok()) {
+    ViewError(data.status().message());
+    return kExitGpuscopeFailure;
+  }
+  StatusOr<std::unique_ptr<viewer::HttpServer>> server =
+      viewer::HttpServer::Listen("127.0.0.1", options.port);
+  if (!server.ok()) {
+    ViewError(server.status().message());
+    return kExitGpuscopeFailure;
+  }
+  StopSignals signals;
+  std::cout << "gpuscope: viewer at http://127.0.0.1:" << server.value()->port()
+            << "/ (Ctrl-C to stop)" << std::endl;
+  auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(options.exit_after_seconds);
+  viewer::ViewerData& viewer_data = *data.value();
+  server.value()->Serve(
+      [&](const viewer::HttpRequest& request) {
+        return viewer::HandleViewerRequest(viewer_data, viewer::WebAssets(), request);
+      },
+      [&] {
+        return stop_requested != 0 ||
+               (options.exit_after_seconds != 0 && std::chrono::steady_clock::now() >= deadline);
+      });
+  std::cout << "gpuscope: viewer stopped" << std::endl;
+  return kExitOk;
+}
+
+std::string ViewUsage() {
+  return "Usage: gpuscope view [--port N] <report>...\n"
+         "\n"
+         "Serves the interactive viewer for one or more reports on 127.0.0.1 only (never on\n"
+         "the network) and prints its URL; open it in a browser. Reports are indexed at\n"
+         "start-up and read on demand, so reports of millions of events open. Ctrl-C stops.\n"
+         "\n"
+         "Options:\n" +
+         FormatOptionHelp(kViewOptions);
+}
+
+}  // namespace gpuscope::cli

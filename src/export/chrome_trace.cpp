@@ -1,0 +1,392 @@
+#include "export/chrome_trace.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "analysis/activity_names.h"
+#include "export/json_stream.h"
+#include "export/sql_rows.h"
+
+namespace gpuscope::exporter {
+namespace {
+
+// Trace pids of GPUs sit above Linux's largest pid (2^22), so they never collide with a
+// traced process; each report gets its own block of 256 device slots.
+constexpr std::int64_t kGpuPidBase = std::int64_t{1} << 23;
+// The thread of NVTX start/end ranges (async slices need a tid to sit under).
+constexpr std::int64_t kStartEndRangesTid = 0x7FFFFFF0;
+
+std::vector<std::uint32_t> SortedCorrelations(sqlite3* db, std::string_view sql,
+                                              std::string_view what, Status* status) {
+  std::vector<std::uint32_t> ids;
+  Status queried = QueryRows(db, sql, {}, what, [&](const SqlRow& row) {
+    ids.push_back(static_cast<std::uint32_t>(row.values[0].integer));
+    return true;
+  });
+  if (!queried.ok()) *status = queried;
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  return ids;
+}
+
+bool Contains(const std::vector<std::uint32_t>& sorted, std::uint32_t id) {
+  return std::binary_search(sorted.begin(), sorted.end(), id);
+}
+
+// Writes one report's events. `index` is the report's position, which keeps flow ids and
+// GPU pids of several reports apart.
+class ReportExporter {
+ public:
+  ReportExporter(const store::ReportReader& report, std::size_t index, std::int64_t pid,
+                 model::Timestamp origin, JsonStream& json, ChromeTraceStats& stats)
+      : report_(report), index_(index), pid_(pid), origin_(origin), json_(json), stats_(stats) {}
+
+  Status Write() {
+    Status status;
+    // Flows need both ends: collect the correlation ids of GPU work and of API calls first
+    // (SQL over one column, much cheaper than decoding the rows twice).
+    gpu_correlations_ = SortedCorrelations(
+        report_.db(),
+        "SELECT correlation_id FROM kernels UNION ALL SELECT CASE WHEN runtime_correlation_id "
+        "> 0 THEN runtime_correlation_id ELSE correlation_id END FROM memcpys UNION ALL SELECT "
+        "correlation_id FROM memsets",
+        "the GPU correlation ids", &status);
+    api_correlations_ = SortedCorrelations(report_.db(), "SELECT correlation_id FROM api_calls",
+                                           "the API correlation ids", &status);
+    GPUSCOPE_RETURN_IF_ERROR(status);
+
+    const store::ProcessInfo& process = report_.process();
+    std::string label = process.command_line.empty() ? "process" : process.command_line;
+    Metadata(pid_, std::nullopt, "process_name",
+             label + " (pid " + std::to_string(process.pid) + ")");
+    Metadata(pid_, std::nullopt, "process_sort_index", std::to_string(index_ * 1000), true);
+    for (const store::DeviceInfo& device : report_.devices()) NameGpu(device.record.id);
+
+    GPUSCOPE_RETURN_IF_ERROR(report_.ForEachApiCall([&](const store::ApiCallRow& row) {
+      const model::ApiCallRecord& call = row.record;
+      if (!Timed(call.start, call.end)) return true;
+      NameThread(call.thread_id);
+      Slice("cuda_api", call.name, pid_, call.thread_id, call.start, call.end);
+      json_.Raw(",\"args\":{\"correlation_id\":")
+          .UInt(call.correlation_id)
+          .Raw(",\"return_value\":")
+          .Int(call.return_value)
+          .Raw(",\"nested\":")
+          .Raw(row.nested_in_runtime ? "true" : "false")
+          .Raw("}}");
+      if (Contains(gpu_correlations_, call.correlation_id)) {
+        Flow("s", pid_, call.thread_id, call.start, call.correlation_id);
+      }
+      return true;
+    }));
+    GPUSCOPE_RETURN_IF_ERROR(report_.ForEachKernel([&](const store::KernelRow& row) {
+      const model::KernelRecord& k = row.record;
+      if (!Timed(k.start, k.end)) return true;
+      std::int64_t gpu = GpuStream(k.device_id, k.stream_id);
+      Slice("kernel", row.demangled_name, gpu, k.stream_id, k.start, k.end);
+      json_.Raw(",\"args\":{\"correlation_id\":")
+          .UInt(k.correlation_id)
+          .Raw(",\"grid\":[")
+          .Int(k.grid_x)
+          .Raw(",")
+          .Int(k.grid_y)
+          .Raw(",")
+          .Int(k.grid_z)
+          .Raw("],\"block\":[")
+          .Int(k.block_x)
+          .Raw(",")
+          .Int(k.block_y)
+          .Raw(",")
+          .Int(k.block_z)
+          .Raw("],\"registers_per_thread\":")
+          .UInt(k.registers_per_thread)
+          .Raw(",\"static_shared_memory\":")
+          .Int(k.static_shared_memory)
+          .Raw(",\"dynamic_shared_memory\":")
+          .Int(k.dynamic_shared_memory)
+          .Raw(",\"mangled_name\":")
+          .String(k.mangled_name)
+          .Raw("}}");
+      FlowEnd(gpu, k.stream_id, k.start, k.correlation_id);
+      return true;
+    }));
+    GPUSCOPE_RETURN_IF_ERROR(report_.ForEachMemcpy([&](const model::MemcpyRecord& m) {
+      if (!Timed(m.start, m.end)) return true;
+      std::int64_t gpu = GpuStream(m.device_id, m.stream_id);
+      Slice("memcpy", analysis::NvprofCopyName(m.copy_kind), gpu, m.stream_id, m.start, m.end);
+      std::uint32_t correlation =
+          m.runtime_correlation_id ? m.runtime_correlation_id : m.correlation_id;
+      json_.Raw(",\"args\":{\"correlation_id\":")
+          .UInt(correlation)
+          .Raw(",\"bytes\":")
+          .UInt(m.bytes)
+          .Raw(",\"async\":")
+          .Raw(m.is_async ? "true" : "false")
+          .Raw("}}");
+      FlowEnd(gpu, m.stream_id, m.start, correlation);
+      return true;
+    }));
+    GPUSCOPE_RETURN_IF_ERROR(report_.ForEachMemset([&](const model::MemsetRecord& m) {
+      if (!Timed(m.start, m.end)) return true;
+      std::int64_t gpu = GpuStream(m.device_id, m.stream_id);
+      Slice("memset", "[CUDA memset]", gpu, m.stream_id, m.start, m.end);
+      json_.Raw(",\"args\":{\"correlation_id\":")
+          .UInt(m.correlation_id)
+          .Raw(",\"bytes\":")
+          .UInt(m.bytes)
+          .Raw(",\"value\":")
+          .UInt(m.value)
+          .Raw("}}");
+      FlowEnd(gpu, m.stream_id, m.start, m.correlation_id);
+      return true;
+    }));
+    GPUSCOPE_RETURN_IF_ERROR(report_.ForEachNvtx([&](const model::NvtxRecord& n) {
+      WriteNvtx(n);
+      return true;
+    }));
+    GPUSCOPE_RETURN_IF_ERROR(WriteMemoryCounter());
+    return json_.Flush();
+  }
+
+ private:
+  bool Timed(model::Timestamp start, model::Timestamp end) {
+    if (start != 0 && end >= start) return true;
+    ++stats_.skipped_untimed;
+    return false;
+  }
+
+  // Every event but the first is preceded by a comma: the caller opened the array.
+  void Begin() { json_.Raw(stats_.events++ == 0 ? "\n" : ",\n"); }
+
+  void Metadata(std::int64_t pid, std::optional<std::int64_t> tid, std::string_view name,
+                const std::string& value, bool numeric = false) {
+    Begin();
+    json_.Raw("{\"ph\":\"M\",\"name\":")
+        .String(name)
+        .Raw(",\"pid\":")
+        .Int(pid)
+        .Raw(",\"tid\":")
+        .Int(tid.value_or(0))
+        .Raw(",\"args\":{");
+    if (numeric) {
+      json_.Raw("\"sort_index\":").Raw(value);
+    } else {
+      json_.Raw("\"name\":").String(value);
+    }
+    json_.Raw("}}");
+  }
+
+  void NameThread(std::uint32_t tid) {
+    if (!named_threads_.insert(tid).second) return;
+    Metadata(pid_, tid, "thread_name", "Thread " + std::to_string(tid));
+  }
+
+  std::int64_t GpuPid(std::uint32_t device) {
+    return kGpuPidBase + static_cast<std::int64_t>(index_) * 256 + (device % 256);
+  }
+
+  std::int64_t NameGpu(std::uint32_t device) {
+    std::int64_t pid = GpuPid(device);
+    if (!named_gpus_.insert(device).second) return pid;
+    std::string name = "GPU " + std::to_string(device);
+    for (const store::DeviceInfo& info : report_.devices()) {
+      if (info.record.id == device) name += " (" + info.name + ")";
+    }
+    Metadata(pid, std::nullopt, "process_name",
+             name + " - pid " + std::to_string(report_.process().pid));
+    Metadata(pid, std::nullopt, "process_sort_index", std::to_string(index_ * 1000 + 1 + device),
+             true);
+    return pid;
+  }
+
+  std::int64_t GpuStream(std::uint32_t device, std::uint32_t stream) {
+    std::int64_t pid = NameGpu(device);
+    if (named_streams_.insert({device, stream}).second) {
+      Metadata(pid, stream, "thread_name", "Stream " + std::to_string(stream));
+    }
+    return pid;
+  }
+
+  // Opens an X event; the caller appends ",\"args\":{...}}".
+  void Slice(std::string_view category, std::string_view name, std::int64_t pid, std::int64_t tid,
+             model::Timestamp start, model::Timestamp end) {
+    Begin();
+    json_.Raw("{\"ph\":\"X\",\"cat\":\"")
+        .Raw(category)
+        .Raw("\",\"name\":")
+        .String(name)
+        .Raw(",\"pid\":")
+        .Int(pid)
+        .Raw(",\"tid\":")
+        .Int(tid)
+        .Raw(",\"ts\":")
+        .Micros(Relative(start))
+        .Raw(",\"dur\":")
+        .Micros(static_cast<std::int64_t>(end - start));
+  }
+
+  void Flow(std::string_view phase, std::int64_t pid, std::int64_t tid, model::Timestamp ts,
+            std::uint32_t correlation) {
+    Begin();
+    json_.Raw("{\"ph\":\"")
+        .Raw(phase)
+        .Raw("\",\"cat\":\"correlation\",\"name\":\"launch\"")
+        .Raw(",\"id\":")
+        .UInt((static_cast<std::uint64_t>(index_) << 32) | correlation)
+        .Raw(",\"pid\":")
+        .Int(pid)
+        .Raw(",\"tid\":")
+        .Int(tid)
+        .Raw(",\"ts\":")
+        .Micros(Relative(ts));
+    if (phase == "f") json_.Raw(",\"bp\":\"e\"");
+    json_.Raw("}");
+  }
+
+  void FlowEnd(std::int64_t pid, std::int64_t tid, model::Timestamp ts, std::uint32_t corr) {
+    if (Contains(api_correlations_, corr)) Flow("f", pid, tid, ts, corr);
+  }
+
+  void WriteNvtx(const model::NvtxRecord& n) {
+    if (n.start == 0) {
+      ++stats_.skipped_untimed;
+      return;
+    }
+    NameThread(n.thread_id);
+    auto args = [&] {
+      json_.Raw(",\"args\":{\"domain\":")
+          .String(n.domain)
+          .Raw(",\"category\":")
+          .UInt(n.category)
+          .Raw(",\"color\":")
+          .UInt(n.color)
+          .Raw("}}");
+    };
+    if (n.kind == model::NvtxKind::kMark) {
+      Begin();
+      json_.Raw("{\"ph\":\"i\",\"s\":\"t\",\"cat\":\"nvtx\",\"name\":")
+          .String(n.name)
+          .Raw(",\"pid\":")
+          .Int(pid_)
+          .Raw(",\"tid\":")
+          .Int(n.thread_id)
+          .Raw(",\"ts\":")
+          .Micros(Relative(n.start));
+      args();
+      return;
+    }
+    if (!Timed(n.start, n.end)) return;
+    if (n.kind == model::NvtxKind::kPushPopRange) {
+      Slice("nvtx", n.name, pid_, n.thread_id, n.start, n.end);
+      args();
+      return;
+    }
+    // Start/end ranges may overlap without nesting: async begin/end pairs keep them apart.
+    if (named_threads_.insert(static_cast<std::uint32_t>(kStartEndRangesTid)).second) {
+      Metadata(pid_, kStartEndRangesTid, "thread_name", "NVTX start/end ranges");
+    }
+    for (const char* phase : {"b", "e"}) {
+      Begin();
+      json_.Raw("{\"ph\":\"")
+          .Raw(phase)
+          .Raw("\",\"cat\":\"nvtx\",\"name\":")
+          .String(n.name)
+          .Raw(",\"id\":")
+          .UInt((static_cast<std::uint64_t>(index_) << 32) | n.id)
+          .Raw(",\"pid\":")
+          .Int(pid_)
+          .Raw(",\"tid\":")
+          .Int(kStartEndRangesTid)
+          .Raw(",\"ts\":")
+          .Micros(Relative(phase[0] == 'b' ? n.start : n.end));
+      args();
+    }
+  }
+
+  // Device memory in use after each allocation or free, per GPU. A free whose record has
+  // no size takes it from the matching allocation.
+  Status WriteMemoryCounter() {
+    std::map<std::uint32_t, std::int64_t> in_use;
+    std::unordered_map<std::uint64_t, std::uint64_t> live;  // address -> bytes
+    return report_.ForEachMemory([&](const model::MemoryRecord& m) {
+      if (m.timestamp == 0) {
+        ++stats_.skipped_untimed;
+        return true;
+      }
+      std::uint64_t bytes = m.bytes;
+      if (m.op == model::MemoryOp::kAlloc) {
+        live[m.address] = bytes;
+        in_use[m.device_id] += static_cast<std::int64_t>(bytes);
+      } else {
+        auto found = live.find(m.address);
+        if (bytes == 0 && found != live.end()) bytes = found->second;
+        if (found != live.end()) live.erase(found);
+        in_use[m.device_id] -= static_cast<std::int64_t>(bytes);
+      }
+      Begin();
+      json_.Raw("{\"ph\":\"C\",\"name\":\"Device memory\",\"pid\":")
+          .Int(NameGpu(m.device_id))
+          .Raw(",\"tid\":0,\"ts\":")
+          .Micros(Relative(m.timestamp))
+          .Raw(",\"args\":{\"bytes\":")
+          .Int(in_use[m.device_id])
+          .Raw("}}");
+      return true;
+    });
+  }
+
+  std::int64_t Relative(model::Timestamp t) const { return static_cast<std::int64_t>(t - origin_); }
+
+  const store::ReportReader& report_;
+  std::size_t index_;
+  std::int64_t pid_;
+  model::Timestamp origin_;
+  JsonStream& json_;
+  ChromeTraceStats& stats_;
+  std::vector<std::uint32_t> gpu_correlations_, api_correlations_;
+  std::set<std::uint32_t> named_threads_;
+  std::set<std::uint32_t> named_gpus_;
+  std::set<std::pair<std::uint32_t, std::uint32_t>> named_streams_;
+};
+
+model::Timestamp TraceOrigin(std::span<const store::ReportReader* const> reports) {
+  model::Timestamp origin = 0;
+  for (const store::ReportReader* report : reports) {
+    model::Timestamp start =
+        report->process().start ? report->process().start : report->time_base();
+    if (start != 0 && (origin == 0 || start < origin)) origin = start;
+  }
+  return origin;
+}
+
+}  // namespace
+
+StatusOr<ChromeTraceStats> WriteChromeTrace(std::span<const store::ReportReader* const> reports,
+                                            std::ostream& out) {
+  ChromeTraceStats stats;
+  JsonStream json(out);
+  model::Timestamp origin = TraceOrigin(reports);
+  json.Raw("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[");
+  std::set<std::int64_t> used_pids;
+  for (std::size_t i = 0; i < reports.size(); ++i) {
+    // Two reports may carry the same pid (two hosts, or pid reuse): keep their tracks apart.
+    std::int64_t pid = reports[i]->process().pid;
+    while (!used_pids.insert(pid).second) pid += kGpuPidBase * 2;
+    ReportExporter exporter(*reports[i], i, pid, origin, json, stats);
+    GPUSCOPE_RETURN_IF_ERROR(exporter.Write());
+  }
+  json.Raw("\n],\"otherData\":{\"generator\":\"gpuscope\",\"time_origin_ns\":")
+      .UInt(origin)
+      .Raw(",\"skipped_untimed_events\":")
+      .UInt(stats.skipped_untimed)
+      .Raw("}}\n");
+  GPUSCOPE_RETURN_IF_ERROR(json.Flush());
+  return stats;
+}
+
+}  // namespace gpuscope::exporter

@@ -1,0 +1,24 @@
+// CSV export (`gpuscope export --format csv`): one RFC 4180 file per table of a report,
+// names resolved (the schema's *_v views: kernel names demangled, copy kinds and memory
+// kinds spelled out), absolute nanosecond times. Rows stream from SQLite to the file.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "store/report_reader.h"
+#include "util/status.h"
+
+namespace gpuscope::exporter {
+
+// kernels, memcpys, memsets, api_calls, nvtx, memory, syncs, overheads, devices: the file
+// names without ".csv".
+const std::vector<std::string>& CsvTableNames();
+
+// Writes <directory>/<table>.csv for every table, creating `directory` if needed.
+Status WriteCsvTables(const store::ReportReader& report, const std::string& directory);
+
+// One CSV field: quoted (inner quotes doubled) when it holds a comma, quote, CR or LF.
+std::string CsvField(std::string_view text);
+
+}  // namespace gpuscope::exporter

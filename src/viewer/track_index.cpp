@@ -1,0 +1,454 @@
+#include "viewer/track_index.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <functional>
+#include <map>
+#include <numeric>
+#include <thread>
+
+#include "analysis/activity_names.h"
+#include "export/sql_rows.h"
+#include "model/records.h"
+
+namespace gpuscope::viewer {
+namespace {
+
+constexpr std::string_view kTypeNames[] = {"kernel", "memcpy", "memset", "api", "nvtx", "mark"};
+
+bool EventBefore(const TrackEvent& a, const TrackEvent& b) {
+  // Equal starts: the longer event first, so that an enclosing range precedes what it holds.
+  if (a.start != b.start) return a.start < b.start;
+  return a.end > b.end;
+}
+
+std::string GpuGroup(const store::ReportReader& report, std::uint32_t device) {
+  for (const store::DeviceInfo& info : report.devices()) {
+    if (info.record.id == device) return "GPU " + std::to_string(device) + " (" + info.name + ")";
+  }
+  return "GPU " + std::to_string(device);
+}
+
+}  // namespace
+
+std::string_view EventTypeName(EventType type) {
+  return kTypeNames[static_cast<std::size_t>(type)];
+}
+
+std::optional<EventType> ParseEventType(std::string_view name) {
+  for (std::size_t i = 0; i < std::size(kTypeNames); ++i) {
+    if (kTypeNames[i] == name) return static_cast<EventType>(i);
+  }
+  return std::nullopt;
+}
+
+std::uint32_t TrackIndex::Intern(std::string_view text) {
+  auto found = string_ids_.find(std::string(text));
+  if (found != string_ids_.end()) return found->second;
+  auto id = static_cast<std::uint32_t>(strings_.size());
+  strings_.emplace_back(text);
+  string_ids_.emplace(std::string(text), id);
+  return id;
+}
+
+const Track* TrackIndex::FindTrack(std::string_view id) const {
+  std::uint32_t index = TrackIndexOf(id);
+  return index < tracks_.size() ? &tracks_[index] : nullptr;
+}
+
+std::uint32_t TrackIndex::TrackIndexOf(std::string_view id) const {
+  auto found = track_by_id_.find(std::string(id));
+  return found == track_by_id_.end() ? static_cast<std::uint32_t>(tracks_.size()) : found->second;
+}
+
+StatusOr<std::unique_ptr<TrackIndex>> TrackIndex::Build(const store::ReportReader& report) {
+  std::unique_ptr<TrackIndex> index(new TrackIndex());
+  Status loaded = index->Load(report);
+  if (!loaded.ok()) return loaded;
+  index->Finish();
+  return index;
+}
+
+namespace {
+
+// The events of one side of a report (GPU or host), loaded on its own thread with its own
+// connection, merged into the index afterwards.
+struct TrackSet {
+  std::vector<Track> tracks;
+  std::unordered_map<std::uint64_t, std::uint32_t> by_key;  // numbers -> index in tracks
+  std::vector<std::pair<std::uint32_t, std::pair<std::uint32_t, std::uint32_t>>> correlations;
+  std::uint64_t events = 0;
+  std::uint64_t untimed = 0;
+  Status status;
+
+  template <typename MakeTrack>
+  Track& Find(std::uint64_t key, MakeTrack make) {
+    auto found = by_key.find(key);
+    if (found != by_key.end()) return tracks[found->second];
+    by_key.emplace(key, static_cast<std::uint32_t>(tracks.size()));
+    tracks.push_back(make());
+    return tracks.back();
+  }
+
+  std::pair<std::uint32_t, std::uint32_t> Add(Track& track, std::uint64_t start, std::uint64_t end,
+                                              std::uint32_t id, std::uint32_t name,
+                                              EventType type) {
+    TrackEvent& event = track.events.emplace_back();
+    event.start = start;
+    event.end = end;
+    event.id = id;
+    event.set(name, type, 0);
+    ++events;
+    return {static_cast<std::uint32_t>(&track - tracks.data()),
+            static_cast<std::uint32_t>(track.events.size() - 1)};
+  }
+
+  void Query(sqlite3* db, std::string_view sql, std::string_view what,
+             const std::function<void(const exporter::SqlRow&)>& fn) {
+    if (!status.ok()) return;
+    status = exporter::QueryRows(db, sql, {}, what, [&](const exporter::SqlRow& row) {
+      fn(row);
+      return true;
+    });
+  }
+};
+
+Track MakeTrack(std::string id, std::string group, std::string label, std::string kind) {
+  Track track;
+  track.id = std::move(id);
+  track.group = std::move(group);
+  track.label = std::move(label);
+  track.kind = std::move(kind);
+  return track;
+}
+
+std::uint32_t U32(const exporter::SqlValue& value) {
+  return static_cast<std::uint32_t>(value.integer);
+}
+
+// Both times present and in order; counts the row as untimed otherwise.
+bool Timed(const exporter::SqlRow& row, std::size_t start_column, TrackSet& set) {
+  const exporter::SqlValue& start = row.values[start_column];
+  const exporter::SqlValue& end = row.values[start_column + 1];
+  if (start.kind == exporter::SqlValue::Kind::kInteger &&
+      end.kind == exporter::SqlValue::Kind::kInteger && end.integer >= start.integer) {
+    return true;
+  }
+  ++set.untimed;
+  return false;
+}
+
+}  // namespace
+
+Status TrackIndex::Load(const store::ReportReader& report) {
+  // Plain SQL over the few columns the timeline needs (not the reader's full-row streams):
+  // it is faster, and it gives the row ids that /api/event looks rows up by. GPU activities
+  // and host events are read at the same time on two connections.
+  const auto base = static_cast<std::int64_t>(report.time_base());
+  auto time = [base](const exporter::SqlValue& value) {
+    return static_cast<std::uint64_t>(value.integer + base);
+  };
+
+  // Names: the report's string ids are our ids (kernel names demangled); copy and memset
+  // names are appended now, so that the loading threads only read the table.
+  GPUSCOPE_RETURN_IF_ERROR(exporter::QueryRows(
+      report.db(), "SELECT id, COALESCE(demangled, value) FROM strings ORDER BY id", {}, "names",
+      [&](const exporter::SqlRow& row) {
+        auto id = static_cast<std::size_t>(row.values[0].integer);
+        if (id >= strings_.size()) strings_.resize(id + 1);
+        strings_[id] = std::string(row.values[1].text);
+        return true;
+      }));
+  if (strings_.empty()) strings_.emplace_back();
+  for (std::uint32_t id = 0; id < strings_.size(); ++id) string_ids_.emplace(strings_[id], id);
+  std::vector<std::uint32_t> copy_names;
+  for (int kind = 0; kind <= static_cast<int>(model::CopyKind::kPtoP); ++kind) {
+    copy_names.push_back(Intern(analysis::NvprofCopyName(static_cast<model::CopyKind>(kind))));
+  }
+  const std::uint32_t memset_name = Intern("[CUDA memset]");
+  if (strings_.size() > 0xF00000) {
+    return Status::Error(
+        "report has more than 15 million distinct names; the viewer cannot "
+        "index it");
+  }
+  const auto name_count = static_cast<std::uint32_t>(strings_.size());
+  auto known_name = [name_count](const exporter::SqlValue& value) {
+    auto id = static_cast<std::uint32_t>(value.integer);
+    return id < name_count ? id : 0;
+  };
+
+  TrackSet gpu, host;
+  auto load_gpu = [&](sqlite3* db) {
+    auto stream_track = [&](std::uint32_t device, std::uint32_t stream) -> Track& {
+      return gpu.Find((std::uint64_t{device} << 32) | stream, [&] {
+        return MakeTrack("gpu" + std::to_string(device) + ".s" + std::to_string(stream),
+                         GpuGroup(report, device), "Stream " + std::to_string(stream), "gpu");
+      });
+    };
+    gpu.Query(db,
+              "SELECT id, start, \"end\", name_id, device_id, stream_id, correlation_id FROM "
+              "kernels",
+              "kernels", [&](const exporter::SqlRow& row) {
+                if (!Timed(row, 1, gpu)) return;
+                auto where = gpu.Add(stream_track(U32(row.values[4]), U32(row.values[5])),
+                                     time(row.values[1]), time(row.values[2]), U32(row.values[0]),
+                                     known_name(row.values[3]), EventType::kKernel);
+                gpu.correlations.push_back({U32(row.values[6]), where});
+              });
+    gpu.Query(db,
+              "SELECT id, start, \"end\", copy_kind, device_id, stream_id, correlation_id, "
+              "runtime_correlation_id FROM memcpys",
+              "memory copies", [&](const exporter::SqlRow& row) {
+                if (!Timed(row, 1, gpu)) return;
+                std::uint32_t kind = U32(row.values[3]);
+                auto where =
+                    gpu.Add(stream_track(U32(row.values[4]), U32(row.values[5])),
+                            time(row.values[1]), time(row.values[2]), U32(row.values[0]),
+                            copy_names[kind < copy_names.size() ? kind : 0], EventType::kMemcpy);
+                // Both the driver call and the runtime call that made it link to the copy.
+                gpu.correlations.push_back({U32(row.values[6]), where});
+                if (U32(row.values[7]) != 0)
+                  gpu.correlations.push_back({U32(row.values[7]), where});
+              });
+    gpu.Query(db, "SELECT id, start, \"end\", device_id, stream_id, correlation_id FROM memsets",
+              "memsets", [&](const exporter::SqlRow& row) {
+                if (!Timed(row, 1, gpu)) return;
+                auto where = gpu.Add(stream_track(U32(row.values[3]), U32(row.values[4])),
+                                     time(row.values[1]), time(row.values[2]), U32(row.values[0]),
+                                     memset_name, EventType::kMemset);
+                gpu.correlations.push_back({U32(row.values[5]), where});
+              });
+    // Device memory in use per GPU after each allocation or free; a free without a size
+    // takes it from its allocation.
+    std::map<std::uint32_t, std::int64_t> in_use;
+    std::unordered_map<std::int64_t, std::int64_t> live;
+    gpu.Query(db,
+              "SELECT timestamp, op, bytes, address, device_id FROM memory "
+              "WHERE timestamp IS NOT NULL ORDER BY timestamp, id",
+              "memory allocations", [&](const exporter::SqlRow& row) {
+                std::uint32_t device = U32(row.values[4]);
+                std::int64_t bytes = row.values[2].integer;
+                std::int64_t address = row.values[3].integer;
+                if (row.values[1].integer == static_cast<int>(model::MemoryOp::kAlloc)) {
+                  live[address] = bytes;
+                  in_use[device] += bytes;
+                } else {
+                  auto found = live.find(address);
+                  if (bytes == 0 && found != live.end()) bytes = found->second;
+                  if (found != live.end()) live.erase(found);
+                  in_use[device] -= bytes;
+                }
+                Track& track = gpu.Find((std::uint64_t{1} << 40) | device, [&] {
+                  return MakeTrack("mem" + std::to_string(device), GpuGroup(report, device),
+                                   "Device memory", "counter");
+                });
+                track.counter.push_back({time(row.values[0]), in_use[device]});
+              });
+  };
+  auto load_host = [&](sqlite3* db) {
+    auto thread_track = [&](bool nvtx, std::uint32_t tid) -> Track& {
+      return host.Find((std::uint64_t{nvtx} << 32) | tid, [&] {
+        std::string number = std::to_string(tid);
+        return nvtx ? MakeTrack("n" + number, "NVTX", "Thread " + number, "nvtx")
+                    : MakeTrack("t" + number, "Threads", "Thread " + number, "api");
+      });
+    };
+    host.Query(db, "SELECT id, start, \"end\", name_id, thread_id, correlation_id FROM api_calls",
+               "API calls", [&](const exporter::SqlRow& row) {
+                 if (!Timed(row, 1, host)) return;
+                 auto where = host.Add(thread_track(false, U32(row.values[4])), time(row.values[1]),
+                                       time(row.values[2]), U32(row.values[0]),
+                                       known_name(row.values[3]), EventType::kApi);
+                 host.correlations.push_back({U32(row.values[5]), where});
+               });
+    // A range that never ended is drawn up to the end of the recording rather than left out.
+    const model::Timestamp recording_end = report.process().end;
+    host.Query(db, "SELECT id, kind, start, \"end\", name_id, thread_id FROM nvtx", "NVTX ranges",
+               [&](const exporter::SqlRow& row) {
+                 if (row.values[2].kind != exporter::SqlValue::Kind::kInteger) {
+                   ++host.untimed;
+                   return;
+                 }
+                 std::uint64_t start = time(row.values[2]);
+                 std::uint64_t end = row.values[3].kind == exporter::SqlValue::Kind::kInteger
+                                         ? time(row.values[3])
+                                         : std::max<std::uint64_t>(start, recording_end);
+                 bool mark = row.values[1].integer == static_cast<int>(model::NvtxKind::kMark);
+                 host.Add(thread_track(true, U32(row.values[5])), start,
+                          mark ? start : std::max(start, end), U32(row.values[0]),
+                          known_name(row.values[4]), mark ? EventType::kMark : EventType::kNvtx);
+               });
+  };
+
+  // A second connection for the GPU side; without one (a report being written, say) both
+  // sides are read one after the other on the reader's connection.
+  StatusOr<std::unique_ptr<exporter::ReadOnlyConnection>> second =
+      exporter::ReadOnlyConnection::Open(report.path());
+  if (second.ok()) {
+    std::thread gpu_thread([&] { load_gpu(second.value()->db()); });
+    load_host(report.db());
+    gpu_thread.join();
+    if (!gpu.status.ok()) {
+      // The second connection opened but could not read (a live report's WAL it may not
+      // map, say): the reader's own connection can, so read the GPU side again there.
+      gpu = TrackSet{};
+      load_gpu(report.db());
+    }
+  } else {
+    load_gpu(report.db());
+    load_host(report.db());
+  }
+  GPUSCOPE_RETURN_IF_ERROR(gpu.status);
+  GPUSCOPE_RETURN_IF_ERROR(host.status);
+
+  for (TrackSet* set : {&gpu, &host}) {
+    auto offset = static_cast<std::uint32_t>(tracks_.size());
+    for (Track& track : set->tracks) {
+      track_by_id_.emplace(track.id, static_cast<std::uint32_t>(tracks_.size()));
+      tracks_.push_back(std::move(track));
+    }
+    auto& pending = set == &gpu ? pending_gpu_ : pending_api_;
+    pending = std::move(set->correlations);
+    for (auto& entry : pending) entry.second.first += offset;
+    event_count_ += set->events;
+    untimed_ += set->untimed;
+  }
+  return {};
+}
+
+void TrackIndex::Finish() {
+  // Sort each track, remembering where every loaded event went so that the correlation
+  // entries (recorded with load positions) can be pointed at the sorted positions.
+  std::vector<std::vector<std::uint32_t>> moved(tracks_.size());
+  for (std::size_t t = 0; t < tracks_.size(); ++t) {
+    Track& track = tracks_[t];
+    if (!std::is_sorted(track.events.begin(), track.events.end(), EventBefore)) {
+      std::vector<std::uint32_t> order(track.events.size());
+      std::iota(order.begin(), order.end(), 0);
+      std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+        return EventBefore(track.events[a], track.events[b]);
+      });
+      std::vector<TrackEvent> sorted(track.events.size());
+      moved[t].resize(order.size());
+      for (std::uint32_t i = 0; i < order.size(); ++i) {
+        sorted[i] = track.events[order[i]];
+        moved[t][order[i]] = i;
+      }
+      track.events = std::move(sorted);
+    }
+    // Nesting depth: how many earlier events are still open when this one starts.
+    std::vector<std::uint64_t> open_ends;
+    for (TrackEvent& event : track.events) {
+      while (!open_ends.empty() && open_ends.back() <= event.start) open_ends.pop_back();
+      // A child that outlives its parent (clock skew) still nests under it.
+      event.set(event.name(), event.type(), static_cast<std::uint32_t>(open_ends.size()));
+      track.max_depth = std::max<std::uint32_t>(track.max_depth, event.depth());
+      if (event.end > event.start) open_ends.push_back(event.end);
+    }
+    for (std::size_t b = 0; b < track.events.size(); b += Track::kBlockSize) {
+      std::uint64_t max_end = 0;
+      for (std::size_t i = b; i < std::min(track.events.size(), b + Track::kBlockSize); ++i) {
+        max_end = std::max(max_end, track.events[i].end);
+      }
+      track.block_max_end.push_back(max_end);
+    }
+  }
+  auto resolve = [&](auto& pending, std::vector<CorrelatedEvent>& out) {
+    out.reserve(pending.size());
+    for (const auto& [correlation, where] : pending) {
+      auto [track, index] = where;
+      if (!moved[track].empty()) index = moved[track][index];
+      out.push_back({correlation, track, index});
+    }
+    pending.clear();
+    pending.shrink_to_fit();
+    std::sort(out.begin(), out.end(), [](const CorrelatedEvent& a, const CorrelatedEvent& b) {
+      return a.correlation < b.correlation;
+    });
+  };
+  resolve(pending_api_, api_by_correlation_);
+  resolve(pending_gpu_, gpu_by_correlation_);
+
+  // Display order: per GPU its streams (by number) then its memory counter; then host
+  // threads; then NVTX threads.
+  auto rank = [](const Track& track) {
+    int kind = track.kind == "gpu" ? 0 : track.kind == "counter" ? 1 : track.kind == "api" ? 2 : 3;
+    return kind;
+  };
+  std::vector<std::uint32_t> order(tracks_.size());
+  std::iota(order.begin(), order.end(), 0);
+  auto number_after = [](const std::string& id, char marker) -> std::uint64_t {
+    std::size_t at = id.rfind(marker);
+    return at == std::string::npos ? 0 : std::strtoull(id.c_str() + at + 1, nullptr, 10);
+  };
+  auto device_of = [&](const Track& track) -> std::uint64_t {
+    if (track.kind == "gpu") return std::strtoull(track.id.c_str() + 3, nullptr, 10);
+    if (track.kind == "counter") return std::strtoull(track.id.c_str() + 3, nullptr, 10);
+    return 0;
+  };
+  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    const Track& x = tracks_[a];
+    const Track& y = tracks_[b];
+    bool x_gpu = x.kind == "gpu" || x.kind == "counter";
+    bool y_gpu = y.kind == "gpu" || y.kind == "counter";
+    if (x_gpu != y_gpu) return x_gpu;
+    if (x_gpu && device_of(x) != device_of(y)) return device_of(x) < device_of(y);
+    if (rank(x) != rank(y)) return rank(x) < rank(y);
+    return number_after(x.id, x.kind == "gpu" ? 's' : x.id[0]) <
+           number_after(y.id, y.kind == "gpu" ? 's' : y.id[0]);
+  });
+  std::vector<std::uint32_t> new_position(tracks_.size());
+  std::vector<Track> reordered;
+  reordered.reserve(tracks_.size());
+  for (std::uint32_t i = 0; i < order.size(); ++i) {
+    new_position[order[i]] = i;
+    reordered.push_back(std::move(tracks_[order[i]]));
+  }
+  tracks_ = std::move(reordered);
+  track_by_id_.clear();
+  for (std::uint32_t i = 0; i < tracks_.size(); ++i) track_by_id_.emplace(tracks_[i].id, i);
+  for (auto* list : {&api_by_correlation_, &gpu_by_correlation_}) {
+    for (CorrelatedEvent& event : *list) event.track = new_position[event.track];
+  }
+}
+
+std::vector<CorrelatedEvent> TrackIndex::Correlated(std::uint32_t correlation, bool gpu) const {
+  const std::vector<CorrelatedEvent>& list = gpu ? gpu_by_correlation_ : api_by_correlation_;
+  auto [first, last] =
+      std::equal_range(list.begin(), list.end(), CorrelatedEvent{correlation, 0, 0},
+                       [](const CorrelatedEvent& a, const CorrelatedEvent& b) {
+                         return a.correlation < b.correlation;
+                       });
+  return std::vector<CorrelatedEvent>(first, last);
+}
+
+VisibleEvents FindVisible(const Track& track, std::uint64_t t0, std::uint64_t t1) {
+  VisibleEvents visible;
+  const std::vector<TrackEvent>& events = track.events;
+  auto by_start = [](const TrackEvent& event, std::uint64_t t) { return event.start < t; };
+  visible.first = static_cast<std::size_t>(
+      std::lower_bound(events.begin(), events.end(), t0, by_start) - events.begin());
+  // Events starting exactly at t1 are still visible (a mark at the right edge).
+  visible.last = static_cast<std::size_t>(
+      std::upper_bound(events.begin(), events.end(), t1,
+                       [](std::uint64_t t, const TrackEvent& event) { return t < event.start; }) -
+      events.begin());
+  if (visible.last < visible.first) visible.last = visible.first;
+  // Earlier events still running at t0: walk blocks backwards, skipping every block whose
+  // latest end is before t0 (a handful of comparisons per 64 events).
+  if (visible.first > 0) {
+    std::size_t block = (visible.first - 1) / Track::kBlockSize;
+    for (std::size_t b = block + 1; b-- > 0;) {
+      if (track.block_max_end[b] <= t0) continue;
+      std::size_t begin = b * Track::kBlockSize;
+      std::size_t end = std::min(visible.first, begin + Track::kBlockSize);
+      for (std::size_t i = end; i-- > begin;) {
+        if (events[i].end > t0) visible.earlier.push_back(static_cast<std::uint32_t>(i));
+      }
+    }
+    std::reverse(visible.earlier.begin(), visible.earlier.end());
+  }
+  return visible;
+}
+
+}  // namespace gpuscope::viewer

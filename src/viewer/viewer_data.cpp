@@ -1,0 +1,380 @@
+#include "viewer/viewer_data.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <sstream>
+#include <unordered_map>
+
+#include "analysis/escaping.h"
+#include "analysis/printers.h"
+#include "export/sql_rows.h"
+
+namespace gpuscope::viewer {
+namespace {
+
+using analysis::JsonString;
+using exporter::SqlRow;
+using exporter::SqlValue;
+
+std::string JsonValue(const SqlValue& value) {
+  switch (value.kind) {
+    case SqlValue::Kind::kNull:
+      return "null";
+    case SqlValue::Kind::kInteger:
+      return std::to_string(value.integer);
+    case SqlValue::Kind::kReal: {
+      std::ostringstream text;
+      text.precision(17);
+      text << value.real;
+      return text.str();
+    }
+    case SqlValue::Kind::kText:
+      break;
+  }
+  return JsonString(value.text);
+}
+
+const char* ViewOf(EventType type) {
+  switch (type) {
+    case EventType::kKernel:
+      return "kernels_v";
+    case EventType::kMemcpy:
+      return "memcpys_v";
+    case EventType::kMemset:
+      return "memsets_v";
+    case EventType::kApi:
+      return "api_calls_v";
+    case EventType::kNvtx:
+    case EventType::kMark:
+      break;
+  }
+  return "nvtx_v";
+}
+
+struct KernelConfig {
+  std::int64_t grid[3] = {0, 0, 0};
+  std::int64_t block[3] = {0, 0, 0};
+  std::int64_t registers = 0, static_smem = 0, dynamic_smem = 0, count = 0;
+};
+
+struct KernelPage {
+  std::string mangled;
+  std::int64_t launches = 0, total = 0, min = 0, max = 0;
+  std::vector<KernelConfig> configs;
+};
+
+std::string KernelPageJson(const std::string& name, const KernelPage& page) {
+  std::string out = "{\"name\":" + JsonString(name) + ",\"mangled\":" + JsonString(page.mangled) +
+                    ",\"launches\":" + std::to_string(page.launches) +
+                    ",\"total\":" + std::to_string(page.total) +
+                    ",\"avg\":" + std::to_string(page.launches ? page.total / page.launches : 0) +
+                    ",\"min\":" + std::to_string(page.min) +
+                    ",\"max\":" + std::to_string(page.max) + ",\"configs\":[";
+  for (std::size_t i = 0; i < page.configs.size(); ++i) {
+    const KernelConfig& c = page.configs[i];
+    out += (i ? "," : "");
+    out += "{\"grid\":[" + std::to_string(c.grid[0]) + "," + std::to_string(c.grid[1]) + "," +
+           std::to_string(c.grid[2]) + "],\"block\":[" + std::to_string(c.block[0]) + "," +
+           std::to_string(c.block[1]) + "," + std::to_string(c.block[2]) +
+           "],\"registers\":" + std::to_string(c.registers) +
+           ",\"static_smem\":" + std::to_string(c.static_smem) +
+           ",\"dynamic_smem\":" + std::to_string(c.dynamic_smem) +
+           ",\"count\":" + std::to_string(c.count) + "}";
+  }
+  out += "],\"sections\":[],\"findings\":[],\"roofline\":null,\"occupancy\":null}";
+  return out;
+}
+
+// Kernel pages by demangled name, one GROUP BY pass over the kernels (optionally of one
+// name). Configurations come most-launched first.
+StatusOr<std::map<std::string, KernelPage>> KernelPages(const store::ReportReader& report,
+                                                        const std::string* only) {
+  std::string sql =
+      "SELECT name, mangled_name, grid_x, grid_y, grid_z, block_x, block_y, block_z, "
+      "registers_per_thread, static_shared_memory, dynamic_shared_memory, count(*), "
+      "sum(duration), min(duration), max(duration) FROM kernels_v WHERE duration IS NOT NULL";
+  std::vector<exporter::SqlParam> params;
+  if (only) {
+    sql += " AND name = ?1";
+    params.emplace_back(*only);
+  }
+  sql += " GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 ORDER BY 1, 12 DESC";
+  std::map<std::string, KernelPage> pages;
+  Status read =
+      exporter::QueryRows(report.db(), sql, params, "kernel launches", [&](const SqlRow& row) {
+        auto v = [&](std::size_t i) { return row.values[i].integer; };
+        KernelPage& page = pages[std::string(row.values[0].text)];
+        if (page.mangled.empty()) page.mangled = row.values[1].text;
+        KernelConfig config;
+        for (int d = 0; d < 3; ++d) {
+          config.grid[d] = v(2 + d);
+          config.block[d] = v(5 + d);
+        }
+        config.registers = v(8);
+        config.static_smem = v(9);
+        config.dynamic_smem = v(10);
+        config.count = v(11);
+        page.min = page.launches ? std::min(page.min, v(13)) : v(13);
+        page.max = page.launches ? std::max(page.max, v(14)) : v(14);
+        page.launches += v(11);
+        page.total += v(12);
+        page.configs.push_back(config);
+        return true;
+      });
+  if (!read.ok()) return read;
+  for (auto& [name, page] : pages) {
+    std::stable_sort(
+        page.configs.begin(), page.configs.end(),
+        [](const KernelConfig& a, const KernelConfig& b) { return a.count > b.count; });
+  }
+  return pages;
+}
+
+struct KernelTotals {
+  std::uint64_t count = 0, total = 0;
+};
+
+std::unordered_map<std::string_view, KernelTotals> TotalsByName(const TrackIndex& index) {
+  std::unordered_map<std::string_view, KernelTotals> totals;
+  for (const Track& track : index.tracks()) {
+    if (track.kind != "gpu") continue;
+    for (const TrackEvent& event : track.events) {
+      if (event.type() != EventType::kKernel) continue;
+      KernelTotals& t = totals[index.Name(event)];
+      ++t.count;
+      t.total += event.end - event.start;
+    }
+  }
+  return totals;
+}
+
+std::string TotalsJson(const KernelTotals& t) {
+  return "{\"count\":" + std::to_string(t.count) + ",\"total\":" + std::to_string(t.total) +
+         ",\"avg\":" + std::to_string(t.count ? t.total / t.count : 0) + "}";
+}
+
+}  // namespace
+
+StatusOr<std::unique_ptr<ViewerData>> ViewerData::Open(const std::vector<std::string>& paths) {
+  std::unique_ptr<ViewerData> data(new ViewerData());
+  for (const std::string& path : paths) {
+    StatusOr<std::unique_ptr<store::ReportReader>> reader = store::ReportReader::Open(path);
+    if (!reader.ok()) {
+      const std::string& message = reader.status().message();
+      return Status::Error(message.find(path) != std::string::npos ? message
+                                                                   : path + ": " + message);
+    }
+    StatusOr<std::unique_ptr<TrackIndex>> index = TrackIndex::Build(*reader.value());
+    if (!index.ok()) return Status::Error(path + ": " + index.status().message());
+    data->reports_.push_back({std::move(reader.value()), std::move(index.value())});
+  }
+  return data;
+}
+
+std::string ViewerData::ReportJson(std::size_t i) const {
+  const store::ReportReader& reader = *reports_[i].reader;
+  const TrackIndex& index = *reports_[i].index;
+  const store::ProcessInfo& process = reader.process();
+  std::error_code error;
+  std::filesystem::path absolute = std::filesystem::absolute(reader.path(), error);
+  // A report whose process never flushed has no end: the last event ends it.
+  std::uint64_t end = process.end;
+  for (const Track& track : index.tracks()) {
+    for (std::uint64_t block_end : track.block_max_end) end = std::max(end, block_end);
+    if (!track.counter.empty()) end = std::max(end, track.counter.back().time);
+  }
+  std::string out = "{\"index\":" + std::to_string(i) +
+                    ",\"path\":" + JsonString(error ? reader.path() : absolute.string()) +
+                    ",\"pid\":" + std::to_string(process.pid) +
+                    ",\"hostname\":" + JsonString(process.hostname) +
+                    ",\"command_line\":" + JsonString(process.command_line) +
+                    ",\"start\":" + std::to_string(process.start) +
+                    ",\"end\":" + std::to_string(end) + ",\"devices\":[";
+  for (std::size_t d = 0; d < reader.devices().size(); ++d) {
+    const store::DeviceInfo& device = reader.devices()[d];
+    out += (d ? "," : "");
+    out += "{\"id\":" + std::to_string(device.record.id) + ",\"name\":" + JsonString(device.name) +
+           ",\"cc\":\"" + std::to_string(device.record.compute_major) + "." +
+           std::to_string(device.record.compute_minor) +
+           "\",\"sms\":" + std::to_string(device.record.num_sms) + "}";
+  }
+  out += "],\"counts\":{";
+  const char* const kCounted[][2] = {{"kernels", "kernels"},
+                                     {"memcpys", "memcpys"},
+                                     {"memsets", "memsets"},
+                                     {"api_calls", "api_calls"},
+                                     {"nvtx", "nvtx"}};
+  for (std::size_t c = 0; c < std::size(kCounted); ++c) {
+    StatusOr<std::uint64_t> rows = reader.CountRows(kCounted[c][1]);
+    out += std::string(c ? "," : "") + "\"" + kCounted[c][0] +
+           "\":" + std::to_string(rows.ok() ? rows.value() : 0);
+  }
+  out += "},\"warnings\":[";
+  std::vector<std::string> warnings = analysis::CollectionWarnings(reader);
+  if (index.untimed_events() > 0) {
+    warnings.push_back(std::to_string(index.untimed_events()) +
+                       " events without timestamps are not on the timeline");
+  }
+  for (std::size_t w = 0; w < warnings.size(); ++w) {
+    out += (w ? "," : "") + JsonString(warnings[w]);
+  }
+  out += "],\"has_metrics\":false}";
+  return out;
+}
+
+std::string ViewerData::ReportsJson() const {
+  std::string out = "[";
+  for (std::size_t i = 0; i < reports_.size(); ++i) out += (i ? "," : "") + ReportJson(i);
+  return out + "]";
+}
+
+std::string ViewerData::TracksJson(std::size_t report) const {
+  std::string out = "[";
+  const std::vector<Track>& tracks = reports_[report].index->tracks();
+  for (std::size_t i = 0; i < tracks.size(); ++i) {
+    const Track& track = tracks[i];
+    out += (i ? "," : "");
+    out += "{\"id\":" + JsonString(track.id) + ",\"group\":" + JsonString(track.group) +
+           ",\"label\":" + JsonString(track.label) + ",\"kind\":" + JsonString(track.kind);
+    if (track.kind == "nvtx" || track.kind == "api") {
+      out += ",\"depth\":" + std::to_string(track.max_depth + 1);
+    }
+    out += ",\"events\":" +
+           std::to_string(track.kind == "counter" ? track.counter.size() : track.events.size()) +
+           "}";
+  }
+  return out + "]";
+}
+
+StatusOr<std::string> ViewerData::EventJson(std::size_t report, EventType type,
+                                            std::uint32_t id) const {
+  const store::ReportReader& reader = *reports_[report].reader;
+  const TrackIndex& index = *reports_[report].index;
+  std::string out;
+  std::vector<std::uint32_t> correlations;
+  Status read = exporter::QueryRows(
+      reader.db(), std::string("SELECT * FROM ") + ViewOf(type) + " WHERE id = ?1",
+      std::vector<exporter::SqlParam>{std::int64_t{id}}, "the event", [&](const SqlRow& row) {
+        out = "{\"type\":\"" + std::string(EventTypeName(type)) + "\"";
+        for (std::size_t c = 0; c < row.columns.size(); ++c) {
+          if (row.columns[c] == "type") continue;  // ours: the event's viewer type
+          out += "," + JsonString(row.columns[c]) + ":" + JsonValue(row.values[c]);
+          if ((row.columns[c] == "correlation_id" || row.columns[c] == "runtime_correlation_id") &&
+              row.values[c].integer != 0) {
+            correlations.push_back(static_cast<std::uint32_t>(row.values[c].integer));
+          }
+        }
+        return false;
+      });
+  if (!read.ok()) return read;
+  if (out.empty()) {
+    return Status::Error("no " + std::string(EventTypeName(type)) + " with id " +
+                         std::to_string(id) + " in report " + std::to_string(report));
+  }
+  if (type == EventType::kNvtx || type == EventType::kMark) correlations.clear();
+  out += ",\"related\":[";
+  bool first = true;
+  for (std::uint32_t correlation : correlations) {
+    for (const CorrelatedEvent& related : index.Correlated(correlation, type == EventType::kApi)) {
+      const Track& track = index.tracks()[related.track];
+      const TrackEvent& event = track.events[related.index];
+      out += first ? "" : ",";
+      first = false;
+      out += "{\"type\":\"" + std::string(EventTypeName(event.type())) +
+             "\",\"id\":" + std::to_string(event.id) + ",\"track\":" + JsonString(track.id) +
+             ",\"s\":" + std::to_string(event.start) + ",\"e\":" + std::to_string(event.end) +
+             ",\"name\":" + JsonString(index.Name(event)) + "}";
+    }
+  }
+  return out + "]}";
+}
+
+StatusOr<std::string> ViewerData::SummaryJson(std::span<const std::size_t> reports) {
+  std::vector<std::size_t> key(reports.begin(), reports.end());
+  auto cached = summaries_.find(key);
+  if (cached != summaries_.end()) return cached->second;
+  analysis::Reports readers;
+  for (std::size_t r : reports) readers.push_back(reports_[r].reader.get());
+  std::string out = "{\"tables\":{";
+  const std::vector<std::string>& names = analysis::StatsReportNames();
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    std::ostringstream table;
+    GPUSCOPE_RETURN_IF_ERROR(
+        analysis::WriteStatsReport(names[i], readers, analysis::StatsFormat::kJson, table));
+    std::string text = table.str();
+    while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+    out += (i ? "," : "") + JsonString(names[i]) + ":" + (text.empty() ? "[]" : text);
+  }
+  out += "}}";
+  summaries_.emplace(std::move(key), out);
+  return out;
+}
+
+StatusOr<std::string> ViewerData::KernelJson(std::size_t report, const std::string& name) const {
+  StatusOr<std::map<std::string, KernelPage>> pages = KernelPages(*reports_[report].reader, &name);
+  if (!pages.ok()) return pages.status();
+  auto found = pages->find(name);
+  if (found == pages->end()) {
+    return Status::Error("no kernel named " + name + " in report " + std::to_string(report));
+  }
+  return KernelPageJson(found->first, found->second);
+}
+
+StatusOr<std::string> ViewerData::AllKernelsJson(std::size_t report) const {
+  StatusOr<std::map<std::string, KernelPage>> pages =
+      KernelPages(*reports_[report].reader, nullptr);
+  if (!pages.ok()) return pages.status();
+  std::string out = "{";
+  bool first = true;
+  for (const auto& [name, page] : pages.value()) {
+    out += (first ? "" : ",") + JsonString(name) + ":" + KernelPageJson(name, page);
+    first = false;
+  }
+  return out + "}";
+}
+
+std::string ViewerData::DiffJson(std::size_t a, std::size_t b) const {
+  auto totals_a = TotalsByName(*reports_[a].index);
+  auto totals_b = TotalsByName(*reports_[b].index);
+  std::vector<std::string_view> names;
+  for (const auto& [name, t] : totals_a) names.push_back(name);
+  for (const auto& [name, t] : totals_b) {
+    if (!totals_a.count(name)) names.push_back(name);
+  }
+  struct Row {
+    std::string_view name;
+    KernelTotals a, b;
+    std::int64_t delta = 0;
+  };
+  std::vector<Row> rows;
+  for (std::string_view name : names) {
+    Row row{name, totals_a[name], totals_b[name], 0};
+    row.delta = static_cast<std::int64_t>(row.b.total) - static_cast<std::int64_t>(row.a.total);
+    rows.push_back(row);
+  }
+  // Biggest changes first; equal changes by name, so the order is stable.
+  std::sort(rows.begin(), rows.end(), [](const Row& x, const Row& y) {
+    std::int64_t dx = x.delta < 0 ? -x.delta : x.delta, dy = y.delta < 0 ? -y.delta : y.delta;
+    return dx != dy ? dx > dy : x.name < y.name;
+  });
+  std::string out = "[";
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const Row& row = rows[i];
+    out += (i ? "," : "");
+    out += "{\"name\":" + JsonString(row.name) + ",\"a\":" + TotalsJson(row.a) +
+           ",\"b\":" + TotalsJson(row.b) + ",\"delta_total\":" + std::to_string(row.delta) +
+           ",\"delta_pct\":";
+    if (row.a.total == 0) {
+      out += "null";  // new in b: no percentage of nothing
+    } else {
+      std::ostringstream pct;
+      pct.precision(6);
+      pct << 100.0 * static_cast<double>(row.delta) / static_cast<double>(row.a.total);
+      out += pct.str();
+    }
+    out += "}";
+  }
+  return out + "]";
+}
+
+}  // namespace gpuscope::viewer

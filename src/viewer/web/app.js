@@ -1,0 +1,271 @@
+// Entry point of the viewer: picks the data source (the embedded JSON of `gpuscope report`, or
+// `gpuscope view`'s HTTP API), then wires the views: timeline with tooltip and details, summary
+// tables, kernel page and diff view. `window.gpuscopeViewer` exposes the state for the tests
+// and the benchmark.
+
+import {renderDetails, renderDetailsError} from './details.js';
+import {renderDiffView, reportLabel} from './diff_view.js';
+import {el, replaceChildren} from './dom.js';
+import {bucketFacts, sliceFacts} from './event_facts.js';
+import {formatBytes, formatCount, formatDuration} from './format.js';
+import {renderKernelPage} from './kernel_page.js';
+import {EmbeddedSource} from './source_embedded.js';
+import {HttpSource} from './source_http.js';
+import {renderSummary} from './tables.js';
+import {Timeline} from './timeline.js';
+import {Tooltip} from './tooltip.js';
+
+const kHoverDetailDelayMs = 60;
+
+const viewer = {
+  source: null,
+  reports: [],
+  timeline: null,
+  selected: null,
+  errors: []
+};
+window.gpuscopeViewer = viewer;
+
+function chooseSource() {
+  if (document.getElementById('gpuscope-data')) return EmbeddedSource.fromDocument(document);
+  return new HttpSource('');
+}
+
+function showFatal(message) {
+  document.body.dataset.state = 'error';
+  replaceChildren(document.getElementById('status'), el('div', {className: 'error'}, message));
+}
+
+function showError(error) {
+  // A failing query repeats every frame: one line per distinct message is enough.
+  if (viewer.errors.includes(error.message)) return;
+  viewer.errors.push(error.message);
+  const status = document.getElementById('status');
+  status.appendChild(el('div', {className: 'error'}, error.message));
+}
+
+// --- tabs ---------------------------------------------------------------------------------
+
+const panes = ['timeline', 'summary', 'kernel', 'diff'];
+
+// The summary and the diff are computed over every event (medians and all), which takes the
+// server a while on a large report: asked for when their tab is first opened, so that they
+// never hold up the timeline's first paint.
+const loadOnce = new Map();
+function loadPane(name) {
+  if (loadOnce.has(name)) return loadOnce.get(name);
+  let loading = null;
+  if (name === 'summary') loading = openSummary();
+  if (name === 'diff')
+    loading = renderDiffView(document.getElementById('diff-view'), viewer.source, viewer.reports);
+  loadOnce.set(name, loading);
+  return loading;
+}
+
+function showPane(name) {
+  if (viewer.reports.length > 0) loadPane(name);
+  for (const pane of panes) {
+    document.getElementById('pane-' + pane).hidden = pane !== name;
+    const tab = document.getElementById('tab-' + pane);
+    tab.classList.toggle('active', pane === name);
+    tab.setAttribute('aria-selected', String(pane === name));
+  }
+  document.getElementById('tab-kernel').hidden = name !== 'kernel' && !viewer.kernelShown;
+  if (name === 'timeline' && viewer.timeline) viewer.timeline.requestFrame();
+}
+
+// --- timeline -----------------------------------------------------------------------------
+
+function currentReports() {
+  const pick = document.getElementById('report-pick');
+  if (!pick || pick.value === 'all') return viewer.reports;
+  return viewer.reports.filter((r) => String(r.index) === pick.value);
+}
+
+async function openTimeline() {
+  if (viewer.timeline) viewer.timeline.destroy();
+  const area = document.getElementById('timeline-area');
+  const tooltip = new Tooltip(document.getElementById('timeline-wrap'));
+  viewer.tooltip = tooltip;
+  const detailCache = new Map();
+  let hovered = null;
+  let hoverTimer = 0;
+  const timeline = new Timeline(area, viewer.source, currentReports(), {
+    onHover: (hit, x, y) => {
+      clearTimeout(hoverTimer);
+      if (!hit) {
+        hovered = null;
+        tooltip.hide();
+        return;
+      }
+      const origin = timeline.origin;
+      if (hit.bucket) {
+        tooltip.show(`${hit.bucket.count} merged events`, bucketFacts(hit.bucket, origin), x, y);
+        return;
+      }
+      if (hit.counter) {
+        tooltip.show(
+            hit.row.label,
+            [
+              ['In use', formatBytes(hit.counter.v)],
+              ['Since', formatDuration(hit.counter.t - origin)]
+            ],
+            x, y);
+        return;
+      }
+      const slice = hit.slice;
+      const key = `${hit.row.report}/${slice.type}/${slice.id}`;
+      hovered = key;
+      const show = () => tooltip.show(
+          slice.name || slice.type, sliceFacts(slice, origin, detailCache.get(key)), x, y);
+      show();
+      if (detailCache.has(key)) return;
+      // Grid/block and bytes live in the event's row: fetched once the pointer rests on it.
+      hoverTimer = setTimeout(() => {
+        viewer.source.event(hit.row.report, slice.type, slice.id).then((detail) => {
+          detailCache.set(key, detail);
+          if (hovered === key) show();
+        }, () => detailCache.set(key, null));
+      }, kHoverDetailDelayMs);
+    },
+    onSelect: (slice) => selectEvent(slice),
+    onError: showError,
+  });
+  viewer.timeline = timeline;
+  await timeline.load();
+}
+
+/** Selects an event: details panel, outline, and the related events outlined too. */
+async function selectEvent(target) {
+  viewer.selected = target;
+  const timeline = viewer.timeline;
+  const mark = {
+    report: target.report,
+    track: target.track,
+    s: target.s,
+    e: target.e,
+    depth: target.depth,
+    selected: true
+  };
+  timeline.setHighlights([mark]);
+  const panel = document.getElementById('details');
+  try {
+    const detail = await viewer.source.event(target.report, target.type, target.id);
+    if (viewer.selected !== target) return;
+    const related = Array.isArray(detail.related) ? detail.related : [];
+    timeline.setHighlights([
+      mark,
+      ...related.map(
+          (r) => ({report: target.report, track: r.track, s: r.s, e: r.e, selected: false}))
+    ]);
+    panel.dataset.type = target.type;
+    panel.dataset.id = String(target.id);
+    renderDetails(panel, target.type, detail, timeline.origin, {
+      absoluteTime: (t) => viewer.source.absoluteTime(t),
+      onKernel: (name) => openKernel(target.report, name),
+      onRelated: (r) => {
+        const span = timeline.view.span;
+        if (r.s < timeline.view.t0 || r.e > timeline.view.t1)
+          timeline.showRange((r.s + r.e) / 2 - span / 2, (r.s + r.e) / 2 + span / 2);
+        selectEvent(
+            {report: target.report, type: r.type, id: r.id, track: r.track, s: r.s, e: r.e});
+      },
+    });
+  } catch (error) {
+    renderDetailsError(panel, error.message);
+  }
+}
+
+// --- other panes ---------------------------------------------------------------------------
+
+async function openSummary() {
+  const container = document.getElementById('summary-tables');
+  try {
+    const summary = await viewer.source.summary(viewer.reports.map((r) => r.index));
+    // The tables cover every report: the page of the first report that ran the kernel.
+    renderSummary(container, summary, {onKernel: (name) => openKernel(null, name)});
+  } catch (error) {
+    replaceChildren(container, el('div', {className: 'error'}, error.message));
+  }
+}
+
+/** The kernel page of `name` in `report`, or (report null) in the first report that has it. */
+async function openKernel(report, name) {
+  viewer.kernelShown = true;
+  showPane('kernel');
+  const container = document.getElementById('kernel-page');
+  replaceChildren(container, el('p', {className: 'note'}, 'Loading...'));
+  const candidates = report === null ? currentReports().map((r) => r.index) : [report];
+  let failure = null;
+  for (const index of candidates) {
+    try {
+      const page = await viewer.source.kernel(index, name);
+      const entry = viewer.reports.find((r) => r.index === index);
+      renderKernelPage(container, page, entry ? reportLabel(entry) : '');
+      return;
+    } catch (error) {
+      failure = failure || error;
+    }
+  }
+  replaceChildren(
+      container, el('div', {className: 'error'}, failure ? failure.message : 'no report'));
+}
+
+// `gpuscope report` cuts a report too large to embed; the page must say so, never hide it.
+function cutWarning(report) {
+  const embedded = report.embedded;
+  if (!embedded || !(embedded.events < embedded.total)) return [];
+  const at = typeof embedded.cut_at === 'number' ?
+      ` (events from ${formatDuration(embedded.cut_at - report.start)} on are left out)` :
+      '';
+  return [
+    `this page holds ${formatCount(embedded.events)} of the report's ${
+        formatCount(embedded.total)} events${at}: ` +
+    '`gpuscope view` shows them all'
+  ];
+}
+
+function renderHeader() {
+  const info = document.getElementById('report-info');
+  const warnings = viewer.reports.flatMap(
+      (r) => [...(r.warnings || []), ...cutWarning(r)].map((w) => `report #${r.index}: ${w}`));
+  const picker = viewer.reports.length > 1 ?
+      el('select', {id: 'report-pick', 'aria-label': 'reports on the timeline'},
+         el('option', {value: 'all'}, `All ${viewer.reports.length} processes`),
+         viewer.reports.map((r) => el('option', {value: String(r.index)}, reportLabel(r)))) :
+      null;
+  if (picker) picker.addEventListener('change', () => openTimeline().catch(showError));
+  const devices = viewer.reports.flatMap((r) => r.devices || []).map((d) => `${d.name} (${d.id})`);
+  replaceChildren(
+      info,
+      viewer.reports.length === 1 ? reportLabel(viewer.reports[0]) :
+                                    `${viewer.reports.length} reports`,
+      devices.length ? ' \u00b7 ' + [...new Set(devices)].join(', ') : '', picker ? ' ' : '',
+      picker);
+  replaceChildren(
+      document.getElementById('warnings'),
+      warnings.map((w) => el('div', {className: 'warning'}, w)));
+}
+
+async function main() {
+  for (const pane of panes) {
+    document.getElementById('tab-' + pane).addEventListener('click', () => showPane(pane));
+  }
+  try {
+    viewer.source = chooseSource();
+    viewer.reports = await viewer.source.reports();
+  } catch (error) {
+    showFatal(error.message);
+    return;
+  }
+  if (viewer.reports.length === 0) {
+    showFatal('no reports to show');
+    return;
+  }
+  renderHeader();
+  showPane('timeline');
+  await openTimeline();
+  document.body.dataset.state = 'ready';
+}
+
+viewer.ready = main().catch((error) => showFatal(error.message));

@@ -1,0 +1,82 @@
+// Number formatting shared by every view: durations, sizes, counts and the time axis ticks.
+// Units follow nvprof's summary (ns, us, ms, s with up to 4 significant digits), so the
+// viewer's numbers read like `gpuscope stats`.
+
+const kDurationUnits = [
+  [1e9, 's'],
+  [1e6, 'ms'],
+  [1e3, 'us'],
+];
+
+/** "1.234ms": a duration in nanoseconds, auto-scaled. */
+export function formatDuration(ns) {
+  if (ns === null || ns === undefined || !Number.isFinite(ns)) return '-';
+  if (ns === 0) return '0';
+  const magnitude = Math.abs(ns);
+  for (const [scale, unit] of kDurationUnits) {
+    if (magnitude >= scale) return trimNumber(ns / scale) + unit;
+  }
+  return Math.round(ns) + 'ns';
+}
+
+/** "20us", "1.5ms": a time axis label, without the trailing zeros of formatDuration. */
+export function formatAxisTime(ns) {
+  const text = formatDuration(ns);
+  return text.replace(/(\.\d*?)0+(?=[a-z]+$)/, '$1').replace(/\.(?=[a-z]+$)/, '');
+}
+
+/** "1.500 MiB": a byte count in binary units. */
+export function formatBytes(bytes) {
+  if (bytes === null || bytes === undefined || !Number.isFinite(bytes)) return '-';
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let value = bytes;
+  let unit = 0;
+  while (Math.abs(value) >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return (unit === 0 ? String(value) : value.toFixed(3)) + ' ' + units[unit];
+}
+
+/** "1,234,567": an integer count with thousands separators. */
+export function formatCount(n) {
+  if (n === null || n === undefined || !Number.isFinite(n)) return '-';
+  return Math.round(n).toLocaleString('en-US');
+}
+
+/** "+12.5%": a signed percentage. */
+export function formatPercent(p) {
+  if (p === null || p === undefined || !Number.isFinite(p)) return '-';
+  return (p > 0 ? '+' : '') + p.toFixed(1) + '%';
+}
+
+// Four significant digits, no trailing zeros beyond what nvprof prints ("5.7510us").
+function trimNumber(x) {
+  const magnitude = Math.abs(x);
+  if (magnitude >= 100) return x.toFixed(2);
+  if (magnitude >= 10) return x.toFixed(3);
+  return x.toFixed(4);
+}
+
+/**
+ * Ticks of the time axis for [t0, t1] (ns) at about `targetCount` ticks: steps of 1, 2 or 5
+ * times a power of ten, so labels stay round whatever the zoom.
+ * Returns {step, ticks: [t...]} with every tick a multiple of step inside the range.
+ */
+export function niceTicks(t0, t1, targetCount) {
+  const span = t1 - t0;
+  if (!(span > 0) || !(targetCount > 0)) return {step: 0, ticks: []};
+  const rough = span / targetCount;
+  const power = Math.pow(10, Math.floor(Math.log10(rough)));
+  let step = power;
+  for (const m of [1, 2, 5, 10]) {
+    if (power * m >= rough) {
+      step = power * m;
+      break;
+    }
+  }
+  step = Math.max(1, step);  // times are integer nanoseconds
+  const ticks = [];
+  for (let t = Math.ceil(t0 / step) * step; t <= t1; t += step) ticks.push(t);
+  return {step, ticks};
+}

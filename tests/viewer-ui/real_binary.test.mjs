@@ -1,0 +1,195 @@
+// The viewer served and written by the real binary (GPUSCOPE_BIN, set by CTest) on real
+// reports written with the documented schema: `gpuscope report -o out.html` opened from
+// file://, `gpuscope view` on two reports, and `gpuscope export --format chrome` checked
+// against the Trace Event Format.
+
+import assert from 'node:assert/strict';
+import {execFileSync, spawn} from 'node:child_process';
+import {existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {after, before, describe, test} from 'node:test';
+import {pathToFileURL} from 'node:url';
+
+import {artifactsDir, launchBrowser, openPage} from './lib/browser.mjs';
+import {kHostileImage, kHostileScript, writeSqlReport} from './lib/sql_report.mjs';
+import {validateTraceEventFormat} from './lib/trace_event_format.mjs';
+import {canvasPoint, sliceCentre, visibleRange, waitForIdle} from './lib/viewer_page.mjs';
+
+// CTest sets GPUSCOPE_BIN whenever the tree builds the gpuscope target, so a binary that is
+// missing or lacks one of the commands fails here rather than skipping quietly.
+const gpuscope = process.env.GPUSCOPE_BIN;
+const help = gpuscope ? execFileSync(gpuscope, ['--help'], {encoding: 'utf8'}) : '';
+for (const command of ['report', 'view', 'export']) {
+  if (gpuscope && !new RegExp(`^\\s+${command}\\s`, 'm').test(help)) {
+    throw new Error(`${gpuscope} has no \`${command}\` command`);
+  }
+}
+
+describe('the real gpuscope binary', {skip: !gpuscope && 'GPUSCOPE_BIN is not set'}, () => {
+  let work;
+  let browser;
+  let reports;
+  const shot = (page, name) =>
+      page.screenshot({path: path.join(artifactsDir(), `real-${name}.png`)});
+
+  before(async () => {
+    work = mkdtempSync(path.join(os.tmpdir(), 'gpuscope-ui-'));
+    reports = [path.join(work, 'fast.sqlite'), path.join(work, 'slow.sqlite')];
+    writeSqlReport(reports[0], {pid: 4242, variant: 'fast'});
+    writeSqlReport(reports[1], {pid: 4343, variant: 'slow'});
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    if (browser) await browser.close();
+    if (work) rmSync(work, {recursive: true, force: true});
+  });
+
+  // Checks shared by both ways of opening the viewer.
+  async function checkCommonViews(page, label) {
+    const rows = await page.$$eval('.track-list li', (items) => items.map((li) => li.textContent));
+    for (const expected
+             of ['GPU 0 (NVIDIA H200)', 'Stream 7', 'Stream 13', 'Device memory', 'Thread 4242',
+                 'Thread 4343', 'NVTX']) {
+      assert.ok(rows.includes(expected), `row "${expected}" in ${JSON.stringify(rows)}`);
+    }
+    assert.equal(
+        await page.textContent('#warnings'), '', 'a report of a normal run has no warnings');
+    await waitForIdle(page);
+    await shot(page, `${label}-timeline`);
+
+    const {x, y} = await sliceCentre(page, 0, 'gpu0.s7', 'add(int, int, int*)');
+    await page.mouse.move(x, y);
+    await page.waitForSelector('.tooltip:not([hidden])');
+    assert.match(await page.textContent('.tooltip'), /^add\(int, int, int\*\)Duration: 4\.0000us/);
+    await page.mouse.click(x, y);
+    await page.waitForFunction(() => document.querySelector('#details .details-title'));
+    assert.equal(await page.textContent('#details .details-title'), 'add(int, int, int*)');
+
+    const full = await visibleRange(page);
+    const point = await canvasPoint(page, 0.5, 0.5);
+    await page.mouse.move(point.x, point.y);
+    await page.mouse.wheel(0, -300);
+    const zoomed = await visibleRange(page);
+    assert.ok(zoomed.t1 - zoomed.t0 < full.t1 - full.t0, 'the wheel zooms in');
+    await page.keyboard.press('0');
+
+    await page.click('#tab-summary');
+    const kern = '[data-table="cuda_gpu_kern_sum"]';
+    await page.waitForSelector(kern + ' tbody tr');
+    const names = await page.$$eval(
+        kern + ' tbody tr', (trs) => trs.map((tr) => tr.lastElementChild.textContent));
+    assert.ok(
+        names.includes(kHostileScript) && names.includes(kHostileImage) &&
+            names.includes('tiny(float*)'),
+        JSON.stringify(names));
+    await page.fill(kern + ' .table-filter', 'alert');
+    assert.equal(await page.locator(kern + ' tbody tr').count(), 2);
+    await page.fill(kern + ' .table-filter', '');
+    await shot(page, `${label}-summary`);
+
+    await page.click(`${kern} .kernel-link >> text="${kHostileScript}"`);
+    await page.waitForFunction(
+        (name) => document.querySelector('.kernel-name') &&
+            document.querySelector('.kernel-name').textContent === name,
+        kHostileScript);
+    assert.match(await page.textContent('.kernel-stats'), /Launches2/);
+    assert.match(await page.textContent('.no-metrics'), /gpuscope profile/);
+    await shot(page, `${label}-kernel`);
+
+    await page.click('#tab-diff');
+    await page.waitForSelector('#diff-view tbody tr');
+    const diff = await page.$$eval(
+        '#diff-view tbody tr',
+        (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
+    const add = diff.find((r) => r[0] === 'add(int, int, int*)');
+    assert.ok(add && /^\+/.test(add[add.length - 1]), 'the slow report spent more time in add()');
+    await shot(page, `${label}-diff`);
+
+    assert.equal(await page.locator('img').count(), 0);
+    assert.equal(
+        await page.$$eval(
+            'script', (list) => list.filter((s) => s.textContent.trim() === 'alert(1)').length),
+        0);
+    assert.deepEqual(page.problems, [], 'no dialog, page error or console error');
+  }
+
+  test('gpuscope report writes a page that works from file:// with no server', async () => {
+    const html = path.join(artifactsDir(), 'real-report.html');
+    execFileSync(gpuscope, ['report', '-o', html, ...reports], {stdio: 'pipe'});
+    const page = await openPage(browser, pathToFileURL(html).href);
+    try {
+      await checkCommonViews(page, 'report');
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('gpuscope view serves the viewer; a click highlights the related launch call', async () => {
+    const server = spawn(
+        gpuscope, ['view', '--exit-after-seconds', '240', ...reports],
+        {stdio: ['ignore', 'pipe', 'pipe']});
+    try {
+      const url = await new Promise((resolve, reject) => {
+        let out = '';
+        const timer =
+            setTimeout(() => reject(new Error('gpuscope view printed no URL: ' + out)), 30000);
+        const onData = (chunk) => {
+          out += chunk;
+          const match = /http:\/\/127\.0\.0\.1:\d+\//.exec(out);
+          if (match) {
+            clearTimeout(timer);
+            resolve(match[0]);
+          }
+        };
+        server.stdout.on('data', onData);
+        server.stderr.on('data', onData);
+        server.on('exit', (code) => reject(new Error(`gpuscope view exited (${code}): ${out}`)));
+      });
+      const page = await openPage(browser, url);
+      try {
+        const {x, y} = await sliceCentre(page, 0, 'gpu0.s7', 'add(int, int, int*)');
+        await page.mouse.move(x, y);
+        await page.waitForFunction(
+            () => document.querySelector('.tooltip').textContent.includes('Grid'));
+        assert.match(
+            await page.textContent('.tooltip'), /Grid: \(64, 1, 1\).*Block: \(256, 1, 1\)/);
+        await page.mouse.click(x, y);
+        await page.waitForFunction(() => window.gpuscopeViewer.timeline.highlights.length > 1);
+        const marks = await page.evaluate(() => window.gpuscopeViewer.timeline.highlights);
+        assert.ok(marks.some((m) => !m.selected && m.track === 't4242'), JSON.stringify(marks));
+        await shot(page, 'view-selected');
+        await checkCommonViews(page, 'view');
+      } finally {
+        await page.close();
+      }
+    } finally {
+      server.kill('SIGTERM');
+    }
+  });
+
+  test('gpuscope export --format chrome writes valid Trace Event Format', () => {
+    const out = path.join(work, 'trace.json');
+    execFileSync(
+        gpuscope, ['export', '--format', 'chrome', '-o', out, reports[0]], {stdio: 'pipe'});
+    const trace = JSON.parse(readFileSync(out, 'utf8'));
+    const summary = validateTraceEventFormat(trace);
+    assert.deepEqual(summary.errors, [], summary.errors.slice(0, 5).join('\n'));
+    const complete = summary.events.filter((e) => e.ph === 'X');
+    const names = new Set(complete.map((e) => e.name));
+    for (const name
+             of ['add(int, int, int*)', kHostileScript, kHostileImage, 'cudaLaunchKernel',
+                 'training step', 'tiny burst']) {
+      assert.ok(names.has(name), `a slice named ${name}`);
+    }
+    assert.equal(
+        complete.filter((e) => e.name === 'tiny(float*)').length, 300, 'every kernel is a slice');
+    assert.ok(summary.flows >= 308, `flow arrows from launches to kernels (${summary.flows})`);
+    assert.ok(summary.events.some((e) => e.ph === 'C'), 'a device-memory counter');
+    const threadNames = summary.events.filter((e) => e.ph === 'M' && e.name === 'thread_name')
+                            .map((e) => e.args.name);
+    assert.ok(
+        threadNames.some((n) => /Stream 7/.test(n)) && threadNames.includes('Thread 4242'),
+        JSON.stringify(threadNames));
+  });
+});

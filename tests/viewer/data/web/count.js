@@ -1,0 +1,1 @@
+export const count = (list) => (list ? list.length : 0);

@@ -1,0 +1,51 @@
+#include "http_client.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cstdlib>
+
+namespace gpuscope::viewer::testing {
+
+RawResponse SendRaw(std::uint16_t port, const std::string& bytes) {
+  RawResponse response;
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(port);
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) {
+    ::close(fd);
+    return response;
+  }
+  std::size_t sent = 0;
+  while (sent < bytes.size()) {
+    ssize_t n = ::send(fd, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
+    if (n <= 0) break;
+    sent += static_cast<std::size_t>(n);
+  }
+  ::shutdown(fd, SHUT_WR);
+  std::string all;
+  char buffer[65536];
+  for (;;) {
+    ssize_t n = ::recv(fd, buffer, sizeof buffer, 0);
+    if (n <= 0) break;
+    all.append(buffer, static_cast<std::size_t>(n));
+  }
+  ::close(fd);
+  std::size_t end = all.find("\r\n\r\n");
+  if (all.rfind("HTTP/1.1 ", 0) != 0 || end == std::string::npos) return response;
+  response.status = std::atoi(all.c_str() + 9);
+  response.head = all.substr(0, end);
+  response.body = all.substr(end + 4);
+  return response;
+}
+
+RawResponse Get(std::uint16_t port, const std::string& target) {
+  return SendRaw(port, "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1:" + std::to_string(port) +
+                           "\r\nConnection: close\r\n\r\n");
+}
+
+}  // namespace gpuscope::viewer::testing

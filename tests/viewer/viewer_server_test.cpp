@@ -1,0 +1,275 @@
+// The viewer server in-process on a free port, queried with a raw socket client: every
+// endpoint, assets, errors, malformed HTTP, and the loopback-only rule.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <thread>
+
+#include "../analysis/json_checker.h"
+#include "../export/test_reports.h"
+#include "http_client.h"
+#include "viewer/http_server.h"
+#include "viewer/viewer_data.h"
+#include "viewer/viewer_routes.h"
+#include "viewer/web_assets.h"
+
+namespace gpuscope::viewer {
+std::span<const EmbeddedFile> PlaceholderWebAssets();  // generated from tests/viewer/data/web
+
+namespace {
+
+using analysis::testing::JsonValue;
+using analysis::testing::ParseJson;
+using exporter::testing::kHostileKernel;
+using exporter::testing::kRichStart;
+using exporter::testing::ScratchDir;
+using testing::Get;
+using testing::RawResponse;
+using testing::SendRaw;
+
+JsonValue Parse(const std::string& text) {
+  std::string error;
+  auto parsed = ParseJson(text, &error);
+  EXPECT_TRUE(parsed.has_value()) << error << "\n" << text.substr(0, 400);
+  return parsed.value_or(JsonValue{});
+}
+
+std::string UrlEncode(std::string_view text) {
+  static const char* kHex = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : text) {
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.') {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  return out;
+}
+
+class ViewerServerTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new ScratchDir();
+    exporter::testing::WriteRichReport(dir_->File("a.sqlite"));
+    exporter::testing::WriteRichReport(dir_->File("b.sqlite"));
+    auto data = ViewerData::Open({dir_->File("a.sqlite"), dir_->File("b.sqlite")});
+    ASSERT_TRUE(data.ok()) << data.status().message();
+    data_ = data.value().release();
+    auto server = HttpServer::Listen("127.0.0.1", 0);
+    ASSERT_TRUE(server.ok()) << server.status().message();
+    server_ = server.value().release();
+    stop_ = false;
+    thread_ = new std::thread([] {
+      server_->Serve(
+          [](const HttpRequest& request) {
+            return HandleViewerRequest(*data_, PlaceholderWebAssets(), request);
+          },
+          [] { return stop_.load(); });
+    });
+  }
+  static void TearDownTestSuite() {
+    stop_ = true;
+    thread_->join();
+    delete thread_;
+    delete server_;
+    delete data_;
+    delete dir_;
+  }
+  static std::uint16_t port() { return server_->port(); }
+  static JsonValue GetJson(const std::string& target, int expected_status = 200) {
+    RawResponse response = Get(port(), target);
+    EXPECT_EQ(response.status, expected_status) << target << ": " << response.body;
+    EXPECT_NE(response.head.find("Content-Type: application/json"), std::string::npos);
+    return Parse(response.body);
+  }
+
+  static inline ScratchDir* dir_ = nullptr;
+  static inline ViewerData* data_ = nullptr;
+  static inline HttpServer* server_ = nullptr;
+  static inline std::thread* thread_ = nullptr;
+  static inline std::atomic<bool> stop_{false};
+};
+
+TEST_F(ViewerServerTest, ListensOnLoopbackOnlyAndRefusesOtherAddresses) {
+  EXPECT_EQ(server_->bound_address(), "127.0.0.1");
+  EXPECT_GT(port(), 0);
+  for (const char* address : {"0.0.0.0", "::", "192.168.1.1", "localhost", ""}) {
+    auto other = HttpServer::Listen(address, 0);
+    ASSERT_FALSE(other.ok()) << address;
+    EXPECT_NE(other.status().message().find("only listens on 127.0.0.1"), std::string::npos);
+  }
+}
+
+TEST_F(ViewerServerTest, ServesAssetsWithTheirContentTypes) {
+  RawResponse index = Get(port(), "/");
+  EXPECT_EQ(index.status, 200);
+  EXPECT_NE(index.head.find("Content-Type: text/html; charset=utf-8"), std::string::npos);
+  EXPECT_NE(index.body.find("placeholder"), std::string::npos);
+  RawResponse script = Get(port(), "/lib/describe.js");
+  EXPECT_EQ(script.status, 200);
+  EXPECT_NE(script.head.find("Content-Type: text/javascript"), std::string::npos);
+  RawResponse css = Get(port(), "/style.css");
+  EXPECT_NE(css.head.find("Content-Type: text/css"), std::string::npos);
+  EXPECT_EQ(Get(port(), "/nothing.js").status, 404);
+  EXPECT_EQ(Get(port(), "/../../etc/passwd").status, 404);
+  EXPECT_EQ(Get(port(), "/%2e%2e/CMakeLists.txt").status, 404);
+}
+
+TEST_F(ViewerServerTest, ReportsAndTracks) {
+  JsonValue reports = GetJson("/api/reports");
+  ASSERT_EQ(reports.array.size(), 2u);
+  const JsonValue& first = reports.array[0];
+  EXPECT_EQ(first.Find("index")->text, "0");
+  EXPECT_EQ(first.Find("pid")->text, "4242");
+  EXPECT_EQ(first.Find("hostname")->text, "node\"1");
+  EXPECT_EQ(first.Find("start")->text, std::to_string(kRichStart));
+  EXPECT_EQ(first.Find("devices")->array[0].Find("cc")->text, "9.0");
+  EXPECT_EQ(first.Find("devices")->array[0].Find("sms")->text, "132");
+  EXPECT_EQ(first.Find("counts")->Find("kernels")->text, "3");
+  EXPECT_EQ(first.Find("counts")->Find("api_calls")->text, "7");
+  EXPECT_FALSE(first.Find("warnings")->array.empty());
+  EXPECT_EQ(first.Find("has_metrics")->kind, JsonValue::Kind::kBool);
+
+  JsonValue tracks = GetJson("/api/tracks?report=1");
+  ASSERT_EQ(tracks.array.size(), 5u);
+  EXPECT_EQ(tracks.array[0].Find("id")->text, "gpu0.s7");
+  EXPECT_EQ(tracks.array[0].Find("kind")->text, "gpu");
+  EXPECT_EQ(tracks.array[2].Find("kind")->text, "counter");
+  EXPECT_EQ(tracks.array[3].Find("group")->text, "Threads");
+  EXPECT_EQ(tracks.array[4].Find("kind")->text, "nvtx");
+  EXPECT_EQ(tracks.array[4].Find("depth")->text, "3");
+}
+
+TEST_F(ViewerServerTest, SlicesOfATrack) {
+  std::string window = "&start=" + std::to_string(kRichStart) +
+                       "&end=" + std::to_string(kRichStart + 100000) + "&px=1000";
+  JsonValue slices = GetJson("/api/slices?report=0&track=gpu0.s13" + window);
+  ASSERT_EQ(slices.Find("slices")->array.size(), 1u);
+  const JsonValue& kernel = slices.Find("slices")->array[0];
+  EXPECT_EQ(kernel.Find("name")->text, kHostileKernel);
+  EXPECT_EQ(kernel.Find("type")->text, "kernel");
+  EXPECT_EQ(kernel.Find("s")->text, std::to_string(kRichStart + 5000));
+  JsonValue narrow =
+      GetJson("/api/slices?report=0&track=gpu0.s7" + window.substr(0, window.size() - 4) + "2");
+  // On 2 pixels of 50 us each, the three stream-7 activities are narrower than a pixel.
+  EXPECT_TRUE(narrow.Find("slices")->array.empty());
+  std::uint64_t merged = 0;
+  for (const JsonValue& bucket : narrow.Find("buckets")->array) {
+    merged += std::stoull(bucket.Find("count")->text);
+  }
+  EXPECT_EQ(merged, 3u);
+}
+
+TEST_F(ViewerServerTest, EventDetailsWithRelatedEvents) {
+  // Kernel rows: id 1 is add (stream 7), id 2 the hostile one.
+  JsonValue kernel = GetJson("/api/event?report=0&type=kernel&id=1");
+  EXPECT_EQ(kernel.Find("name")->text, "add(int, int, int*)");
+  EXPECT_EQ(kernel.Find("grid_x")->text, "4");
+  EXPECT_EQ(kernel.Find("duration")->text, "3424");
+  const JsonValue* related = kernel.Find("related");
+  ASSERT_NE(related, nullptr);
+  ASSERT_EQ(related->array.size(), 1u);
+  EXPECT_EQ(related->array[0].Find("type")->text, "api");
+  EXPECT_EQ(related->array[0].Find("track")->text, "t77");
+  EXPECT_EQ(related->array[0].Find("s")->text, std::to_string(kRichStart + 2000));
+
+  JsonValue copy = GetJson("/api/event?report=0&type=memcpy&id=1");
+  EXPECT_EQ(copy.Find("related")->array.size(), 2u);  // the driver call and the runtime call
+
+  // API call id 5 is cudaMemcpy (runtime, correlation 5): it links to the copy.
+  JsonValue api = GetJson("/api/event?report=0&type=api&id=5");
+  EXPECT_EQ(api.Find("name")->text, "cudaMemcpy");
+  ASSERT_EQ(api.Find("related")->array.size(), 1u);
+  EXPECT_EQ(api.Find("related")->array[0].Find("type")->text, "memcpy");
+  EXPECT_EQ(api.Find("related")->array[0].Find("track")->text, "gpu0.s7");
+
+  JsonValue range = GetJson("/api/event?report=0&type=nvtx&id=4");
+  EXPECT_EQ(range.Find("kind")->text, "start/end range");
+  EXPECT_TRUE(range.Find("related")->array.empty());
+  GetJson("/api/event?report=0&type=kernel&id=999", 404);
+}
+
+TEST_F(ViewerServerTest, SummaryKernelPageAndDiff) {
+  JsonValue summary = GetJson("/api/summary?reports=0,1");
+  const JsonValue* tables = summary.Find("tables");
+  ASSERT_NE(tables, nullptr);
+  for (const char* name : {"cuda_gpu_kern_sum", "cuda_api_sum", "cuda_gpu_mem_time_sum",
+                           "cuda_gpu_mem_size_sum", "nvtx_sum"}) {
+    EXPECT_NE(tables->Find(name), nullptr) << name;
+  }
+  JsonValue page = GetJson("/api/kernel?report=0&name=" + UrlEncode("add(int, int, int*)"));
+  EXPECT_EQ(page.Find("mangled")->text, "_Z3addiiPi");
+  EXPECT_EQ(page.Find("launches")->text, "1");
+  EXPECT_EQ(page.Find("total")->text, "3424");
+  ASSERT_EQ(page.Find("configs")->array.size(), 1u);
+  EXPECT_EQ(page.Find("configs")->array[0].Find("block")->array[0].text, "256");
+  EXPECT_EQ(page.Find("roofline")->kind, JsonValue::Kind::kNull);
+  JsonValue hostile = GetJson("/api/kernel?report=1&name=" + UrlEncode(kHostileKernel));
+  EXPECT_EQ(hostile.Find("name")->text, kHostileKernel);
+  GetJson("/api/kernel?report=0&name=nope", 404);
+
+  JsonValue diff = GetJson("/api/diff?a=0&b=1");
+  ASSERT_EQ(diff.array.size(), 2u);
+  EXPECT_EQ(diff.array[0].Find("delta_total")->text, "0");
+  EXPECT_EQ(diff.array[0].Find("a")->Find("count")->text, "1");
+}
+
+TEST_F(ViewerServerTest, BadParametersAre400AndUnknownPaths404) {
+  const std::string window = "&start=10&end=20&px=10";
+  const std::vector<std::string> targets = {
+      "/api/tracks",
+      "/api/tracks?report=2",
+      "/api/tracks?report=-1",
+      "/api/tracks?report=0x1",
+      "/api/slices?report=0&track=t77",
+      "/api/slices?report=0&track=t77&start=20&end=10&px=10",
+      "/api/slices?report=0&track=t77&start=10&end=20&px=0",
+      "/api/slices?report=0&track=t77&start=10&end=20&px=99999999",
+      "/api/slices?report=0&track=t77&start=1e3&end=20&px=10",
+      "/api/event?report=0&type=banana&id=1",
+      "/api/event?report=0&type=kernel&id=abc",
+      "/api/summary?reports=0,7",
+      "/api/kernel?report=0",
+      "/api/diff?a=0"};
+  for (const std::string& target : targets) {
+    JsonValue error = GetJson(target, 400);
+    ASSERT_NE(error.Find("error"), nullptr) << target;
+    EXPECT_EQ(error.Find("error")->text.find('\n'), std::string::npos);
+  }
+  GetJson("/api/slices?report=0&track=nope" + window, 404);
+  GetJson("/api/nothing", 404);
+}
+
+TEST_F(ViewerServerTest, SurvivesMalformedAndHostileRequests) {
+  EXPECT_EQ(SendRaw(port(), "garbage\r\n\r\n").status, 400);
+  EXPECT_EQ(SendRaw(port(), "GET / HTTP/1.1\r\nbroken header\r\n\r\n").status, 400);
+  EXPECT_EQ(SendRaw(port(), "POST /api/reports HTTP/1.1\r\n\r\n").status, 405);
+  EXPECT_EQ(SendRaw(port(), "GET / HTTP/1.1\r\nX: " + std::string(40000, 'a') + "\r\n\r\n").status,
+            431);
+  EXPECT_EQ(SendRaw(port(), "GET / HTTP/1.1\r\nHost: evil.example:80\r\n\r\n").status, 403);
+  EXPECT_EQ(SendRaw(port(), "GET /api/reports HTTP/1.1").status, 400);  // closed mid-head
+  EXPECT_EQ(SendRaw(port(), "").status, 0);                             // nothing: no answer
+  RawResponse head = SendRaw(port(), "HEAD /api/reports HTTP/1.1\r\nHost: localhost\r\n\r\n");
+  EXPECT_EQ(head.status, 200);
+  EXPECT_TRUE(head.body.empty());
+  // Still serving.
+  EXPECT_EQ(Get(port(), "/api/reports").status, 200);
+}
+
+TEST_F(ViewerServerTest, ConcurrentClientsAreAllAnswered) {
+  std::vector<std::thread> clients;
+  std::atomic<int> ok{0};
+  for (int i = 0; i < 8; ++i) {
+    clients.emplace_back([&] {
+      if (Get(port(), "/api/tracks?report=0").status == 200) ++ok;
+    });
+  }
+  for (std::thread& client : clients) client.join();
+  EXPECT_EQ(ok.load(), 8);
+}
+
+}  // namespace
+}  // namespace gpuscope::viewer
