@@ -7,6 +7,7 @@
 #include <set>
 #include <vector>
 
+#include "cli/command_prologue.h"
 #include "cli/exit_codes.h"
 #include "cli/option_parser.h"
 #include "export/chrome_trace.h"
@@ -134,16 +135,11 @@ int ExportCsv(const ExportOptions& options, const Readers& readers) {
 
 int ExportCommand(std::span<const std::string> args) {
   StatusOr<ExportOptions> parsed = ParseExportOptions(args);
-  if (!parsed.ok()) {
-    ExportError(parsed.status().message());
-    std::cerr << ShortUsage(ExportUsage(), "export");
-    return kExitUsage;
+  if (std::optional<int> exit_code =
+          EndOnUsageErrorOrHelp(parsed, ExportUsage(), "export", ExportError)) {
+    return *exit_code;
   }
   const ExportOptions& options = parsed.value();
-  if (options.help) {
-    std::cout << ExportUsage();
-    return kExitOk;
-  }
   Readers readers;
   for (const std::string& path : options.reports) {
     StatusOr<std::unique_ptr<store::ReportReader>> reader = store::ReportReader::Open(path);

@@ -11,6 +11,7 @@
 #include "analysis/occupancy_format.h"
 #include "analysis/occupancy_graphs.h"
 #include "analysis/occupancy_svg.h"
+#include "cli/command_prologue.h"
 #include "cli/exit_codes.h"
 #include "cli/option_parser.h"
 
@@ -237,16 +238,11 @@ Status WriteSvgFile(const std::string& path, const std::string& svg) {
 
 int OccupancyCommand(std::span<const std::string> args) {
   StatusOr<OccupancyOptions> parsed = ParseOccupancyOptions(args);
-  if (!parsed.ok()) {
-    OccupancyError(parsed.status().message());
-    std::cerr << ShortUsage(OccupancyUsage(), "occupancy");
-    return kExitUsage;
+  if (std::optional<int> exit_code =
+          EndOnUsageErrorOrHelp(parsed, OccupancyUsage(), "occupancy", OccupancyError)) {
+    return *exit_code;
   }
   const OccupancyOptions& options = parsed.value();
-  if (options.help) {
-    std::cout << OccupancyUsage();
-    return kExitOk;
-  }
   const analysis::ArchitectureLimits& arch = *options.arch;
 
   // Validation ran during parsing, so a failure here is gpuscope's own.

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "cli/command_prologue.h"
 #include "cli/exit_codes.h"
 #include "cli/option_parser.h"
 #include "viewer/html_report.h"
@@ -70,16 +71,11 @@ void ReportError(std::string_view message) { std::cerr << "gpuscope: error: " <<
 
 int ReportCommand(std::span<const std::string> args) {
   StatusOr<ReportOptions> parsed = ParseReportOptions(args);
-  if (!parsed.ok()) {
-    ReportError(parsed.status().message());
-    std::cerr << ShortUsage(ReportUsage(), "report");
-    return kExitUsage;
+  if (std::optional<int> exit_code =
+          EndOnUsageErrorOrHelp(parsed, ReportUsage(), "report", ReportError)) {
+    return *exit_code;
   }
   const ReportOptions& options = parsed.value();
-  if (options.help) {
-    std::cout << ReportUsage();
-    return kExitOk;
-  }
   StatusOr<std::unique_ptr<viewer::ViewerData>> data = viewer::ViewerData::Open(options.reports);
   if (!data.ok()) {
     ReportError(data.status().message());

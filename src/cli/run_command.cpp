@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "cli/command_prologue.h"
 #include "cli/cuda_probe.h"
 #include "cli/exit_codes.h"
 #include "cli/launcher.h"
@@ -76,16 +77,11 @@ void ReportProcesses(const RunOptions& options, const RunPreparation& preparatio
 
 int RunCommand(std::span<const std::string> args) {
   StatusOr<RunOptions> parsed = ParseRunOptions(args);
-  if (!parsed.ok()) {
-    LauncherError(parsed.status().message());
-    std::cerr << ShortUsage(RunUsage(), "run");
-    return kExitUsage;
+  if (std::optional<int> exit_code =
+          EndOnUsageErrorOrHelp(parsed, RunUsage(), "run", LauncherError)) {
+    return *exit_code;
   }
   const RunOptions& options = parsed.value();
-  if (options.help) {
-    std::cout << RunUsage();
-    return kExitOk;
-  }
 
   std::string working_directory = WorkingDirectory();
   RunPreparation preparation;

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "analysis/printers.h"
+#include "cli/command_prologue.h"
 #include "cli/exit_codes.h"
 #include "cli/option_parser.h"
 #include "cli/stats_options.h"
@@ -61,16 +62,11 @@ Status WriteStats(const StatsOptions& options, const analysis::Reports& reports,
 
 int StatsCommand(std::span<const std::string> args) {
   StatusOr<StatsOptions> parsed = ParseStatsOptions(args);
-  if (!parsed.ok()) {
-    StatsError(parsed.status().message());
-    std::cerr << ShortUsage(StatsUsage(), "stats");
-    return kExitUsage;
+  if (std::optional<int> exit_code =
+          EndOnUsageErrorOrHelp(parsed, StatsUsage(), "stats", StatsError)) {
+    return *exit_code;
   }
   const StatsOptions& options = parsed.value();
-  if (options.help) {
-    std::cout << StatsUsage();
-    return kExitOk;
-  }
 
   // Every report is opened before anything is printed, so a bad one among several gives
   // one error line and no partial output.

@@ -7,6 +7,7 @@
 #include <csignal>
 #include <iostream>
 
+#include "cli/command_prologue.h"
 #include "cli/exit_codes.h"
 #include "cli/option_parser.h"
 #include "viewer/http_server.h"
@@ -99,16 +100,11 @@ void ViewError(std::string_view message) { std::cerr << "gpuscope: error: " << m
 
 int ViewCommand(std::span<const std::string> args) {
   StatusOr<ViewOptions> parsed = ParseViewOptions(args);
-  if (!parsed.ok()) {
-    ViewError(parsed.status().message());
-    std::cerr << ShortUsage(ViewUsage(), "view");
-    return kExitUsage;
+  if (std::optional<int> exit_code =
+          EndOnUsageErrorOrHelp(parsed, ViewUsage(), "view", ViewError)) {
+    return *exit_code;
   }
   const ViewOptions& options = parsed.value();
-  if (options.help) {
-    std::cout << ViewUsage();
-    return kExitOk;
-  }
   StatusOr<std::unique_ptr<viewer::ViewerData>> data = viewer::ViewerData::Open(options.reports);
   if (!data.ok()) {
     ViewError(data.status().message());

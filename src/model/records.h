@@ -71,16 +71,16 @@ struct KernelRecord {
   std::int32_t block_x = 0, block_y = 0, block_z = 0;
   std::uint32_t cluster_x = 0, cluster_y = 0, cluster_z = 0;
   std::uint16_t registers_per_thread = 0;
-  std::int32_t static_shared_memory = 0;   // bytes per block
-  std::int32_t dynamic_shared_memory = 0;  // bytes per block
+  std::int32_t static_shared_memory = 0;     // bytes per block
+  std::int32_t dynamic_shared_memory = 0;    // bytes per block
   std::uint32_t shared_memory_executed = 0;  // SM carveout the driver chose, bytes
   std::uint32_t local_memory_per_thread = 0;
   std::uint64_t local_memory_total = 0;
-  std::uint32_t graph_id = 0;       // 0: not launched from a graph
+  std::uint32_t graph_id = 0;  // 0: not launched from a graph
   std::uint64_t graph_node_id = 0;
-  std::uint8_t launch_type = 0;     // 0 regular, 1 cooperative single, 2 cooperative multi, ...
-  std::uint8_t cache_config = 0;    // requested/executed cache config as CUPTI packs it
-  bool device_launched = false;     // launched with CUDA dynamic parallelism
+  std::uint8_t launch_type = 0;   // 0 regular, 1 cooperative single, 2 cooperative multi, ...
+  std::uint8_t cache_config = 0;  // requested/executed cache config as CUPTI packs it
+  bool device_launched = false;   // launched with CUDA dynamic parallelism
   std::string_view mangled_name;
 };
 
@@ -233,12 +233,12 @@ struct ProcessRecord {
 
 // Counters of what could not be recorded. Every loss is counted here, never hidden.
 struct CollectionCounters {
-  std::uint64_t dropped_records = 0;         // CUPTI's own count (buffers it could not get)
+  std::uint64_t dropped_records = 0;  // CUPTI's own count (buffers it could not get)
   std::uint64_t kernels_without_timestamp = 0;
   std::uint64_t copies_without_timestamp = 0;
   std::uint64_t memsets_without_timestamp = 0;
-  std::uint64_t unknown_records = 0;          // record kinds we do not translate
-  std::uint64_t unfinished_nvtx_ranges = 0;   // started but never ended
+  std::uint64_t unknown_records = 0;         // record kinds we do not translate
+  std::uint64_t unfinished_nvtx_ranges = 0;  // started but never ended
   // Activity buffers whose rest could not be read (CUPTI refused a record, or translating
   // one failed): how many records were lost with them cannot be known.
   std::uint64_t unreadable_buffers = 0;

@@ -29,7 +29,7 @@ class [[nodiscard]] Status {
 template <typename T>
 class [[nodiscard]] StatusOr {
  public:
-  StatusOr(T value) : value_(std::move(value)) {}  // NOLINT: implicit by design
+  StatusOr(T value) : value_(std::move(value)) {}          // NOLINT: implicit by design
   StatusOr(Status status) : status_(std::move(status)) {}  // NOLINT: must be an error
 
   bool ok() const { return value_.has_value(); }
@@ -48,8 +48,8 @@ class [[nodiscard]] StatusOr {
 
 }  // namespace gpuscope
 
-#define GPUSCOPE_RETURN_IF_ERROR(expr)      \
-  do {                                      \
-    ::gpuscope::Status status_ = (expr);    \
-    if (!status_.ok()) return status_;      \
+#define GPUSCOPE_RETURN_IF_ERROR(expr)   \
+  do {                                   \
+    ::gpuscope::Status status_ = (expr); \
+    if (!status_.ok()) return status_;   \
   } while (0)
