@@ -1,6 +1,8 @@
 #include "viewer/html_report.h"
 
 #include <algorithm>
+#include <array>
+#include <deque>
 #include <regex>
 #include <unordered_map>
 #include <vector>
@@ -215,9 +217,11 @@ class DataWriter {
     }
     json_.Raw("},\"events\":{");
     for (std::size_t r = 0; r < data_.size(); ++r) {
+      GPUSCOPE_RETURN_IF_ERROR(LoadFacts(r, cuts[r]));
       json_.Raw(r ? "," : "").Raw(ReportKey(r)).Raw("{");
       WriteEvents(data_.index(r), cuts[r]);
       json_.Raw("}");
+      for (auto& facts : facts_) facts.clear();
     }
     json_.Raw("},\"strings\":[");
     for (std::size_t i = 0; i < strings_.size(); ++i) {
@@ -246,6 +250,31 @@ class DataWriter {
       for (const TrackEvent& event : track.events) count += event.start < cut;
     }
     return count;
+  }
+
+  // How many of a track's events are embedded (all of them, or those starting before `cut`).
+  static std::size_t EmbeddedCount(const Track& track, std::uint64_t cut) {
+    if (!cut) return track.events.size();
+    return static_cast<std::size_t>(
+        std::lower_bound(track.events.begin(), track.events.end(), cut,
+                         [](const TrackEvent& e, std::uint64_t t) { return e.start < t; }) -
+        track.events.begin());
+  }
+
+  // The EventFacts of every embedded kernel, copy, memset and API call of report `r`.
+  Status LoadFacts(std::size_t r, std::uint64_t cut) {
+    for (const Track& track : data_.index(r).tracks()) {
+      if (track.kind == "counter") continue;
+      std::size_t n = EmbeddedCount(track, cut);
+      for (std::size_t i = 0; i < n; ++i) {
+        auto type = static_cast<std::size_t>(track.events[i].type());
+        if (type < facts_.size()) facts_[type].try_emplace(track.events[i].id);
+      }
+    }
+    for (std::size_t type = 0; type < facts_.size(); ++type) {
+      GPUSCOPE_RETURN_IF_ERROR(data_.FillEventFacts(r, static_cast<EventType>(type), facts_[type]));
+    }
+    return {};
   }
 
   std::uint32_t StringId(std::string_view text) {
@@ -281,13 +310,7 @@ class DataWriter {
         json_.Raw("}");
         continue;
       }
-      std::size_t n = track.events.size();
-      if (cut) {
-        n = static_cast<std::size_t>(
-            std::lower_bound(track.events.begin(), track.events.end(), cut,
-                             [](const TrackEvent& e, std::uint64_t t) { return e.start < t; }) -
-            track.events.begin());
-      }
+      std::size_t n = EmbeddedCount(track, cut);
       const std::vector<TrackEvent>& events = track.events;
       bool mixed = false;
       for (std::size_t i = 1; i < n && !mixed; ++i) mixed = events[i].type() != events[0].type();
@@ -307,7 +330,53 @@ class DataWriter {
           json_.Raw("\"").Raw(EventTypeName(events[i].type())).Raw("\"");
         });
       }
+      WriteFacts(events, n);
       json_.Raw("}");
+    }
+  }
+
+  // The columns of docs/viewer-api.md's "Embedded format" that describe events beyond their
+  // times, each only on the tracks that hold events it applies to (0 for the others there):
+  // "corr" (kernels, copies, memsets, API calls), "rcorr" (copies), the launch configuration
+  // (kernels), "bytes" (copies, memsets) and "copy" (copies: string index of the copy kind).
+  void WriteFacts(const std::vector<TrackEvent>& events, std::size_t n) {
+    static const EventFacts kNone;
+    std::vector<const EventFacts*> facts(n, &kNone);
+    bool has[6] = {};
+    for (std::size_t i = 0; i < n; ++i) {
+      auto type = static_cast<std::size_t>(events[i].type());
+      has[type] = true;
+      if (type >= facts_.size()) continue;
+      auto found = facts_[type].find(events[i].id);
+      if (found != facts_[type].end()) facts[i] = &found->second;
+    }
+    const bool kernels = has[static_cast<int>(EventType::kKernel)];
+    const bool copies = has[static_cast<int>(EventType::kMemcpy)];
+    const bool memsets = has[static_cast<int>(EventType::kMemset)];
+    const bool api = has[static_cast<int>(EventType::kApi)];
+    auto column = [&](const char* name, auto field) {
+      Column(name, n, [&](std::size_t i) { json_.Int(field(*facts[i])); });
+    };
+    if (kernels || copies || memsets || api) {
+      column("corr", [](const EventFacts& f) { return std::int64_t{f.correlation}; });
+    }
+    if (copies) {
+      column("rcorr", [](const EventFacts& f) { return std::int64_t{f.runtime_correlation}; });
+    }
+    if (kernels) {
+      column("gx", [](const EventFacts& f) { return f.grid[0]; });
+      column("gy", [](const EventFacts& f) { return f.grid[1]; });
+      column("gz", [](const EventFacts& f) { return f.grid[2]; });
+      column("bx", [](const EventFacts& f) { return f.block[0]; });
+      column("by", [](const EventFacts& f) { return f.block[1]; });
+      column("bz", [](const EventFacts& f) { return f.block[2]; });
+      column("regs", [](const EventFacts& f) { return f.registers; });
+      column("ssmem", [](const EventFacts& f) { return f.static_smem; });
+      column("dsmem", [](const EventFacts& f) { return f.dynamic_smem; });
+    }
+    if (copies || memsets) column("bytes", [](const EventFacts& f) { return f.bytes; });
+    if (copies) {
+      Column("copy", n, [&](std::size_t i) { json_.UInt(StringId(facts[i]->copy_kind)); });
     }
   }
 
@@ -315,8 +384,12 @@ class DataWriter {
   const HtmlReportOptions& options_;
   exporter::JsonStream& json_;
   HtmlReportStats& stats_;
-  std::vector<std::string> strings_;
+  // A deque: string_ids_ holds views of these strings, which a vector's growth would move
+  // (short strings live inside the std::string object).
+  std::deque<std::string> strings_;
   std::unordered_map<std::string_view, std::uint32_t> string_ids_;
+  // Per EventType up to kApi: row id -> facts, for the report being written.
+  std::array<std::unordered_map<std::uint32_t, EventFacts>, 4> facts_;
 };
 
 }  // namespace

@@ -333,6 +333,71 @@ StatusOr<std::string> ViewerData::AllKernelsJson(std::size_t report) const {
   return out + "}";
 }
 
+Status ViewerData::FillEventFacts(std::size_t report, EventType type,
+                                  std::unordered_map<std::uint32_t, EventFacts>& facts) const {
+  if (facts.empty()) return {};
+  std::string sql;
+  switch (type) {
+    case EventType::kKernel:
+      sql =
+          "SELECT id, correlation_id, grid_x, grid_y, grid_z, block_x, block_y, block_z, "
+          "registers_per_thread, static_shared_memory, dynamic_shared_memory FROM kernels";
+      break;
+    case EventType::kMemcpy:
+      sql =
+          "SELECT m.id, m.correlation_id, m.runtime_correlation_id, m.bytes, c.name FROM memcpys m "
+          "LEFT JOIN copy_kinds c ON c.id = m.copy_kind";
+      break;
+    case EventType::kMemset:
+      sql = "SELECT id, correlation_id, bytes FROM memsets";
+      break;
+    case EventType::kApi:
+      sql = "SELECT id, correlation_id FROM api_calls";
+      break;
+    case EventType::kNvtx:
+    case EventType::kMark:
+      return {};
+  }
+  std::uint32_t low = UINT32_MAX, high = 0;
+  for (const auto& [id, unused] : facts) {
+    low = std::min(low, id);
+    high = std::max(high, id);
+  }
+  sql +=
+      type == EventType::kMemcpy ? " WHERE m.id BETWEEN ?1 AND ?2" : " WHERE id BETWEEN ?1 AND ?2";
+  std::vector<exporter::SqlParam> params{std::int64_t{low}, std::int64_t{high}};
+  return exporter::QueryRows(
+      reports_[report].reader->db(), sql, params, "event details", [&](const SqlRow& row) {
+        auto found = facts.find(static_cast<std::uint32_t>(row.values[0].integer));
+        if (found == facts.end()) return true;
+        EventFacts& f = found->second;
+        auto v = [&](std::size_t i) { return row.values[i].integer; };  // NULL reads 0
+        f.correlation = static_cast<std::uint32_t>(v(1));
+        switch (type) {
+          case EventType::kKernel:
+            for (int d = 0; d < 3; ++d) {
+              f.grid[d] = v(2 + d);
+              f.block[d] = v(5 + d);
+            }
+            f.registers = v(8);
+            f.static_smem = v(9);
+            f.dynamic_smem = v(10);
+            break;
+          case EventType::kMemcpy:
+            f.runtime_correlation = static_cast<std::uint32_t>(v(2));
+            f.bytes = v(3);
+            f.copy_kind = std::string(row.values[4].text);
+            break;
+          case EventType::kMemset:
+            f.bytes = v(2);
+            break;
+          default:
+            break;
+        }
+        return true;
+      });
+}
+
 std::string ViewerData::DiffJson(std::size_t a, std::size_t b) const {
   auto totals_a = TotalsByName(*reports_[a].index);
   auto totals_b = TotalsByName(*reports_[b].index);

@@ -10,6 +10,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "store/report_reader.h"
@@ -17,6 +18,20 @@
 #include "viewer/track_index.h"
 
 namespace gpuscope::viewer {
+
+// What `gpuscope report` embeds about an event next to its times (docs/viewer-api.md,
+// "Embedded format"), so that the page's tooltip, details and related events need no server:
+// the correlation ids, a kernel's launch configuration, a copy's or memset's bytes and the
+// copy kind's name. Zero (empty) where a column does not apply or is NULL.
+struct EventFacts {
+  std::uint32_t correlation = 0;
+  std::uint32_t runtime_correlation = 0;  // copies: the runtime call's correlation id
+  std::int64_t grid[3] = {0, 0, 0};
+  std::int64_t block[3] = {0, 0, 0};
+  std::int64_t registers = 0, static_smem = 0, dynamic_smem = 0;
+  std::int64_t bytes = 0;
+  std::string copy_kind;  // copy_kinds.name ("DtoH"), as memcpys_v has it
+};
 
 class ViewerData {
  public:
@@ -40,6 +55,11 @@ class ViewerData {
   StatusOr<std::string> KernelJson(std::size_t report, const std::string& name) const;
   // {"<name>": <kernel page>, ...} for every kernel of a report (the HTML report embeds it).
   StatusOr<std::string> AllKernelsJson(std::size_t report) const;
+  // Fills facts[id] for every id that is already a key of `facts`, from the rows of that
+  // type's table (kernels, memcpys, memsets, api_calls; NVTX events have none to give). Only
+  // the rows between the smallest and the largest id asked for are read.
+  Status FillEventFacts(std::size_t report, EventType type,
+                        std::unordered_map<std::uint32_t, EventFacts>& facts) const;
   // /api/diff
   std::string DiffJson(std::size_t a, std::size_t b) const;
 

@@ -114,11 +114,32 @@ describe('the real gpuscope binary', {skip: !gpuscope && 'GPUSCOPE_BIN is not se
     assert.deepEqual(page.problems, [], 'no dialog, page error or console error');
   }
 
+  // The tooltip's launch configuration, and a click that details the kernel and outlines its
+  // launch call: the server's /api/event for `view`, the embedded columns for `report`.
+  async function checkDetailsAndRelated(page, label) {
+    const {x, y} = await sliceCentre(page, 0, 'gpu0.s7', 'add(int, int, int*)');
+    await page.mouse.move(x, y);
+    await page.waitForFunction(
+        () => document.querySelector('.tooltip').textContent.includes('Grid'));
+    assert.match(await page.textContent('.tooltip'), /Grid: \(64, 1, 1\).*Block: \(256, 1, 1\)/);
+    await page.mouse.click(x, y);
+    await page.waitForFunction(() => window.gpuscopeViewer.timeline.highlights.length > 1);
+    const marks = await page.evaluate(() => window.gpuscopeViewer.timeline.highlights);
+    assert.ok(marks.some((m) => !m.selected && m.track === 't4242'), JSON.stringify(marks));
+    await page.waitForSelector('#details .related-link');
+    assert.match(await page.textContent('#details .related-link'), /^cudaLaunchKernel \(api #/);
+    const table = await page.textContent('#details .details-table');
+    assert.match(table, /grid_x64/);
+    assert.match(table, /correlation_id\d+/);
+    await shot(page, `${label}-selected`);
+  }
+
   test('gpuscope report writes a page that works from file:// with no server', async () => {
     const html = path.join(artifactsDir(), 'real-report.html');
     execFileSync(gpuscope, ['report', '-o', html, ...reports], {stdio: 'pipe'});
     const page = await openPage(browser, pathToFileURL(html).href);
     try {
+      await checkDetailsAndRelated(page, 'report');
       await checkCommonViews(page, 'report');
     } finally {
       await page.close();
@@ -148,17 +169,7 @@ describe('the real gpuscope binary', {skip: !gpuscope && 'GPUSCOPE_BIN is not se
       });
       const page = await openPage(browser, url);
       try {
-        const {x, y} = await sliceCentre(page, 0, 'gpu0.s7', 'add(int, int, int*)');
-        await page.mouse.move(x, y);
-        await page.waitForFunction(
-            () => document.querySelector('.tooltip').textContent.includes('Grid'));
-        assert.match(
-            await page.textContent('.tooltip'), /Grid: \(64, 1, 1\).*Block: \(256, 1, 1\)/);
-        await page.mouse.click(x, y);
-        await page.waitForFunction(() => window.gpuscopeViewer.timeline.highlights.length > 1);
-        const marks = await page.evaluate(() => window.gpuscopeViewer.timeline.highlights);
-        assert.ok(marks.some((m) => !m.selected && m.track === 't4242'), JSON.stringify(marks));
-        await shot(page, 'view-selected');
+        await checkDetailsAndRelated(page, 'view');
         await checkCommonViews(page, 'view');
       } finally {
         await page.close();

@@ -148,6 +148,92 @@ test(
       }
     });
 
+test(
+    'EmbeddedSource answers event() like /api/event from the gpuscope report columns', async () => {
+      // As `gpuscope report` writes them: no details rows, per-track "corr" and the launch,
+      // bytes and copy-kind columns only where they apply.
+      const reports = [{index: 0, pid: 1, start: 0, end: 1000}];
+      const strings = [
+        'add(int)', '[CUDA memcpy DtoH]', 'DtoH', '', 'cudaLaunchKernel', 'cudaMemcpy',
+        'cuMemcpyDtoH_v2', 'step'
+      ];
+      const events = {
+        'gpu0.s7': {
+          type: 'kernel',
+          s: [100, 300],
+          e: [200, 400],
+          name: [0, 1],
+          id: [1, 1],
+          depth: [0, 0],
+          types: ['kernel', 'memcpy'],
+          corr: [3, 6],
+          rcorr: [0, 5],
+          gx: [64, 0],
+          gy: [2, 0],
+          gz: [1, 0],
+          bx: [256, 0],
+          by: [1, 0],
+          bz: [1, 0],
+          regs: [32, 0],
+          ssmem: [0, 0],
+          dsmem: [1024, 0],
+          bytes: [0, 4096],
+          copy: [3, 2]
+        },
+        't42': {
+          type: 'api',
+          s: [50, 250, 260],
+          e: [90, 450, 440],
+          name: [4, 5, 6],
+          id: [3, 5, 6],
+          depth: [0, 0, 1],
+          corr: [3, 5, 6]
+        },
+        'n42': {type: 'nvtx', s: [0], e: [900], name: [7], id: [1], depth: [0]},
+      };
+      const source = new EmbeddedSource({reports, strings, events: {'0': events}, details: {}});
+      const kernel = await source.event(0, 'kernel', 1);
+      assert.deepEqual(kernel, {
+        type: 'kernel',
+        id: 1,
+        name: 'add(int)',
+        start: 100,
+        end: 200,
+        duration: 100,
+        correlation_id: 3,
+        grid_x: 64,
+        grid_y: 2,
+        grid_z: 1,
+        block_x: 256,
+        block_y: 1,
+        block_z: 1,
+        registers_per_thread: 32,
+        static_shared_memory: 0,
+        dynamic_shared_memory: 1024,
+        related: [{type: 'api', id: 3, track: 't42', s: 50, e: 90, name: 'cudaLaunchKernel'}]
+      });
+      const copy = await source.event(0, 'memcpy', 1);
+      assert.equal(copy.bytes, 4096);
+      assert.equal(copy.copy_kind, 'DtoH');
+      assert.equal(copy.runtime_correlation_id, 5);
+      assert.equal(copy.grid_x, undefined, 'no launch configuration on a copy');
+      // Like the server: a copy links to its driver call and to the runtime call that made it.
+      assert.deepEqual(copy.related.map((r) => [r.type, r.id]), [['api', 6], ['api', 5]]);
+      const runtime = await source.event(0, 'api', 5);
+      assert.deepEqual(
+          runtime.related.map((r) => [r.type, r.id, r.track]), [['memcpy', 1, 'gpu0.s7']]);
+      assert.equal(runtime.bytes, undefined);
+      const launch = await source.event(0, 'api', 3);
+      assert.deepEqual(
+          launch.related.map((r) => [r.type, r.id, r.s, r.e]), [['kernel', 1, 100, 200]]);
+      const range = await source.event(0, 'nvtx', 1);
+      assert.deepEqual(range.related, []);
+      assert.equal(range.correlation_id, undefined);
+      await assert.rejects(source.event(0, 'api', 4), /^Error: report 0 has no api with id 4$/);
+      // The correlation index is built once per report.
+      assert.equal(source.eventIndex(0), source.eventIndex(0));
+    });
+
 test('EmbeddedSource rejects data without reports with one line', () => {
   assert.throws(() => new EmbeddedSource({}), /no "reports" list/);
 });

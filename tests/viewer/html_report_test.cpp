@@ -3,9 +3,11 @@
 #include "viewer/html_report.h"
 
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
 #include <regex>
 #include <sstream>
+#include <vector>
 
 #include "../analysis/json_checker.h"
 #include "../export/test_reports.h"
@@ -135,6 +137,107 @@ TEST_F(HtmlReportTest, EmbedsTheDocumentedFormat) {
   EXPECT_EQ(memory->Find("v")->array[0].text, "1048576");
   EXPECT_NE(data.Find("summary")->Find("tables")->Find("cuda_gpu_kern_sum"), nullptr);
   EXPECT_NE(data.Find("kernels")->Find("0")->Find(kHostileKernel), nullptr);
+}
+
+// The texts of an embedded column (numbers as written), or {"absent"} when the track has none.
+std::vector<std::string> ColumnTexts(const JsonValue* track, const char* name) {
+  const JsonValue* column = track ? track->Find(name) : nullptr;
+  if (!column) return {"absent"};
+  std::vector<std::string> texts;
+  for (const JsonValue& value : column->array) texts.push_back(value.text);
+  return texts;
+}
+
+using Texts = std::vector<std::string>;
+
+TEST_F(HtmlReportTest, EmbedsEventFactsOnlyOnTheTracksTheyApplyTo) {
+  const JsonValue* events = written_.data.Find("events")->Find("0");
+  ASSERT_NE(events, nullptr);
+  // Stream 7: the add kernel (corr 3), the DtoH copy (corr 6, runtime 5, 4 bytes), the memset
+  // (corr 7, 64 bytes); a column that does not apply to an event holds 0 there.
+  const JsonValue* stream = events->Find("gpu0.s7");
+  ASSERT_NE(stream, nullptr);
+  EXPECT_EQ(ColumnTexts(stream, "corr"), (Texts{"3", "6", "7"}));
+  EXPECT_EQ(ColumnTexts(stream, "rcorr"), (Texts{"0", "5", "0"}));
+  EXPECT_EQ(ColumnTexts(stream, "gx"), (Texts{"4", "0", "0"}));
+  EXPECT_EQ(ColumnTexts(stream, "gy"), (Texts{"1", "0", "0"}));
+  EXPECT_EQ(ColumnTexts(stream, "gz"), (Texts{"1", "0", "0"}));
+  EXPECT_EQ(ColumnTexts(stream, "bx"), (Texts{"256", "0", "0"}));
+  EXPECT_EQ(ColumnTexts(stream, "by"), (Texts{"1", "0", "0"}));
+  EXPECT_EQ(ColumnTexts(stream, "bz"), (Texts{"1", "0", "0"}));
+  EXPECT_EQ(ColumnTexts(stream, "regs"), (Texts{"32", "0", "0"}));
+  EXPECT_EQ(ColumnTexts(stream, "ssmem"), (Texts{"0", "0", "0"}));
+  EXPECT_EQ(ColumnTexts(stream, "dsmem"), (Texts{"0", "0", "0"}));
+  EXPECT_EQ(ColumnTexts(stream, "bytes"), (Texts{"0", "4", "64"}));
+  Texts copy = ColumnTexts(stream, "copy");
+  ASSERT_EQ(copy.size(), 3u);
+  const auto& strings = written_.data.Find("strings")->array;
+  ASSERT_LT(std::stoul(copy[1]), strings.size());
+  EXPECT_EQ(strings[std::stoul(copy[1])].text, "DtoH");
+  // Stream 13: one kernel, no copies or memsets: no bytes, runtime correlation or copy kind.
+  const JsonValue* kernels_only = events->Find("gpu0.s13");
+  ASSERT_NE(kernels_only, nullptr);
+  EXPECT_EQ(ColumnTexts(kernels_only, "corr"), (Texts{"4"}));
+  EXPECT_EQ(ColumnTexts(kernels_only, "regs"), (Texts{"32"}));
+  for (const char* absent : {"rcorr", "bytes", "copy"}) {
+    EXPECT_EQ(ColumnTexts(kernels_only, absent), (Texts{"absent"})) << absent;
+  }
+  // API calls: the correlation id only, one per call in start order.
+  const JsonValue* thread = events->Find("t" + std::to_string(exporter::testing::kRichThread));
+  ASSERT_NE(thread, nullptr);
+  EXPECT_EQ(ColumnTexts(thread, "corr"), (Texts{"1", "2", "3", "4", "5", "6", "7"}));
+  for (const char* absent : {"rcorr", "gx", "regs", "bytes", "copy"}) {
+    EXPECT_EQ(ColumnTexts(thread, absent), (Texts{"absent"})) << absent;
+  }
+  // NVTX and counter tracks carry none of them.
+  for (const auto& [id, track] : events->object) {
+    if (id[0] != 'n' && id[0] != 'm') continue;
+    EXPECT_EQ(track.Find("corr"), nullptr) << id;
+    EXPECT_EQ(track.Find("bytes"), nullptr) << id;
+  }
+  // Every new column has one entry per embedded event.
+  for (const auto& [id, track] : events->object) {
+    if (!track.Find("s")) continue;
+    for (const char* name : {"corr", "rcorr", "gx", "gy", "gz", "bx", "by", "bz", "regs", "ssmem",
+                             "dsmem", "bytes", "copy"}) {
+      if (track.Find(name)) {
+        EXPECT_EQ(track.Find(name)->array.size(), track.Find("s")->array.size()) << id << name;
+      }
+    }
+  }
+}
+
+TEST_F(HtmlReportTest, EventFactColumnsAreCutWithTheirTracks) {
+  Written cut = Write({dir_.File("rich.sqlite")}, 6);
+  for (const auto& [id, track] : cut.data.Find("events")->Find("0")->object) {
+    if (!track.Find("s")) continue;
+    for (const char* name : {"corr", "gx", "bytes"}) {
+      if (track.Find(name)) {
+        EXPECT_EQ(track.Find(name)->array.size(), track.Find("s")->array.size()) << id << name;
+      }
+    }
+  }
+}
+
+TEST_F(HtmlReportTest, CopyKindNamesAreEscapedLikeEveryOtherString) {
+  // The copy kind's name comes from the report (copy_kinds), so it is data like a kernel name.
+  const char* kHostileKind = "</script><!--DtoH";
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(dir_.File("rich.sqlite").c_str(), &db), SQLITE_OK);
+  std::string sql = "UPDATE copy_kinds SET name = '";
+  sql += kHostileKind;
+  sql += "' WHERE name = 'DtoH'";
+  EXPECT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
+  EXPECT_EQ(sqlite3_changes(db), 1);
+  sqlite3_close(db);
+  Written hostile = Write({dir_.File("rich.sqlite")});
+  EXPECT_EQ(Count(hostile.html, "</script"), 3u);
+  EXPECT_EQ(Count(hostile.html, "<!--"), 1u);
+  const JsonValue* stream = hostile.data.Find("events")->Find("0")->Find("gpu0.s7");
+  ASSERT_NE(stream, nullptr);
+  Texts copy = ColumnTexts(stream, "copy");
+  ASSERT_EQ(copy.size(), 3u);
+  EXPECT_EQ(hostile.data.Find("strings")->array[std::stoul(copy[1])].text, kHostileKind);
 }
 
 TEST_F(HtmlReportTest, CutsLargeReportsAtTheLimitAndSaysSo) {

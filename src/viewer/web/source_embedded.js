@@ -98,22 +98,46 @@ export class EmbeddedSource {
     };
   }
 
+  /**
+   * The /api/event answer for the columns the page embeds (docs/viewer-api.md, "Embedded
+   * format"): id, name, times, correlation ids, a kernel's launch configuration, a copy's or
+   * memset's bytes, and `related` - the events of the report's other tracks that share a
+   * correlation id, as the server links them.
+   */
   async event(report, type, id) {
     const byType = ((this.data.details || {})[String(report)] || {})[type];
     const detail = byType ? byType[String(id)] : undefined;
     if (detail) return detail;
-    // Not every event need carry a details row (a report cut to fit): describe it from the
-    // timeline arrays, so a click never comes back empty.
-    const found = this.findEvent(report, type, id);
+    const found = this.eventIndex(report).byKey.get(type + '/' + id);
     if (!found) throw new Error(`report ${report} has no ${type} with id ${id}`);
-    return {
-      id,
-      name: found.name,
-      start: found.s,
-      end: found.e,
-      duration: found.e - found.s,
-      related: []
+    const {columns, i} = found;
+    const s = columns.s[i];
+    const e = columns.e ? columns.e[i] : s;
+    const out = {type, id, name: this.nameAt(columns, i), start: s, end: e, duration: e - s};
+    const at = (key) => (Array.isArray(columns[key]) ? columns[key][i] : undefined);
+    const set = (key, value) => {
+      if (value !== undefined) out[key] = value;
     };
+    if (type === 'memcpy' && Array.isArray(columns.copy)) {
+      const kind = this.strings[columns.copy[i]];
+      if (kind) out.copy_kind = kind;
+    }
+    if (type === 'memcpy' || type === 'memset') set('bytes', at('bytes'));
+    if (type !== 'nvtx' && type !== 'mark') set('correlation_id', at('corr'));
+    if (type === 'memcpy') set('runtime_correlation_id', at('rcorr'));
+    if (type === 'kernel') {
+      set('grid_x', at('gx'));
+      set('grid_y', at('gy'));
+      set('grid_z', at('gz'));
+      set('block_x', at('bx'));
+      set('block_y', at('by'));
+      set('block_z', at('bz'));
+      set('registers_per_thread', at('regs'));
+      set('static_shared_memory', at('ssmem'));
+      set('dynamic_shared_memory', at('dsmem'));
+    }
+    out.related = this.related(report, type, [at('corr'), type === 'memcpy' ? at('rcorr') : 0]);
+    return out;
   }
 
   async summary(reports) {
@@ -173,21 +197,63 @@ export class EmbeddedSource {
     return typeof name === 'number' ? (this.strings[name] ?? '') : String(name ?? '');
   }
 
-  findEvent(report, type, id) {
-    for (const columns of Object.values((this.data.events || {})[String(report)] || {})) {
+  /**
+   * Per report, built once on first use: "type/id" -> {trackId, columns, i}, and correlation id
+   * -> the API calls (api) and the GPU work (gpu) carrying it; a copy is filed under both its
+   * driver call's and its runtime call's correlation ids, as on the server.
+   */
+  eventIndex(report) {
+    this.eventIndexes = this.eventIndexes || new Map();
+    let index = this.eventIndexes.get(report);
+    if (index) return index;
+    index = {byKey: new Map(), api: new Map(), gpu: new Map()};
+    const file = (map, correlation, entry) => {
+      if (!correlation) return;
+      if (!map.has(correlation)) map.set(correlation, []);
+      map.get(correlation).push(entry);
+    };
+    for (const [trackId, columns] of Object.entries(
+             (this.data.events || {})[String(report)] || {})) {
       if (!columns.s || columns.v) continue;
+      const corr = Array.isArray(columns.corr) ? columns.corr : null;
+      const rcorr = Array.isArray(columns.rcorr) ? columns.rcorr : null;
       for (let i = 0; i < columns.s.length; i++) {
-        const eventId = columns.id ? columns.id[i] : i;
-        if (eventId === id && typeAt(columns, i) === type) {
-          return {
-            name: this.nameAt(columns, i),
-            s: columns.s[i],
-            e: columns.e ? columns.e[i] : columns.s[i]
-          };
+        const type = typeAt(columns, i);
+        const entry = {trackId, columns, i};
+        index.byKey.set(type + '/' + (columns.id ? columns.id[i] : i), entry);
+        if (!corr || type === 'nvtx' || type === 'mark') continue;
+        if (type === 'api') {
+          file(index.api, corr[i], entry);
+        } else {
+          file(index.gpu, corr[i], entry);
+          if (type === 'memcpy' && rcorr && rcorr[i] !== corr[i]) file(index.gpu, rcorr[i], entry);
         }
       }
     }
-    return null;
+    this.eventIndexes.set(report, index);
+    return index;
+  }
+
+  /** `related` of an event of `type` with these correlation ids (0 / undefined: none). */
+  related(report, type, correlations) {
+    if (type === 'nvtx' || type === 'mark') return [];
+    const index = this.eventIndex(report);
+    const map = type === 'api' ? index.gpu : index.api;
+    const related = [];
+    for (const correlation of new Set(correlations.filter((c) => c))) {
+      for (const {trackId, columns, i} of map.get(correlation) || []) {
+        const s = columns.s[i];
+        related.push({
+          type: typeAt(columns, i),
+          id: columns.id ? columns.id[i] : i,
+          track: trackId,
+          s,
+          e: columns.e ? columns.e[i] : s,
+          name: this.nameAt(columns, i),
+        });
+      }
+    }
+    return related;
   }
 
   /** name -> {count, total, min, max} over every kernel of a report (cached). */
