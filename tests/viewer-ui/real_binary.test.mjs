@@ -5,11 +5,11 @@
 
 import assert from 'node:assert/strict';
 import {execFileSync, spawn} from 'node:child_process';
-import {existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs';
+import {copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {after, before, describe, test} from 'node:test';
-import {pathToFileURL} from 'node:url';
+import {fileURLToPath, pathToFileURL} from 'node:url';
 
 import {artifactsDir, launchBrowser, openPage} from './lib/browser.mjs';
 import {kHostileImage, kHostileScript, writeSqlReport} from './lib/sql_report.mjs';
@@ -44,6 +44,35 @@ describe('the real gpuscope binary', {skip: !gpuscope && 'GPUSCOPE_BIN is not se
     if (browser) await browser.close();
     if (work) rmSync(work, {recursive: true, force: true});
   });
+
+  // Starts `gpuscope view` on `files`; resolves with the server process and the URL it printed.
+  async function startView(files) {
+    const server = spawn(
+        gpuscope, ['view', '--exit-after-seconds', '240', ...files],
+        {stdio: ['ignore', 'pipe', 'pipe']});
+    try {
+      const url = await new Promise((resolve, reject) => {
+        let out = '';
+        const timer =
+            setTimeout(() => reject(new Error('gpuscope view printed no URL: ' + out)), 30000);
+        const onData = (chunk) => {
+          out += chunk;
+          const match = /http:\/\/127\.0\.0\.1:\d+\//.exec(out);
+          if (match) {
+            clearTimeout(timer);
+            resolve(match[0]);
+          }
+        };
+        server.stdout.on('data', onData);
+        server.stderr.on('data', onData);
+        server.on('exit', (code) => reject(new Error(`gpuscope view exited (${code}): ${out}`)));
+      });
+      return {server, url};
+    } catch (error) {
+      server.kill('SIGTERM');
+      throw error;
+    }
+  }
 
   // Checks shared by both ways of opening the viewer.
   async function checkCommonViews(page, label) {
@@ -134,6 +163,58 @@ describe('the real gpuscope binary', {skip: !gpuscope && 'GPUSCOPE_BIN is not se
     await shot(page, `${label}-selected`);
   }
 
+  // A report recorded on the H200 (tests/data/reports, with the command that records it
+  // again): reference 002's add program, traced for real, opened both ways.
+  test('a report recorded on the GPU opens in the report page and in gpuscope view', async () => {
+    const recorded = path.join(work, 'h200_add.sqlite');
+    copyFileSync(
+        path.join(path.dirname(fileURLToPath(import.meta.url)), '../data/reports/h200_add.sqlite'),
+        recorded);
+    const html = path.join(work, 'h200_add.html');
+    execFileSync(gpuscope, ['report', '-o', html, recorded], {stdio: 'pipe'});
+    const check = async (page) => {
+      const rows =
+          await page.$$eval('.track-list li', (items) => items.map((li) => li.textContent));
+      assert.ok(rows.includes('GPU 0 (NVIDIA H200)'), JSON.stringify(rows));
+      assert.ok(rows.some((r) => /^Stream \d+$/.test(r)), JSON.stringify(rows));
+      assert.ok(rows.some((r) => /^Thread \d+$/.test(r)), JSON.stringify(rows));
+      await page.click('#tab-summary');
+      const kern = '[data-table="cuda_gpu_kern_sum"]';
+      await page.waitForSelector(kern + ' tbody tr');
+      const kernels = await page.$$eval(
+          kern + ' tbody tr', (trs) => trs.map((tr) => tr.lastElementChild.textContent));
+      assert.deepEqual(kernels, ['add(int, int, int*)']);
+      const api = await page.$$eval('[data-table="cuda_api_sum"] tbody tr',
+                                    (trs) => trs.map((tr) => tr.lastElementChild.textContent));
+      // gpuscope stats' order (total time, descending), also among the rows whose Time (%)
+      // rounds to the same 0.1 (tests/golden/expected/add_tables.txt).
+      assert.deepEqual(api, [
+        'cudaMalloc', 'cudaLaunchKernel', 'cudaFree', 'cudaMemcpy', 'cuDeviceGetAttribute',
+        'cuDeviceGet', 'cuDeviceGetName', 'cuModuleGetLoadingMode', 'cuDeviceTotalMem',
+        'cuDeviceGetCount', 'cuDeviceGetUuid'
+      ]);
+      assert.deepEqual(page.problems, [], 'no dialog, page error or console error');
+    };
+    const page = await openPage(browser, pathToFileURL(html).href);
+    try {
+      await check(page);
+      await shot(page, 'recorded-report');
+    } finally {
+      await page.close();
+    }
+    const {server, url} = await startView([recorded]);
+    try {
+      const viewPage = await openPage(browser, url);
+      try {
+        await check(viewPage);
+      } finally {
+        await viewPage.close();
+      }
+    } finally {
+      server.kill('SIGTERM');
+    }
+  });
+
   test('gpuscope report writes a page that works from file:// with no server', async () => {
     const html = path.join(artifactsDir(), 'real-report.html');
     execFileSync(gpuscope, ['report', '-o', html, ...reports], {stdio: 'pipe'});
@@ -147,26 +228,8 @@ describe('the real gpuscope binary', {skip: !gpuscope && 'GPUSCOPE_BIN is not se
   });
 
   test('gpuscope view serves the viewer; a click highlights the related launch call', async () => {
-    const server = spawn(
-        gpuscope, ['view', '--exit-after-seconds', '240', ...reports],
-        {stdio: ['ignore', 'pipe', 'pipe']});
+    const {server, url} = await startView(reports);
     try {
-      const url = await new Promise((resolve, reject) => {
-        let out = '';
-        const timer =
-            setTimeout(() => reject(new Error('gpuscope view printed no URL: ' + out)), 30000);
-        const onData = (chunk) => {
-          out += chunk;
-          const match = /http:\/\/127\.0\.0\.1:\d+\//.exec(out);
-          if (match) {
-            clearTimeout(timer);
-            resolve(match[0]);
-          }
-        };
-        server.stdout.on('data', onData);
-        server.stderr.on('data', onData);
-        server.on('exit', (code) => reject(new Error(`gpuscope view exited (${code}): ${out}`)));
-      });
       const page = await openPage(browser, url);
       try {
         await checkDetailsAndRelated(page, 'view');

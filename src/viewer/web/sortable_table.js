@@ -57,8 +57,10 @@ export function sortableTable(columns, rows, options = {}) {
     let order = rows.map((_, i) => i).filter((i) => !needle || texts[i].includes(needle));
     if (state.key !== null) {
       const key = state.key;
-      order.sort((i, j) => compareValues(rows[i][key], rows[j][key]));
-      if (state.descending) order.reverse();
+      // Equal values keep the rows' own order (the tool's: stats sorts by total time, and
+      // Time (%) rounds many rows to 0.0) in either direction.
+      const sign = state.descending ? -1 : 1;
+      order.sort((i, j) => sign * compareValues(rows[i][key], rows[j][key]) || i - j);
     }
     replaceChildren(
         body,
