@@ -63,8 +63,6 @@ StatusOr<ExportOptions> ParseExportOptions(std::span<const std::string> args) {
   return options;
 }
 
-void ExportError(std::string_view message) { std::cerr << "gpuscope: error: " << message << '\n'; }
-
 std::string WithoutExtension(const std::string& path) {
   return std::filesystem::path(path).replace_extension().string();
 }
@@ -83,7 +81,7 @@ int ExportChrome(const ExportOptions& options, const Readers& readers) {
   } else {
     std::ofstream file(output, std::ios::binary | std::ios::trunc);
     if (!file) {
-      ExportError("cannot create " + output);
+      CommandError("cannot create " + output);
       return kExitGpuscopeFailure;
     }
     written = exporter::WriteChromeTrace(reports, file);
@@ -92,7 +90,7 @@ int ExportChrome(const ExportOptions& options, const Readers& readers) {
     if (!written.ok()) std::filesystem::remove(output);  // no half a trace left behind
   }
   if (!written.ok()) {
-    ExportError(written.status().message());
+    CommandError(written.status().message());
     return kExitGpuscopeFailure;
   }
   if (written->skipped_untimed > 0) {
@@ -122,7 +120,7 @@ int ExportCsv(const ExportOptions& options, const Readers& readers) {
     }
     Status written = exporter::WriteCsvTables(*readers[i], directory);
     if (!written.ok()) {
-      ExportError(written.message());
+      CommandError(written.message());
       return kExitGpuscopeFailure;
     }
     std::cout << "gpuscope: wrote " << exporter::CsvTableNames().size() << " CSV tables to "
@@ -136,7 +134,7 @@ int ExportCsv(const ExportOptions& options, const Readers& readers) {
 int ExportCommand(std::span<const std::string> args) {
   StatusOr<ExportOptions> parsed = ParseExportOptions(args);
   if (std::optional<int> exit_code =
-          EndOnUsageErrorOrHelp(parsed, ExportUsage(), "export", ExportError)) {
+          EndOnUsageErrorOrHelp(parsed, ExportUsage(), "export", CommandError)) {
     return *exit_code;
   }
   const ExportOptions& options = parsed.value();
@@ -145,7 +143,7 @@ int ExportCommand(std::span<const std::string> args) {
     StatusOr<std::unique_ptr<store::ReportReader>> reader = store::ReportReader::Open(path);
     if (!reader.ok()) {
       const std::string& message = reader.status().message();
-      ExportError(message.find(path) != std::string::npos ? message : path + ": " + message);
+      CommandError(message.find(path) != std::string::npos ? message : path + ": " + message);
       return kExitGpuscopeFailure;
     }
     readers.push_back(std::move(reader.value()));

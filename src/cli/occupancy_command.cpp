@@ -64,10 +64,6 @@ struct OccupancyOptions {
   bool help = false;
 };
 
-void OccupancyError(std::string_view message) {
-  std::cerr << "gpuscope: error: " << message << '\n';
-}
-
 StatusOr<std::int64_t> ParseCount(const ParsedOption& option, std::int64_t max) {
   std::int64_t value = 0;
   const std::string& text = option.value;
@@ -239,7 +235,7 @@ Status WriteSvgFile(const std::string& path, const std::string& svg) {
 int OccupancyCommand(std::span<const std::string> args) {
   StatusOr<OccupancyOptions> parsed = ParseOccupancyOptions(args);
   if (std::optional<int> exit_code =
-          EndOnUsageErrorOrHelp(parsed, OccupancyUsage(), "occupancy", OccupancyError)) {
+          EndOnUsageErrorOrHelp(parsed, OccupancyUsage(), "occupancy", CommandError)) {
     return *exit_code;
   }
   const OccupancyOptions& options = parsed.value();
@@ -248,7 +244,7 @@ int OccupancyCommand(std::span<const std::string> args) {
   // Validation ran during parsing, so a failure here is gpuscope's own.
   StatusOr<Computed> computed = Compute(options);
   if (!computed.ok()) {
-    OccupancyError(computed.status().message());
+    CommandError(computed.status().message());
     return kExitGpuscopeFailure;
   }
   const analysis::OccupancyResult& result = computed->result;
@@ -258,7 +254,7 @@ int OccupancyCommand(std::span<const std::string> args) {
     Status written =
         WriteSvgFile(options.svg_path, analysis::OccupancySvg(arch, options.input, result, graphs));
     if (!written.ok()) {
-      OccupancyError(written.message());
+      CommandError(written.message());
       return kExitGpuscopeFailure;
     }
   }

@@ -65,20 +65,18 @@ StatusOr<ReportOptions> ParseReportOptions(std::span<const std::string> args) {
   return options;
 }
 
-void ReportError(std::string_view message) { std::cerr << "gpuscope: error: " << message << '\n'; }
-
 }  // namespace
 
 int ReportCommand(std::span<const std::string> args) {
   StatusOr<ReportOptions> parsed = ParseReportOptions(args);
   if (std::optional<int> exit_code =
-          EndOnUsageErrorOrHelp(parsed, ReportUsage(), "report", ReportError)) {
+          EndOnUsageErrorOrHelp(parsed, ReportUsage(), "report", CommandError)) {
     return *exit_code;
   }
   const ReportOptions& options = parsed.value();
   StatusOr<std::unique_ptr<viewer::ViewerData>> data = viewer::ViewerData::Open(options.reports);
   if (!data.ok()) {
-    ReportError(data.status().message());
+    CommandError(data.status().message());
     return kExitGpuscopeFailure;
   }
   std::string output =
@@ -87,7 +85,7 @@ int ReportCommand(std::span<const std::string> args) {
           : options.output;
   std::ofstream file(output, std::ios::binary | std::ios::trunc);
   if (!file) {
-    ReportError("cannot create " + output);
+    CommandError("cannot create " + output);
     return kExitGpuscopeFailure;
   }
   viewer::HtmlReportOptions html_options;
@@ -98,7 +96,7 @@ int ReportCommand(std::span<const std::string> args) {
   if (written.ok() && !file) written = Status::Error("cannot write " + output);
   if (!written.ok()) {
     std::filesystem::remove(output);
-    ReportError(written.status().message());
+    CommandError(written.status().message());
     return kExitGpuscopeFailure;
   }
   if (written->truncated) {

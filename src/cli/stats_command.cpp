@@ -14,8 +14,6 @@
 namespace gpuscope::cli {
 namespace {
 
-void StatsError(std::string_view message) { std::cerr << "gpuscope: error: " << message << '\n'; }
-
 // The reader's messages usually name the file; when one does not, the user still has to
 // know which of several reports is bad.
 std::string NamingPath(const std::string& message, const std::string& path) {
@@ -63,7 +61,7 @@ Status WriteStats(const StatsOptions& options, const analysis::Reports& reports,
 int StatsCommand(std::span<const std::string> args) {
   StatusOr<StatsOptions> parsed = ParseStatsOptions(args);
   if (std::optional<int> exit_code =
-          EndOnUsageErrorOrHelp(parsed, StatsUsage(), "stats", StatsError)) {
+          EndOnUsageErrorOrHelp(parsed, StatsUsage(), "stats", CommandError)) {
     return *exit_code;
   }
   const StatsOptions& options = parsed.value();
@@ -75,7 +73,7 @@ int StatsCommand(std::span<const std::string> args) {
   for (const std::string& path : options.report_paths) {
     StatusOr<std::unique_ptr<store::ReportReader>> reader = store::ReportReader::Open(path);
     if (!reader.ok()) {
-      StatsError(NamingPath(reader.status().message(), path));
+      CommandError(NamingPath(reader.status().message(), path));
       return kExitGpuscopeFailure;
     }
     readers.push_back(std::move(reader.value()));
@@ -90,7 +88,7 @@ int StatsCommand(std::span<const std::string> args) {
   Status written = WriteStats(options, reports, std::cout);
   std::cout.flush();
   if (!written.ok()) {
-    StatsError(written.message());
+    CommandError(written.message());
     return kExitGpuscopeFailure;
   }
   return kExitOk;

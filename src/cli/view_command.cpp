@@ -94,26 +94,24 @@ class StopSignals {
   struct sigaction old_int_ = {}, old_term_ = {};
 };
 
-void ViewError(std::string_view message) { std::cerr << "gpuscope: error: " << message << '\n'; }
-
 }  // namespace
 
 int ViewCommand(std::span<const std::string> args) {
   StatusOr<ViewOptions> parsed = ParseViewOptions(args);
   if (std::optional<int> exit_code =
-          EndOnUsageErrorOrHelp(parsed, ViewUsage(), "view", ViewError)) {
+          EndOnUsageErrorOrHelp(parsed, ViewUsage(), "view", CommandError)) {
     return *exit_code;
   }
   const ViewOptions& options = parsed.value();
   StatusOr<std::unique_ptr<viewer::ViewerData>> data = viewer::ViewerData::Open(options.reports);
   if (!data.ok()) {
-    ViewError(data.status().message());
+    CommandError(data.status().message());
     return kExitGpuscopeFailure;
   }
   StatusOr<std::unique_ptr<viewer::HttpServer>> server =
       viewer::HttpServer::Listen("127.0.0.1", options.port);
   if (!server.ok()) {
-    ViewError(server.status().message());
+    CommandError(server.status().message());
     return kExitGpuscopeFailure;
   }
   StopSignals signals;
