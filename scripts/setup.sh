@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 
 mode=${1:-all}
 # chromium: the viewer's browser tests (tests/viewer-ui) drive Debian's Chromium.
-packages=(cmake ninja-build g++ pkg-config libsqlite3-dev sqlite3 libgtest-dev libgmock-dev python3
+packages=(cmake ninja-build g++ pkg-config libsqlite3-dev sqlite3 zlib1g-dev libgtest-dev libgmock-dev python3
           chromium)
 missing=()
 for p in "${packages[@]}"; do

@@ -27,6 +27,13 @@ std::vector<std::string> BuildChildEnvironment(const std::vector<std::string>& c
       {"GPUSCOPE_QUIET", settings.quiet ? "1" : "0"},
       {"GPUSCOPE_MANIFEST", settings.manifest_path},
   };
+  for (const char* name : kProfileVariables) {
+    std::string value;
+    for (const auto& [given, given_value] : settings.profile_variables) {
+      if (given == name) value = given_value;
+    }
+    ours.emplace_back(name, value);
+  }
 
   std::vector<std::string> environment;
   for (const std::string& entry : current) {

@@ -3,6 +3,8 @@
 #include "cli/export_command.h"
 #include "cli/help_command.h"
 #include "cli/occupancy_command.h"
+#include "cli/profile_command.h"
+#include "cli/profile_options.h"
 #include "cli/report_command.h"
 #include "cli/run_command.h"
 #include "cli/run_options.h"
@@ -15,6 +17,8 @@ namespace gpuscope::cli {
 std::span<const Command> Commands() {
   static const Command kCommands[] = {
       {"run", "trace a CUDA program and print nvprof's summary", RunCommand, RunUsage},
+      {"profile", "measure kernels' hardware metrics by replay, like Nsight Compute",
+       ProfileCommand, ProfileUsage},
       {"stats", "print summaries and nsys-style tables from reports", StatsCommand, StatsUsage},
       {"occupancy", "theoretical occupancy and block limits", OccupancyCommand, OccupancyUsage},
       {"export", "write reports as Chrome trace JSON (Perfetto) or CSV tables", ExportCommand,

@@ -36,7 +36,8 @@ std::string CommandLineText(const std::vector<std::string>& words) {
 }
 
 bool PrepareRun(const RunOptions& options, const std::string& working_directory,
-                RunPreparation& preparation, PreparationFailure& failure) {
+                RunPreparation& preparation, PreparationFailure& failure,
+                const std::vector<std::pair<std::string, std::string>>& profile_variables) {
   const std::string& name = options.program.at(0);
   ResolvedProgram program = ResolveProgramFromEnvironment(name);
   if (program.problem != ProgramProblem::kNone) {
@@ -77,6 +78,7 @@ bool PrepareRun(const RunOptions& options, const std::string& working_directory,
   settings.follow_children = options.follow_children;
   settings.force_overwrite = options.force_overwrite;
   settings.profile_from_start = options.profile_from_start;
+  settings.profile_variables = profile_variables;
   // With --log-file the user asked for gpuscope's lines in the log, not on the program's
   // stderr; the launcher writes the banner there itself.
   settings.quiet = options.quiet || options.log_file.has_value();

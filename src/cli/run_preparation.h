@@ -27,8 +27,11 @@ struct PreparationFailure {
 // standing in for the program's), finds the injection library and CUPTI, creates the
 // manifest and builds the program's environment. Returns false and fills `failure` when the
 // program must not start.
+// `profile_variables`: what `gpuscope profile` asks the injection to measure
+// (ChildEnvironmentSettings::profile_variables).
 bool PrepareRun(const RunOptions& options, const std::string& working_directory,
-                RunPreparation& preparation, PreparationFailure& failure);
+                RunPreparation& preparation, PreparationFailure& failure,
+                const std::vector<std::pair<std::string, std::string>>& profile_variables = {});
 
 // The program's words joined by spaces, as nvprof shows a command line.
 std::string CommandLineText(const std::vector<std::string>& words);

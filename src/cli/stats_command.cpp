@@ -8,6 +8,7 @@
 #include "cli/command_prologue.h"
 #include "cli/exit_codes.h"
 #include "cli/option_parser.h"
+#include "cli/profile_output.h"
 #include "cli/stats_options.h"
 #include "store/report_reader.h"
 
@@ -56,6 +57,30 @@ Status WriteStats(const StatsOptions& options, const analysis::Reports& reports,
   return {};
 }
 
+// `--page details|raw`: what `gpuscope profile` printed, read back (evaluating counter data
+// that was never evaluated, e.g. of a program that was killed).
+int PrintProfilePages(const StatsOptions& options) {
+  ProfileOutputOptions output;
+  output.csv = options.format == analysis::StatsFormat::kCsv;
+  output.page = *options.page == "raw" ? ProfilePage::kRaw : ProfilePage::kDetails;
+  output.summary = options.per_kernel_summary ? ProfileSummary::kPerKernel : ProfileSummary::kNone;
+  StatusOr<ProfileOutputResult> printed = PrintProfiles(std::cout, options.report_paths, output);
+  std::cout.flush();
+  if (!printed.ok()) {
+    CommandError(printed.status().message());
+    return kExitGpuscopeFailure;
+  }
+  for (const std::string& problem : printed->problems) {
+    std::cerr << "gpuscope: warning: " << problem << '\n';
+  }
+  if (printed->profiled == 0) {
+    CommandError("no profiled kernels in the report(s): they were written by `gpuscope run`, "
+                 "or no launch matched the filter of `gpuscope profile`");
+    return kExitGpuscopeFailure;
+  }
+  return kExitOk;
+}
+
 }  // namespace
 
 int StatsCommand(std::span<const std::string> args) {
@@ -65,6 +90,7 @@ int StatsCommand(std::span<const std::string> args) {
     return *exit_code;
   }
   const StatsOptions& options = parsed.value();
+  if (options.page) return PrintProfilePages(options);
 
   // Every report is opened before anything is printed, so a bad one among several gives
   // one error line and no partial output.

@@ -7,7 +7,7 @@
 namespace gpuscope::cli {
 namespace {
 
-enum StatsOptionId { kReport, kFormat, kTimeUnit, kDemangling, kHelp };
+enum StatsOptionId { kReport, kFormat, kTimeUnit, kDemangling, kPage, kPrintSummary, kHelp };
 
 constexpr OptionSpec kStatsOptions[] = {
     {kReport, "report", 'r', "name[,name...]",
@@ -16,6 +16,10 @@ constexpr OptionSpec kStatsOptions[] = {
     {kTimeUnit, "normalized-time-unit", 'u', "s|ms|us|ns|auto",
      "time unit of the summary (default auto)"},
     {kDemangling, "demangling", 0, "on|off", "demangle kernel names in the summary (default on)"},
+    {kPage, "page", 0, "details|raw",
+     "the profiled kernels' sections or every metric (reports of gpuscope profile)"},
+    {kPrintSummary, "print-summary", 0, "none|per-kernel",
+     "with --page details: aggregate the launches of each kernel"},
     {kHelp, "help", 'h', "", "show this help"},
 };
 
@@ -74,6 +78,19 @@ Status Apply(const ParsedOption& option, StatsOptions& options) {
       options.output.demangle = on.value();
       return {};
     }
+    case kPage:
+      if (option.value != "details" && option.value != "raw") {
+        return Status::Error("option '--page' expects details or raw, not '" + option.value + "'");
+      }
+      options.page = option.value;
+      return {};
+    case kPrintSummary:
+      if (option.value != "none" && option.value != "per-kernel") {
+        return Status::Error("option '--print-summary' expects none or per-kernel, not '" +
+                             option.value + "'");
+      }
+      options.per_kernel_summary = option.value == "per-kernel";
+      return {};
     case kHelp:
       options.help = true;
       return {};
@@ -93,7 +110,14 @@ StatusOr<StatsOptions> ParseStatsOptions(std::span<const std::string> args) {
   options.report_paths = std::move(parsed->operands);
   if (options.help) return options;
   if (options.report_paths.empty()) return Status::Error("no report given");
-  if (options.report_names.empty() && options.format == analysis::StatsFormat::kJson) {
+  if (options.page && !options.report_names.empty()) {
+    return Status::Error("--page and --report cannot be combined: one prints metrics, the other trace tables");
+  }
+  if (options.page && options.format == analysis::StatsFormat::kJson) {
+    return Status::Error("--page prints text or CSV, not JSON");
+  }
+  if (options.report_names.empty() && !options.page &&
+      options.format == analysis::StatsFormat::kJson) {
     return Status::Error("--format json needs --report: nvprof's summary has no JSON form");
   }
   options.output.csv = options.format == analysis::StatsFormat::kCsv;

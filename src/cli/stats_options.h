@@ -2,6 +2,7 @@
 #pragma once
 
 #include <span>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,10 @@ struct StatsOptions {
   std::vector<std::string> report_names;
   analysis::StatsFormat format = analysis::StatsFormat::kColumn;
   analysis::OutputOptions output;  // -u and --demangling, for the nvprof summary
+  // `--page details|raw`: the profiled kernels' metrics (gpuscope profile) instead of the
+  // trace summary; `--print-summary per-kernel` aggregates them.
+  std::optional<std::string> page;
+  bool per_kernel_summary = false;
   bool help = false;
   std::vector<std::string> report_paths;  // one per process or rank, aggregated
 };

@@ -83,6 +83,39 @@ bool Collector::WaitForCommit(std::uint64_t ticket, std::chrono::milliseconds ti
   return queue_.WaitForCommit(ticket, BufferQueue::Clock::now() + timeout);
 }
 
+void Collector::SubmitProfiledKernel(OwnedProfiledKernel kernel) {
+  {
+    std::lock_guard<std::mutex> lock(profiles_mutex_);
+    if (profiles_closed_ || !started_.load(std::memory_order_acquire)) {
+      profiles_lost_.fetch_add(1, std::memory_order_relaxed);
+      return;
+    }
+    pending_profiles_.push_back(std::move(kernel));
+  }
+  queue_.RequestCommit();  // wakes the writer: a profile is worth committing at once
+}
+
+void Collector::WritePendingProfiles() {
+  std::vector<OwnedProfiledKernel> profiles;
+  {
+    std::lock_guard<std::mutex> lock(profiles_mutex_);
+    profiles.swap(pending_profiles_);
+  }
+  for (const OwnedProfiledKernel& profile : profiles) {
+    try {
+      sink_.OnProfiledKernel(profile.View());
+      dirty_ = true;
+    } catch (const std::exception& error) {
+      profiles_lost_.fetch_add(1, std::memory_order_relaxed);
+      LogError("writing the metrics of kernel \"" + profile.mangled_name +
+               "\" failed: " + error.what());
+    } catch (...) {
+      profiles_lost_.fetch_add(1, std::memory_order_relaxed);
+      LogError("writing the metrics of kernel \"" + profile.mangled_name + "\" failed");
+    }
+  }
+}
+
 void Collector::AddDroppedRecords(std::uint64_t count) {
   if (count != 0) dropped_records_.fetch_add(count, std::memory_order_relaxed);
 }
@@ -148,6 +181,7 @@ void Collector::WriterLoop(ProcessDescription process) {
       WriteBuffer(*work.buffer);
       queue_.MarkProcessed();
     }
+    WritePendingProfiles();
     const std::uint64_t ticket = queue_.DueCommitTicket();
     const auto now = BufferQueue::Clock::now();
     if (ticket != 0 || (now >= next_commit && dirty_)) {
@@ -158,6 +192,11 @@ void Collector::WriterLoop(ProcessDescription process) {
     }
     if (work.stop) break;
   }
+  {
+    std::lock_guard<std::mutex> lock(profiles_mutex_);
+    profiles_closed_ = true;  // later submissions are counted as lost
+  }
+  WritePendingProfiles();
   try {
     router_.SetDroppedRecords(dropped_records_.load(std::memory_order_relaxed));
     router_.Finish();

@@ -31,6 +31,7 @@
 #include "inject/buffer_pool.h"
 #include "inject/buffer_queue.h"
 #include "inject/config.h"
+#include "inject/profiled_kernel.h"
 #include "inject/record_router.h"
 #include "model/record_sink.h"
 #include "model/records.h"
@@ -101,6 +102,11 @@ class Collector {
   std::uint64_t RequestCommit();
   bool WaitForCommit(std::uint64_t ticket, std::chrono::milliseconds timeout);
 
+  // A kernel measured by replay (any thread); written by the writer thread before its next
+  // commit, which this requests. After Finish() it is counted as lost, never dropped silently.
+  void SubmitProfiledKernel(OwnedProfiledKernel kernel);
+  std::uint64_t profiled_kernels_lost() const { return profiles_lost_.load(); }
+
   // Adds to CUPTI's dropped-record count (CUPTI resets its counter when read).
   void AddDroppedRecords(std::uint64_t count);
 
@@ -120,6 +126,7 @@ class Collector {
   void SkipRestOfBuffer();
   void Commit(std::uint64_t ticket);
   void GiveBackLate(std::uint8_t* buffer, std::size_t valid_bytes);
+  void WritePendingProfiles();
 
   model::RecordSink& sink_;
   std::unique_ptr<BufferTranslator> translator_;
@@ -144,6 +151,10 @@ class Collector {
   std::atomic<std::uint64_t> foreign_buffers_{0};
   std::atomic<bool> said_first_buffer_{false};
   std::atomic<bool> said_pool_exhausted_{false};
+  std::mutex profiles_mutex_;
+  std::vector<OwnedProfiledKernel> pending_profiles_;
+  bool profiles_closed_ = false;  // under profiles_mutex_: the writer wrote its last ones
+  std::atomic<std::uint64_t> profiles_lost_{0};
   bool dirty_ = false;  // writer thread: records written since the last commit
 };
 

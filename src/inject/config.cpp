@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <set>
 #include <string_view>
 
 namespace gpuscope::inject {
@@ -45,6 +46,101 @@ void ReadBool(const EnvironmentLookup& getenv, const char* name, bool& field,
                      (field ? "1" : "0"));
 }
 
+std::vector<std::string> SplitList(std::string_view text) {
+  std::vector<std::string> parts;
+  std::size_t begin = 0;
+  while (begin <= text.size()) {
+    std::size_t end = text.find(',', begin);
+    if (end == std::string_view::npos) end = text.size();
+    if (end > begin) parts.emplace_back(text.substr(begin, end - begin));
+    begin = end + 1;
+  }
+  return parts;
+}
+
+// The launcher validated all of this before the program started; a bad value here means
+// someone set the variables by hand. Then nothing is profiled (tracing goes on): measuring
+// the wrong kernels would be worse than measuring none.
+void ReadProfileConfig(const EnvironmentLookup& getenv, InjectionConfig& config) {
+  ProfileConfig& profile = config.profile;
+  const char* metrics = getenv("GPUSCOPE_PROFILE_METRICS");
+  if (metrics == nullptr || *metrics == '\0') return;
+  std::vector<std::string> names = SplitList(metrics);
+  std::vector<std::string> problems;
+  auto text = [&](const char* name) -> std::optional<std::string_view> {
+    const char* raw = getenv(name);
+    if (raw == nullptr || *raw == '\0') return std::nullopt;
+    return std::string_view(raw);
+  };
+  if (auto name = text("GPUSCOPE_KERNEL_NAME")) {
+    StatusOr<NameMatcher> matcher = NameMatcher::Parse(*name);
+    if (matcher.ok()) {
+      profile.filter.name = *matcher;
+    } else {
+      problems.push_back(matcher.status().message());
+    }
+  }
+  if (auto base = text("GPUSCOPE_KERNEL_NAME_BASE")) {
+    StatusOr<NameBase> parsed = ParseNameBase(*base);
+    if (parsed.ok()) {
+      profile.filter.name_base = *parsed;
+    } else {
+      problems.push_back(parsed.status().message());
+    }
+  }
+  auto count = [&](const char* name, auto& field) {
+    auto raw = text(name);
+    if (!raw) return;
+    std::uint64_t value = 0;
+    auto [ptr, error] = std::from_chars(raw->data(), raw->data() + raw->size(), value);
+    if (error != std::errc() || ptr != raw->data() + raw->size()) {
+      problems.push_back(std::string(name) + "='" + std::string(*raw) + "' is not a count");
+      return;
+    }
+    field = value;
+  };
+  count("GPUSCOPE_LAUNCH_SKIP", profile.filter.launch_skip);
+  count("GPUSCOPE_LAUNCH_COUNT", profile.filter.launch_count);
+  if (auto id = text("GPUSCOPE_KERNEL_ID")) {
+    StatusOr<KernelIdFilter> parsed = ParseKernelId(*id);
+    if (parsed.ok()) {
+      profile.filter.kernel_id = *parsed;
+    } else {
+      problems.push_back(parsed.status().message());
+    }
+  }
+  if (auto devices = text("GPUSCOPE_DEVICES")) {
+    std::set<std::uint32_t> ids;
+    for (const std::string& item : SplitList(*devices)) {
+      std::optional<unsigned> id = ParseUnsigned(item);
+      if (!id) {
+        problems.push_back("GPUSCOPE_DEVICES='" + std::string(*devices) +
+                           "' is not a list of device ordinals");
+        break;
+      }
+      ids.insert(*id);
+    }
+    profile.filter.devices = ids;
+  }
+  if (auto mode = text("GPUSCOPE_REPLAY_MODE")) {
+    if (*mode == "kernel") {
+      profile.replay_mode = model::ReplayMode::kKernel;
+    } else if (*mode == "application") {
+      profile.replay_mode = model::ReplayMode::kApplication;
+    } else {
+      problems.push_back("GPUSCOPE_REPLAY_MODE='" + std::string(*mode) +
+                         "' is not kernel or application");
+    }
+  }
+  if (!problems.empty()) {
+    for (const std::string& problem : problems) {
+      config.warnings.push_back(problem + "; no kernel is profiled (tracing goes on)");
+    }
+    return;
+  }
+  profile.metrics = std::move(names);
+}
+
 }  // namespace
 
 InjectionConfig ReadInjectionConfig(const EnvironmentLookup& getenv) {
@@ -80,6 +176,7 @@ InjectionConfig ReadInjectionConfig(const EnvironmentLookup& getenv) {
   if (const char* manifest = getenv("GPUSCOPE_MANIFEST"); manifest != nullptr) {
     config.manifest_path = manifest;
   }
+  ReadProfileConfig(getenv, config);
   return config;
 }
 

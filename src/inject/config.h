@@ -9,10 +9,22 @@
 #include <string>
 #include <vector>
 
+#include "model/profile_records.h"
+#include "util/kernel_filter.h"
+
 namespace gpuscope::inject {
 
 inline constexpr const char* kDefaultReportPattern = "gpuscope_%p.sqlite";
 inline constexpr unsigned kDefaultFlushMs = 500;
+
+// `gpuscope profile`: what to measure and for which launches (GPUSCOPE_PROFILE_* and the
+// filter variables; ARCHITECTURE.md lists them). Absent metrics: tracing only.
+struct ProfileConfig {
+  std::vector<std::string> metrics;  // GPUSCOPE_PROFILE_METRICS, comma separated
+  KernelFilterSpec filter;
+  model::ReplayMode replay_mode = model::ReplayMode::kKernel;  // GPUSCOPE_REPLAY_MODE
+  bool enabled() const { return !metrics.empty(); }
+};
 
 struct InjectionConfig {
   std::string report_pattern = kDefaultReportPattern;  // GPUSCOPE_REPORT, unexpanded
@@ -24,6 +36,7 @@ struct InjectionConfig {
   std::string manifest_path;                           // GPUSCOPE_MANIFEST; empty: none
   bool debug = false;                                  // GPUSCOPE_DEBUG
   bool quiet = false;  // GPUSCOPE_QUIET: no banner (--quiet, or output sent to --log-file)
+  ProfileConfig profile;
   // One line per variable that held a value we could not use (the default was used).
   std::vector<std::string> warnings;
 };

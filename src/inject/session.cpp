@@ -118,6 +118,8 @@ std::unique_ptr<Session> Session::Begin(const InjectionConfig& config,
   TracingOptions tracing;
   tracing.record_from_start = config.profile_from_start;
   tracing.flush_period_ms = config.flush_ms;
+  tracing.profile = &session->config_.profile;
+  tracing.profile_progress = !config.quiet;
   Status tracing_started = session->backend_->StartTracing(*session->collector_, tracing);
   if (!tracing_started.ok()) LogError(tracing_started.message());
   return session;
@@ -207,6 +209,10 @@ void Session::Finish(bool on_flusher_thread) {
   backend_->StopCallbacks();
   if (!on_flusher_thread) flusher_->Stop(std::chrono::milliseconds(1000));
   LogStats("exit");
+  if (std::uint64_t lost = collector_->profiled_kernels_lost(); lost != 0) {
+    LogError(std::to_string(lost) + " measured kernel(s) came too late or could not be written "
+             "to the report; their metrics are lost");
+  }
   if (written) {
     if (close_sink_) {
       Status closed = close_sink_(*sink_);

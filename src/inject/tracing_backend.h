@@ -15,6 +15,10 @@ namespace gpuscope::inject {
 struct TracingOptions {
   bool record_from_start = true;  // false: only between cudaProfilerStart and Stop
   unsigned flush_period_ms = kDefaultFlushMs;
+  // `gpuscope profile`: the kernels to measure (null or disabled: tracing only), and
+  // whether to print a progress line per measured kernel.
+  const ProfileConfig* profile = nullptr;
+  bool profile_progress = true;
 };
 
 class TracingBackend {

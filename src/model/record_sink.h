@@ -4,6 +4,7 @@
 // collector's writer thread), so implementations need no locking of their own.
 #pragma once
 
+#include "model/profile_records.h"
 #include "model/records.h"
 
 namespace gpuscope::model {
@@ -26,6 +27,8 @@ class RecordSink {
   virtual void OnSync(const SyncRecord& record) = 0;
   virtual void OnNvtx(const NvtxRecord& record) = 0;
   virtual void OnOverhead(const OverheadRecord& record) = 0;
+  // A kernel launch measured by `gpuscope profile` (its counter data, or why there is none).
+  virtual void OnProfiledKernel(const ProfiledKernelRecord& record) = 0;
   // The running totals of everything lost so far; the latest call wins.
   virtual void OnCounters(const CollectionCounters& counters) = 0;
   // Make everything received so far durable (survives kill -9 of the process).

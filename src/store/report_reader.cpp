@@ -126,12 +126,14 @@ Status ReportReader::Load() {
   }
   StatusOr<std::int64_t> version = QueryInt(db_, "PRAGMA user_version", "");
   if (!version.ok()) return ReadError();
-  if (version.value() != kSchemaVersion) {
+  if (version.value() > kSchemaVersion || version.value() < kOldestReadableSchemaVersion) {
     return Status::Error(prefix + "written by " +
                          (version.value() > kSchemaVersion ? "a newer" : "an older") +
                          " gpuscope: schema version " + std::to_string(version.value()) +
-                         ", this gpuscope reads " + std::to_string(kSchemaVersion));
+                         ", this gpuscope reads " + std::to_string(kOldestReadableSchemaVersion) +
+                         " to " + std::to_string(kSchemaVersion));
   }
+  file_schema_version_ = static_cast<int>(version.value());
   GPUSCOPE_RETURN_IF_ERROR(LoadMeta());
   GPUSCOPE_RETURN_IF_ERROR(LoadProcess());
   GPUSCOPE_RETURN_IF_ERROR(LoadDevices());
@@ -139,7 +141,7 @@ Status ReportReader::Load() {
   GPUSCOPE_RETURN_IF_ERROR(LoadCounters());
   GPUSCOPE_RETURN_IF_ERROR(LoadStrings());
   GPUSCOPE_RETURN_IF_ERROR(LoadRowOrder());
-  schema_version_ = static_cast<int>(version.value());
+  schema_version_ = file_schema_version_;
   return Status();
 }
 
@@ -163,10 +165,10 @@ Status ReportReader::LoadMeta() {
   if (format != kReportFormat) {
     return Status::Error(prefix + "not a gpuscope report (meta.format is '" + format + "')");
   }
-  if (schema_version != std::to_string(kSchemaVersion)) {
+  if (schema_version != std::to_string(file_schema_version_)) {
     return Status::Error(prefix + "corrupt (meta.schema_version '" + schema_version +
                          "' disagrees with the file's schema version " +
-                         std::to_string(kSchemaVersion) + ")");
+                         std::to_string(file_schema_version_) + ")");
   }
   auto [end, error] =
       std::from_chars(time_base.data(), time_base.data() + time_base.size(), time_base_);

@@ -129,7 +129,8 @@ class ReportReader {
 
   std::string path_;
   sqlite3* db_ = nullptr;
-  int schema_version_ = 0;
+  int schema_version_ = 0;       // set once the whole file checked out (errors before say "open")
+  int file_schema_version_ = 0;  // PRAGMA user_version, while loading
   model::Timestamp time_base_ = 0;
   ProcessInfo process_;
   std::vector<DeviceInfo> devices_;

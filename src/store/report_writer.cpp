@@ -10,6 +10,7 @@
 #include <new>
 
 #include "store/batched_insert.h"
+#include "store/counter_data_codec.h"
 #include "store/schema.h"
 #include "store/sqlite_util.h"
 #include "util/demangle.h"
@@ -80,6 +81,7 @@ struct ReportWriter::Statements {
   Statement update_process, update_process_end;
   Statement insert_device, insert_context, insert_stream;
   Statement upsert_counter, upsert_row_order;
+  Statement insert_profiled_kernel;
   std::array<BatchedInsert, kNumEventTables> events;
 };
 
@@ -179,6 +181,11 @@ Status ReportWriter::PrepareStatements() {
        "INSERT OR REPLACE INTO streams(stream_id, context_id, priority, flags) "
        "VALUES (?1, ?2, ?3, ?4)"},
       {&s.upsert_counter, "INSERT OR REPLACE INTO counters(name, value) VALUES (?1, ?2)"},
+      {&s.insert_profiled_kernel,
+       "INSERT INTO profiled_kernels(profile_index, correlation_id, device_id, context_id, "
+       "stream_id, name_id, invocation, start, \"end\", chip, passes, replay_mode, outcome, "
+       "message, counter_data, counter_data_size) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
+       "?10, ?11, ?12, ?13, ?14, ?15, ?16)"},
       {&s.upsert_row_order,
        "INSERT OR REPLACE INTO row_order(table_name, max_lateness_ns, untimed_rows) "
        "VALUES (?1, ?2, ?3)"},
@@ -583,6 +590,40 @@ void ReportWriter::OnOverhead(const model::OverheadRecord& r) {
   row.Set(c++, r.process_id);
   row.Set(c++, r.thread_id);
   EndRow(EventTable::kOverheads, r.start);
+}
+
+void ReportWriter::OnProfiledKernel(const model::ProfiledKernelRecord& r) {
+  if (!Accepting()) return;
+  std::uint32_t name_id = InternKernelName(r.mangled_name);
+  if (!status_.ok() || out_of_memory_) return Lost();
+  std::vector<std::uint8_t> compressed;
+  if (!r.counter_data.empty()) {
+    StatusOr<std::vector<std::uint8_t>> packed = CompressCounterData(r.counter_data);
+    if (!packed.ok()) return FailWith(packed.status());
+    compressed = std::move(*packed);
+  }
+  sqlite3_stmt* s = stmts_->insert_profiled_kernel.get();
+  sqlite3_bind_int64(s, 1, r.profile_index);
+  sqlite3_bind_int64(s, 2, r.correlation_id);
+  sqlite3_bind_int64(s, 3, r.device_id);
+  sqlite3_bind_int64(s, 4, r.context_id);
+  sqlite3_bind_int64(s, 5, r.stream_id);
+  sqlite3_bind_int64(s, 6, name_id);
+  sqlite3_bind_int64(s, 7, r.invocation);
+  BindTime(s, 8, r.start);
+  BindTime(s, 9, r.end);
+  BindText(s, 10, r.chip);
+  sqlite3_bind_int64(s, 11, r.passes);
+  sqlite3_bind_int64(s, 12, static_cast<int>(r.replay_mode));
+  sqlite3_bind_int64(s, 13, static_cast<int>(r.outcome));
+  BindText(s, 14, r.message);
+  if (r.counter_data.empty()) {
+    sqlite3_bind_null(s, 15);
+  } else {
+    sqlite3_bind_blob64(s, 15, compressed.data(), compressed.size(), SQLITE_STATIC);
+  }
+  sqlite3_bind_int64(s, 16, static_cast<std::int64_t>(r.counter_data.size()));
+  StepRecord(s, "cannot write a profiled kernel row");
 }
 
 void ReportWriter::OnCounters(const model::CollectionCounters& counters) {

@@ -58,6 +58,9 @@ class ReportWriter final : public model::RecordSink {
   void OnSync(const model::SyncRecord& record) override;
   void OnNvtx(const model::NvtxRecord& record) override;
   void OnOverhead(const model::OverheadRecord& record) override;
+  // Stored outside the batched event tables: one row per measured launch, with its
+  // compressed counter data.
+  void OnProfiledKernel(const model::ProfiledKernelRecord& record) override;
   void OnCounters(const model::CollectionCounters& counters) override;
 
   // Commits everything received so far, with the counters, process.end (the time of this

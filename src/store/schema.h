@@ -9,7 +9,9 @@ namespace gpuscope::store {
 
 // Raised whenever a table or column changes meaning; schema.sql sets PRAGMA user_version
 // and meta.schema_version to the same number (a test checks that they agree).
-inline constexpr int kSchemaVersion = 1;
+inline constexpr int kSchemaVersion = 2;
+// The oldest version this gpuscope still reads (version 1: no profile tables).
+inline constexpr int kOldestReadableSchemaVersion = 1;
 
 // PRAGMA application_id of every report: "GPSC".
 inline constexpr std::int32_t kApplicationId = 0x47505343;

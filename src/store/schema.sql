@@ -1,4 +1,4 @@
--- gpuscope report schema, version 1.
+-- gpuscope report schema, version 2 (version 1 had no profile tables; readers accept both).
 --
 -- One SQLite file per traced process. This file is THE definition: the report writer
 -- embeds it at build time and executes it on every new report, so what is documented here
@@ -27,13 +27,13 @@
 -- user_version and meta.schema_version below, kSchemaVersion in schema.h).
 
 PRAGMA application_id = 1196446531;  -- 0x47505343, "GPSC": marks the file as a gpuscope report
-PRAGMA user_version = 1;             -- the schema version
+PRAGMA user_version = 2;             -- the schema version
 
 CREATE TABLE meta (
   key   TEXT PRIMARY KEY,  -- see the rows below
   value TEXT               -- always text; cast numbers with CAST(value AS INTEGER)
   -- format            'gpuscope-report'
-  -- schema_version    '1' (equal to PRAGMA user_version)
+  -- schema_version    '2' (equal to PRAGMA user_version)
   -- gpuscope_version  version of the gpuscope that wrote the report, e.g. '0.1.0'
   -- time_base_ns      absolute time (ns, CUPTI clock) that every stored time is relative to
   -- finalized         '1' once the writer closed the report or `gpuscope` finalised it after
@@ -42,11 +42,15 @@ CREATE TABLE meta (
   --                   normally); stays '0' when the process died (kill -9, a crash) and only
   --                   the finaliser ran: the data then ends at the last flush (process.end).
   --                   Absent in reports of older gpuscope versions: unknown.
+  -- profile_sections  `gpuscope profile` only: the section identifiers requested, comma
+  --                   separated, in print order (written when the metrics are evaluated)
+  -- profile_metrics   `gpuscope profile` only: the metrics requested with --metrics, comma
+  --                   separated (printed as the section 'Command line profiler metrics')
 ) WITHOUT ROWID;
 
 INSERT INTO meta(key, value) VALUES
   ('format', 'gpuscope-report'),
-  ('schema_version', '1'),
+  ('schema_version', '2'),
   ('gpuscope_version', ''),
   ('time_base_ns', '0'),
   ('finalized', '0'),
@@ -256,6 +260,38 @@ CREATE TABLE counters (
   -- records_not_written        records the writer received but could not store (I/O error)
 ) WITHOUT ROWID;
 
+-- `gpuscope profile`: kernel launches measured by replay with CUPTI's Range Profiler. The
+-- counter data is CUPTI's image as recorded on the GPU; gpuscope evaluates it, also later
+-- and on a machine with no GPU (the host API needs only the chip name), into kernel_metrics.
+CREATE TABLE profiled_kernels (
+  id                INTEGER PRIMARY KEY,  -- insertion order
+  profile_index     INTEGER NOT NULL,  -- n-th profiled kernel of the process, from 0 (ncu's ID)
+  correlation_id    INTEGER NOT NULL,  -- kernels.correlation_id of the launch
+  device_id         INTEGER NOT NULL,  -- devices.id
+  context_id        INTEGER NOT NULL,  -- contexts.context_id
+  stream_id         INTEGER NOT NULL,  -- streams.stream_id (0: the launch call hid it)
+  name_id           INTEGER NOT NULL,  -- strings.id of the kernel name (mangled)
+  invocation        INTEGER NOT NULL,  -- n-th launch of this kernel name, selected or not, from 0
+  start             INTEGER,           -- ns, relative: the launch call began (host clock)
+  "end"             INTEGER,           -- ns, relative: the launch and its replay passes ended
+  chip              TEXT NOT NULL,     -- CUPTI's chip name, e.g. 'GH100'
+  passes            INTEGER NOT NULL,  -- replay passes the metric configuration needs
+  replay_mode       INTEGER NOT NULL,  -- replay_modes.id
+  outcome           INTEGER NOT NULL,  -- profile_outcomes.id
+  message           TEXT NOT NULL,     -- why the kernel was not measured ('' when it was)
+  counter_data      BLOB,              -- CUPTI counter-data image (one range), zlib-compressed;
+                                       -- NULL unless outcome is 'measured'
+  counter_data_size INTEGER NOT NULL   -- bytes of the image before compression
+);
+
+CREATE TABLE kernel_metrics (
+  profiled_kernel_id INTEGER NOT NULL,  -- profiled_kernels.id
+  metric             TEXT NOT NULL,     -- CUPTI metric name, e.g. 'dram__bytes.sum'
+  value              REAL,              -- NULL: CUPTI could not evaluate it from the data
+  unit               TEXT NOT NULL,     -- the metric's base unit ('byte', 'cycle', '%', '')
+  PRIMARY KEY (profiled_kernel_id, metric)
+) WITHOUT ROWID;
+
 CREATE TABLE row_order (
   table_name      TEXT PRIMARY KEY,  -- an event table: kernels, memcpys, ...
   max_lateness_ns INTEGER NOT NULL,  -- ns: no row starts earlier than this before the latest
@@ -266,6 +302,20 @@ CREATE TABLE row_order (
 ) WITHOUT ROWID;
 
 -- Names of the enumerations (the values are gpuscope's own, see src/model/records.h).
+
+CREATE TABLE replay_modes (
+  id   INTEGER PRIMARY KEY,  -- profiled_kernels.replay_mode
+  name TEXT NOT NULL         -- 'kernel' or 'application'
+);
+INSERT INTO replay_modes VALUES (1, 'kernel'), (2, 'application');
+
+CREATE TABLE profile_outcomes (
+  id   INTEGER PRIMARY KEY,  -- profiled_kernels.outcome
+  name TEXT NOT NULL         -- how measuring the launch ended (src/model/profile_records.h)
+);
+INSERT INTO profile_outcomes VALUES
+  (0, 'measured'), (1, 'replay failed'), (2, 'range dropped'), (3, 'counters unavailable'),
+  (4, 'not replayable');
 
 CREATE TABLE api_domains (
   id   INTEGER PRIMARY KEY,  -- api_calls.domain
@@ -391,3 +441,13 @@ CREATE VIEW overheads_v AS
          o.start + t.ns AS start, o."end" + t.ns AS "end", o."end" - o.start AS duration,
          o.process_id, o.thread_id
   FROM overheads o CROSS JOIN time_base t LEFT JOIN strings s ON s.id = o.name_id;
+
+CREATE VIEW profiled_kernels_v AS
+  SELECT p.id, p.profile_index, s.value AS name, s.demangled, p.invocation, p.correlation_id,
+         p.device_id, p.context_id, p.stream_id,
+         p.start + t.ns AS start, p."end" + t.ns AS "end", p.chip, p.passes,
+         r.name AS replay_mode, o.name AS outcome, p.message, p.counter_data_size
+  FROM profiled_kernels p CROSS JOIN time_base t
+       LEFT JOIN strings s ON s.id = p.name_id
+       LEFT JOIN replay_modes r ON r.id = p.replay_mode
+       LEFT JOIN profile_outcomes o ON o.id = p.outcome;

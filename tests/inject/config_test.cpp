@@ -105,5 +105,46 @@ TEST(InjectionConfigTest, RootAndChildren) {
   EXPECT_FALSE(ShouldTrace(config, 101));
 }
 
+TEST(InjectionConfigTest, ProfileRequestComesFromTheProfileVariables) {
+  InjectionConfig config = ReadInjectionConfig(From({
+      {"GPUSCOPE_PROFILE_METRICS", "dram__bytes.sum,gpu__time_duration.sum"},
+      {"GPUSCOPE_KERNEL_NAME", "regex:^k_"},
+      {"GPUSCOPE_KERNEL_NAME_BASE", "demangled"},
+      {"GPUSCOPE_LAUNCH_SKIP", "2"},
+      {"GPUSCOPE_LAUNCH_COUNT", "3"},
+      {"GPUSCOPE_KERNEL_ID", "::k_saxpy:1"},
+      {"GPUSCOPE_DEVICES", "0,2"},
+      {"GPUSCOPE_REPLAY_MODE", "kernel"},
+  }));
+  EXPECT_TRUE(config.warnings.empty());
+  ASSERT_TRUE(config.profile.enabled());
+  EXPECT_EQ(config.profile.metrics,
+            (std::vector<std::string>{"dram__bytes.sum", "gpu__time_duration.sum"}));
+  EXPECT_TRUE(config.profile.filter.name.Matches("k_saxpy"));
+  EXPECT_EQ(config.profile.filter.name_base, NameBase::kDemangled);
+  EXPECT_EQ(config.profile.filter.launch_skip, 2u);
+  EXPECT_EQ(config.profile.filter.launch_count, 3u);
+  ASSERT_TRUE(config.profile.filter.kernel_id.has_value());
+  EXPECT_EQ(config.profile.filter.kernel_id->invocation, 1u);
+  EXPECT_EQ(config.profile.filter.devices, (std::set<std::uint32_t>{0, 2}));
+}
+
+TEST(InjectionConfigTest, EmptyMetricsMeanTracingOnly) {
+  InjectionConfig config = ReadInjectionConfig(From({{"GPUSCOPE_PROFILE_METRICS", ""},
+                                                     {"GPUSCOPE_KERNEL_NAME", "k_saxpy"}}));
+  EXPECT_FALSE(config.profile.enabled());
+  EXPECT_TRUE(config.warnings.empty());
+}
+
+TEST(InjectionConfigTest, ABadFilterProfilesNothingAndSaysWhy) {
+  InjectionConfig config = ReadInjectionConfig(From({{"GPUSCOPE_PROFILE_METRICS", "dram__bytes.sum"},
+                                                     {"GPUSCOPE_KERNEL_NAME", "regex:(bad"},
+                                                     {"GPUSCOPE_LAUNCH_COUNT", "many"}}));
+  EXPECT_FALSE(config.profile.enabled());
+  ASSERT_EQ(config.warnings.size(), 2u);
+  EXPECT_NE(config.warnings[0].find("no kernel is profiled"), std::string::npos);
+  EXPECT_NE(config.warnings[1].find("GPUSCOPE_LAUNCH_COUNT='many'"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace gpuscope::inject

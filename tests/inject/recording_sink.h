@@ -27,6 +27,14 @@ struct ApiCall {
   bool nested = false;
 };
 
+struct RecordedProfile {
+  model::ProfiledKernelRecord record;
+  std::string name;
+  std::string chip;
+  std::string message;
+  std::vector<std::uint8_t> counter_data;
+};
+
 class RecordingSink : public model::RecordSink {
  public:
   void OnProcess(const model::ProcessRecord& r) override {
@@ -78,6 +86,13 @@ class RecordingSink : public model::RecordSink {
     std::lock_guard<std::mutex> lock(mutex_);
     overheads.push_back({r, std::string(r.name), {}});
   }
+  void OnProfiledKernel(const model::ProfiledKernelRecord& r) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    profiled_kernels.push_back({r, std::string(r.mangled_name), std::string(r.chip),
+                                std::string(r.message),
+                                std::vector<std::uint8_t>(r.counter_data.begin(),
+                                                          r.counter_data.end())});
+  }
   void OnCounters(const model::CollectionCounters& c) override {
     std::lock_guard<std::mutex> lock(mutex_);
     counters = c;
@@ -105,6 +120,7 @@ class RecordingSink : public model::RecordSink {
   std::vector<model::SyncRecord> syncs;
   std::vector<Owned<model::NvtxRecord>> nvtx;
   std::vector<Owned<model::OverheadRecord>> overheads;
+  std::vector<RecordedProfile> profiled_kernels;
   model::CollectionCounters counters;
   int counter_updates = 0;
   int flushes = 0;

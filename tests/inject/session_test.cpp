@@ -137,6 +137,9 @@ class ForwardingSink : public model::RecordSink {
   void OnSync(const model::SyncRecord& r) override { target_.OnSync(r); }
   void OnNvtx(const model::NvtxRecord& r) override { target_.OnNvtx(r); }
   void OnOverhead(const model::OverheadRecord& r) override { target_.OnOverhead(r); }
+  void OnProfiledKernel(const model::ProfiledKernelRecord& r) override {
+    target_.OnProfiledKernel(r);
+  }
   void OnCounters(const model::CollectionCounters& c) override { target_.OnCounters(c); }
   void Flush() override { target_.Flush(); }
 
@@ -457,6 +460,10 @@ class EventLoggingReport : public model::RecordSink {
   }
   void OnOverhead(const model::OverheadRecord& r) override {
     Log("overhead"), writer_->OnOverhead(r);
+  }
+  void OnProfiledKernel(const model::ProfiledKernelRecord& r) override {
+    Log("profiled kernel");
+    writer_->OnProfiledKernel(r);
   }
   void OnCounters(const model::CollectionCounters& c) override {
     Log("counters");

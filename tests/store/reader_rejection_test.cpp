@@ -144,10 +144,10 @@ TEST(ReaderRejects, ForeignSQLiteDatabase) {
 TEST(ReaderRejects, NewerSchemaVersion) {
   test::TempDir dir;
   std::string path = WriteRealReport(dir, 10);
-  test::ExecSql(path, "PRAGMA user_version = 2");
+  test::ExecSql(path, "PRAGMA user_version = 3");
   EXPECT_EQ(Rejection(path), "cannot open report " + path +
-                                 ": written by a newer gpuscope: schema version 2, this gpuscope "
-                                 "reads 1");
+                                 ": written by a newer gpuscope: schema version 3, this gpuscope "
+                                 "reads 1 to 2");
 }
 
 TEST(ReaderRejects, OlderSchemaVersion) {
@@ -156,7 +156,7 @@ TEST(ReaderRejects, OlderSchemaVersion) {
   test::ExecSql(path, "PRAGMA user_version = 0");
   EXPECT_EQ(Rejection(path), "cannot open report " + path +
                                  ": written by an older gpuscope: schema version 0, this "
-                                 "gpuscope reads 1");
+                                 "gpuscope reads 1 to 2");
 }
 
 TEST(ReaderRejects, InconsistentMeta) {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "store/report_reader.h"
+#include "store/schema.h"
 #include "store/report_writer.h"
 #include "store_test_util.h"
 
@@ -229,7 +230,7 @@ class RoundTripTest : public ::testing::Test {
 };
 
 TEST_F(RoundTripTest, ProcessDevicesContextsStreamsAndMeta) {
-  EXPECT_EQ(reader_->schema_version(), 1);
+  EXPECT_EQ(reader_->schema_version(), kSchemaVersion);
   EXPECT_TRUE(reader_->finalized());
   EXPECT_FALSE(reader_->writer_version().empty());
   const ProcessInfo& process = reader_->process();

@@ -12,6 +12,7 @@
 #include "inject/collector.h"
 #include "inject/cupti/activity.h"
 #include "inject/cupti/cupti_error.h"
+#include "inject/cupti/kernel_profiler.h"
 #include "inject/log.h"
 #include "inject/nvtx_start_end_ids.h"
 
@@ -141,6 +142,10 @@ void CUPTIAPI OnCallback(void* /*userdata*/, CUpti_CallbackDomain domain, CUpti_
     }
     if (domain != CUPTI_CB_DOMAIN_RUNTIME_API && domain != CUPTI_CB_DOMAIN_DRIVER_API) return;
     const auto* api = static_cast<const CUpti_CallbackData*>(data);
+    if (IsProfiledLaunchCallback(domain, cbid)) {
+      OnLaunchCallback(domain, cbid, *api);
+      return;
+    }
     if (api->callbackSite != CUPTI_API_EXIT) return;
     if (IsProfilerStart(domain, cbid)) OnProfilerStart();
     if (IsProfilerStop(domain, cbid)) OnProfilerStop();
@@ -226,6 +231,11 @@ Status EnableCallbacks(bool profiler_control, bool tracing_now) {
     if (!status.ok() && first_error.ok()) first_error = status;
   }
   return first_error;
+}
+
+Status EnableKernelProfiler(const ProfileConfig& config, KernelProfilerHooks hooks) {
+  if (g_subscriber == nullptr) return Status::Error("CUPTI is not subscribed");
+  return StartKernelProfiler(g_subscriber, config, std::move(hooks));
 }
 
 std::uint64_t TakeDroppedRecordsOfLiveContexts() {

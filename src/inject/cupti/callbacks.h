@@ -22,6 +22,8 @@
 
 #include <cstdint>
 
+#include "inject/config.h"
+#include "inject/cupti/kernel_profiler.h"
 #include "util/status.h"
 
 namespace gpuscope::inject::cupti {
@@ -34,6 +36,9 @@ void Unsubscribe();
 // `profiler_control`: cudaProfilerStart/Stop turn the tracing kinds (and the
 // nvtxRangeStart callbacks) on and off. `tracing_now`: the tracing kinds are on already.
 Status EnableCallbacks(bool profiler_control, bool tracing_now);
+
+// `gpuscope profile`: measures the selected kernel launches (kernel_profiler.h).
+Status EnableKernelProfiler(const ProfileConfig& config, KernelProfilerHooks hooks);
 
 // Dropped records of every context still alive (read at exit).
 std::uint64_t TakeDroppedRecordsOfLiveContexts();

@@ -32,6 +32,15 @@ class CuptiBackend : public TracingBackend {
     Status callbacks = EnableCallbacks(/*profiler_control=*/!options.record_from_start,
                                        /*tracing_now=*/TracingKindsEnabled());
     if (!callbacks.ok()) problems = callbacks;
+    if (options.profile != nullptr && options.profile->enabled()) {
+      KernelProfilerHooks hooks;
+      hooks.submit = [&collector](OwnedProfiledKernel kernel) {
+        collector.SubmitProfiledKernel(std::move(kernel));
+      };
+      hooks.progress = options.profile_progress;
+      Status profiler = EnableKernelProfiler(*options.profile, std::move(hooks));
+      if (!profiler.ok()) problems = profiler;
+    }
     return problems;
   }
 

@@ -1,0 +1,232 @@
+#include "cli/profile_command.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdio>
+#include <iostream>
+#include <set>
+
+#include "analysis/metrics/section_listing.h"
+#include "cli/command_prologue.h"
+#include "cli/exit_codes.h"
+#include "cli/launcher.h"
+#include "cli/manifest.h"
+#include "cli/metric_query.h"
+#include "cli/profile_evaluation.h"
+#include "cli/profile_options.h"
+#include "cli/profile_output.h"
+#include "cli/profile_request.h"
+#include "cli/program_outcome.h"
+#include "cli/run_preparation.h"
+#include "store/report_finalizer.h"
+#include "store/report_reader.h"
+#include "util/demangle.h"
+
+namespace gpuscope::cli {
+namespace {
+
+// gpuscope's own lines, apart from the program's output (ncu's "==PROF==").
+void Say(std::string_view message) { std::cerr << "==PROF== " << message << '\n'; }
+void SayError(std::string_view message) { std::cerr << "==ERROR== " << message << '\n'; }
+
+std::string WorkingDirectory() {
+  char buffer[PATH_MAX] = {};
+  return getcwd(buffer, sizeof(buffer)) != nullptr ? std::string(buffer) : std::string(".");
+}
+
+std::string Join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& item : items) out += (out.empty() ? "" : ",") + item;
+  return out;
+}
+
+std::vector<std::pair<std::string, std::string>> ProfileVariables(const ProfileOptions& options,
+                                                                  const ProfileRequestPlan& plan) {
+  std::vector<std::pair<std::string, std::string>> variables = {
+      {"GPUSCOPE_PROFILE_METRICS", Join(plan.metrics)},
+      {"GPUSCOPE_KERNEL_NAME", options.kernel_name},
+      {"GPUSCOPE_KERNEL_NAME_BASE", options.kernel_name_base},
+      {"GPUSCOPE_KERNEL_ID", options.kernel_id},
+      {"GPUSCOPE_DEVICES", options.devices},
+      {"GPUSCOPE_REPLAY_MODE", options.replay_mode},
+  };
+  if (options.launch_skip) {
+    variables.emplace_back("GPUSCOPE_LAUNCH_SKIP", std::to_string(*options.launch_skip));
+  }
+  if (options.launch_count) {
+    variables.emplace_back("GPUSCOPE_LAUNCH_COUNT", std::to_string(*options.launch_count));
+  }
+  return variables;
+}
+
+// The names of the kernels the reports saw, for the "nothing matched" warning.
+std::vector<std::string> SeenKernelNames(const std::vector<std::string>& reports,
+                                         const std::string& name_base) {
+  std::set<std::string> names;
+  for (const std::string& path : reports) {
+    StatusOr<std::unique_ptr<store::ReportReader>> report = store::ReportReader::Open(path);
+    if (!report.ok()) continue;
+    // A report that cannot be read only shortens the list of names.
+    (void)(*report)->ForEachKernel([&](const store::KernelRow& row) {
+      std::string mangled(row.record.mangled_name);
+      if (name_base == "mangled") {
+        names.insert(mangled);
+      } else if (name_base == "demangled") {
+        names.insert(std::string(row.demangled_name));
+      } else {
+        names.insert(FunctionBaseName(row.demangled_name));
+      }
+      return names.size() < 50;
+    });
+  }
+  return {names.begin(), names.end()};
+}
+
+int ListOrQuery(const ProfileOptions& options) {
+  if (options.list_sets || options.list_sections) {
+    // Pass counts need the chip's catalog; without one the column says so.
+    std::unique_ptr<metric_host::MetricHost> host;
+    if (StatusOr<std::string> chip = ChooseChip(options); chip.ok()) {
+      if (auto opened = metric_host::MetricHost::Open(*chip); opened.ok()) host = std::move(*opened);
+    }
+    analysis::PassCounter passes = nullptr;
+    if (host) {
+      passes = [&host](const std::vector<std::string>& names) -> std::optional<int> {
+        std::vector<std::string> valid;
+        for (const std::string& name : names) {
+          if (host->CheckMetric(name).ok()) valid.push_back(name);
+        }
+        StatusOr<std::uint32_t> count = host->CountPasses(valid);
+        if (!count.ok()) return std::nullopt;
+        return static_cast<int>(*count);
+      };
+    }
+    std::cout << (options.list_sets ? analysis::FormatSetList(passes)
+                                    : analysis::FormatSectionList(passes));
+    return kExitOk;
+  }
+  StatusOr<std::string> chip = ChooseChip(options);
+  if (!chip.ok()) {
+    CommandError("--query-metrics needs a chip: " + chip.status().message() +
+                 " (give --chip, e.g. --chip gh100)");
+    return kExitUsage;
+  }
+  Status printed = PrintMetricQuery(std::cout, *chip, options.csv);
+  if (!printed.ok()) {
+    CommandError(printed.message());
+    return kExitUsage;
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+int ProfileCommand(std::span<const std::string> args) {
+  StatusOr<ProfileOptions> parsed = ParseProfileOptions(args);
+  if (std::optional<int> exit_code =
+          EndOnUsageErrorOrHelp(parsed, ProfileUsage(), "profile", CommandError)) {
+    return *exit_code;
+  }
+  const ProfileOptions& options = parsed.value();
+  if (options.list_sets || options.list_sections || options.query_metrics) {
+    return ListOrQuery(options);
+  }
+  if (options.replay_mode == "application") {
+    CommandError(
+        "--replay-mode application is not available yet; kernel replay (the default) "
+        "measures each selected launch");
+    return kExitUsage;
+  }
+
+  StatusOr<ProfileRequestPlan> plan = PlanProfile(options);
+  if (!plan.ok()) {
+    CommandError(plan.status().message());
+    return kExitUsage;
+  }
+  for (const std::string& note : plan->notes) Say("Warning: " + note);
+  if (!options.quiet) {
+    std::string what = std::to_string(plan->metrics.size()) + " metrics";
+    if (!plan->section_ids.empty()) {
+      what += " in " + std::to_string(plan->section_ids.size()) + " sections";
+    }
+    Say(plan->passes != 0 ? what + " on " + plan->chip + ": " + std::to_string(plan->passes) +
+                                " replay passes per profiled kernel"
+                          : what + " (passes unknown until the program runs)");
+  }
+
+  RunOptions run;
+  run.report_pattern = options.report_pattern;
+  run.force_overwrite = options.force_overwrite;
+  run.quiet = options.quiet;
+  run.program = options.program;
+  std::string working_directory = WorkingDirectory();
+  RunPreparation preparation;
+  PreparationFailure failure;
+  if (!PrepareRun(run, working_directory, preparation, failure, ProfileVariables(options, *plan))) {
+    SayError(failure.message);
+    return failure.exit_code;
+  }
+  StartResult started = StartProgram(preparation.request);
+  if (!started.ok()) {
+    std::remove(preparation.manifest_path.c_str());
+    SayError(started.failure);
+    return started.failure_exit_code;
+  }
+  for (const std::string& warning : preparation.warnings) Say(warning);
+  ProgramOutcome outcome = WaitForProgram(started.pid);
+  if (std::string ending = DescribeOutcome(outcome); !ending.empty()) Say(ending);
+
+  StatusOr<Manifest> manifest =
+      TakeManifest(preparation.manifest_path, static_cast<std::uint32_t>(started.pid));
+  std::vector<std::string> reports;
+  if (!manifest.ok()) {
+    SayError(manifest.status().message());
+  } else {
+    for (const ManifestEntry& entry : manifest->entries) {
+      Status finalized = store::FinalizeReport(entry.report_path);
+      if (!finalized.ok()) {
+        SayError(finalized.message());
+        continue;
+      }
+      store::ProfileRequest request;
+      request.present = true;
+      request.sections = plan->section_ids;
+      request.metrics = plan->extra_metrics;
+      StatusOr<EvaluationSummary> evaluated =
+          EvaluateReport(entry.report_path, plan->metrics, request);
+      if (!evaluated.ok()) {
+        SayError(evaluated.status().message());
+        continue;
+      }
+      for (const std::string& problem : evaluated->problems) SayError(problem);
+      reports.push_back(entry.report_path);
+    }
+  }
+  if (reports.empty()) {
+    SayError("no report was written: the program made no CUDA call that gpuscope saw");
+  } else {
+    ProfileOutputOptions output;
+    output.csv = options.csv;
+    output.page = options.page;
+    output.summary = options.print_summary;
+    StatusOr<ProfileOutputResult> printed = PrintProfiles(std::cout, reports, output);
+    if (!printed.ok()) {
+      SayError(printed.status().message());
+    } else if (printed->profiled == 0) {
+      std::vector<std::string> seen = SeenKernelNames(reports, options.kernel_name_base);
+      std::string list;
+      for (const std::string& name : seen) list += (list.empty() ? "" : ", ") + name;
+      Say("Warning: no kernel was profiled: the filter matched none of the launches" +
+          (seen.empty() ? std::string(" (the program launched no kernel)")
+                        : " (kernels seen: " + list + ")"));
+    }
+    for (const std::string& path : reports) Say("Report: " + path);
+  }
+  std::cout.flush();
+  EndLikeTheProgram(outcome);
+  return ExitCodeFor(outcome);
+}
+
+}  // namespace gpuscope::cli

@@ -1,0 +1,56 @@
+// What `gpuscope profile` was asked to do, in Nsight Compute's option spellings.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "util/kernel_filter.h"
+#include "util/status.h"
+
+namespace gpuscope::cli {
+
+inline constexpr const char* kDefaultProfileReportPattern = "gpuscope_profile_%p.sqlite";
+
+enum class ProfilePage { kDetails, kRaw };
+enum class ProfileSummary { kNone, kPerKernel };
+
+struct ProfileOptions {
+  // Which launches (the raw texts are handed to the injection; parsed here to reject errors
+  // before the program starts).
+  std::string kernel_name;       // -k: name or regex:<expr>
+  std::string kernel_name_base = "function";
+  std::optional<std::uint64_t> launch_skip;
+  std::optional<std::uint64_t> launch_count;
+  std::string kernel_id;         // --kernel-id context:stream:name:invocation
+  std::string devices;           // --devices 0,1
+  // What to collect.
+  std::optional<std::string> set;     // --set; default: basic unless --section/--metrics
+  std::vector<std::string> sections;  // --section (repeatable)
+  std::vector<std::string> metrics;   // --metrics a,b (repeatable)
+  std::string replay_mode = "kernel";
+  std::string cache_control = "none";  // "all" is not implemented (ARCHITECTURE.md)
+  // Listings that need no program (and no GPU).
+  bool list_sets = false;
+  bool list_sections = false;
+  bool query_metrics = false;
+  std::optional<std::string> chip;  // --chip: skip detecting the GPU's chip
+  // Output.
+  bool csv = false;
+  ProfilePage page = ProfilePage::kDetails;
+  ProfileSummary print_summary = ProfileSummary::kNone;
+  std::string report_pattern = kDefaultProfileReportPattern;
+  bool force_overwrite = false;
+  bool quiet = false;
+  bool help = false;
+
+  std::vector<std::string> program;
+};
+
+// Errors are usage errors (one line, exit 2).
+StatusOr<ProfileOptions> ParseProfileOptions(std::span<const std::string> args);
+
+std::string ProfileUsage();
+
+}  // namespace gpuscope::cli

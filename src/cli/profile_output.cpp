@@ -1,0 +1,144 @@
+#include "cli/profile_output.h"
+
+#include <map>
+#include <memory>
+
+#include "analysis/metrics/details_format.h"
+#include "analysis/metrics/kernel_summary.h"
+#include "analysis/metrics/metrics_csv.h"
+#include "analysis/metrics/section_catalog.h"
+#include "analysis/profile_loader.h"
+#include "cli/profile_evaluation.h"
+#include "store/profile_store.h"
+#include "store/report_reader.h"
+
+namespace gpuscope::cli {
+namespace {
+
+struct LoadedReport {
+  std::vector<analysis::KernelProfile> kernels;
+  store::ProfileRequest request;
+  std::map<std::string, std::string> units;  // metric -> base unit
+  std::string process_line;                  // "[pid] command line"
+};
+
+bool NeedsEvaluation(const std::vector<analysis::KernelProfile>& kernels) {
+  for (const analysis::KernelProfile& kernel : kernels) {
+    if (kernel.measured && kernel.metrics.empty()) return true;
+  }
+  return false;
+}
+
+StatusOr<LoadedReport> Load(const std::string& path, bool evaluate, ProfileOutputResult& result) {
+  StatusOr<std::unique_ptr<store::ReportReader>> report = store::ReportReader::Open(path);
+  if (!report.ok()) return report.status();
+  LoadedReport loaded;
+  StatusOr<std::vector<analysis::KernelProfile>> kernels = analysis::LoadKernelProfiles(**report);
+  if (!kernels.ok()) return kernels.status();
+  StatusOr<store::ProfileRequest> request = store::ReadProfileRequest(**report);
+  if (!request.ok()) return request.status();
+  if (evaluate && NeedsEvaluation(*kernels)) {
+    std::string chip;
+    for (const analysis::KernelProfile& kernel : *kernels) {
+      if (kernel.measured) chip = kernel.chip;
+    }
+    store::ProfileRequest wanted = *request;
+    if (!wanted.present) wanted.sections = {"SpeedOfLight", "LaunchStats", "Occupancy",
+                                            "WorkloadDistribution"};
+    StatusOr<std::vector<std::string>> names = MetricsOfRequest(wanted, chip);
+    if (!names.ok()) return names.status();
+    report->reset();
+    StatusOr<EvaluationSummary> evaluated = EvaluateReport(path, *names, wanted);
+    if (!evaluated.ok()) return evaluated.status();
+    for (const std::string& problem : evaluated->problems) result.problems.push_back(problem);
+    return Load(path, /*evaluate=*/false, result);
+  }
+  loaded.kernels = std::move(*kernels);
+  loaded.request = std::move(*request);
+  StatusOr<std::map<std::int64_t, std::vector<store::StoredMetric>>> metrics =
+      store::ReadKernelMetrics(**report);
+  if (!metrics.ok()) return metrics.status();
+  for (const auto& [id, values] : *metrics) {
+    for (const store::StoredMetric& metric : values) loaded.units[metric.name] = metric.unit;
+  }
+  loaded.process_line = "[" + std::to_string((*report)->process().pid) + "] " +
+                        (*report)->process().command_line;
+  return loaded;
+}
+
+StatusOr<std::vector<const analysis::Section*>> SectionsOf(const store::ProfileRequest& request) {
+  std::vector<const analysis::Section*> sections;
+  for (const std::string& id : request.sections) {
+    StatusOr<const analysis::Section*> section = analysis::FindSection(id);
+    if (!section.ok()) return section.status();
+    sections.push_back(*section);
+  }
+  return sections;
+}
+
+}  // namespace
+
+StatusOr<ProfileOutputResult> PrintProfiles(std::ostream& out,
+                                            const std::vector<std::string>& report_paths,
+                                            const ProfileOutputOptions& options) {
+  ProfileOutputResult result;
+  std::vector<LoadedReport> reports;
+  for (const std::string& path : report_paths) {
+    StatusOr<LoadedReport> loaded = Load(path, /*evaluate=*/true, result);
+    if (!loaded.ok()) return loaded.status();
+    result.profiled += loaded->kernels.size();
+    reports.push_back(std::move(*loaded));
+  }
+  // CSV: one table for all processes, so one header.
+  std::vector<analysis::KernelProfile> all;
+  std::map<std::string, std::string> units;
+  std::vector<const analysis::Section*> csv_sections;
+  bool csv_sections_known = false;
+  for (LoadedReport& report : reports) {
+    if (report.kernels.empty()) continue;
+    StatusOr<std::vector<const analysis::Section*>> sections = SectionsOf(report.request);
+    if (!sections.ok()) return sections.status();
+    std::vector<const analysis::Section*> printed = *sections;
+    analysis::Section extra;
+    if (!report.request.metrics.empty()) {
+      extra = analysis::CommandLineMetricsSection(report.request.metrics);
+      printed.push_back(&extra);
+    }
+    if (options.csv) {
+      all.insert(all.end(), report.kernels.begin(), report.kernels.end());
+      units.insert(report.units.begin(), report.units.end());
+      if (!csv_sections_known) {
+        csv_sections = *sections;
+        csv_sections_known = true;
+      }
+      continue;
+    }
+    out << report.process_line << '\n';
+    if (options.page == ProfilePage::kRaw) {
+      analysis::PrintRawPage(out, report.kernels, report.units);
+    } else if (options.summary == ProfileSummary::kPerKernel) {
+      analysis::PrintKernelSummary(out, report.kernels, printed);
+    } else {
+      analysis::PrintDetailsPage(out, report.kernels, printed);
+    }
+  }
+  if (options.csv) {
+    if (options.page == ProfilePage::kRaw) {
+      analysis::WriteRawCsv(out, all, units);
+    } else {
+      // The extra metrics of the first report (all processes of one run share them).
+      analysis::Section extra;
+      std::vector<const analysis::Section*> printed = csv_sections;
+      for (const LoadedReport& report : reports) {
+        if (report.kernels.empty() || report.request.metrics.empty()) continue;
+        extra = analysis::CommandLineMetricsSection(report.request.metrics);
+        printed.push_back(&extra);
+        break;
+      }
+      analysis::WriteDetailsCsv(out, all, printed);
+    }
+  }
+  return result;
+}
+
+}  // namespace gpuscope::cli

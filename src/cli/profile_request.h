@@ -1,0 +1,34 @@
+// Everything `gpuscope profile` settles before the program starts: the chip, the sections,
+// the metric names (every one checked on the chip, with the nearest names for a typo), and
+// how many replay passes that costs per kernel.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "analysis/metrics/section_catalog.h"
+#include "cli/profile_options.h"
+#include "inject/cupti/host/metric_host.h"
+#include "util/status.h"
+
+namespace gpuscope::cli {
+
+struct ProfileRequestPlan {
+  std::string chip;  // empty when no chip is known (no GPU here and no --chip)
+  std::vector<const analysis::Section*> sections;
+  std::vector<std::string> section_ids;    // identifiers, print order (for the report)
+  std::vector<std::string> extra_metrics;  // --metrics, as given
+  std::vector<std::string> metrics;        // what the injection collects
+  std::uint32_t passes = 0;                // 0: unknown (no chip)
+  std::vector<std::string> notes;          // one line each, for stderr
+};
+
+// The chip: --chip, else the GPU's (device 0).
+StatusOr<std::string> ChooseChip(const ProfileOptions& options);
+
+// Errors are the one-line messages of a bad request (unknown section, unknown metric with
+// suggestions), exit 2.
+StatusOr<ProfileRequestPlan> PlanProfile(const ProfileOptions& options);
+
+}  // namespace gpuscope::cli

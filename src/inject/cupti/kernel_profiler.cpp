@@ -1,0 +1,555 @@
+#include "inject/cupti/kernel_profiler.h"
+
+#include <cupti_profiler_target.h>
+#include <cupti_range_profiler.h>
+#include <cupti_target.h>
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "inject/cupti/activity.h"
+#include "inject/cupti/cupti_error.h"
+#include "inject/cupti/host/metric_host.h"
+#include "inject/log.h"
+#include "util/demangle.h"
+#include "util/kernel_filter.h"
+
+namespace gpuscope::inject::cupti {
+namespace {
+
+// NVIDIA's page on counter permissions, printed with every "cannot read counters" message.
+constexpr const char* kCounterPermissionUrl =
+    "https://developer.nvidia.com/ERR_NVGPUCTRPERM";
+
+// CUPTI's parameter structs: zeroed, with their size set.
+template <typename T>
+T Params(std::size_t struct_size) {
+  T params{};
+  params.structSize = struct_size;
+  return params;
+}
+
+struct LaunchCallback {
+  CUpti_CallbackDomain domain;
+  CUpti_CallbackId cbid;
+};
+
+// Every call that launches one kernel. CUDA 13's <<<>>> goes through __cudaLaunchKernel.
+// Graph launches are not here: their kernels run as one graph (measured per node only by
+// kernel-level replay of the graph, which CUPTI does not offer in auto range mode).
+constexpr LaunchCallback kLaunchCallbacks[] = {
+    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000},
+    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000},
+    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060},
+    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060},
+    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000},
+    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000},
+    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000},
+    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000},
+    {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel},
+    {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz},
+    {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx},
+    {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz},
+    {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel},
+    {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz},
+};
+
+// The stream a launch call names, for --kernel-id; nullopt where the parameters are not
+// published (__cudaLaunchKernel) or not readable.
+struct StreamArgument {
+  void* stream = nullptr;
+  bool per_thread = false;
+};
+
+std::optional<StreamArgument> StreamOf(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                                       const void* params) {
+  if (params == nullptr) return std::nullopt;
+  if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
+    switch (cbid) {
+      case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000:
+        return StreamArgument{static_cast<const cudaLaunchKernel_v7000_params*>(params)->stream};
+      case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000:
+        return StreamArgument{
+            static_cast<const cudaLaunchKernel_ptsz_v7000_params*>(params)->stream, true};
+      case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000:
+        return StreamArgument{
+            static_cast<const cudaLaunchCooperativeKernel_v9000_params*>(params)->stream};
+      case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000:
+        return StreamArgument{
+            static_cast<const cudaLaunchCooperativeKernel_ptsz_v9000_params*>(params)->stream,
+            true};
+      case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060: {
+        const auto* p = static_cast<const cudaLaunchKernelExC_v11060_params*>(params);
+        if (p->config == nullptr) return std::nullopt;
+        return StreamArgument{p->config->stream};
+      }
+      case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060: {
+        const auto* p = static_cast<const cudaLaunchKernelExC_ptsz_v11060_params*>(params);
+        if (p->config == nullptr) return std::nullopt;
+        return StreamArgument{p->config->stream, true};
+      }
+      default: return std::nullopt;
+    }
+  }
+  switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+      return StreamArgument{static_cast<const cuLaunchKernel_params*>(params)->hStream};
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
+      return StreamArgument{static_cast<const cuLaunchKernel_ptsz_params*>(params)->hStream, true};
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+      return StreamArgument{static_cast<const cuLaunchCooperativeKernel_params*>(params)->hStream};
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
+      return StreamArgument{
+          static_cast<const cuLaunchCooperativeKernel_ptsz_params*>(params)->hStream, true};
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx: {
+      const auto* p = static_cast<const cuLaunchKernelEx_params*>(params);
+      if (p->config == nullptr) return std::nullopt;
+      return StreamArgument{p->config->hStream};
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz: {
+      const auto* p = static_cast<const cuLaunchKernelEx_ptsz_params*>(params);
+      if (p->config == nullptr) return std::nullopt;
+      return StreamArgument{p->config->hStream, true};
+    }
+    default: return std::nullopt;
+  }
+}
+
+// The range profiler of one context, set up at its first selected launch.
+struct ContextProfiler {
+  std::uint32_t device_id = 0;
+  std::string chip;
+  std::uint32_t passes = 0;
+  CUpti_RangeProfiler_Object* object = nullptr;
+  std::vector<std::uint8_t> counter_data;
+  // Empty while usable; else why this context's launches cannot be measured.
+  std::string failure;
+  model::ProfileOutcome failure_outcome = model::ProfileOutcome::kReplayFailed;
+};
+
+// A config image per chip: the host API is slow to build one (tens of ms).
+struct ChipConfig {
+  Status status;
+  metric_host::ConfigImage image;
+};
+
+struct ProfilerState {
+  ProfilerState(const ProfileConfig& config, KernelProfilerHooks hooks)
+      : config(config), selector(config.filter), hooks(std::move(hooks)) {}
+
+  const ProfileConfig config;
+  KernelSelector selector;
+  KernelProfilerHooks hooks;
+  std::vector<const char*> metric_names;  // views into config.metrics, for CUPTI
+  // Serialises measurements and guards everything below.
+  std::mutex mutex;
+  std::map<std::string, ChipConfig> chip_configs;
+  std::unordered_map<CUcontext, std::unique_ptr<ContextProfiler>> contexts;
+  bool said_unavailable = false;
+  bool profiler_initialized = false;
+};
+
+ProfilerState* g_state = nullptr;  // set once by StartKernelProfiler, never freed
+
+// What one thread carries from a launch's enter callback to its exit callback.
+struct LaunchInFlight {
+  int depth = 0;  // launch calls nested on this thread (a runtime call's driver call)
+  bool measuring = false;
+  ContextProfiler* context = nullptr;
+  OwnedProfiledKernel kernel;
+  std::unique_lock<std::mutex> lock;
+};
+thread_local LaunchInFlight t_launch;
+
+std::string Hex(CUptiResult result) { return CuptiResultName(result); }
+
+// "counters unavailable" messages carry the cause and the fix.
+std::string UnavailableMessage(CUptiResult result, const std::string& what) {
+  std::string message = "cannot read the GPU's performance counters (" + what + ": " +
+                        Hex(result) + ")";
+  switch (result) {
+    case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
+      return message + ": the driver lets only administrators read them; run as root or set "
+                       "NVreg_RestrictProfilingToAdminUsers=0, see " +
+             kCounterPermissionUrl;
+    case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED:
+    case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
+      return message + ": this virtual GPU does not expose them (ask the host to enable "
+                       "profiling for the vGPU), see " +
+             kCounterPermissionUrl;
+    case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED:
+      return message + ": counters are not available on a MIG instance; profile on a GPU "
+                       "without MIG";
+    case CUPTI_ERROR_HARDWARE_BUSY:
+      return message + ": another tool holds them (Nsight Compute, DCGM profiling, "
+                       "nv-hostengine); stop it and run again";
+    default: return message;
+  }
+}
+
+bool IsUnavailable(CUptiResult result) {
+  return result == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES ||
+         result == CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED ||
+         result == CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES ||
+         result == CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED || result == CUPTI_ERROR_HARDWARE_BUSY ||
+         result == CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED ||
+         result == CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED ||
+         result == CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED;
+}
+
+void Fail(ContextProfiler& context, CUptiResult result, const std::string& what) {
+  if (IsUnavailable(result)) {
+    context.failure = UnavailableMessage(result, what);
+    context.failure_outcome = model::ProfileOutcome::kCountersUnavailable;
+  } else {
+    context.failure = what + " failed: " + Hex(result);
+    context.failure_outcome = model::ProfileOutcome::kReplayFailed;
+  }
+}
+
+// Why the device cannot be profiled at all, or empty.
+std::string UnsupportedDeviceReason(std::uint32_t device_id) {
+  auto params = Params<CUpti_Profiler_DeviceSupported_Params>(CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE);
+  params.cuDevice = static_cast<CUdevice>(device_id);
+  params.api = CUPTI_PROFILER_RANGE_PROFILING;
+  if (cuptiProfilerDeviceSupported(&params) != CUPTI_SUCCESS) return {};  // unknown: try
+  if (params.isSupported == CUPTI_PROFILER_CONFIGURATION_SUPPORTED) return {};
+  auto no = [](CUpti_Profiler_Support_Level level) {
+    return level != CUPTI_PROFILER_CONFIGURATION_SUPPORTED &&
+           level != CUPTI_PROFILER_CONFIGURATION_UNKNOWN;
+  };
+  std::string reason = "device " + std::to_string(device_id) + " cannot be profiled: ";
+  if (no(params.architecture)) return reason + "its architecture is older than Volta (CC 7.0)";
+  if (no(params.vGpu)) {
+    return reason + "profiling is disabled for this virtual GPU (ask the host to enable it), see " +
+           kCounterPermissionUrl;
+  }
+  if (no(params.confidentialCompute)) return reason + "confidential computing is on";
+  if (no(params.sli)) return reason + "SLI is enabled";
+  if (no(params.cmp)) return reason + "it is a Crypto Mining Processor";
+  if (no(params.wsl)) return reason + "this WSL version does not support profiling";
+  return reason + "CUPTI says it is unsupported";
+}
+
+const ChipConfig& ConfigFor(ProfilerState& state, const std::string& chip) {
+  auto it = state.chip_configs.find(chip);
+  if (it != state.chip_configs.end()) return it->second;
+  ChipConfig config;
+  StatusOr<std::unique_ptr<metric_host::MetricHost>> host = metric_host::MetricHost::Open(chip);
+  if (!host.ok()) {
+    config.status = host.status();
+  } else {
+    StatusOr<metric_host::ConfigImage> image = (*host)->MakeConfig(state.config.metrics);
+    if (image.ok()) {
+      config.image = std::move(*image);
+    } else {
+      config.status = image.status();
+    }
+  }
+  return state.chip_configs.emplace(chip, std::move(config)).first->second;
+}
+
+// First selected launch in `ctx`: everything that is done once per context.
+ContextProfiler& PrepareContext(ProfilerState& state, CUcontext ctx, std::uint32_t device_id) {
+  auto found = state.contexts.find(ctx);
+  if (found != state.contexts.end()) return *found->second;
+  auto owned = std::make_unique<ContextProfiler>();
+  ContextProfiler& context = *owned;
+  state.contexts.emplace(ctx, std::move(owned));
+  context.device_id = device_id;
+  if (!state.profiler_initialized) {
+    auto init =
+        Params<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
+    if (CUptiResult r = cuptiProfilerInitialize(&init); r != CUPTI_SUCCESS) {
+      Fail(context, r, "cuptiProfilerInitialize");
+      return context;
+    }
+    state.profiler_initialized = true;
+  }
+
+  if (std::string reason = UnsupportedDeviceReason(device_id); !reason.empty()) {
+    context.failure = reason;
+    context.failure_outcome = model::ProfileOutcome::kCountersUnavailable;
+    return context;
+  }
+  auto chip = Params<CUpti_Device_GetChipName_Params>(CUpti_Device_GetChipName_Params_STRUCT_SIZE);
+  chip.deviceIndex = device_id;
+  if (CUptiResult r = cuptiDeviceGetChipName(&chip); r != CUPTI_SUCCESS || !chip.pChipName) {
+    Fail(context, r, "cuptiDeviceGetChipName");
+    return context;
+  }
+  context.chip = chip.pChipName;
+  // The counters' availability is where a permission problem shows first (notes 6.1).
+  auto availability = Params<CUpti_Profiler_GetCounterAvailability_Params>(CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE);
+  availability.ctx = ctx;
+  if (CUptiResult r = cuptiProfilerGetCounterAvailability(&availability); r != CUPTI_SUCCESS) {
+    Fail(context, r, "cuptiProfilerGetCounterAvailability");
+    return context;
+  }
+  const ChipConfig& config = ConfigFor(state, context.chip);
+  if (!config.status.ok()) {
+    context.failure = "cannot configure the metrics for " + context.chip + ": " +
+                      config.status.message();
+    return context;
+  }
+  context.passes = config.image.passes;
+  auto enable = Params<CUpti_RangeProfiler_Enable_Params>(CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
+  enable.ctx = ctx;
+  if (CUptiResult r = cuptiRangeProfilerEnable(&enable); r != CUPTI_SUCCESS) {
+    Fail(context, r, "cuptiRangeProfilerEnable");
+    return context;
+  }
+  context.object = enable.pRangeProfilerObject;
+  auto size = Params<CUpti_RangeProfiler_GetCounterDataSize_Params>(CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
+  size.pRangeProfilerObject = context.object;
+  size.pMetricNames = state.metric_names.data();
+  size.numMetrics = state.metric_names.size();
+  size.maxNumOfRanges = 1;  // one launch per image: decoded and stored after each launch
+  size.maxNumRangeTreeNodes = 1;
+  if (CUptiResult r = cuptiRangeProfilerGetCounterDataSize(&size); r != CUPTI_SUCCESS) {
+    Fail(context, r, "cuptiRangeProfilerGetCounterDataSize");
+    return context;
+  }
+  context.counter_data.assign(size.counterDataSize, 0);
+  LogDebug("range profiler enabled on device " + std::to_string(device_id) + " (" +
+           context.chip + ", " + std::to_string(context.passes) + " passes, " +
+           std::to_string(size.counterDataSize) + " bytes of counter data per kernel)");
+  return context;
+}
+
+// Before the launch: a fresh image, the configuration, and Start.
+CUptiResult BeginMeasurement(ProfilerState& state, ContextProfiler& context, std::string& what) {
+  auto init = Params<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
+  init.pRangeProfilerObject = context.object;
+  init.counterDataSize = context.counter_data.size();
+  init.pCounterData = context.counter_data.data();
+  what = "cuptiRangeProfilerCounterDataImageInitialize";
+  if (CUptiResult r = cuptiRangeProfilerCounterDataImageInitialize(&init); r != CUPTI_SUCCESS) {
+    return r;
+  }
+  const ChipConfig& config = state.chip_configs.at(context.chip);
+  auto set = Params<CUpti_RangeProfiler_SetConfig_Params>(CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE);
+  set.pRangeProfilerObject = context.object;
+  set.configSize = config.image.bytes.size();
+  set.pConfig = config.image.bytes.data();
+  set.counterDataImageSize = context.counter_data.size();
+  set.pCounterDataImage = context.counter_data.data();
+  set.range = CUPTI_AutoRange;
+  set.replayMode = CUPTI_KernelReplay;
+  set.maxRangesPerPass = 1;
+  set.numNestingLevels = 1;
+  set.minNestingLevel = 1;
+  set.passIndex = 0;
+  set.targetNestingLevel = 1;
+  what = "cuptiRangeProfilerSetConfig";
+  if (CUptiResult r = cuptiRangeProfilerSetConfig(&set); r != CUPTI_SUCCESS) return r;
+  auto start = Params<CUpti_RangeProfiler_Start_Params>(CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
+  start.pRangeProfilerObject = context.object;
+  what = "cuptiRangeProfilerStart";
+  return cuptiRangeProfilerStart(&start);
+}
+
+// After the launch (its replay passes ran inside it): Stop and decode. `dropped` tells a
+// launch CUPTI kept no range for.
+CUptiResult EndMeasurement(ContextProfiler& context, std::string& what, std::size_t& dropped) {
+  auto stop = Params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
+  stop.pRangeProfilerObject = context.object;
+  what = "cuptiRangeProfilerStop";
+  if (CUptiResult r = cuptiRangeProfilerStop(&stop); r != CUPTI_SUCCESS) return r;
+  if (!stop.isAllPassSubmitted) {
+    LogDebug("range profiler: not all passes were submitted after the launch");
+  }
+  auto decode = Params<CUpti_RangeProfiler_DecodeData_Params>(CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
+  decode.pRangeProfilerObject = context.object;
+  what = "cuptiRangeProfilerDecodeData";
+  CUptiResult r = cuptiRangeProfilerDecodeData(&decode);
+  dropped = decode.numOfRangeDropped;
+  return r;
+}
+
+void Submit(ProfilerState& state, OwnedProfiledKernel kernel) {
+  if (state.hooks.submit) state.hooks.submit(std::move(kernel));
+}
+
+void SayUnavailableOnce(ProfilerState& state, const ContextProfiler& context) {
+  if (state.said_unavailable) return;
+  state.said_unavailable = true;
+  LogError(context.failure + "; kernels are not measured, the program runs on and is traced");
+}
+
+void ProgressLine(const OwnedProfiledKernel& kernel) {
+  std::string name = FunctionBaseName(Demangle(kernel.mangled_name));
+  std::string line = "Profiling \"" + name + "\" - " +
+                     std::to_string(kernel.record.profile_index) + ": ";
+  if (kernel.record.outcome == model::ProfileOutcome::kMeasured) {
+    line += "0%....50%....100% - " + std::to_string(kernel.record.passes) + " passes";
+  } else {
+    line += "not measured: " + kernel.message;
+  }
+  LogBanner(line);
+}
+
+bool LaunchFailed(CUpti_CallbackDomain domain, const CUpti_CallbackData& data, int& code) {
+  if (data.functionReturnValue == nullptr) return false;
+  code = domain == CUPTI_CB_DOMAIN_RUNTIME_API
+             ? static_cast<int>(*static_cast<const cudaError_t*>(data.functionReturnValue))
+             : static_cast<int>(*static_cast<const CUresult*>(data.functionReturnValue));
+  return code != 0;
+}
+
+void OnEnter(ProfilerState& state, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+             const CUpti_CallbackData& data) {
+  if (state.selector.Exhausted()) return;
+  if (data.symbolName == nullptr || *data.symbolName == '\0' || data.context == nullptr) return;
+  std::uint32_t device_id = 0;
+  cuptiGetDeviceId(data.context, &device_id);
+  LaunchCandidate candidate;
+  candidate.mangled_name = data.symbolName;
+  candidate.context_id = data.contextUid;
+  candidate.device_id = device_id;
+  if (state.config.filter.kernel_id && state.config.filter.kernel_id->stream_id) {
+    if (std::optional<StreamArgument> stream = StreamOf(domain, cbid, data.functionParams)) {
+      std::uint32_t stream_id = 0;
+      if (cuptiGetStreamIdEx(data.context, static_cast<CUstream>(stream->stream),
+                             stream->per_thread ? 1 : 0, &stream_id) == CUPTI_SUCCESS) {
+        candidate.stream_id = stream_id;
+      }
+    }
+  }
+  LaunchDecision decision = state.selector.Decide(candidate);
+  if (!decision.profile) return;
+
+  LaunchInFlight& launch = t_launch;
+  launch.lock = std::unique_lock<std::mutex>(state.mutex);
+  OwnedProfiledKernel& kernel = launch.kernel;
+  kernel = OwnedProfiledKernel{};
+  kernel.record.correlation_id = data.correlationId;
+  kernel.record.device_id = device_id;
+  kernel.record.context_id = data.contextUid;
+  kernel.record.stream_id = candidate.stream_id.value_or(0);
+  kernel.record.invocation = decision.invocation;
+  kernel.record.profile_index = decision.profile_index;
+  kernel.record.replay_mode = state.config.replay_mode;
+  kernel.record.start = Now();
+  kernel.mangled_name = data.symbolName;
+
+  ContextProfiler& context = PrepareContext(state, data.context, device_id);
+  kernel.chip = context.chip;
+  kernel.record.passes = context.passes;
+  std::string what;
+  CUptiResult result = CUPTI_SUCCESS;
+  if (context.failure.empty()) {
+    result = BeginMeasurement(state, context, what);
+    if (result != CUPTI_SUCCESS) Fail(context, result, what);
+  }
+  if (!context.failure.empty()) {
+    kernel.record.outcome = context.failure_outcome;
+    kernel.message = context.failure;
+    kernel.record.end = Now();
+    if (context.failure_outcome == model::ProfileOutcome::kCountersUnavailable) {
+      SayUnavailableOnce(state, context);
+    }
+    // A failed step leaves the context unusable only for an unavailability: a replay
+    // problem of one launch must not stop the next from being tried.
+    if (context.failure_outcome != model::ProfileOutcome::kCountersUnavailable &&
+        context.object != nullptr) {
+      context.failure.clear();
+    }
+    if (state.hooks.progress) ProgressLine(kernel);
+    Submit(state, std::move(kernel));
+    launch.lock.unlock();
+    return;
+  }
+  launch.measuring = true;
+  launch.context = &context;
+}
+
+void OnExit(ProfilerState& state, CUpti_CallbackDomain domain, const CUpti_CallbackData& data) {
+  LaunchInFlight& launch = t_launch;
+  launch.measuring = false;
+  ContextProfiler& context = *launch.context;
+  OwnedProfiledKernel& kernel = launch.kernel;
+  std::string what;
+  std::size_t dropped = 0;
+  CUptiResult result = EndMeasurement(context, what, dropped);
+  kernel.record.end = Now();
+  int launch_error = 0;
+  if (LaunchFailed(domain, data, launch_error)) {
+    kernel.record.outcome = model::ProfileOutcome::kReplayFailed;
+    kernel.message = "the launch returned error " + std::to_string(launch_error);
+  } else if (result != CUPTI_SUCCESS) {
+    kernel.record.outcome = IsUnavailable(result) ? model::ProfileOutcome::kCountersUnavailable
+                                                  : model::ProfileOutcome::kReplayFailed;
+    kernel.message = IsUnavailable(result) ? UnavailableMessage(result, what)
+                                           : what + " failed: " + Hex(result) +
+                                                 " (if the kernel waits on other kernels or "
+                                                 "writes host memory, try --replay-mode "
+                                                 "application)";
+  } else if (dropped != 0) {
+    kernel.record.outcome = model::ProfileOutcome::kRangeDropped;
+    kernel.message = "CUPTI kept no counter data for the launch (" + std::to_string(dropped) +
+                     " range dropped)";
+  } else {
+    kernel.record.outcome = model::ProfileOutcome::kMeasured;
+    kernel.counter_data = context.counter_data;  // the context's image is reused next time
+  }
+  if (state.hooks.progress) ProgressLine(kernel);
+  Submit(state, std::move(kernel));
+  launch.context = nullptr;
+  launch.lock.unlock();
+}
+
+}  // namespace
+
+Status StartKernelProfiler(CUpti_SubscriberHandle subscriber, const ProfileConfig& config,
+                           KernelProfilerHooks hooks) {
+  if (g_state != nullptr) return Status::Error("the kernel profiler was started twice");
+  // cuptiProfilerInitialize waits for the first selected launch: here we are inside cuInit,
+  // where it fails (CUPTI_ERROR_UNKNOWN on the H200).
+  auto* state = new ProfilerState(config, std::move(hooks));  // lives as long as the process
+  for (const std::string& name : state->config.metrics) state->metric_names.push_back(name.c_str());
+  for (const LaunchCallback& launch : kLaunchCallbacks) {
+    CUptiResult r = cuptiEnableCallback(1, subscriber, launch.domain, launch.cbid);
+    if (r != CUPTI_SUCCESS) {
+      return Status::Error("cannot watch kernel launches (cuptiEnableCallback: " + Hex(r) +
+                           "); kernels are not measured");
+    }
+  }
+  g_state = state;
+  LogDebug("kernel profiler: " + std::to_string(config.metrics.size()) + " metrics");
+  return Status();
+}
+
+bool IsProfiledLaunchCallback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid) {
+  if (g_state == nullptr) return false;
+  for (const LaunchCallback& launch : kLaunchCallbacks) {
+    if (launch.domain == domain && launch.cbid == cbid) return true;
+  }
+  return false;
+}
+
+void OnLaunchCallback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                      const CUpti_CallbackData& data) {
+  ProfilerState* state = g_state;
+  if (state == nullptr) return;
+  LaunchInFlight& launch = t_launch;
+  try {
+    if (data.callbackSite == CUPTI_API_ENTER) {
+      if (launch.depth++ == 0) OnEnter(*state, domain, cbid, data);
+    } else {
+      if (launch.depth > 0 && --launch.depth == 0 && launch.measuring) OnExit(*state, domain, data);
+    }
+  } catch (...) {
+    // Never into the program. A measurement cut short leaves the lock to be released.
+    launch.measuring = false;
+    if (launch.lock.owns_lock()) launch.lock.unlock();
+  }
+}
+
+}  // namespace gpuscope::inject::cupti

@@ -1,0 +1,68 @@
+// The profile tables of a report (schema.sql: profiled_kernels, kernel_metrics, and the
+// meta rows profile_sections / profile_metrics): reading what `gpuscope profile` recorded,
+// and writing the evaluated metrics back after the program ended. Reports of schema
+// version 1 have no profile tables: they read as "no profiled kernels".
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/profile_records.h"
+#include "store/report_reader.h"
+#include "util/status.h"
+
+namespace gpuscope::store {
+
+struct StoredProfile {
+  std::int64_t id = 0;  // profiled_kernels.id
+  std::uint32_t profile_index = 0;
+  std::uint32_t correlation_id = 0;
+  std::uint32_t device_id = 0;
+  std::uint32_t context_id = 0;
+  std::uint32_t stream_id = 0;
+  std::uint32_t invocation = 0;
+  std::string mangled_name;
+  std::string demangled_name;
+  model::Timestamp start = 0;  // absolute
+  model::Timestamp end = 0;
+  std::string chip;
+  std::uint32_t passes = 0;
+  model::ReplayMode replay_mode = model::ReplayMode::kKernel;
+  model::ProfileOutcome outcome = model::ProfileOutcome::kMeasured;
+  std::string message;
+  std::size_t counter_data_size = 0;  // 0: no counter data
+};
+
+// In profile_index order.
+StatusOr<std::vector<StoredProfile>> ReadProfiledKernels(const ReportReader& report);
+
+// The uncompressed counter-data image of profiled kernel `id`.
+StatusOr<std::vector<std::uint8_t>> ReadCounterData(const ReportReader& report, std::int64_t id);
+
+struct StoredMetric {
+  std::string name;
+  std::optional<double> value;  // nullopt: CUPTI could not evaluate it
+  std::string unit;
+};
+
+// profiled_kernels.id -> its evaluated metrics, by name.
+StatusOr<std::map<std::int64_t, std::vector<StoredMetric>>> ReadKernelMetrics(
+    const ReportReader& report);
+
+struct ProfileRequest {
+  std::vector<std::string> sections;  // meta.profile_sections
+  std::vector<std::string> metrics;   // meta.profile_metrics
+  bool present = false;               // the report says what was requested
+};
+StatusOr<ProfileRequest> ReadProfileRequest(const ReportReader& report);
+
+// Stores evaluated metrics (replacing earlier values of the same kernels) and the request,
+// in one transaction. The report must be complete (its process ended and it was finalised).
+Status WriteKernelMetrics(const std::string& path,
+                          const std::map<std::int64_t, std::vector<StoredMetric>>& metrics,
+                          const ProfileRequest& request);
+
+}  // namespace gpuscope::store
