@@ -20,10 +20,10 @@ constexpr int kTargetElements = 1 << 20;
 constexpr int kTargetThreads = 256;
 
 // Eight kernels with eight names: each adds its own constant to its own slice of counters.
-#define GPUSCOPE_SMALL_KERNEL(index)                                         \
-  __global__ void k_small_##index(int* counters) {                           \
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;                     \
-    counters[(index) * kSmallBlocks * kSmallThreads + i] += (index) + 1;     \
+#define GPUSCOPE_SMALL_KERNEL(index)                                   \
+  __global__ void k_small_##index(int* counters) {                     \
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;               \
+    counters[(index)*kSmallBlocks * kSmallThreads + i] += (index) + 1; \
   }
 GPUSCOPE_SMALL_KERNEL(0)
 GPUSCOPE_SMALL_KERNEL(1)

@@ -223,8 +223,7 @@ void Fill(DeviceArray<double>& array, std::uint32_t seed) {
 template <typename T>
 std::uint64_t Checksum(const DeviceArray<T>& array) {
   std::vector<T> host(array.count);
-  CHECK_CUDA(
-      cudaMemcpy(host.data(), array.data, array.count * sizeof(T), cudaMemcpyDeviceToHost));
+  CHECK_CUDA(cudaMemcpy(host.data(), array.data, array.count * sizeof(T), cudaMemcpyDeviceToHost));
   const auto* bytes = reinterpret_cast<const unsigned char*>(host.data());
   std::uint64_t hash = 14695981039346656037ull;
   for (size_t b = 0; b < host.size() * sizeof(T); ++b) {
@@ -282,7 +281,7 @@ int main(int argc, char**) {
   // Launched in this order, each as many times as metrics_kernels.h says.
   for (int n = 0; n < LaunchesOf("k_saxpy"); ++n) {
     k_saxpy<<<mk::kSaxpyElements / threads, threads>>>(mk::kSaxpyElements, 2.0f, saxpy_x.data,
-                                                      saxpy_y.data);
+                                                       saxpy_y.data);
     CHECK_LAUNCH();
   }
   for (int n = 0; n < LaunchesOf("k_fma_fp32"); ++n) {
@@ -290,8 +289,8 @@ int main(int argc, char**) {
     CHECK_LAUNCH();
   }
   for (int n = 0; n < LaunchesOf("k_smem_bank_conflicts"); ++n) {
-    k_smem_bank_conflicts<<<mk::kComputeBlocks, mk::kSmemWarpsPerBlock * 32>>>(
-        smem_data.data, mk::kSmemRounds);
+    k_smem_bank_conflicts<<<mk::kComputeBlocks, mk::kSmemWarpsPerBlock * 32>>>(smem_data.data,
+                                                                               mk::kSmemRounds);
     CHECK_LAUNCH();
   }
   for (int n = 0; n < LaunchesOf("k_uncoalesced_stride33"); ++n) {
@@ -330,8 +329,8 @@ int main(int argc, char**) {
 
   // The buffer each kernel writes, in the order of metrics_kernels.h.
   const std::uint64_t sums[] = {
-      Checksum(saxpy_y),     Checksum(fma_data),      Checksum(smem_data),
-      Checksum(strided_out), Checksum(dfma_data),     Checksum(register_data),
+      Checksum(saxpy_y),        Checksum(fma_data),      Checksum(smem_data),
+      Checksum(strided_out),    Checksum(dfma_data),     Checksum(register_data),
       Checksum(divergent_data), Checksum(tiny_counters), Checksum(local_data),
       Checksum(conv_result),
   };

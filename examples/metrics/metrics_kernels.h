@@ -20,16 +20,16 @@ struct KernelLaunches {
 // Kernels launched more than once read and write the same buffer each time, so a replay that
 // did not restore device memory changes the checksums the program prints.
 inline constexpr std::array<KernelLaunches, 10> kMetricsKernels = {{
-    {"k_saxpy", 2},                // memory-bound: y = a*x + y over 64 Mi floats
-    {"k_fma_fp32", 2},             // compute-bound FP32: 8 independent FFMA chains per thread
-    {"k_smem_bank_conflicts", 1},  // every shared load and store is a 32-way bank conflict
-    {"k_uncoalesced_stride33", 1}, // loads 33 floats apart: one 32-byte sector per 4 bytes used
-    {"k_dfma_fp64", 1},            // compute-bound FP64: DFMA chains
-    {"k_register_heavy", 1},       // > 128 registers per thread: occupancy limited by registers
-    {"k_divergent_branches", 1},   // lanes of a warp take different paths and trip counts
-    {"k_tiny", 3},                 // one block of 32 threads
-    {"k_local_spill", 1},          // a dynamically indexed per-thread array lives in local memory
-    {"k_fp64_accumulator", 1},     // 13x13 convolution of floats summed in a double (reference 000)
+    {"k_saxpy", 2},                 // memory-bound: y = a*x + y over 64 Mi floats
+    {"k_fma_fp32", 2},              // compute-bound FP32: 8 independent FFMA chains per thread
+    {"k_smem_bank_conflicts", 1},   // every shared load and store is a 32-way bank conflict
+    {"k_uncoalesced_stride33", 1},  // loads 33 floats apart: one 32-byte sector per 4 bytes used
+    {"k_dfma_fp64", 1},             // compute-bound FP64: DFMA chains
+    {"k_register_heavy", 1},        // > 128 registers per thread: occupancy limited by registers
+    {"k_divergent_branches", 1},    // lanes of a warp take different paths and trip counts
+    {"k_tiny", 3},                  // one block of 32 threads
+    {"k_local_spill", 1},           // a dynamically indexed per-thread array lives in local memory
+    {"k_fp64_accumulator", 1},  // 13x13 convolution of floats summed in a double (reference 000)
 }};
 
 inline constexpr int kMetricsKernelLaunches = [] {
@@ -39,22 +39,22 @@ inline constexpr int kMetricsKernelLaunches = [] {
 }();
 
 // Sizes, fixed so that every run launches the same work.
-inline constexpr long kSaxpyElements = 64L << 20;        // 64 Mi floats per array (256 MiB)
-inline constexpr long kStridedElements = 16L << 20;      // power of two: stride 33 permutes it
+inline constexpr long kSaxpyElements = 64L << 20;    // 64 Mi floats per array (256 MiB)
+inline constexpr long kStridedElements = 16L << 20;  // power of two: stride 33 permutes it
 inline constexpr int kStride = 33;
-inline constexpr int kComputeBlocks = 132 * 8;           // 8 blocks per SM of an H200
+inline constexpr int kComputeBlocks = 132 * 8;  // 8 blocks per SM of an H200
 inline constexpr int kComputeThreads = 256;
 inline constexpr int kFmaIterations = 4096;
 inline constexpr int kDfmaIterations = 1024;
 inline constexpr int kSmemWarpsPerBlock = 8;
 inline constexpr int kSmemRounds = 64;
-inline constexpr int kRegisterHeavyLiveValues = 160;     // floats kept live in registers
+inline constexpr int kRegisterHeavyLiveValues = 160;  // floats kept live in registers
 inline constexpr int kRegisterHeavyThreads = 128;
 inline constexpr int kRegisterHeavyIterations = 64;
 inline constexpr int kTinyThreads = 32;
 inline constexpr int kLocalArrayElements = 64;
 inline constexpr int kLocalRounds = 256;
-inline constexpr int kImageSide = 1024;                  // k_fp64_accumulator's image
+inline constexpr int kImageSide = 1024;  // k_fp64_accumulator's image
 inline constexpr int kMaskSide = 13;
 
 // The lines the program prints: "checksum <kernel> <16 hex digits>" per kernel (of the

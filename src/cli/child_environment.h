@@ -29,7 +29,8 @@ struct ChildEnvironmentSettings {
 inline constexpr const char* kProfileVariables[] = {
     "GPUSCOPE_PROFILE_METRICS", "GPUSCOPE_KERNEL_NAME", "GPUSCOPE_KERNEL_NAME_BASE",
     "GPUSCOPE_LAUNCH_SKIP",     "GPUSCOPE_LAUNCH_COUNT", "GPUSCOPE_KERNEL_ID",
-    "GPUSCOPE_DEVICES",         "GPUSCOPE_REPLAY_MODE",
+    "GPUSCOPE_DEVICES",         "GPUSCOPE_REPLAY_MODE",  "GPUSCOPE_PROFILE_CONFIG_FILE",
+    "GPUSCOPE_PROFILE_CHIP",    "GPUSCOPE_PROFILE_PASSES",
 };
 
 // `current` holds "NAME=value" entries (environ). Contract variables replace any the user

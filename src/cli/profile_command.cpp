@@ -3,8 +3,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <climits>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <set>
 
@@ -31,6 +33,26 @@ namespace {
 void Say(std::string_view message) { std::cerr << "==PROF== " << message << '\n'; }
 void SayError(std::string_view message) { std::cerr << "==ERROR== " << message << '\n'; }
 
+// GPUSCOPE_DEBUG=1: where the time of a profile goes (the injection logs its own steps).
+class StepTimer {
+ public:
+  StepTimer()
+      : enabled_(std::getenv("GPUSCOPE_DEBUG") != nullptr &&
+                 std::string_view(std::getenv("GPUSCOPE_DEBUG")) == "1") {}
+  void Lap(std::string_view step) {
+    const auto now = std::chrono::steady_clock::now();
+    if (enabled_) {
+      std::cerr << "==PROF== [debug] " << step << ": "
+                << std::chrono::duration<double, std::milli>(now - last_).count() << " ms\n";
+    }
+    last_ = now;
+  }
+
+ private:
+  bool enabled_;
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+
 std::string WorkingDirectory() {
   char buffer[PATH_MAX] = {};
   return getcwd(buffer, sizeof(buffer)) != nullptr ? std::string(buffer) : std::string(".");
@@ -43,7 +65,8 @@ std::string Join(const std::vector<std::string>& items) {
 }
 
 std::vector<std::pair<std::string, std::string>> ProfileVariables(const ProfileOptions& options,
-                                                                  const ProfileRequestPlan& plan) {
+                                                                  const ProfileRequestPlan& plan,
+                                                                  const std::string& config_file) {
   std::vector<std::pair<std::string, std::string>> variables = {
       {"GPUSCOPE_PROFILE_METRICS", Join(plan.metrics)},
       {"GPUSCOPE_KERNEL_NAME", options.kernel_name},
@@ -52,6 +75,11 @@ std::vector<std::pair<std::string, std::string>> ProfileVariables(const ProfileO
       {"GPUSCOPE_DEVICES", options.devices},
       {"GPUSCOPE_REPLAY_MODE", options.replay_mode},
   };
+  if (!config_file.empty()) {
+    variables.emplace_back("GPUSCOPE_PROFILE_CONFIG_FILE", config_file);
+    variables.emplace_back("GPUSCOPE_PROFILE_CHIP", plan.chip);
+    variables.emplace_back("GPUSCOPE_PROFILE_PASSES", std::to_string(plan.passes));
+  }
   if (options.launch_skip) {
     variables.emplace_back("GPUSCOPE_LAUNCH_SKIP", std::to_string(*options.launch_skip));
   }
@@ -89,7 +117,8 @@ int ListOrQuery(const ProfileOptions& options) {
     // Pass counts need the chip's catalog; without one the column says so.
     std::unique_ptr<metric_host::MetricHost> host;
     if (StatusOr<std::string> chip = ChooseChip(options); chip.ok()) {
-      if (auto opened = metric_host::MetricHost::Open(*chip); opened.ok()) host = std::move(*opened);
+      if (auto opened = metric_host::MetricHost::Open(*chip); opened.ok())
+        host = std::move(*opened);
     }
     analysis::PassCounter passes = nullptr;
     if (host) {
@@ -140,7 +169,9 @@ int ProfileCommand(std::span<const std::string> args) {
     return kExitUsage;
   }
 
+  StepTimer timer;
   StatusOr<ProfileRequestPlan> plan = PlanProfile(options);
+  timer.Lap("checking the request (chip, metric names, passes)");
   if (!plan.ok()) {
     CommandError(plan.status().message());
     return kExitUsage;
@@ -156,6 +187,20 @@ int ProfileCommand(std::span<const std::string> args) {
                           : what + " (passes unknown until the program runs)");
   }
 
+  // Without it the injection builds the image itself: slower, not wrong.
+  std::string config_file;
+  if (!plan->config_image.empty()) {
+    StatusOr<std::string> written = WriteConfigImage(*plan);
+    if (written.ok()) {
+      config_file = *written;
+    } else {
+      Say("Warning: " + written.status().message());
+    }
+  }
+  auto remove_config = [&config_file] {
+    if (!config_file.empty()) std::remove(config_file.c_str());
+  };
+
   RunOptions run;
   run.report_pattern = options.report_pattern;
   run.force_overwrite = options.force_overwrite;
@@ -164,18 +209,23 @@ int ProfileCommand(std::span<const std::string> args) {
   std::string working_directory = WorkingDirectory();
   RunPreparation preparation;
   PreparationFailure failure;
-  if (!PrepareRun(run, working_directory, preparation, failure, ProfileVariables(options, *plan))) {
+  if (!PrepareRun(run, working_directory, preparation, failure,
+                  ProfileVariables(options, *plan, config_file))) {
+    remove_config();
     SayError(failure.message);
     return failure.exit_code;
   }
   StartResult started = StartProgram(preparation.request);
   if (!started.ok()) {
+    remove_config();
     std::remove(preparation.manifest_path.c_str());
     SayError(started.failure);
     return started.failure_exit_code;
   }
   for (const std::string& warning : preparation.warnings) Say(warning);
   ProgramOutcome outcome = WaitForProgram(started.pid);
+  remove_config();
+  timer.Lap("the program");
   if (std::string ending = DescribeOutcome(outcome); !ending.empty()) Say(ending);
 
   StatusOr<Manifest> manifest =
@@ -204,6 +254,7 @@ int ProfileCommand(std::span<const std::string> args) {
       reports.push_back(entry.report_path);
     }
   }
+  timer.Lap("finalising and evaluating the reports");
   if (reports.empty()) {
     SayError("no report was written: the program made no CUDA call that gpuscope saw");
   } else {
@@ -223,6 +274,7 @@ int ProfileCommand(std::span<const std::string> args) {
                         : " (kernels seen: " + list + ")"));
     }
     for (const std::string& path : reports) Say("Report: " + path);
+    timer.Lap("printing");
   }
   std::cout.flush();
   EndLikeTheProgram(outcome);

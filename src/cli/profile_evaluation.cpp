@@ -20,9 +20,9 @@ StatusOr<std::vector<std::string>> MetricsOfRequest(const store::ProfileRequest&
   StatusOr<std::unique_ptr<metric_host::MetricHost>> host = metric_host::MetricHost::Open(chip);
   if (!host.ok()) return host.status();
   metric_host::MetricHost& catalog = **host;
-  return analysis::MetricsToCollect(
-      sections, request.metrics,
-      [&catalog](std::string_view name) { return catalog.CheckMetric(name).ok(); });
+  return analysis::MetricsToCollect(sections, request.metrics, [&catalog](std::string_view name) {
+    return catalog.CheckMetric(name).ok();
+  });
 }
 
 StatusOr<EvaluationSummary> EvaluateReport(const std::string& path,

@@ -13,8 +13,8 @@
 namespace gpuscope::cli {
 
 struct EvaluationSummary {
-  std::size_t kernels = 0;    // measured kernels evaluated
-  std::size_t failed = 0;     // measured kernels whose data could not be evaluated
+  std::size_t kernels = 0;            // measured kernels evaluated
+  std::size_t failed = 0;             // measured kernels whose data could not be evaluated
   std::vector<std::string> problems;  // one line each
 };
 

@@ -51,7 +51,8 @@ constexpr OptionSpec kProfileOptions[] = {
      "flush caches before each replay pass: only none works so far (default none)"},
     {kListSets, "list-sets", 0, "", "list the section sets and exit"},
     {kListSections, "list-sections", 0, "", "list the sections and exit"},
-    {kQueryMetrics, "query-metrics", 0, "", "list the metrics of the chip and exit (no GPU needed)"},
+    {kQueryMetrics, "query-metrics", 0, "",
+     "list the metrics of the chip and exit (no GPU needed)"},
     {kChip, "chip", 0, "name", "chip for --query-metrics and name checks (default: the GPU's)"},
     {kCsv, "csv", 0, "", "print CSV (one row per kernel and metric)"},
     {kPage, "page", 0, "details|raw", "sections (default) or every collected metric"},
@@ -136,9 +137,15 @@ Status Apply(const ParsedOption& option, ProfileOptions& options) {
       options.devices = option.value;
       return {};
     }
-    case kSet: options.set = option.value; return {};
-    case kSection: options.sections.push_back(option.value); return {};
-    case kMetrics: AddCommaList(option.value, options.metrics); return {};
+    case kSet:
+      options.set = option.value;
+      return {};
+    case kSection:
+      options.sections.push_back(option.value);
+      return {};
+    case kMetrics:
+      AddCommaList(option.value, options.metrics);
+      return {};
     case kReplayMode:
       GPUSCOPE_RETURN_IF_ERROR(OneOf(option, {"kernel", "application"}));
       options.replay_mode = option.value;
@@ -154,11 +161,21 @@ Status Apply(const ParsedOption& option, ProfileOptions& options) {
       }
       options.cache_control = option.value;
       return {};
-    case kListSets: options.list_sets = true; return {};
-    case kListSections: options.list_sections = true; return {};
-    case kQueryMetrics: options.query_metrics = true; return {};
-    case kChip: options.chip = option.value; return {};
-    case kCsv: options.csv = true; return {};
+    case kListSets:
+      options.list_sets = true;
+      return {};
+    case kListSections:
+      options.list_sections = true;
+      return {};
+    case kQueryMetrics:
+      options.query_metrics = true;
+      return {};
+    case kChip:
+      options.chip = option.value;
+      return {};
+    case kCsv:
+      options.csv = true;
+      return {};
     case kPage:
       GPUSCOPE_RETURN_IF_ERROR(OneOf(option, {"details", "raw"}));
       options.page = option.value == "raw" ? ProfilePage::kRaw : ProfilePage::kDetails;
@@ -168,10 +185,18 @@ Status Apply(const ParsedOption& option, ProfileOptions& options) {
       options.print_summary =
           option.value == "per-kernel" ? ProfileSummary::kPerKernel : ProfileSummary::kNone;
       return {};
-    case kExport: options.report_pattern = option.value; return {};
-    case kForceOverwrite: options.force_overwrite = true; return {};
-    case kQuiet: options.quiet = true; return {};
-    case kHelp: options.help = true; return {};
+    case kExport:
+      options.report_pattern = option.value;
+      return {};
+    case kForceOverwrite:
+      options.force_overwrite = true;
+      return {};
+    case kQuiet:
+      options.quiet = true;
+      return {};
+    case kHelp:
+      options.help = true;
+      return {};
   }
   return {};
 }

@@ -19,12 +19,12 @@ enum class ProfileSummary { kNone, kPerKernel };
 struct ProfileOptions {
   // Which launches (the raw texts are handed to the injection; parsed here to reject errors
   // before the program starts).
-  std::string kernel_name;       // -k: name or regex:<expr>
+  std::string kernel_name;  // -k: name or regex:<expr>
   std::string kernel_name_base = "function";
   std::optional<std::uint64_t> launch_skip;
   std::optional<std::uint64_t> launch_count;
-  std::string kernel_id;         // --kernel-id context:stream:name:invocation
-  std::string devices;           // --devices 0,1
+  std::string kernel_id;  // --kernel-id context:stream:name:invocation
+  std::string devices;    // --devices 0,1
   // What to collect.
   std::optional<std::string> set;     // --set; default: basic unless --section/--metrics
   std::vector<std::string> sections;  // --section (repeatable)

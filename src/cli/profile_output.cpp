@@ -43,8 +43,8 @@ StatusOr<LoadedReport> Load(const std::string& path, bool evaluate, ProfileOutpu
       if (kernel.measured) chip = kernel.chip;
     }
     store::ProfileRequest wanted = *request;
-    if (!wanted.present) wanted.sections = {"SpeedOfLight", "LaunchStats", "Occupancy",
-                                            "WorkloadDistribution"};
+    if (!wanted.present)
+      wanted.sections = {"SpeedOfLight", "LaunchStats", "Occupancy", "WorkloadDistribution"};
     StatusOr<std::vector<std::string>> names = MetricsOfRequest(wanted, chip);
     if (!names.ok()) return names.status();
     report->reset();
@@ -61,8 +61,8 @@ StatusOr<LoadedReport> Load(const std::string& path, bool evaluate, ProfileOutpu
   for (const auto& [id, values] : *metrics) {
     for (const store::StoredMetric& metric : values) loaded.units[metric.name] = metric.unit;
   }
-  loaded.process_line = "[" + std::to_string((*report)->process().pid) + "] " +
-                        (*report)->process().command_line;
+  loaded.process_line =
+      "[" + std::to_string((*report)->process().pid) + "] " + (*report)->process().command_line;
   return loaded;
 }
 

@@ -19,7 +19,7 @@ struct ProfileOutputOptions {
 };
 
 struct ProfileOutputResult {
-  std::size_t profiled = 0;  // profiled kernels found in the reports
+  std::size_t profiled = 0;           // profiled kernels found in the reports
   std::vector<std::string> problems;  // evaluation problems, one line each
 };
 

@@ -1,15 +1,62 @@
 #include "cli/profile_request.h"
 
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "cli/profile_cache.h"
 #include "inject/cupti/host/device_chip.h"
 
 namespace gpuscope::cli {
 
 StatusOr<std::string> ChooseChip(const ProfileOptions& options) {
   if (options.chip) return *options.chip;
-  return metric_host::DetectChip(0);
+  if (std::optional<std::string> cached = CachedChip()) return *cached;
+  StatusOr<std::string> detected = metric_host::DetectChip(0);
+  if (detected.ok()) RememberChip(*detected);
+  return detected;
 }
 
+StatusOr<std::string> WriteConfigImage(const ProfileRequestPlan& plan) {
+  std::string path = std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") +
+                     "/gpuscope-config-XXXXXX";
+  int fd = mkstemp(path.data());
+  if (fd < 0) return Status::Error("cannot create " + path + ": " + std::strerror(errno));
+  std::size_t written = 0;
+  while (written < plan.config_image.size()) {
+    ssize_t n = write(fd, plan.config_image.data() + written, plan.config_image.size() - written);
+    if (n <= 0) {
+      close(fd);
+      std::remove(path.c_str());
+      return Status::Error("cannot write " + path);
+    }
+    written += static_cast<std::size_t>(n);
+  }
+  close(fd);
+  return path;
+}
+
+namespace {
+
+// GPUSCOPE_DEBUG=1: how long each step of the check takes.
+void DebugLap(const char* step, std::chrono::steady_clock::time_point& last) {
+  const auto now = std::chrono::steady_clock::now();
+  const char* debug = std::getenv("GPUSCOPE_DEBUG");
+  if (debug != nullptr && std::string_view(debug) == "1") {
+    std::fprintf(stderr, "==PROF== [debug] %s: %.1f ms\n", step,
+                 std::chrono::duration<double, std::milli>(now - last).count());
+  }
+  last = now;
+}
+
+}  // namespace
+
 StatusOr<ProfileRequestPlan> PlanProfile(const ProfileOptions& options) {
+  auto lap = std::chrono::steady_clock::now();
   ProfileRequestPlan plan;
   std::optional<std::string_view> set;
   if (options.set) set = *options.set;
@@ -28,15 +75,17 @@ StatusOr<ProfileRequestPlan> PlanProfile(const ProfileOptions& options) {
   plan.extra_metrics = options.metrics;
 
   StatusOr<std::string> chip = ChooseChip(options);
+  DebugLap("finding the GPU's chip", lap);
   if (!chip.ok()) {
-    plan.notes.push_back("cannot check metric names before the start: " +
-                         chip.status().message() + " (give --chip to check them here)");
+    plan.notes.push_back("cannot check metric names before the start: " + chip.status().message() +
+                         " (give --chip to check them here)");
     plan.metrics = analysis::MetricsToCollect(plan.sections, plan.extra_metrics);
     return plan;
   }
   StatusOr<std::unique_ptr<metric_host::MetricHost>> host = metric_host::MetricHost::Open(*chip);
   if (!host.ok()) return host.status();
   plan.chip = (*host)->chip();
+  DebugLap("opening the metric catalog", lap);
   for (const std::string& name : plan.extra_metrics) {
     Status valid = (*host)->CheckMetric(name);
     if (!valid.ok()) return valid;
@@ -50,9 +99,16 @@ StatusOr<ProfileRequestPlan> PlanProfile(const ProfileOptions& options) {
     return Status::Error("a section asks for a metric " + plan.chip +
                          " does not have: " + all_valid.message());
   }
-  StatusOr<std::uint32_t> passes = catalog.CountPasses(plan.metrics);
-  if (!passes.ok()) return passes.status();
-  plan.passes = *passes;
+  DebugLap("checking the metric names", lap);
+  std::optional<metric_host::ConfigImage> cached = CachedConfigImage(plan.chip, plan.metrics);
+  StatusOr<metric_host::ConfigImage> config =
+      cached ? StatusOr<metric_host::ConfigImage>(std::move(*cached))
+             : catalog.MakeConfig(plan.metrics);
+  DebugLap(cached ? "reading the cached config image" : "building the config image", lap);
+  if (!config.ok()) return config.status();
+  if (!cached) RememberConfigImage(plan.chip, plan.metrics, *config);
+  plan.passes = config->passes;
+  plan.config_image = std::move(config->bytes);
   return plan;
 }
 

@@ -21,11 +21,16 @@ struct ProfileRequestPlan {
   std::vector<std::string> extra_metrics;  // --metrics, as given
   std::vector<std::string> metrics;        // what the injection collects
   std::uint32_t passes = 0;                // 0: unknown (no chip)
+  std::vector<std::uint8_t> config_image;  // CUPTI's config image for `chip` (empty: none)
   std::vector<std::string> notes;          // one line each, for stderr
 };
 
 // The chip: --chip, else the GPU's (device 0).
 StatusOr<std::string> ChooseChip(const ProfileOptions& options);
+
+// The config image in a new temporary file (the injection reads it instead of building it
+// inside the program's first profiled launch); the caller removes it.
+StatusOr<std::string> WriteConfigImage(const ProfileRequestPlan& plan);
 
 // Errors are the one-line messages of a bad request (unknown section, unknown metric with
 // suggestions), exit 2.

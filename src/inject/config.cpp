@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <fstream>
+#include <iterator>
 #include <set>
 #include <string_view>
 
@@ -130,6 +132,21 @@ void ReadProfileConfig(const EnvironmentLookup& getenv, InjectionConfig& config)
     } else {
       problems.push_back("GPUSCOPE_REPLAY_MODE='" + std::string(*mode) +
                          "' is not kernel or application");
+    }
+  }
+  // The prebuilt config image: a problem here only costs time (the image is built again).
+  auto file = text("GPUSCOPE_PROFILE_CONFIG_FILE");
+  auto chip = text("GPUSCOPE_PROFILE_CHIP");
+  auto passes = text("GPUSCOPE_PROFILE_PASSES");
+  if (file && chip && passes) {
+    std::ifstream in{std::string(*file), std::ios::binary};
+    std::vector<std::uint8_t> bytes{std::istreambuf_iterator<char>(in),
+                                    std::istreambuf_iterator<char>()};
+    std::optional<unsigned> pass_count = ParseUnsigned(*passes);
+    if (!bytes.empty() && pass_count) {
+      profile.prebuilt_config = std::move(bytes);
+      profile.prebuilt_chip = std::string(*chip);
+      profile.prebuilt_passes = *pass_count;
     }
   }
   if (!problems.empty()) {

@@ -4,6 +4,7 @@
 // run whatever we were handed.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -23,6 +24,11 @@ struct ProfileConfig {
   std::vector<std::string> metrics;  // GPUSCOPE_PROFILE_METRICS, comma separated
   KernelFilterSpec filter;
   model::ReplayMode replay_mode = model::ReplayMode::kKernel;  // GPUSCOPE_REPLAY_MODE
+  // The config image the CLI built for `prebuilt_chip` (GPUSCOPE_PROFILE_CONFIG_FILE,
+  // GPUSCOPE_PROFILE_CHIP, GPUSCOPE_PROFILE_PASSES); empty: built here when needed.
+  std::vector<std::uint8_t> prebuilt_config;
+  std::string prebuilt_chip;
+  std::uint32_t prebuilt_passes = 0;
   bool enabled() const { return !metrics.empty(); }
 };
 

@@ -39,7 +39,7 @@ struct ProfiledKernelRecord {
   std::uint32_t passes = 0;
   ReplayMode replay_mode = ReplayMode::kKernel;
   ProfileOutcome outcome = ProfileOutcome::kMeasured;
-  std::string_view message;  // empty when measured
+  std::string_view message;                    // empty when measured
   std::span<const std::uint8_t> counter_data;  // empty unless measured
 };
 

@@ -12,9 +12,10 @@ namespace {
 
 std::string ColumnText(sqlite3_stmt* stmt, int column) {
   const unsigned char* text = sqlite3_column_text(stmt, column);
-  return text == nullptr ? std::string()
-                         : std::string(reinterpret_cast<const char*>(text),
-                                       static_cast<std::size_t>(sqlite3_column_bytes(stmt, column)));
+  return text == nullptr
+             ? std::string()
+             : std::string(reinterpret_cast<const char*>(text),
+                           static_cast<std::size_t>(sqlite3_column_bytes(stmt, column)));
 }
 
 bool HasProfileTables(const ReportReader& report) { return report.schema_version() >= 2; }
@@ -121,10 +122,10 @@ StatusOr<std::map<std::int64_t, std::vector<StoredMetric>>> ReadKernelMetrics(
     const ReportReader& report) {
   std::map<std::int64_t, std::vector<StoredMetric>> metrics;
   if (!HasProfileTables(report)) return metrics;
-  StatusOr<Statement> stmt = Statement::Prepare(
-      report.db(),
-      "SELECT profiled_kernel_id, metric, value, unit FROM kernel_metrics "
-      "ORDER BY profiled_kernel_id, metric");
+  StatusOr<Statement> stmt =
+      Statement::Prepare(report.db(),
+                         "SELECT profiled_kernel_id, metric, value, unit FROM kernel_metrics "
+                         "ORDER BY profiled_kernel_id, metric");
   if (!stmt.ok()) return ReadError(report, "cannot read kernel metrics of");
   int rc;
   while ((rc = sqlite3_step(stmt->get())) == SQLITE_ROW) {
@@ -161,8 +162,7 @@ Status WriteKernelMetrics(const std::string& path,
                           const std::map<std::int64_t, std::vector<StoredMetric>>& metrics,
                           const ProfileRequest& request) {
   sqlite3* db = nullptr;
-  int rc = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX,
-                           nullptr);
+  int rc = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr);
   struct Closer {
     sqlite3* db;
     ~Closer() { sqlite3_close(db); }
@@ -180,9 +180,10 @@ Status WriteKernelMetrics(const std::string& path,
   };
   StatusOr<Statement> remove =
       Statement::Prepare(db, "DELETE FROM kernel_metrics WHERE profiled_kernel_id = ?1");
-  StatusOr<Statement> insert = Statement::Prepare(
-      db, "INSERT INTO kernel_metrics(profiled_kernel_id, metric, value, unit) "
-          "VALUES (?1, ?2, ?3, ?4)");
+  StatusOr<Statement> insert =
+      Statement::Prepare(db,
+                         "INSERT INTO kernel_metrics(profiled_kernel_id, metric, value, unit) "
+                         "VALUES (?1, ?2, ?3, ?4)");
   StatusOr<Statement> meta =
       Statement::Prepare(db, "INSERT OR REPLACE INTO meta(key, value) VALUES (?1, ?2)");
   if (!remove.ok() || !insert.ok() || !meta.ok()) return fail();

@@ -30,9 +30,12 @@ StatusOr<NameBase> ParseNameBase(std::string_view text) {
 
 const char* NameBaseName(NameBase base) {
   switch (base) {
-    case NameBase::kFunction: return "function";
-    case NameBase::kDemangled: return "demangled";
-    case NameBase::kMangled: return "mangled";
+    case NameBase::kFunction:
+      return "function";
+    case NameBase::kDemangled:
+      return "demangled";
+    case NameBase::kMangled:
+      return "mangled";
   }
   return "function";
 }
@@ -98,9 +101,12 @@ StatusOr<KernelIdFilter> ParseKernelId(std::string_view text) {
 
 std::string NameInBase(std::string_view mangled, NameBase base) {
   switch (base) {
-    case NameBase::kMangled: return std::string(mangled);
-    case NameBase::kDemangled: return Demangle(mangled);
-    case NameBase::kFunction: return FunctionBaseName(Demangle(mangled));
+    case NameBase::kMangled:
+      return std::string(mangled);
+    case NameBase::kDemangled:
+      return Demangle(mangled);
+    case NameBase::kFunction:
+      return FunctionBaseName(Demangle(mangled));
   }
   return std::string(mangled);
 }

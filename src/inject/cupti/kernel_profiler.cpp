@@ -5,6 +5,8 @@
 #include <cupti_target.h>
 
 #include <atomic>
+#include <chrono>
+#include <cstdio>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -24,8 +26,7 @@ namespace gpuscope::inject::cupti {
 namespace {
 
 // NVIDIA's page on counter permissions, printed with every "cannot read counters" message.
-constexpr const char* kCounterPermissionUrl =
-    "https://developer.nvidia.com/ERR_NVGPUCTRPERM";
+constexpr const char* kCounterPermissionUrl = "https://developer.nvidia.com/ERR_NVGPUCTRPERM";
 
 // CUPTI's parameter structs: zeroed, with their size set.
 template <typename T>
@@ -94,7 +95,8 @@ std::optional<StreamArgument> StreamOf(CUpti_CallbackDomain domain, CUpti_Callba
         if (p->config == nullptr) return std::nullopt;
         return StreamArgument{p->config->stream, true};
       }
-      default: return std::nullopt;
+      default:
+        return std::nullopt;
     }
   }
   switch (cbid) {
@@ -117,12 +119,14 @@ std::optional<StreamArgument> StreamOf(CUpti_CallbackDomain domain, CUpti_Callba
       if (p->config == nullptr) return std::nullopt;
       return StreamArgument{p->config->hStream, true};
     }
-    default: return std::nullopt;
+    default:
+      return std::nullopt;
   }
 }
 
 // The range profiler of one context, set up at its first selected launch.
 struct ContextProfiler {
+  CUcontext context = nullptr;
   std::uint32_t device_id = 0;
   std::string chip;
   std::uint32_t passes = 0;
@@ -169,27 +173,42 @@ thread_local LaunchInFlight t_launch;
 
 std::string Hex(CUptiResult result) { return CuptiResultName(result); }
 
+using SteadyClock = std::chrono::steady_clock;
+
+// "12.3 ms" since `start`, for the debug log (where the time of a profile goes).
+std::string Elapsed(SteadyClock::time_point start) {
+  const double ms = std::chrono::duration<double, std::milli>(SteadyClock::now() - start).count();
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.1f ms", ms);
+  return text;
+}
+
 // "counters unavailable" messages carry the cause and the fix.
 std::string UnavailableMessage(CUptiResult result, const std::string& what) {
-  std::string message = "cannot read the GPU's performance counters (" + what + ": " +
-                        Hex(result) + ")";
+  std::string message =
+      "cannot read the GPU's performance counters (" + what + ": " + Hex(result) + ")";
   switch (result) {
     case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
-      return message + ": the driver lets only administrators read them; run as root or set "
-                       "NVreg_RestrictProfilingToAdminUsers=0, see " +
+      return message +
+             ": the driver lets only administrators read them; run as root or set "
+             "NVreg_RestrictProfilingToAdminUsers=0, see " +
              kCounterPermissionUrl;
     case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED:
     case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
-      return message + ": this virtual GPU does not expose them (ask the host to enable "
-                       "profiling for the vGPU), see " +
+      return message +
+             ": this virtual GPU does not expose them (ask the host to enable "
+             "profiling for the vGPU), see " +
              kCounterPermissionUrl;
     case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED:
-      return message + ": counters are not available on a MIG instance; profile on a GPU "
-                       "without MIG";
+      return message +
+             ": counters are not available on a MIG instance; profile on a GPU "
+             "without MIG";
     case CUPTI_ERROR_HARDWARE_BUSY:
-      return message + ": another tool holds them (Nsight Compute, DCGM profiling, "
-                       "nv-hostengine); stop it and run again";
-    default: return message;
+      return message +
+             ": another tool holds them (Nsight Compute, DCGM profiling, "
+             "nv-hostengine); stop it and run again";
+    default:
+      return message;
   }
 }
 
@@ -215,7 +234,8 @@ void Fail(ContextProfiler& context, CUptiResult result, const std::string& what)
 
 // Why the device cannot be profiled at all, or empty.
 std::string UnsupportedDeviceReason(std::uint32_t device_id) {
-  auto params = Params<CUpti_Profiler_DeviceSupported_Params>(CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE);
+  auto params = Params<CUpti_Profiler_DeviceSupported_Params>(
+      CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE);
   params.cuDevice = static_cast<CUdevice>(device_id);
   params.api = CUPTI_PROFILER_RANGE_PROFILING;
   if (cuptiProfilerDeviceSupported(&params) != CUPTI_SUCCESS) return {};  // unknown: try
@@ -241,6 +261,14 @@ const ChipConfig& ConfigFor(ProfilerState& state, const std::string& chip) {
   auto it = state.chip_configs.find(chip);
   if (it != state.chip_configs.end()) return it->second;
   ChipConfig config;
+  // The CLI built the image for the chip it checked the names on: reading it costs nothing,
+  // building it again here would cost hundreds of milliseconds inside the program's launch.
+  if (chip == state.config.prebuilt_chip && !state.config.prebuilt_config.empty()) {
+    config.image.bytes = state.config.prebuilt_config;
+    config.image.passes = state.config.prebuilt_passes;
+    return state.chip_configs.emplace(chip, std::move(config)).first->second;
+  }
+  const SteadyClock::time_point started = SteadyClock::now();
   StatusOr<std::unique_ptr<metric_host::MetricHost>> host = metric_host::MetricHost::Open(chip);
   if (!host.ok()) {
     config.status = host.status();
@@ -252,6 +280,7 @@ const ChipConfig& ConfigFor(ProfilerState& state, const std::string& chip) {
       config.status = image.status();
     }
   }
+  LogDebug("config image for " + chip + " built in " + Elapsed(started));
   return state.chip_configs.emplace(chip, std::move(config)).first->second;
 }
 
@@ -259,6 +288,7 @@ const ChipConfig& ConfigFor(ProfilerState& state, const std::string& chip) {
 ContextProfiler& PrepareContext(ProfilerState& state, CUcontext ctx, std::uint32_t device_id) {
   auto found = state.contexts.find(ctx);
   if (found != state.contexts.end()) return *found->second;
+  const SteadyClock::time_point started = SteadyClock::now();
   auto owned = std::make_unique<ContextProfiler>();
   ContextProfiler& context = *owned;
   state.contexts.emplace(ctx, std::move(owned));
@@ -271,6 +301,7 @@ ContextProfiler& PrepareContext(ProfilerState& state, CUcontext ctx, std::uint32
       return context;
     }
     state.profiler_initialized = true;
+    LogDebug("cuptiProfilerInitialize: " + Elapsed(started));
   }
 
   if (std::string reason = UnsupportedDeviceReason(device_id); !reason.empty()) {
@@ -286,46 +317,71 @@ ContextProfiler& PrepareContext(ProfilerState& state, CUcontext ctx, std::uint32
   }
   context.chip = chip.pChipName;
   // The counters' availability is where a permission problem shows first (notes 6.1).
-  auto availability = Params<CUpti_Profiler_GetCounterAvailability_Params>(CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE);
+  auto availability = Params<CUpti_Profiler_GetCounterAvailability_Params>(
+      CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE);
   availability.ctx = ctx;
   if (CUptiResult r = cuptiProfilerGetCounterAvailability(&availability); r != CUPTI_SUCCESS) {
     Fail(context, r, "cuptiProfilerGetCounterAvailability");
     return context;
   }
+  LogDebug("device checks and counter availability: " + Elapsed(started));
   const ChipConfig& config = ConfigFor(state, context.chip);
   if (!config.status.ok()) {
-    context.failure = "cannot configure the metrics for " + context.chip + ": " +
-                      config.status.message();
+    context.failure =
+        "cannot configure the metrics for " + context.chip + ": " + config.status.message();
     return context;
   }
   context.passes = config.image.passes;
-  auto enable = Params<CUpti_RangeProfiler_Enable_Params>(CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
-  enable.ctx = ctx;
-  if (CUptiResult r = cuptiRangeProfilerEnable(&enable); r != CUPTI_SUCCESS) {
-    Fail(context, r, "cuptiRangeProfilerEnable");
-    return context;
-  }
+  context.context = ctx;
+  LogDebug("profiling on device " + std::to_string(device_id) + " (" + context.chip + ", " +
+           std::to_string(context.passes) + " passes) ready after " + Elapsed(started));
+  return context;
+}
+
+// The range profiler is enabled only around measurements: while it is enabled on a context,
+// CUPTI slows every launch of that context (12x for small kernels on the H200, measured by
+// scripts/bench-profile.sh), selected or not.
+CUptiResult EnableProfiler(ProfilerState& state, ContextProfiler& context, std::string& what) {
+  if (context.object != nullptr) return CUPTI_SUCCESS;
+  auto enable =
+      Params<CUpti_RangeProfiler_Enable_Params>(CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
+  enable.ctx = context.context;
+  what = "cuptiRangeProfilerEnable";
+  if (CUptiResult r = cuptiRangeProfilerEnable(&enable); r != CUPTI_SUCCESS) return r;
   context.object = enable.pRangeProfilerObject;
-  auto size = Params<CUpti_RangeProfiler_GetCounterDataSize_Params>(CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
+  if (!context.counter_data.empty()) return CUPTI_SUCCESS;
+  auto size = Params<CUpti_RangeProfiler_GetCounterDataSize_Params>(
+      CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
   size.pRangeProfilerObject = context.object;
   size.pMetricNames = state.metric_names.data();
   size.numMetrics = state.metric_names.size();
   size.maxNumOfRanges = 1;  // one launch per image: decoded and stored after each launch
   size.maxNumRangeTreeNodes = 1;
-  if (CUptiResult r = cuptiRangeProfilerGetCounterDataSize(&size); r != CUPTI_SUCCESS) {
-    Fail(context, r, "cuptiRangeProfilerGetCounterDataSize");
-    return context;
-  }
+  what = "cuptiRangeProfilerGetCounterDataSize";
+  if (CUptiResult r = cuptiRangeProfilerGetCounterDataSize(&size); r != CUPTI_SUCCESS) return r;
   context.counter_data.assign(size.counterDataSize, 0);
-  LogDebug("range profiler enabled on device " + std::to_string(device_id) + " (" +
-           context.chip + ", " + std::to_string(context.passes) + " passes, " +
-           std::to_string(size.counterDataSize) + " bytes of counter data per kernel)");
-  return context;
+  LogDebug("counter data: " + std::to_string(size.counterDataSize) + " bytes per kernel");
+  return CUPTI_SUCCESS;
+}
+
+void DisableProfiler(ContextProfiler& context) {
+  if (context.object == nullptr) return;
+  auto disable =
+      Params<CUpti_RangeProfiler_Disable_Params>(CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE);
+  disable.pRangeProfilerObject = context.object;
+  if (CUptiResult r = cuptiRangeProfilerDisable(&disable); r != CUPTI_SUCCESS) {
+    LogDebug("cuptiRangeProfilerDisable: " + Hex(r));
+  }
+  context.object = nullptr;
 }
 
 // Before the launch: a fresh image, the configuration, and Start.
 CUptiResult BeginMeasurement(ProfilerState& state, ContextProfiler& context, std::string& what) {
-  auto init = Params<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
+  const SteadyClock::time_point started = SteadyClock::now();
+  if (CUptiResult r = EnableProfiler(state, context, what); r != CUPTI_SUCCESS) return r;
+  LogDebug("range profiler enabled: " + Elapsed(started));
+  auto init = Params<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(
+      CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
   init.pRangeProfilerObject = context.object;
   init.counterDataSize = context.counter_data.size();
   init.pCounterData = context.counter_data.data();
@@ -334,7 +390,8 @@ CUptiResult BeginMeasurement(ProfilerState& state, ContextProfiler& context, std
     return r;
   }
   const ChipConfig& config = state.chip_configs.at(context.chip);
-  auto set = Params<CUpti_RangeProfiler_SetConfig_Params>(CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE);
+  auto set = Params<CUpti_RangeProfiler_SetConfig_Params>(
+      CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE);
   set.pRangeProfilerObject = context.object;
   set.configSize = config.image.bytes.size();
   set.pConfig = config.image.bytes.data();
@@ -349,15 +406,19 @@ CUptiResult BeginMeasurement(ProfilerState& state, ContextProfiler& context, std
   set.targetNestingLevel = 1;
   what = "cuptiRangeProfilerSetConfig";
   if (CUptiResult r = cuptiRangeProfilerSetConfig(&set); r != CUPTI_SUCCESS) return r;
-  auto start = Params<CUpti_RangeProfiler_Start_Params>(CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
+  auto start =
+      Params<CUpti_RangeProfiler_Start_Params>(CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
   start.pRangeProfilerObject = context.object;
   what = "cuptiRangeProfilerStart";
-  return cuptiRangeProfilerStart(&start);
+  CUptiResult result = cuptiRangeProfilerStart(&start);
+  LogDebug("configured and started: " + Elapsed(started));
+  return result;
 }
 
 // After the launch (its replay passes ran inside it): Stop and decode. `dropped` tells a
 // launch CUPTI kept no range for.
 CUptiResult EndMeasurement(ContextProfiler& context, std::string& what, std::size_t& dropped) {
+  const SteadyClock::time_point started = SteadyClock::now();
   auto stop = Params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
   stop.pRangeProfilerObject = context.object;
   what = "cuptiRangeProfilerStop";
@@ -365,11 +426,14 @@ CUptiResult EndMeasurement(ContextProfiler& context, std::string& what, std::siz
   if (!stop.isAllPassSubmitted) {
     LogDebug("range profiler: not all passes were submitted after the launch");
   }
-  auto decode = Params<CUpti_RangeProfiler_DecodeData_Params>(CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
+  auto decode = Params<CUpti_RangeProfiler_DecodeData_Params>(
+      CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
   decode.pRangeProfilerObject = context.object;
   what = "cuptiRangeProfilerDecodeData";
+  LogDebug("stopped: " + Elapsed(started));
   CUptiResult r = cuptiRangeProfilerDecodeData(&decode);
   dropped = decode.numOfRangeDropped;
+  LogDebug("decoded: " + Elapsed(started));
   return r;
 }
 
@@ -377,16 +441,16 @@ void Submit(ProfilerState& state, OwnedProfiledKernel kernel) {
   if (state.hooks.submit) state.hooks.submit(std::move(kernel));
 }
 
-void SayUnavailableOnce(ProfilerState& state, const ContextProfiler& context) {
+void SayUnavailableOnce(ProfilerState& state, const std::string& why) {
   if (state.said_unavailable) return;
   state.said_unavailable = true;
-  LogError(context.failure + "; kernels are not measured, the program runs on and is traced");
+  LogError(why + "; kernels are not measured, the program runs on and is traced");
 }
 
 void ProgressLine(const OwnedProfiledKernel& kernel) {
   std::string name = FunctionBaseName(Demangle(kernel.mangled_name));
-  std::string line = "Profiling \"" + name + "\" - " +
-                     std::to_string(kernel.record.profile_index) + ": ";
+  std::string line =
+      "Profiling \"" + name + "\" - " + std::to_string(kernel.record.profile_index) + ": ";
   if (kernel.record.outcome == model::ProfileOutcome::kMeasured) {
     line += "0%....50%....100% - " + std::to_string(kernel.record.passes) + " passes";
   } else {
@@ -442,25 +506,29 @@ void OnEnter(ProfilerState& state, CUpti_CallbackDomain domain, CUpti_CallbackId
   ContextProfiler& context = PrepareContext(state, data.context, device_id);
   kernel.chip = context.chip;
   kernel.record.passes = context.passes;
-  std::string what;
-  CUptiResult result = CUPTI_SUCCESS;
-  if (context.failure.empty()) {
-    result = BeginMeasurement(state, context, what);
-    if (result != CUPTI_SUCCESS) Fail(context, result, what);
+  // A setup failure of the context (no counters, unsupported device) is permanent; a failed
+  // step of one launch is reported and the next launch is tried again.
+  std::string failure = context.failure;
+  model::ProfileOutcome outcome = context.failure_outcome;
+  if (failure.empty()) {
+    std::string what;
+    if (CUptiResult r = BeginMeasurement(state, context, what); r != CUPTI_SUCCESS) {
+      DisableProfiler(context);
+      ContextProfiler step;
+      Fail(step, r, what);
+      failure = step.failure;
+      outcome = step.failure_outcome;
+      if (outcome == model::ProfileOutcome::kCountersUnavailable) {
+        context.failure = failure;
+        context.failure_outcome = outcome;
+      }
+    }
   }
-  if (!context.failure.empty()) {
-    kernel.record.outcome = context.failure_outcome;
-    kernel.message = context.failure;
+  if (!failure.empty()) {
+    kernel.record.outcome = outcome;
+    kernel.message = failure;
     kernel.record.end = Now();
-    if (context.failure_outcome == model::ProfileOutcome::kCountersUnavailable) {
-      SayUnavailableOnce(state, context);
-    }
-    // A failed step leaves the context unusable only for an unavailability: a replay
-    // problem of one launch must not stop the next from being tried.
-    if (context.failure_outcome != model::ProfileOutcome::kCountersUnavailable &&
-        context.object != nullptr) {
-      context.failure.clear();
-    }
+    if (outcome == model::ProfileOutcome::kCountersUnavailable) SayUnavailableOnce(state, failure);
     if (state.hooks.progress) ProgressLine(kernel);
     Submit(state, std::move(kernel));
     launch.lock.unlock();
@@ -477,7 +545,11 @@ void OnExit(ProfilerState& state, CUpti_CallbackDomain domain, const CUpti_Callb
   OwnedProfiledKernel& kernel = launch.kernel;
   std::string what;
   std::size_t dropped = 0;
+  LogDebug("launch returned");
   CUptiResult result = EndMeasurement(context, what, dropped);
+  const SteadyClock::time_point disabling = SteadyClock::now();
+  DisableProfiler(context);
+  LogDebug("range profiler disabled: " + Elapsed(disabling));
   kernel.record.end = Now();
   int launch_error = 0;
   if (LaunchFailed(domain, data, launch_error)) {
@@ -488,18 +560,19 @@ void OnExit(ProfilerState& state, CUpti_CallbackDomain domain, const CUpti_Callb
                                                   : model::ProfileOutcome::kReplayFailed;
     kernel.message = IsUnavailable(result) ? UnavailableMessage(result, what)
                                            : what + " failed: " + Hex(result) +
-                                                 " (if the kernel waits on other kernels or "
-                                                 "writes host memory, try --replay-mode "
-                                                 "application)";
+                                                 " (a kernel that waits on other kernels or "
+                                                 "writes host memory cannot be replayed alone)";
   } else if (dropped != 0) {
     kernel.record.outcome = model::ProfileOutcome::kRangeDropped;
-    kernel.message = "CUPTI kept no counter data for the launch (" + std::to_string(dropped) +
-                     " range dropped)";
+    kernel.message =
+        "CUPTI kept no counter data for the launch (" + std::to_string(dropped) + " range dropped)";
   } else {
     kernel.record.outcome = model::ProfileOutcome::kMeasured;
     kernel.counter_data = context.counter_data;  // the context's image is reused next time
   }
   if (state.hooks.progress) ProgressLine(kernel);
+  LogDebug("kernel " + std::to_string(kernel.record.profile_index) + " measured in " +
+           std::to_string((kernel.record.end - kernel.record.start) / 1'000'000) + " ms");
   Submit(state, std::move(kernel));
   launch.context = nullptr;
   launch.lock.unlock();
