@@ -1,11 +1,14 @@
 #include "cli/commands.h"
 
+#include "cli/diff_command.h"
 #include "cli/export_command.h"
 #include "cli/help_command.h"
 #include "cli/occupancy_command.h"
 #include "cli/profile_command.h"
 #include "cli/profile_options.h"
 #include "cli/report_command.h"
+#include "cli/roofline_command.h"
+#include "cli/rules_command.h"
 #include "cli/run_command.h"
 #include "cli/run_options.h"
 #include "cli/stats_command.h"
@@ -19,8 +22,12 @@ std::span<const Command> Commands() {
       {"run", "trace a CUDA program and print nvprof's summary", RunCommand, RunUsage},
       {"profile", "measure kernels' hardware metrics by replay, like Nsight Compute",
        ProfileCommand, ProfileUsage},
+      {"rules", "list the guided-analysis rules of profile", RulesCommand, RulesUsage},
       {"stats", "print summaries and nsys-style tables from reports", StatsCommand, StatsUsage},
       {"occupancy", "theoretical occupancy and block limits", OccupancyCommand, OccupancyUsage},
+      {"roofline", "roofline of profiled kernels: FLOP/s, bandwidth, bound", RooflineCommand,
+       RooflineUsage},
+      {"diff", "compare the kernels of two reports: durations and metrics", DiffCommand, DiffUsage},
       {"export", "write reports as Chrome trace JSON (Perfetto) or CSV tables", ExportCommand,
        ExportUsage},
       {"view", "serve the interactive viewer for reports on 127.0.0.1", ViewCommand, ViewUsage},

@@ -3,6 +3,8 @@
 #include <memory>
 
 #include "analysis/printers.h"
+#include "analysis/trace_rules/findings_format.h"
+#include "analysis/trace_rules/run_trace_rules.h"
 #include "store/report_finalizer.h"
 #include "store/report_reader.h"
 
@@ -36,6 +38,25 @@ Status WriteRequestedOutput(const analysis::Reports& reports, const RunOptions& 
     GPUSCOPE_RETURN_IF_ERROR(analysis::WriteNvprofSummary(reports, summary, out));
   }
   return {};
+}
+
+// The trace rules' findings (nothing when the trace is clean), after the summary.
+void WriteFindings(const store::ReportReader& reader, const RunOptions& options, long pid,
+                   LogOutput& log) {
+  StatusOr<std::vector<analysis::TraceFinding>> findings = analysis::RunTraceRules(reader);
+  if (!findings.ok()) {
+    log.Line(pid, "Error: trace rules: " + findings.status().message());
+    return;
+  }
+  if (findings->empty()) return;
+  log.stream() << '\n';
+  if (options.output.csv) {
+    log.Line(pid, "Findings:");
+    analysis::WriteTraceFindingsCsv(findings.value(), reader.process().start, log.stream());
+  } else {
+    analysis::WriteTraceFindings(findings.value(), pid, reader.process().start, log.stream());
+  }
+  log.stream().flush();
 }
 
 }  // namespace
@@ -74,6 +95,7 @@ bool PrintProcessReport(const ManifestEntry& entry, const RunOptions& options,
     Status printed = WriteRequestedOutput({&reader}, options, log.stream());
     log.stream().flush();
     if (!printed.ok()) log.Line(pid, "Error: " + printed.message());
+    if (options.print_rules) WriteFindings(reader, options, pid, log);
   }
   // Losses are printed even with --quiet: nothing recorded is lost silently.
   for (const std::string& warning : analysis::CollectionWarnings(reader)) {

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -149,24 +150,32 @@ void RememberChip(const std::string& chip) {
 std::optional<metric_host::ConfigImage> CachedConfigImage(const std::string& chip,
                                                           const std::vector<std::string>& metrics) {
   std::optional<std::string> bytes = ReadEntry(ConfigEntryName(chip, metrics));
-  // Layout: "<passes>\n" then the image.
+  // Layout: "<passes> <image size>\n" then the image. The size catches an entry cut short
+  // (a full disk): a truncated image would reach CUPTI instead of being rebuilt.
   if (!bytes) return std::nullopt;
-  std::size_t newline = bytes->find('\n');
-  if (newline == std::string::npos || newline == 0 || newline > 6) return std::nullopt;
+  const std::size_t newline = bytes->find('\n');
+  const std::size_t space = bytes->find(' ');
+  if (newline == std::string::npos || space == std::string::npos || space > newline) {
+    return std::nullopt;
+  }
   metric_host::ConfigImage image;
-  try {
-    image.passes = static_cast<std::uint32_t>(std::stoul(bytes->substr(0, newline)));
-  } catch (...) {
+  std::size_t size = 0;
+  const char* text = bytes->data();
+  auto passes = std::from_chars(text, text + space, image.passes);
+  auto length = std::from_chars(text + space + 1, text + newline, size);
+  if (passes.ec != std::errc() || passes.ptr != text + space || length.ec != std::errc() ||
+      length.ptr != text + newline || image.passes == 0 || size == 0 ||
+      bytes->size() - newline - 1 != size) {
     return std::nullopt;
   }
   image.bytes.assign(bytes->begin() + static_cast<std::ptrdiff_t>(newline) + 1, bytes->end());
-  if (image.bytes.empty() || image.passes == 0) return std::nullopt;
   return image;
 }
 
 void RememberConfigImage(const std::string& chip, const std::vector<std::string>& metrics,
                          const metric_host::ConfigImage& image) {
-  std::string bytes = std::to_string(image.passes) + "\n";
+  std::string bytes =
+      std::to_string(image.passes) + " " + std::to_string(image.bytes.size()) + "\n";
   bytes.append(image.bytes.begin(), image.bytes.end());
   WriteAtomically(ConfigEntryName(chip, metrics), bytes);
 }

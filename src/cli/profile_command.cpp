@@ -7,6 +7,7 @@
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <set>
 
@@ -162,12 +163,6 @@ int ProfileCommand(std::span<const std::string> args) {
   if (options.list_sets || options.list_sections || options.query_metrics) {
     return ListOrQuery(options);
   }
-  if (options.replay_mode == "application") {
-    CommandError(
-        "--replay-mode application is not available yet; kernel replay (the default) "
-        "measures each selected launch");
-    return kExitUsage;
-  }
 
   StepTimer timer;
   StatusOr<ProfileRequestPlan> plan = PlanProfile(options);
@@ -177,6 +172,20 @@ int ProfileCommand(std::span<const std::string> args) {
     return kExitUsage;
   }
   for (const std::string& note : plan->notes) Say("Warning: " + note);
+  // CUPTI keeps one pass counter per profiler object and every Stop advances it, so one run of
+  // the program can add a pass to one launch only (measured on the H200: a second launch's
+  // SetConfig(pass 0) continued at pass 2).
+  if (options.replay_mode == "application" && options.launch_count != 1u) {
+    CommandError("--replay-mode application measures one launch per series of runs: add -c 1 "
+                 "(and -s N or -k to choose the launch)");
+    return kExitUsage;
+  }
+  if (options.replay_mode == "application" && plan->passes == 0) {
+    CommandError(
+        "--replay-mode application needs the number of passes before the start: give "
+        "--chip (no GPU was found to ask)");
+    return kExitUsage;
+  }
   if (!options.quiet) {
     std::string what = std::to_string(plan->metrics.size()) + " metrics";
     if (!plan->section_ids.empty()) {
@@ -201,35 +210,84 @@ int ProfileCommand(std::span<const std::string> args) {
     if (!config_file.empty()) std::remove(config_file.c_str());
   };
 
-  RunOptions run;
-  run.report_pattern = options.report_pattern;
-  run.force_overwrite = options.force_overwrite;
-  run.quiet = options.quiet;
-  run.program = options.program;
+  // Application replay: the program runs once per pass; every run but the last writes its
+  // report into the scratch directory, which also keeps the counter data between runs.
+  const bool application = options.replay_mode == "application";
+  std::string replay_dir;
+  if (application) {
+    std::string pattern = std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") +
+                          "/gpuscope-replay-XXXXXX";
+    if (mkdtemp(pattern.data()) == nullptr) {
+      remove_config();
+      SayError("cannot create a directory for application replay in " + pattern);
+      return kExitGpuscopeFailure;
+    }
+    replay_dir = pattern;
+  }
+  auto remove_scratch = [&] {
+    remove_config();
+    if (!replay_dir.empty()) std::filesystem::remove_all(replay_dir);
+  };
+  const std::uint32_t runs = application ? plan->passes : 1;
   std::string working_directory = WorkingDirectory();
   RunPreparation preparation;
-  PreparationFailure failure;
-  if (!PrepareRun(run, working_directory, preparation, failure,
-                  ProfileVariables(options, *plan, config_file))) {
-    remove_config();
-    SayError(failure.message);
-    return failure.exit_code;
+  ProgramOutcome outcome;
+  pid_t root_pid = 0;
+  for (std::uint32_t pass = 0; pass < runs; ++pass) {
+    const bool last = pass + 1 == runs;
+    RunOptions run;
+    run.report_pattern =
+        last ? options.report_pattern : replay_dir + "/pass" + std::to_string(pass) + "_%p.sqlite";
+    run.force_overwrite = options.force_overwrite || !last;
+    run.quiet = options.quiet;
+    run.program = options.program;
+    std::vector<std::pair<std::string, std::string>> variables =
+        ProfileVariables(options, *plan, config_file);
+    if (application) {
+      variables.emplace_back("GPUSCOPE_REPLAY_PASS", std::to_string(pass));
+      variables.emplace_back("GPUSCOPE_REPLAY_PASSES", std::to_string(runs));
+      variables.emplace_back("GPUSCOPE_REPLAY_DIR", replay_dir);
+      if (!options.quiet) {
+        Say("Application replay: run " + std::to_string(pass + 1) + " of " + std::to_string(runs));
+      }
+    }
+    preparation = RunPreparation();
+    PreparationFailure failure;
+    if (!PrepareRun(run, working_directory, preparation, failure, variables)) {
+      remove_scratch();
+      SayError(failure.message);
+      return failure.exit_code;
+    }
+    StartResult started = StartProgram(preparation.request);
+    if (!started.ok()) {
+      remove_scratch();
+      std::remove(preparation.manifest_path.c_str());
+      SayError(started.failure);
+      return started.failure_exit_code;
+    }
+    for (const std::string& warning : preparation.warnings) Say(warning);
+    outcome = WaitForProgram(started.pid);
+    root_pid = started.pid;
+    if (!last) {
+      // The scratch reports are not kept; their manifest neither.
+      std::remove(preparation.manifest_path.c_str());
+      if (ExitCodeFor(outcome) != 0) {
+        remove_scratch();
+        SayError("run " + std::to_string(pass + 1) + " of the application replay ended with " +
+                 (DescribeOutcome(outcome).empty() ? std::string("an error")
+                                                   : DescribeOutcome(outcome)) +
+                 "; the program must run the same way " + std::to_string(runs) + " times");
+        EndLikeTheProgram(outcome);
+        return ExitCodeFor(outcome);
+      }
+    }
   }
-  StartResult started = StartProgram(preparation.request);
-  if (!started.ok()) {
-    remove_config();
-    std::remove(preparation.manifest_path.c_str());
-    SayError(started.failure);
-    return started.failure_exit_code;
-  }
-  for (const std::string& warning : preparation.warnings) Say(warning);
-  ProgramOutcome outcome = WaitForProgram(started.pid);
-  remove_config();
+  remove_scratch();
   timer.Lap("the program");
   if (std::string ending = DescribeOutcome(outcome); !ending.empty()) Say(ending);
 
   StatusOr<Manifest> manifest =
-      TakeManifest(preparation.manifest_path, static_cast<std::uint32_t>(started.pid));
+      TakeManifest(preparation.manifest_path, static_cast<std::uint32_t>(root_pid));
   std::vector<std::string> reports;
   if (!manifest.ok()) {
     SayError(manifest.status().message());

@@ -4,6 +4,8 @@
 #include <memory>
 
 #include "analysis/metrics/section_catalog.h"
+#include "analysis/profile_loader.h"
+#include "analysis/rules/rule_registry.h"
 #include "inject/cupti/host/metric_host.h"
 #include "store/report_reader.h"
 
@@ -23,6 +25,34 @@ StatusOr<std::vector<std::string>> MetricsOfRequest(const store::ProfileRequest&
   return analysis::MetricsToCollect(sections, request.metrics, [&catalog](std::string_view name) {
     return catalog.CheckMetric(name).ok();
   });
+}
+
+// The guided-analysis findings of every measured kernel, from the metrics just stored.
+Status StoreFindings(const std::string& path) {
+  std::map<std::int64_t, std::vector<store::StoredFinding>> stored;
+  {
+    StatusOr<std::unique_ptr<store::ReportReader>> report = store::ReportReader::Open(path);
+    if (!report.ok()) return report.status();
+    StatusOr<std::vector<analysis::KernelProfile>> kernels = analysis::LoadKernelProfiles(**report);
+    if (!kernels.ok()) return kernels.status();
+    for (const analysis::KernelProfile& kernel : *kernels) {
+      if (!kernel.measured) continue;
+      std::vector<store::StoredFinding>& list = stored[kernel.id];
+      for (const analysis::Finding& finding : analysis::RunKernelRules(kernel)) {
+        store::StoredFinding f;
+        f.rule_id = finding.rule_id;
+        f.severity = std::string(analysis::SeverityName(finding.severity));
+        f.section = finding.section;
+        f.title = finding.title;
+        f.message = finding.message;
+        f.speedup_pct = finding.speedup_pct;
+        f.speedup_formula = finding.speedup_formula;
+        list.push_back(std::move(f));
+      }
+    }
+  }
+  if (stored.empty()) return Status();
+  return store::WriteKernelFindings(path, stored);
 }
 
 StatusOr<EvaluationSummary> EvaluateReport(const std::string& path,
@@ -79,6 +109,7 @@ StatusOr<EvaluationSummary> EvaluateReport(const std::string& path,
   }  // the reader is closed before the file is written
   Status written = store::WriteKernelMetrics(path, values, request);
   if (!written.ok()) return written;
+  GPUSCOPE_RETURN_IF_ERROR(StoreFindings(path));
   return summary;
 }
 

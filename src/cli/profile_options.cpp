@@ -46,7 +46,7 @@ constexpr OptionSpec kProfileOptions[] = {
     {kSection, "section", 0, "name", "collect this section (repeatable)"},
     {kMetrics, "metrics", 0, "a,b,...", "collect these metrics too (any name the chip has)"},
     {kReplayMode, "replay-mode", 0, "kernel|application",
-     "replay each kernel alone (default) or run the program once per pass"},
+     "replay each kernel alone (default), or run the program once per pass (with -c 1)"},
     {kCacheControl, "cache-control", 0, "all|none",
      "flush caches before each replay pass: only none works so far (default none)"},
     {kListSets, "list-sets", 0, "", "list the section sets and exit"},

@@ -19,6 +19,7 @@ enum RunOptionId {
   kProfileFromStart,
   kProfileChildren,
   kQuiet,
+  kNoRules,
   kHelp,
 };
 
@@ -40,6 +41,7 @@ constexpr OptionSpec kRunOptions[] = {
     {kProfileChildren, "profile-child-processes", 0, "on|off",
      "trace child processes too, one report each (default on)"},
     {kQuiet, "quiet", 0, "", "print no summary"},
+    {kNoRules, "no-rules", 0, "", "print no findings of the trace rules after the summary"},
     {kHelp, "help", 'h', "", "show this help"},
 };
 
@@ -76,6 +78,9 @@ Status Apply(const ParsedOption& option, RunOptions& options) {
       return {};
     case kQuiet:
       options.quiet = true;
+      return {};
+    case kNoRules:
+      options.print_rules = false;
       return {};
     case kHelp:
       options.help = true;

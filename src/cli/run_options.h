@@ -29,6 +29,8 @@ struct RunOptions {
   bool profile_from_start = true;
   bool follow_children = true;
   bool quiet = false;
+  // The trace rules' findings after the summary (analysis/trace_rules); --no-rules: none.
+  bool print_rules = true;
   bool help = false;
 
   std::vector<std::string> program;  // the program and its arguments; empty only with help

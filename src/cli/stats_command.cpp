@@ -5,6 +5,8 @@
 #include <sstream>
 
 #include "analysis/printers.h"
+#include "analysis/trace_rules/findings_format.h"
+#include "analysis/trace_rules/run_trace_rules.h"
 #include "cli/command_prologue.h"
 #include "cli/exit_codes.h"
 #include "cli/option_parser.h"
@@ -38,8 +40,32 @@ Status WriteJsonTables(const std::vector<std::string>& names, const analysis::Re
   return {};
 }
 
+// `--rules`: each report's findings, one block per process (rules judge one process's
+// timeline; aggregating them would hide which process has the problem).
+Status WriteFindings(const StatsOptions& options, const analysis::Reports& reports,
+                     std::ostream& out) {
+  bool csv = options.format == analysis::StatsFormat::kCsv;
+  bool first = true;
+  for (const store::ReportReader* reader : reports) {
+    StatusOr<std::vector<analysis::TraceFinding>> findings = analysis::RunTraceRules(*reader);
+    if (!findings.ok()) return findings.status();
+    if (!first) out << '\n';
+    first = false;
+    if (csv) {
+      analysis::WriteTraceFindingsCsv(findings.value(), reader->process().start, out);
+    } else if (findings->empty()) {
+      out << "==" << reader->process().pid << "== Findings: none (no trace rule fired)\n";
+    } else {
+      analysis::WriteTraceFindings(findings.value(), reader->process().pid,
+                                   reader->process().start, out);
+    }
+  }
+  return {};
+}
+
 Status WriteStats(const StatsOptions& options, const analysis::Reports& reports,
                   std::ostream& out) {
+  if (options.rules) return WriteFindings(options, reports, out);
   if (options.report_names.empty()) {
     return analysis::WriteNvprofSummary(reports, options.output, out);
   }

@@ -7,7 +7,16 @@
 namespace gpuscope::cli {
 namespace {
 
-enum StatsOptionId { kReport, kFormat, kTimeUnit, kDemangling, kPage, kPrintSummary, kHelp };
+enum StatsOptionId {
+  kReport,
+  kFormat,
+  kTimeUnit,
+  kDemangling,
+  kPage,
+  kPrintSummary,
+  kRules,
+  kHelp
+};
 
 constexpr OptionSpec kStatsOptions[] = {
     {kReport, "report", 'r', "name[,name...]",
@@ -20,6 +29,8 @@ constexpr OptionSpec kStatsOptions[] = {
      "the profiled kernels' sections or every metric (reports of gpuscope profile)"},
     {kPrintSummary, "print-summary", 0, "none|per-kernel",
      "with --page details: aggregate the launches of each kernel"},
+    {kRules, "rules", 0, "",
+     "the trace rules' findings (pageable and synchronous copies, idle gaps, ...)"},
     {kHelp, "help", 'h', "", "show this help"},
 };
 
@@ -91,6 +102,9 @@ Status Apply(const ParsedOption& option, StatsOptions& options) {
       }
       options.per_kernel_summary = option.value == "per-kernel";
       return {};
+    case kRules:
+      options.rules = true;
+      return {};
     case kHelp:
       options.help = true;
       return {};
@@ -110,6 +124,12 @@ StatusOr<StatsOptions> ParseStatsOptions(std::span<const std::string> args) {
   options.report_paths = std::move(parsed->operands);
   if (options.help) return options;
   if (options.report_paths.empty()) return Status::Error("no report given");
+  if (options.rules && (options.page || !options.report_names.empty())) {
+    return Status::Error("--rules cannot be combined with --page or --report");
+  }
+  if (options.rules && options.format == analysis::StatsFormat::kJson) {
+    return Status::Error("--rules prints text or CSV, not JSON");
+  }
   if (options.page && !options.report_names.empty()) {
     return Status::Error("--page and --report cannot be combined: one prints metrics, the other trace tables");
   }

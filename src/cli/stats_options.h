@@ -20,6 +20,8 @@ struct StatsOptions {
   // trace summary; `--print-summary per-kernel` aggregates them.
   std::optional<std::string> page;
   bool per_kernel_summary = false;
+  // `--rules`: the trace rules' findings (analysis/trace_rules) instead of the summary.
+  bool rules = false;
   bool help = false;
   std::vector<std::string> report_paths;  // one per process or rank, aggregated
 };

@@ -181,8 +181,11 @@ void Collector::WriterLoop(ProcessDescription process) {
       WriteBuffer(*work.buffer);
       queue_.MarkProcessed();
     }
-    WritePendingProfiles();
+    // The ticket is read before the pending profiles are taken: a profile submitted before
+    // a commit was requested is then always in that commit (read after, a submission made
+    // while the writer was busy here would miss the commit it asked for).
     const std::uint64_t ticket = queue_.DueCommitTicket();
+    WritePendingProfiles();
     const auto now = BufferQueue::Clock::now();
     if (ticket != 0 || (now >= next_commit && dirty_)) {
       Commit(ticket);

@@ -134,6 +134,22 @@ void ReadProfileConfig(const EnvironmentLookup& getenv, InjectionConfig& config)
                          "' is not kernel or application");
     }
   }
+  if (profile.replay_mode == model::ReplayMode::kApplication) {
+    auto pass = text("GPUSCOPE_REPLAY_PASS");
+    auto passes = text("GPUSCOPE_REPLAY_PASSES");
+    auto dir = text("GPUSCOPE_REPLAY_DIR");
+    std::optional<unsigned> pass_number = pass ? ParseUnsigned(*pass) : std::nullopt;
+    std::optional<unsigned> pass_count = passes ? ParseUnsigned(*passes) : std::nullopt;
+    if (!pass_number || !pass_count || !dir || *pass_number >= *pass_count) {
+      problems.push_back(
+          "application replay needs GPUSCOPE_REPLAY_PASS < GPUSCOPE_REPLAY_PASSES and "
+          "GPUSCOPE_REPLAY_DIR");
+    } else {
+      profile.app_pass = *pass_number;
+      profile.app_passes = *pass_count;
+      profile.app_dir = std::string(*dir);
+    }
+  }
   // The prebuilt config image: a problem here only costs time (the image is built again).
   auto file = text("GPUSCOPE_PROFILE_CONFIG_FILE");
   auto chip = text("GPUSCOPE_PROFILE_CHIP");

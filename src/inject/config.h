@@ -26,6 +26,11 @@ struct ProfileConfig {
   model::ReplayMode replay_mode = model::ReplayMode::kKernel;  // GPUSCOPE_REPLAY_MODE
   // The config image the CLI built for `prebuilt_chip` (GPUSCOPE_PROFILE_CONFIG_FILE,
   // GPUSCOPE_PROFILE_CHIP, GPUSCOPE_PROFILE_PASSES); empty: built here when needed.
+  // --replay-mode application: this run is pass `app_pass` of `app_passes`; the counter data
+  // lives in `app_dir` between runs (GPUSCOPE_REPLAY_PASS, _PASSES, _DIR).
+  std::uint32_t app_pass = 0;
+  std::uint32_t app_passes = 0;
+  std::string app_dir;
   std::vector<std::uint8_t> prebuilt_config;
   std::string prebuilt_chip;
   std::uint32_t prebuilt_passes = 0;

@@ -59,6 +59,25 @@ struct ProfileRequest {
 };
 StatusOr<ProfileRequest> ReadProfileRequest(const ReportReader& report);
 
+struct StoredFinding {
+  std::string rule_id;
+  std::string severity;  // "OPT", "INF", "WRN"
+  std::string section;
+  std::string title;
+  std::string message;
+  std::optional<double> speedup_pct;
+  std::string speedup_formula;
+};
+
+// Replaces the findings of the given kernels (in rank order), creating the table in reports
+// written before it existed.
+Status WriteKernelFindings(const std::string& path,
+                           const std::map<std::int64_t, std::vector<StoredFinding>>& findings);
+
+// profiled_kernels.id -> its findings in rank order; empty for reports without the table.
+StatusOr<std::map<std::int64_t, std::vector<StoredFinding>>> ReadKernelFindings(
+    const ReportReader& report);
+
 // Stores evaluated metrics (replacing earlier values of the same kernels) and the request,
 // in one transaction. The report must be complete (its process ended and it was finalised).
 Status WriteKernelMetrics(const std::string& path,

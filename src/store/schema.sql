@@ -292,6 +292,22 @@ CREATE TABLE kernel_metrics (
   PRIMARY KEY (profiled_kernel_id, metric)
 ) WITHOUT ROWID;
 
+-- The guided-analysis findings of each measured kernel (src/analysis/rules; `gpuscope rules
+-- --list` describes every rule), written with kernel_metrics. Reports written before this table
+-- existed lack it; gpuscope creates it when it evaluates such a report again.
+CREATE TABLE kernel_findings (
+  profiled_kernel_id INTEGER NOT NULL,  -- profiled_kernels.id
+  rank               INTEGER NOT NULL,  -- 0 = the finding with the biggest estimated speedup
+  rule_id            TEXT NOT NULL,     -- e.g. 'smem_bank_conflicts'
+  severity           TEXT NOT NULL,     -- 'OPT' (optimisation), 'INF' (information), 'WRN'
+  section            TEXT NOT NULL,     -- ncu section identifier it is printed after
+  title              TEXT NOT NULL,     -- e.g. 'Shared Memory Bank Conflicts'
+  message            TEXT NOT NULL,     -- with the kernel's own numbers
+  speedup_pct        REAL,              -- estimated speedup in %; NULL: no estimate
+  speedup_formula    TEXT NOT NULL,     -- how speedup_pct was estimated
+  PRIMARY KEY (profiled_kernel_id, rank)
+) WITHOUT ROWID;
+
 CREATE TABLE row_order (
   table_name      TEXT PRIMARY KEY,  -- an event table: kernels, memcpys, ...
   max_lateness_ns INTEGER NOT NULL,  -- ns: no row starts earlier than this before the latest

@@ -85,7 +85,7 @@ TEST(DetailsPage, SaxpyHeaderTablesGolden) {
 )c")
                                    .substr(1);
   EXPECT_EQ(FormatDetailsPage({Saxpy()}, Sections({"SpeedOfLight", "LaunchStats", "Occupancy"}),
-                              {.body_tables = false}),
+                              {.body_tables = false, .findings = false}),
             expected);
 }
 

@@ -195,7 +195,12 @@ TEST(SectionCatalog, CommandLineMetricsBecomeALastSectionLabelledByName) {
   EXPECT_EQ(section.entries[0].label, "a__x.sum");
   EXPECT_EQ(section.entries[0].MetricId(), "a__x.sum");
   EXPECT_EQ(section.entries[1].label, "b__y.avg");
-  EXPECT_EQ(MetricsToCollect({&section}, {}), (std::vector<std::string>{"a__x.sum", "b__y.avg"}));
+  EXPECT_EQ(SectionMetricNames(section), (std::vector<std::string>{"a__x.sum", "b__y.avg"}));
+  // What is collected adds the clocks measured during the kernel (never locked by gpuscope).
+  EXPECT_EQ(MetricsToCollect({&section}, {}),
+            (std::vector<std::string>{"a__x.sum", "b__y.avg", "dram__cycles_elapsed.avg.per_second",
+                                      "gpc__cycles_elapsed.avg.per_second"}));
+  EXPECT_TRUE(MetricsToCollect({}, {}).empty());
 }
 
 TEST(SectionCatalog, SplitMetricListDropsBlanks) {

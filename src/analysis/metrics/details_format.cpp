@@ -1,5 +1,8 @@
 #include "analysis/metrics/details_format.h"
 
+#include "analysis/rules/findings_format.h"
+#include "analysis/rules/rule_registry.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <sstream>
@@ -83,8 +86,11 @@ void PrintDetailsPage(std::ostream& out, const std::vector<KernelProfile>& kerne
     }
     out << "    " << ClocksLine(kernel) << '\n';
     const std::vector<MetricRow> rows = EvaluateSections(kernel, sections);
+    const std::vector<Finding> findings =
+        options.findings ? RunKernelRules(kernel) : std::vector<Finding>();
     for (const Section* section : sections) {
       PrintSection(out, section->display_name, rows, options);
+      out << FormatFindings(findings, section->identifier);
     }
     out << '\n';
   }

@@ -26,6 +26,9 @@ namespace gpuscope::analysis {
 struct DetailsOptions {
   // false: only the header tables, like ncu's default `--print-details header`.
   bool body_tables = true;
+  // The guided-analysis findings (analysis/rules) after each section's tables, as ncu prints
+  // its rule results.
+  bool findings = true;
 };
 
 void PrintDetailsPage(std::ostream& out, const std::vector<KernelProfile>& kernels,

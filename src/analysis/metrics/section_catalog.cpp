@@ -647,6 +647,10 @@ std::vector<std::string> MetricsToCollect(
     const std::vector<const Section*>& sections, const std::vector<std::string>& extra_metrics,
     const std::function<bool(std::string_view)>& chip_has_metric) {
   std::set<std::string> names(extra_metrics.begin(), extra_metrics.end());
+  // The clocks measured during the kernel go with every profile: gpuscope never locks them,
+  // so every number is read against them (the details page's "Clocks:" line).
+  if (!sections.empty() || !extra_metrics.empty())
+    names.insert(kClockMetrics.begin(), kClockMetrics.end());
   for (const Section* section : sections) {
     for (const SectionEntry& entry : section->entries) {
       for (const std::string& name : entry.metrics) {
@@ -659,7 +663,10 @@ std::vector<std::string> MetricsToCollect(
 }
 
 std::vector<std::string> SectionMetricNames(const Section& section) {
-  return MetricsToCollect({&section}, {});
+  std::set<std::string> names;
+  for (const SectionEntry& entry : section.entries)
+    names.insert(entry.metrics.begin(), entry.metrics.end());
+  return {names.begin(), names.end()};
 }
 
 }  // namespace gpuscope::analysis

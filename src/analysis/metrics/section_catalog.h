@@ -10,6 +10,7 @@
 // memory tables, stall reasons), because they are cheap and users ask for them.
 #pragma once
 
+#include <array>
 #include <functional>
 #include <optional>
 #include <span>
@@ -119,8 +120,12 @@ Section CommandLineMetricsSection(const std::vector<std::string>& metric_names);
 // Splits "a,b, c" into names; empty items are dropped.
 std::vector<std::string> SplitMetricList(std::string_view list);
 
-// The metric names to collect for these sections and the user's extra metrics, sorted and
-// unique. `chip_has_metric`, when given, is asked about the optional names only; those it
+// The SM and DRAM clocks measured during a kernel: collected with every profile.
+inline constexpr std::array<const char*, 2> kClockMetrics = {
+    "gpc__cycles_elapsed.avg.per_second", "dram__cycles_elapsed.avg.per_second"};
+
+// The metric names to collect for these sections and the user's extra metrics (and the
+// clocks, kClockMetrics), sorted and unique. `chip_has_metric`, when given, is asked about the optional names only; those it
 // rejects are left out (a required name is always kept, so that a wrong one fails loudly).
 std::vector<std::string> MetricsToCollect(
     const std::vector<const Section*>& sections, const std::vector<std::string>& extra_metrics,

@@ -15,6 +15,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "inject/app_replay_store.h"
 #include "inject/cupti/activity.h"
 #include "inject/cupti/cupti_error.h"
 #include "inject/cupti/host/metric_host.h"
@@ -338,9 +339,11 @@ ContextProfiler& PrepareContext(ProfilerState& state, CUcontext ctx, std::uint32
   return context;
 }
 
-// The range profiler is enabled only around measurements: while it is enabled on a context,
-// CUPTI slows every launch of that context (12x for small kernels on the H200, measured by
-// scripts/bench-profile.sh), selected or not.
+// The range profiler is enabled at the first measurement of a context and disabled once no
+// launch can be selected any more (--launch-count reached): while it is enabled, CUPTI slows
+// every launch of the context, selected or not (~15 us per small launch on the H200). It is
+// never enabled twice: cuptiRangeProfilerEnable after a Disable on the same context crashed
+// CUPTI 2025.3.1 in the next SetConfig (H200, 2026-11-21).
 CUptiResult EnableProfiler(ProfilerState& state, ContextProfiler& context, std::string& what) {
   if (context.object != nullptr) return CUPTI_SUCCESS;
   auto enable =
@@ -376,18 +379,38 @@ void DisableProfiler(ContextProfiler& context) {
 }
 
 // Before the launch: a fresh image, the configuration, and Start.
-CUptiResult BeginMeasurement(ProfilerState& state, ContextProfiler& context, std::string& what) {
+// Application replay: the pass of this run continues the image the previous run left.
+bool IsApplicationReplay(const ProfilerState& state) {
+  return state.config.replay_mode == model::ReplayMode::kApplication;
+}
+
+CUptiResult BeginMeasurement(ProfilerState& state, ContextProfiler& context,
+                             const OwnedProfiledKernel& kernel, std::string& what,
+                             std::string& failure) {
   const SteadyClock::time_point started = SteadyClock::now();
   if (CUptiResult r = EnableProfiler(state, context, what); r != CUPTI_SUCCESS) return r;
   LogDebug("range profiler enabled: " + Elapsed(started));
+  AppReplayStep step;
+  if (IsApplicationReplay(state) && state.config.app_pass > 0) {
+    Status loaded =
+        AppReplayStore(state.config.app_dir)
+            .Load(kernel.record.profile_index, kernel.mangled_name, context.counter_data, step);
+    if (!loaded.ok()) {
+      failure = loaded.message();
+      return CUPTI_SUCCESS;
+    }
+  }
   auto init = Params<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(
       CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
   init.pRangeProfilerObject = context.object;
   init.counterDataSize = context.counter_data.size();
   init.pCounterData = context.counter_data.data();
   what = "cuptiRangeProfilerCounterDataImageInitialize";
-  if (CUptiResult r = cuptiRangeProfilerCounterDataImageInitialize(&init); r != CUPTI_SUCCESS) {
-    return r;
+  const bool fresh_image = !IsApplicationReplay(state) || state.config.app_pass == 0;
+  if (fresh_image) {
+    if (CUptiResult r = cuptiRangeProfilerCounterDataImageInitialize(&init); r != CUPTI_SUCCESS) {
+      return r;
+    }
   }
   const ChipConfig& config = state.chip_configs.at(context.chip);
   auto set = Params<CUpti_RangeProfiler_SetConfig_Params>(
@@ -398,12 +421,14 @@ CUptiResult BeginMeasurement(ProfilerState& state, ContextProfiler& context, std
   set.counterDataImageSize = context.counter_data.size();
   set.pCounterDataImage = context.counter_data.data();
   set.range = CUPTI_AutoRange;
-  set.replayMode = CUPTI_KernelReplay;
+  set.replayMode = IsApplicationReplay(state) ? CUPTI_ApplicationReplay : CUPTI_KernelReplay;
   set.maxRangesPerPass = 1;
   set.numNestingLevels = 1;
   set.minNestingLevel = 1;
-  set.passIndex = 0;
-  set.targetNestingLevel = 1;
+  set.passIndex = step.pass_index;
+  set.targetNestingLevel = step.target_nesting_level;
+  LogDebug("set config: pass index " + std::to_string(step.pass_index) + ", nesting level " +
+           std::to_string(step.target_nesting_level));
   what = "cuptiRangeProfilerSetConfig";
   if (CUptiResult r = cuptiRangeProfilerSetConfig(&set); r != CUPTI_SUCCESS) return r;
   auto start =
@@ -417,22 +442,31 @@ CUptiResult BeginMeasurement(ProfilerState& state, ContextProfiler& context, std
 
 // After the launch (its replay passes ran inside it): Stop and decode. `dropped` tells a
 // launch CUPTI kept no range for.
-CUptiResult EndMeasurement(ContextProfiler& context, std::string& what, std::size_t& dropped) {
+struct StopResult {
+  std::size_t dropped = 0;
+  bool all_passes_submitted = false;
+  AppReplayStep next;  // application replay: what the next run continues with
+};
+
+CUptiResult EndMeasurement(ContextProfiler& context, std::string& what, StopResult& stopped) {
   const SteadyClock::time_point started = SteadyClock::now();
   auto stop = Params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
   stop.pRangeProfilerObject = context.object;
   what = "cuptiRangeProfilerStop";
   if (CUptiResult r = cuptiRangeProfilerStop(&stop); r != CUPTI_SUCCESS) return r;
-  if (!stop.isAllPassSubmitted) {
-    LogDebug("range profiler: not all passes were submitted after the launch");
-  }
+  stopped.all_passes_submitted = stop.isAllPassSubmitted != 0;
+  LogDebug("stop: pass index " + std::to_string(stop.passIndex) + ", nesting level " +
+           std::to_string(stop.targetNestingLevel) + ", all passes submitted " +
+           std::to_string(stop.isAllPassSubmitted));
+  stopped.next.pass_index = stop.passIndex;
+  stopped.next.target_nesting_level = static_cast<std::uint16_t>(stop.targetNestingLevel);
   auto decode = Params<CUpti_RangeProfiler_DecodeData_Params>(
       CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
   decode.pRangeProfilerObject = context.object;
   what = "cuptiRangeProfilerDecodeData";
   LogDebug("stopped: " + Elapsed(started));
   CUptiResult r = cuptiRangeProfilerDecodeData(&decode);
-  dropped = decode.numOfRangeDropped;
+  stopped.dropped = decode.numOfRangeDropped;
   LogDebug("decoded: " + Elapsed(started));
   return r;
 }
@@ -512,13 +546,19 @@ void OnEnter(ProfilerState& state, CUpti_CallbackDomain domain, CUpti_CallbackId
   model::ProfileOutcome outcome = context.failure_outcome;
   if (failure.empty()) {
     std::string what;
-    if (CUptiResult r = BeginMeasurement(state, context, what); r != CUPTI_SUCCESS) {
-      DisableProfiler(context);
+    std::string replay_problem;
+    CUptiResult r = BeginMeasurement(state, context, kernel, what, replay_problem);
+    // The profiler stays enabled after a failed step (see EnableProfiler: never twice).
+    if (r == CUPTI_SUCCESS && !replay_problem.empty()) {
+      failure = replay_problem;
+      outcome = model::ProfileOutcome::kNotReplayable;
+    } else if (r != CUPTI_SUCCESS) {
       ContextProfiler step;
       Fail(step, r, what);
       failure = step.failure;
       outcome = step.failure_outcome;
       if (outcome == model::ProfileOutcome::kCountersUnavailable) {
+        DisableProfiler(context);
         context.failure = failure;
         context.failure_outcome = outcome;
       }
@@ -544,12 +584,15 @@ void OnExit(ProfilerState& state, CUpti_CallbackDomain domain, const CUpti_Callb
   ContextProfiler& context = *launch.context;
   OwnedProfiledKernel& kernel = launch.kernel;
   std::string what;
-  std::size_t dropped = 0;
+  StopResult stopped;
   LogDebug("launch returned");
-  CUptiResult result = EndMeasurement(context, what, dropped);
-  const SteadyClock::time_point disabling = SteadyClock::now();
-  DisableProfiler(context);
-  LogDebug("range profiler disabled: " + Elapsed(disabling));
+  CUptiResult result = EndMeasurement(context, what, stopped);
+  const std::size_t dropped = stopped.dropped;
+  if (state.selector.Exhausted()) {
+    const SteadyClock::time_point disabling = SteadyClock::now();
+    DisableProfiler(context);
+    LogDebug("range profiler disabled: " + Elapsed(disabling));
+  }
   kernel.record.end = Now();
   int launch_error = 0;
   if (LaunchFailed(domain, data, launch_error)) {
@@ -566,6 +609,33 @@ void OnExit(ProfilerState& state, CUpti_CallbackDomain domain, const CUpti_Callb
     kernel.record.outcome = model::ProfileOutcome::kRangeDropped;
     kernel.message =
         "CUPTI kept no counter data for the launch (" + std::to_string(dropped) + " range dropped)";
+  } else if (IsApplicationReplay(state)) {
+    // Every run but the last only adds its pass to the image kept between runs.
+    stopped.next.kernel_name = kernel.mangled_name;
+    Status saved = AppReplayStore(state.config.app_dir)
+                       .Save(kernel.record.profile_index, stopped.next, context.counter_data);
+    const bool last_run = state.config.app_pass + 1 == state.config.app_passes;
+    if (!saved.ok()) {
+      kernel.record.outcome = model::ProfileOutcome::kReplayFailed;
+      kernel.message = saved.message();
+    } else if (!last_run) {
+      if (state.hooks.progress) {
+        LogBanner("Profiling \"" + FunctionBaseName(Demangle(kernel.mangled_name)) + "\" - " +
+                  std::to_string(kernel.record.profile_index) + ": pass " +
+                  std::to_string(state.config.app_pass + 1) + " of " +
+                  std::to_string(state.config.app_passes));
+      }
+      launch.context = nullptr;
+      launch.lock.unlock();
+      return;
+    } else if (!stopped.all_passes_submitted) {
+      kernel.record.outcome = model::ProfileOutcome::kReplayFailed;
+      kernel.message = "CUPTI needs more passes than the " +
+                       std::to_string(state.config.app_passes) + " runs planned";
+    } else {
+      kernel.record.outcome = model::ProfileOutcome::kMeasured;
+      kernel.counter_data = context.counter_data;
+    }
   } else {
     kernel.record.outcome = model::ProfileOutcome::kMeasured;
     kernel.counter_data = context.counter_data;  // the context's image is reused next time

@@ -1,0 +1,64 @@
+#include "analysis/diff/kernel_launches.h"
+
+#include "analysis/profile_loader.h"
+#include "store/profile_store.h"
+#include "util/demangle.h"
+
+namespace gpuscope::analysis {
+namespace {
+
+KernelLaunches& GroupOf(std::map<KernelKey, KernelLaunches>& groups, KernelKey key,
+                        std::string_view demangled) {
+  auto [it, inserted] = groups.try_emplace(key);
+  if (inserted) {
+    it->second.key = std::move(key);
+    it->second.function_name = FunctionBaseName(demangled);
+    if (it->second.function_name.empty()) it->second.function_name = std::string(demangled);
+  }
+  return it->second;
+}
+
+}  // namespace
+
+StatusOr<ReportKernels> LoadReportKernels(const store::ReportReader& report) {
+  std::map<KernelKey, KernelLaunches> groups;
+  Status scanned = report.ForEachKernel([&](const store::KernelRow& row) {
+    const model::KernelRecord& r = row.record;
+    KernelKey key{std::string(row.demangled_name),
+                  {r.grid_x, r.grid_y, r.grid_z},
+                  {r.block_x, r.block_y, r.block_z}};
+    KernelLaunches& group = GroupOf(groups, std::move(key), row.demangled_name);
+    ++group.launches;
+    if (r.start != 0 && r.end >= r.start) {
+      group.traced_durations_ns.push_back(static_cast<double>(r.end - r.start));
+    }
+    return true;
+  });
+  if (!scanned.ok()) return scanned;
+
+  StatusOr<std::vector<KernelProfile>> profiles = LoadKernelProfiles(report);
+  if (!profiles.ok()) return profiles.status();
+  for (const KernelProfile& profile : *profiles) {
+    if (!profile.measured || profile.metrics.empty()) continue;
+    KernelLaunches& group =
+        GroupOf(groups, KernelKey{profile.demangled_name, profile.grid, profile.block},
+                profile.demangled_name);
+    ++group.profiled;
+    for (const auto& [name, value] : profile.metrics) group.metrics[name].push_back(value);
+  }
+
+  ReportKernels result;
+  result.path = report.path();
+  if (!profiles->empty()) {
+    StatusOr<std::map<std::int64_t, std::vector<store::StoredMetric>>> stored =
+        store::ReadKernelMetrics(report);
+    if (!stored.ok()) return stored.status();
+    for (const auto& [id, metrics] : *stored) {
+      for (const store::StoredMetric& metric : metrics) result.units[metric.name] = metric.unit;
+    }
+  }
+  for (auto& [key, group] : groups) result.kernels.push_back(std::move(group));
+  return result;
+}
+
+}  // namespace gpuscope::analysis

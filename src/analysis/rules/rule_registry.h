@@ -1,0 +1,19 @@
+// The kernel rules and running them over one profiled kernel.
+#pragma once
+
+#include <vector>
+
+#include "analysis/metrics/kernel_profile.h"
+#include "analysis/rules/finding.h"
+#include "analysis/rules/rule.h"
+
+namespace gpuscope::analysis {
+
+// Every kernel rule, in the order `gpuscope rules --list` prints them.
+const std::vector<Rule>& AllRules();
+
+// The findings of every rule that applies, biggest estimated speedup first; findings without
+// an estimate follow, in rule order. A kernel that was not measured has none.
+std::vector<Finding> RunKernelRules(const KernelProfile& profile);
+
+}  // namespace gpuscope::analysis

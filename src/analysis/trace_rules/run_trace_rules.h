@@ -1,0 +1,21 @@
+// Trace rules: findings from a report's trace alone, no kernel replay (issue 4). They run
+// after `gpuscope run` and in `gpuscope stats --rules`.
+//
+// Each rule lives in its own file (pageable_copies.cpp, synchronous_transfers.cpp,
+// idle_gaps.cpp, launch_bound_kernels.cpp, serialized_transfers.cpp, allocation_in_loop.cpp)
+// with its thresholds and its estimated-gain formula next to its condition.
+#pragma once
+
+#include <vector>
+
+#include "analysis/trace_rules/trace_finding.h"
+#include "store/report_reader.h"
+#include "util/status.h"
+
+namespace gpuscope::analysis {
+
+// Streams the report once (memory bounded whatever its size) and returns the findings that
+// matter for this run, in the rules' fixed order; empty for a clean trace.
+StatusOr<std::vector<TraceFinding>> RunTraceRules(const store::ReportReader& reader);
+
+}  // namespace gpuscope::analysis

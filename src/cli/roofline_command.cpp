@@ -1,0 +1,141 @@
+#include "cli/roofline_command.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+
+#include "analysis/profile_loader.h"
+#include "analysis/roofline/roofline.h"
+#include "analysis/roofline/roofline_format.h"
+#include "analysis/roofline/roofline_svg.h"
+#include "cli/command_prologue.h"
+#include "cli/exit_codes.h"
+#include "cli/option_parser.h"
+#include "store/report_reader.h"
+
+namespace gpuscope::cli {
+namespace {
+
+enum RooflineOptionId { kCsv, kSvg, kHelp };
+
+constexpr OptionSpec kRooflineOptions[] = {
+    {kCsv, "csv", 0, "", "write CSV (one row per kernel, unscaled values) instead of text"},
+    {kSvg, "svg", 0, "FILE", "also write the roofline chart of all kernels to FILE"},
+    {kHelp, "help", 'h', "", "show this help"},
+};
+
+struct RooflineOptions {
+  bool csv = false;
+  std::string svg_path;
+  std::vector<std::string> reports;
+  bool help = false;
+};
+
+StatusOr<RooflineOptions> ParseRooflineOptions(std::span<const std::string> args) {
+  StatusOr<ParsedCommandLine> parsed =
+      ParseOptions(kRooflineOptions, args, OperandMode::kInterleaved);
+  if (!parsed.ok()) return parsed.status();
+  RooflineOptions options;
+  for (const ParsedOption& option : parsed->options) {
+    switch (static_cast<RooflineOptionId>(option.id)) {
+      case kCsv:
+        options.csv = true;
+        break;
+      case kSvg:
+        if (option.value.empty()) return Status::Error("option '--svg' needs a file name");
+        options.svg_path = option.value;
+        break;
+      case kHelp:
+        options.help = true;
+        break;
+    }
+  }
+  if (options.help) return options;
+  options.reports = parsed->operands;
+  if (options.reports.empty()) return Status::Error("no report given");
+  return options;
+}
+
+// The reader's messages usually name the file; when one does not, still say which.
+std::string NamingPath(const std::string& message, const std::string& path) {
+  return message.find(path) != std::string::npos ? message : path + ": " + message;
+}
+
+}  // namespace
+
+int RooflineCommand(std::span<const std::string> args) {
+  StatusOr<RooflineOptions> parsed = ParseRooflineOptions(args);
+  if (std::optional<int> exit_code =
+          EndOnUsageErrorOrHelp(parsed, RooflineUsage(), "roofline", CommandError)) {
+    return *exit_code;
+  }
+  const RooflineOptions& options = parsed.value();
+
+  // Everything is read before anything is printed: one bad report, one error line.
+  std::vector<analysis::RooflineResult> results;
+  bool unevaluated = false;
+  for (const std::string& path : options.reports) {
+    StatusOr<std::unique_ptr<store::ReportReader>> reader = store::ReportReader::Open(path);
+    if (!reader.ok()) {
+      CommandError(NamingPath(reader.status().message(), path));
+      return kExitGpuscopeFailure;
+    }
+    StatusOr<std::vector<analysis::KernelProfile>> profiles =
+        analysis::LoadKernelProfiles(**reader);
+    if (!profiles.ok()) {
+      CommandError(NamingPath(profiles.status().message(), path));
+      return kExitGpuscopeFailure;
+    }
+    for (const analysis::KernelProfile& profile : *profiles) {
+      if (profile.measured && profile.metrics.empty()) unevaluated = true;
+      results.push_back(analysis::ComputeRoofline(profile));
+    }
+  }
+  if (results.empty()) {
+    CommandError(
+        "no profiled kernels in the report(s): write them with `gpuscope profile "
+        "--set full` (or --section SpeedOfLight_RooflineChart)");
+    return kExitGpuscopeFailure;
+  }
+  if (unevaluated) {
+    std::cerr << "gpuscope: warning: some kernels' counter data was never evaluated; run "
+                 "`gpuscope stats --page details` on the report once to evaluate it\n";
+  }
+  if (!options.svg_path.empty()) {
+    std::ofstream file(options.svg_path, std::ios::binary | std::ios::trunc);
+    if (file) file << analysis::RooflineSvg(results);
+    if (file) file.close();
+    if (!file) {
+      CommandError("cannot write '" + options.svg_path + "': " + std::strerror(errno));
+      return kExitGpuscopeFailure;
+    }
+  }
+  if (options.csv) {
+    analysis::WriteRooflineCsv(results, std::cout);
+  } else {
+    std::cout << "Roofline (verdict: a unit above " << analysis::kBusyUnitThresholdPct
+              << "% of its peak bounds the kernel; none: latency-bound)\n\n";
+    for (const analysis::RooflineResult& result : results) {
+      analysis::WriteRooflineText(result, std::cout);
+    }
+  }
+  std::cout.flush();
+  return kExitOk;
+}
+
+std::string RooflineUsage() {
+  return "Usage: gpuscope roofline [--csv] [--svg FILE] REPORT...\n"
+         "\n"
+         "Prints the roofline of every kernel profiled in the reports (gpuscope profile\n"
+         "--set full): achieved FLOP/s per precision (FP64, FP32, FP16; tensor pipe use),\n"
+         "bytes, bandwidth and arithmetic intensity at DRAM, L2 and L1, the device's roofs,\n"
+         "and a verdict: memory-bound, compute-bound or latency-bound (no unit above 60% of\n"
+         "its peak), with the headroom to the roof. --svg draws the log-log chart. No GPU is\n"
+         "needed.\n"
+         "\n"
+         "Options:\n" +
+         FormatOptionHelp(kRooflineOptions);
+}
+
+}  // namespace gpuscope::cli

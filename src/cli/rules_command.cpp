@@ -1,0 +1,96 @@
+#include "cli/rules_command.h"
+
+#include <iostream>
+
+#include "analysis/rules/findings_format.h"
+#include "analysis/rules/rule_registry.h"
+#include "cli/command_prologue.h"
+#include "cli/option_parser.h"
+
+namespace gpuscope::cli {
+namespace {
+
+enum RulesOptionId { kList, kCsv, kHelp };
+
+constexpr OptionSpec kRulesOptions[] = {
+    {kList, "list", 'l', "", "list the rules (the default)"},
+    {kCsv, "csv", 0, "", "print CSV"},
+    {kHelp, "help", 'h', "", "show this help"},
+};
+
+struct RulesOptions {
+  bool csv = false;
+  bool help = false;
+};
+
+StatusOr<RulesOptions> ParseRulesOptions(std::span<const std::string> args) {
+  StatusOr<ParsedCommandLine> parsed = ParseOptions(kRulesOptions, args, OperandMode::kInterleaved);
+  if (!parsed.ok()) return parsed.status();
+  if (!parsed->operands.empty()) {
+    return Status::Error("unexpected argument '" + parsed->operands.front() + "'");
+  }
+  RulesOptions options;
+  for (const ParsedOption& option : parsed->options) {
+    if (option.id == kCsv) options.csv = true;
+    if (option.id == kHelp) options.help = true;
+  }
+  return options;
+}
+
+std::string Quoted(const std::string& text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+}  // namespace
+
+std::string RulesUsage() {
+  return "Usage: gpuscope rules [--list] [--csv]\n"
+         "\n"
+         "Lists the rules that `gpuscope profile` and `gpuscope stats --page details` run on each\n"
+         "measured kernel: the section each prints after, its severity (OPT: an optimisation with\n"
+         "an estimated speedup, INF: information, WRN: a warning), what it checks, and the "
+         "formula\n"
+         "of its estimated speedup.\n"
+         "\n" +
+         FormatOptionHelp(kRulesOptions);
+}
+
+int RulesCommand(std::span<const std::string> args) {
+  StatusOr<RulesOptions> parsed = ParseRulesOptions(args);
+  if (std::optional<int> exit_code =
+          EndOnUsageErrorOrHelp(parsed, RulesUsage(), "rules", CommandError)) {
+    return *exit_code;
+  }
+  const std::vector<analysis::Rule>& rules = analysis::AllRules();
+  if (parsed->csv) {
+    std::cout << "\"Rule\",\"Section\",\"Severity\",\"Checks\",\"Estimated Speedup\"\n";
+    for (const analysis::Rule& rule : rules) {
+      std::cout << Quoted(rule.id) << ',' << Quoted(rule.section) << ','
+                << Quoted(std::string(analysis::SeverityName(rule.severity))) << ','
+                << Quoted(rule.checks) << ',' << Quoted(rule.speedup_formula) << '\n';
+    }
+    return kExitOk;
+  }
+  for (const analysis::Rule& rule : rules) {
+    std::cout << analysis::SeverityName(rule.severity) << "  " << rule.id << "  (section "
+              << rule.section << ")\n";
+    for (const std::string& line : analysis::WrapWords("Checks: " + rule.checks, 94)) {
+      std::cout << "     " << line << '\n';
+    }
+    if (!rule.speedup_formula.empty()) {
+      for (const std::string& line :
+           analysis::WrapWords("Est. speedup: " + rule.speedup_formula, 94)) {
+        std::cout << "     " << line << '\n';
+      }
+    }
+    std::cout << '\n';
+  }
+  return kExitOk;
+}
+
+}  // namespace gpuscope::cli

@@ -1,0 +1,192 @@
+// `gpuscope profile`'s options in Nsight Compute's spellings: each one sets what the
+// command reads, listings need no program, and bad values are one-line usage errors.
+#include "cli/profile_options.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace gpuscope::cli {
+namespace {
+
+StatusOr<ProfileOptions> Parse(std::vector<std::string> args) { return ParseProfileOptions(args); }
+
+// The error for `args`, checked to be one line; fails the test when they parse.
+std::string ErrorOf(std::vector<std::string> args) {
+  StatusOr<ProfileOptions> parsed = Parse(args);
+  EXPECT_FALSE(parsed.ok()) << "accepted: " << ::testing::PrintToString(args);
+  if (parsed.ok()) return {};
+  const std::string& message = parsed.status().message();
+  EXPECT_FALSE(message.empty());
+  EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+  return message;
+}
+
+TEST(ProfileOptions, DefaultsForAPlainProgram) {
+  StatusOr<ProfileOptions> parsed = Parse({"--", "./app", "--size", "3"});
+  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+  EXPECT_EQ(parsed->program, (std::vector<std::string>{"./app", "--size", "3"}));
+  EXPECT_EQ(parsed->kernel_name, "");
+  EXPECT_EQ(parsed->kernel_name_base, "function");
+  EXPECT_FALSE(parsed->launch_skip.has_value());
+  EXPECT_FALSE(parsed->launch_count.has_value());
+  EXPECT_FALSE(parsed->set.has_value());
+  EXPECT_TRUE(parsed->sections.empty());
+  EXPECT_TRUE(parsed->metrics.empty());
+  EXPECT_EQ(parsed->replay_mode, "kernel");
+  EXPECT_EQ(parsed->cache_control, "none");
+  EXPECT_FALSE(parsed->csv);
+  EXPECT_EQ(parsed->page, ProfilePage::kDetails);
+  EXPECT_EQ(parsed->print_summary, ProfileSummary::kNone);
+  EXPECT_EQ(parsed->report_pattern, kDefaultProfileReportPattern);
+  EXPECT_FALSE(parsed->force_overwrite);
+  EXPECT_FALSE(parsed->quiet);
+}
+
+// Guards each ncu spelling: short and long forms land in the field the command reads.
+TEST(ProfileOptions, ParsesEveryNcuSpelling) {
+  StatusOr<ProfileOptions> parsed = Parse({"-k",
+                                           "regex:conv.*",
+                                           "--kernel-name-base",
+                                           "demangled",
+                                           "-s",
+                                           "3",
+                                           "-c",
+                                           "2",
+                                           "--kernel-id",
+                                           "1:7:vecAdd:4",
+                                           "--devices",
+                                           "0,1",
+                                           "--set",
+                                           "full",
+                                           "--section",
+                                           "SpeedOfLight",
+                                           "--section",
+                                           "Occupancy",
+                                           "--metrics",
+                                           "dram__bytes.sum,gpu__time_duration.sum",
+                                           "--metrics",
+                                           "sm__cycles_elapsed.avg",
+                                           "--csv",
+                                           "--page",
+                                           "raw",
+                                           "--print-summary",
+                                           "per-kernel",
+                                           "-o",
+                                           "out_%p.sqlite",
+                                           "-f",
+                                           "-q",
+                                           "--replay-mode",
+                                           "application",
+                                           "--cache-control",
+                                           "none",
+                                           "--",
+                                           "python3",
+                                           "app.py"});
+  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+  EXPECT_EQ(parsed->kernel_name, "regex:conv.*");
+  EXPECT_EQ(parsed->kernel_name_base, "demangled");
+  EXPECT_EQ(parsed->launch_skip, 3u);
+  EXPECT_EQ(parsed->launch_count, 2u);
+  EXPECT_EQ(parsed->kernel_id, "1:7:vecAdd:4");
+  EXPECT_EQ(parsed->devices, "0,1");
+  EXPECT_EQ(parsed->set, "full");
+  EXPECT_EQ(parsed->sections, (std::vector<std::string>{"SpeedOfLight", "Occupancy"}));
+  EXPECT_EQ(parsed->metrics, (std::vector<std::string>{"dram__bytes.sum", "gpu__time_duration.sum",
+                                                       "sm__cycles_elapsed.avg"}));
+  EXPECT_TRUE(parsed->csv);
+  EXPECT_EQ(parsed->page, ProfilePage::kRaw);
+  EXPECT_EQ(parsed->print_summary, ProfileSummary::kPerKernel);
+  EXPECT_EQ(parsed->report_pattern, "out_%p.sqlite");
+  EXPECT_TRUE(parsed->force_overwrite);
+  EXPECT_TRUE(parsed->quiet);
+  EXPECT_EQ(parsed->replay_mode, "application");
+  EXPECT_EQ(parsed->cache_control, "none");
+  EXPECT_EQ(parsed->program, (std::vector<std::string>{"python3", "app.py"}));
+
+  parsed =
+      Parse({"--kernel-name", "vecAdd", "--launch-skip", "0", "--launch-count", "1", "--export",
+             "r.sqlite", "--force-overwrite", "--quiet", "--page", "details", "./app"});
+  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+  EXPECT_EQ(parsed->kernel_name, "vecAdd");
+  EXPECT_EQ(parsed->launch_skip, 0u);
+  EXPECT_EQ(parsed->launch_count, 1u);
+  EXPECT_EQ(parsed->report_pattern, "r.sqlite");
+  EXPECT_TRUE(parsed->force_overwrite);
+  EXPECT_TRUE(parsed->quiet);
+  EXPECT_EQ(parsed->page, ProfilePage::kDetails);
+  EXPECT_EQ(parsed->program, std::vector<std::string>{"./app"});
+}
+
+// Guards operand handling: the program's own options are not gpuscope's.
+TEST(ProfileOptions, OptionsAfterTheProgramBelongToIt) {
+  StatusOr<ProfileOptions> parsed = Parse({"-c", "1", "./app", "-c", "0", "--csv"});
+  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+  EXPECT_EQ(parsed->launch_count, 1u);
+  EXPECT_FALSE(parsed->csv);
+  EXPECT_EQ(parsed->program, (std::vector<std::string>{"./app", "-c", "0", "--csv"}));
+}
+
+TEST(ProfileOptions, EmptyMetricListItemsAreIgnored) {
+  StatusOr<ProfileOptions> parsed = Parse({"--metrics", ",a,,b,", "./app"});
+  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+  EXPECT_EQ(parsed->metrics, (std::vector<std::string>{"a", "b"}));
+}
+
+// Guards the "no GPU, no program" listings: they must not demand a program.
+TEST(ProfileOptions, ListingsNeedNoProgram) {
+  StatusOr<ProfileOptions> sets = Parse({"--list-sets"});
+  ASSERT_TRUE(sets.ok()) << sets.status().message();
+  EXPECT_TRUE(sets->list_sets);
+  EXPECT_TRUE(sets->program.empty());
+
+  StatusOr<ProfileOptions> sections = Parse({"--list-sections"});
+  ASSERT_TRUE(sections.ok()) << sections.status().message();
+  EXPECT_TRUE(sections->list_sections);
+
+  StatusOr<ProfileOptions> query = Parse({"--query-metrics", "--chip", "GH100"});
+  ASSERT_TRUE(query.ok()) << query.status().message();
+  EXPECT_TRUE(query->query_metrics);
+  EXPECT_EQ(query->chip, "GH100");
+
+  StatusOr<ProfileOptions> help = Parse({"-h"});
+  ASSERT_TRUE(help.ok()) << help.status().message();
+  EXPECT_TRUE(help->help);
+}
+
+// Guards the usage errors: rejected before the program starts, one line, naming the cause.
+TEST(ProfileOptions, BadValuesAreOneLineErrors) {
+  EXPECT_NE(ErrorOf({"-k", "regex:conv(", "./app"}).find("conv("), std::string::npos);
+  EXPECT_NE(ErrorOf({"-c", "0", "./app"}).find("at least 1"), std::string::npos);
+  EXPECT_NE(ErrorOf({"-c", "two", "./app"}).find("two"), std::string::npos);
+  EXPECT_NE(ErrorOf({"-s", "-1", "./app"}).find("-1"), std::string::npos);
+  EXPECT_NE(ErrorOf({"--page", "x", "./app"}).find("'x'"), std::string::npos);
+  EXPECT_NE(ErrorOf({"--print-summary", "per-gpu", "./app"}).find("per-gpu"), std::string::npos);
+  EXPECT_NE(ErrorOf({"--replay-mode", "range", "./app"}).find("range"), std::string::npos);
+  EXPECT_NE(ErrorOf({"--kernel-name-base", "short", "./app"}).find("short"), std::string::npos);
+  EXPECT_NE(ErrorOf({"--devices", "gpu0", "./app"}).find("gpu0"), std::string::npos);
+  EXPECT_FALSE(ErrorOf({"--kernel-id", "1:2", "./app"}).empty());
+  EXPECT_FALSE(ErrorOf({"--no-such-option", "./app"}).empty());
+
+  // Never accepted and silently ignored: ncu's numbers would differ.
+  const std::string cache = ErrorOf({"--cache-control", "all", "./app"});
+  EXPECT_NE(cache.find("--cache-control all"), std::string::npos) << cache;
+  EXPECT_NE(cache.find("not available"), std::string::npos) << cache;
+
+  const std::string missing = ErrorOf({"--set", "full"});
+  EXPECT_NE(missing.find("no program"), std::string::npos) << missing;
+  EXPECT_NE(ErrorOf({}).find("no program"), std::string::npos);
+}
+
+TEST(ProfileOptions, UsageNamesTheNcuOptions) {
+  const std::string usage = ProfileUsage();
+  for (const char* option :
+       {"--kernel-name", "--launch-skip", "--launch-count", "--kernel-id", "--set", "--section",
+        "--metrics", "--list-sets", "--query-metrics", "--print-summary", "--cache-control"}) {
+    EXPECT_NE(usage.find(option), std::string::npos) << option;
+  }
+}
+
+}  // namespace
+}  // namespace gpuscope::cli

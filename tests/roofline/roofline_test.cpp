@@ -1,0 +1,179 @@
+#include "analysis/roofline/roofline.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <sstream>
+
+#include "analysis/profile_loader.h"
+#include "analysis/roofline/roofline_format.h"
+#include "analysis/roofline/roofline_svg.h"
+#include "store/report_reader.h"
+
+namespace gpuscope::analysis {
+namespace {
+
+// The recorded report's kernels by function name (the first launch of each).
+std::map<std::string, RooflineResult> RecordedRooflines() {
+  auto reader = store::ReportReader::Open(std::string(GPUSCOPE_TEST_DATA_DIR) +
+                                          "/reports/h200_metrics_full.sqlite");
+  EXPECT_TRUE(reader.ok()) << reader.status().message();
+  auto profiles = LoadKernelProfiles(**reader);
+  EXPECT_TRUE(profiles.ok());
+  std::map<std::string, RooflineResult> results;
+  for (const KernelProfile& p : *profiles) results.try_emplace(p.function_name, ComputeRoofline(p));
+  return results;
+}
+
+TEST(RooflineRecorded, SaxpyIsMemoryBoundNearTheDramRoof) {
+  RooflineResult r = RecordedRooflines().at("k_saxpy");
+  EXPECT_EQ(r.verdict.bound, Bound::kMemory);
+  EXPECT_EQ(r.verdict.limiter, "DRAM");
+  // 808 MB in 234 us = 3.45 TB/s of GH100's 4.81 TB/s (1504 B x 3.199 GHz).
+  EXPECT_NEAR(*r.level(MemoryLevel::kDram).peak_bytes_per_second, 4.81e12, 0.01e12);
+  EXPECT_NEAR(*r.level(MemoryLevel::kDram).pct_of_peak, 71.7, 0.5);
+  EXPECT_NEAR(*r.verdict.headroom, 1.39, 0.02);
+  // FP32: 2 FLOPs per element (one FMA) at 0.17 FLOP per DRAM byte.
+  EXPECT_NEAR(*r.Intensity(Precision::kFp32, MemoryLevel::kDram), 0.166, 0.002);
+  EXPECT_TRUE(r.missing.empty());
+}
+
+TEST(RooflineRecorded, FmaIsCompute32BoundNearTheFp32Roof) {
+  RooflineResult r = RecordedRooflines().at("k_fma_fp32");
+  EXPECT_EQ(r.verdict.bound, Bound::kCompute);
+  EXPECT_EQ(r.verdict.limiter, "FP32");
+  EXPECT_NEAR(*r.rate(Precision::kFp32).peak_flop_per_second, 66.7e12, 0.5e12);
+  EXPECT_GT(*r.rate(Precision::kFp32).pct_of_peak, 80.0);
+}
+
+TEST(RooflineRecorded, DfmaIsFp64Bound) {
+  RooflineResult r = RecordedRooflines().at("k_dfma_fp64");
+  EXPECT_EQ(r.verdict.bound, Bound::kCompute);
+  EXPECT_EQ(r.verdict.limiter, "FP64");
+  EXPECT_EQ(r.MainPrecision(), Precision::kFp64);
+  EXPECT_GT(*r.rate(Precision::kFp64).pct_of_peak, 90.0);
+}
+
+TEST(RooflineRecorded, TinyIsLatencyBound) {
+  RooflineResult r = RecordedRooflines().at("k_tiny");
+  EXPECT_EQ(r.verdict.bound, Bound::kLatency);
+  EXPECT_LT(*r.verdict.utilization_pct, 1.0);
+}
+
+TEST(RooflineRecorded, BankConflictsBoundByL1EvenWithFewBytes) {
+  RooflineResult r = RecordedRooflines().at("k_smem_bank_conflicts");
+  EXPECT_EQ(r.verdict.bound, Bound::kMemory);
+  EXPECT_EQ(r.verdict.limiter, "L1/TEX");
+  EXPECT_LT(*r.level(MemoryLevel::kL1).pct_of_peak, 1.0);
+}
+
+TEST(RooflineRecorded, L2RoofFromItsMeasuredShareAgreesWithTheChipTable) {
+  RooflineResult r = RecordedRooflines().at("k_saxpy");
+  EXPECT_EQ(r.level(MemoryLevel::kL2).peak_source, "measured share of peak");
+  EXPECT_NEAR(*r.level(MemoryLevel::kL2).peak_bytes_per_second, 15.42e12, 0.1e12);
+}
+
+KernelProfile Synthetic() {
+  KernelProfile p;
+  p.function_name = "k";
+  p.chip = "GH100";
+  p.measured = true;
+  p.device.num_sms = 132;
+  p.metrics = {
+      {"gpu__time_duration.sum", 1000.0},  // 1 us
+      {"sm__cycles_elapsed.avg.per_second", 2e9},
+      {"sm__sass_thread_inst_executed_op_ffma_pred_on.sum.peak_sustained", 16896},
+      {"sm__sass_thread_inst_executed_op_dfma_pred_on.sum.peak_sustained", 8448},
+      {"smsp__sass_thread_inst_executed_op_fadd_pred_on.sum", 1e6},
+      {"smsp__sass_thread_inst_executed_op_fmul_pred_on.sum", 2e6},
+      {"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", 3e6},
+      {"dram__bytes.sum", 1e6},  // 1 TB/s: a third of the roof
+      {"dram__bytes.sum.peak_sustained", 1500},
+      {"dram__cycles_elapsed.avg.per_second", 2e9},
+      {"sm__throughput.avg.pct_of_peak_sustained_elapsed", 20},
+      {"gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed", 30},
+  };
+  return p;
+}
+
+TEST(RooflineSynthetic, FlopsAreAddPlusMulPlusTwiceFma) {
+  RooflineResult r = ComputeRoofline(Synthetic());
+  EXPECT_DOUBLE_EQ(*r.rate(Precision::kFp32).flops, 1e6 + 2e6 + 2 * 3e6);
+  EXPECT_DOUBLE_EQ(*r.rate(Precision::kFp32).flop_per_second, 9e6 / 1e-6);
+  EXPECT_DOUBLE_EQ(*r.rate(Precision::kFp32).peak_flop_per_second, 16896 * 2 * 2e9);
+  EXPECT_DOUBLE_EQ(*r.level(MemoryLevel::kDram).peak_bytes_per_second, 3e12);
+  EXPECT_DOUBLE_EQ(*r.Intensity(Precision::kFp32, MemoryLevel::kDram), 9e6 / 1e6);
+  EXPECT_NEAR(*r.level(MemoryLevel::kDram).pct_of_peak, 100.0 / 3, 1e-9);
+}
+
+TEST(RooflineSynthetic, DramAboveSixtyPercentIsMemoryBound) {
+  KernelProfile p = Synthetic();
+  // 2 MB in 1 us = 2 TB/s of the 3 TB/s roof = 66.7%.
+  p.metrics["dram__bytes.sum"] = 2e6;
+  p.metrics["gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed"] = 66.7;
+  RooflineResult r = ComputeRoofline(p);
+  EXPECT_EQ(r.verdict.bound, Bound::kMemory);
+  EXPECT_EQ(r.verdict.limiter, "DRAM");
+  EXPECT_NEAR(*r.verdict.headroom, 1.5, 0.01);
+}
+
+TEST(RooflineSynthetic, NothingBusyIsLatencyBound) {
+  KernelProfile p = Synthetic();
+  p.metrics["dram__bytes.sum"] = 1e3;
+  RooflineResult r = ComputeRoofline(p);
+  EXPECT_EQ(r.verdict.bound, Bound::kLatency);
+  EXPECT_EQ(r.verdict.limiter, "memory");
+  EXPECT_NEAR(*r.verdict.utilization_pct, 30.0, 1e-9);
+}
+
+TEST(RooflineSynthetic, MissingInputsAreNamedNotGuessed) {
+  KernelProfile p = Synthetic();
+  p.metrics.erase("gpu__time_duration.sum");
+  p.metrics.erase("dram__bytes.sum.peak_sustained");
+  RooflineResult r = ComputeRoofline(p);
+  EXPECT_EQ(r.verdict.bound, Bound::kUnknown);
+  EXPECT_FALSE(r.level(MemoryLevel::kDram).peak_bytes_per_second);
+  EXPECT_NE(std::find(r.missing.begin(), r.missing.end(), "gpu__time_duration.sum"),
+            r.missing.end());
+  EXPECT_NE(std::find(r.missing.begin(), r.missing.end(), "dram__bytes.sum.peak_sustained"),
+            r.missing.end());
+  std::ostringstream text;
+  WriteRooflineText(r, text);
+  EXPECT_NE(text.str().find("Missing metrics:"), std::string::npos);
+}
+
+TEST(RooflineSynthetic, UnmeasuredKernelSaysWhy) {
+  KernelProfile p = Synthetic();
+  p.measured = false;
+  p.failure = "replay failed";
+  RooflineResult r = ComputeRoofline(p);
+  EXPECT_EQ(r.verdict.bound, Bound::kUnknown);
+  EXPECT_NE(r.verdict.reason.find("replay failed"), std::string::npos);
+}
+
+TEST(RooflineSvg, DrawsRoofsAndPointsAndListsKernelsWithoutFlops) {
+  KernelProfile no_flops = Synthetic();
+  no_flops.function_name = "copy<int>";
+  for (const char* op : {"fadd", "fmul", "ffma"}) {
+    no_flops.metrics[std::string("smsp__sass_thread_inst_executed_op_") + op + "_pred_on.sum"] = 0;
+  }
+  std::string svg = RooflineSvg({ComputeRoofline(Synthetic()), ComputeRoofline(no_flops)});
+  EXPECT_EQ(svg.rfind("<svg", 0), 0u);
+  EXPECT_NE(svg.find("</svg>"), std::string::npos);
+  EXPECT_NE(svg.find("<circle"), std::string::npos);  // the DRAM point
+  EXPECT_NE(svg.find("FP32 peak"), std::string::npos);
+  EXPECT_NE(svg.find("copy&lt;int&gt;"), std::string::npos);  // escaped, listed off-chart
+  EXPECT_NE(svg.find("No FLOPs"), std::string::npos);
+}
+
+TEST(RooflineCsv, OneRowPerKernelWithRawNumbers) {
+  std::ostringstream csv;
+  WriteRooflineCsv({ComputeRoofline(Synthetic())}, csv);
+  std::string text = csv.str();
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 2);
+  EXPECT_NE(text.find(",9000000,"), std::string::npos);  // FP32 FLOPs, unscaled
+  EXPECT_NE(text.find("latency-bound"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpuscope::analysis
