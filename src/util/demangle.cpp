@@ -42,14 +42,18 @@ std::string FunctionBaseName(std::string_view name) {
     }
   }
   std::string_view head = name.substr(0, cut);
-  // Drop a return type: the last top-level space outside template brackets.
+  // Drop a return type: the last top-level space outside template brackets and parentheses
+  // ("(anonymous namespace)::k" keeps its space).
   int angle = 0;
+  int paren = 0;
   std::size_t start = 0;
   for (std::size_t i = 0; i < head.size(); ++i) {
     char c = head[i];
     if (c == '<') ++angle;
     if (c == '>') --angle;
-    if (c == ' ' && angle == 0) start = i + 1;
+    if (c == '(') ++paren;
+    if (c == ')') --paren;
+    if (c == ' ' && angle == 0 && paren == 0) start = i + 1;
   }
   return std::string(head.substr(start));
 }

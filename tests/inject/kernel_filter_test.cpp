@@ -1,6 +1,8 @@
 // Nsight Compute's kernel filters as `gpuscope profile` applies them, launch by launch.
 #include "util/kernel_filter.h"
 
+#include "util/demangle.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
@@ -50,6 +52,16 @@ TEST(KernelFilter, NameBasesSeeDifferentNames) {
   KernelSelector function(Spec("regex:^convolution<float>$"));
   EXPECT_EQ(Profiled(function, {kConv, kSaxpy}), (std::vector<int>{0}));
   EXPECT_EQ(NameInBase(kPlainC, NameBase::kFunction), "add_kernel");
+}
+
+TEST(KernelFilter, FunctionBaseNameKeepsNamespacesAndDropsReturnTypesAndParameters) {
+  EXPECT_EQ(FunctionBaseName("saxpy(int, float, float const*, float*)"), "saxpy");
+  EXPECT_EQ(FunctionBaseName("void ns::add<int>(int*)"), "ns::add<int>");
+  // The space of "(anonymous namespace)" is not a return type's (ncu prints the same name).
+  EXPECT_EQ(FunctionBaseName("(anonymous namespace)::k_convolve(float const*, bool)"),
+            "(anonymous namespace)::k_convolve");
+  EXPECT_EQ(FunctionBaseName("void (anonymous namespace)::k<(int)3>(int)"),
+            "(anonymous namespace)::k<(int)3>");
 }
 
 TEST(KernelFilter, SkipAndCountCountOnlyMatchingLaunches) {

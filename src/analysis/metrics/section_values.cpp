@@ -147,6 +147,15 @@ StatusOr<OccupancyResult> TheoreticalOccupancy(const KernelProfile& profile) {
   if (!result.ok() && profile.shared_memory_executed > 0) {
     result = ComputeOccupancy(arch.value(), InputFor(profile, /*with_carveout=*/false));
   }
+  // A recorded carveout too small for even one block cannot be what the kernel ran with: CUPTI
+  // reported 32 KB for a kernel of 32 KB static shared memory (+1 KB reserved) that ran 6
+  // blocks per SM on the H200 (Nsight Compute: shared-memory limit 6, 75%). The driver then
+  // takes the carveout from the preference (the full 228 KB by default), as here.
+  if (result.ok() && profile.shared_memory_executed > 0 &&
+      result->BlockLimit(OccupancyResource::kSharedMemory) == 0) {
+    auto preferred = ComputeOccupancy(arch.value(), InputFor(profile, /*with_carveout=*/false));
+    if (preferred.ok()) result = preferred;
+  }
   return result;
 }
 
