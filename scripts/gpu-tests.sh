@@ -66,9 +66,12 @@ ctest --test-dir "$build" -L gpu --output-on-failure --timeout 300 "$@" 2>&1 | t
 ctest_status=${PIPESTATUS[0]}
 
 elapsed=$(( $(date +%s) - start_s ))
-summary_line=$(grep -E '^[0-9]+% tests passed, [0-9]+ tests failed out of [0-9]+' "$log" | tail -1)
+# "95% tests passed, 1 tests failed out of 20"; CTest 4 drops the middle part when none
+# failed ("100% tests passed out of 5").
+summary_line=$(grep -E '^[0-9]+% tests passed(, [0-9]+ tests failed)? out of [0-9]+' "$log" | tail -1)
 total=$(sed -nE 's/.* out of ([0-9]+).*/\1/p' <<<"$summary_line")
 failed=$(sed -nE 's/.*passed, ([0-9]+) tests failed.*/\1/p' <<<"$summary_line")
+[ -n "$summary_line" ] && [ -z "$failed" ] && failed=0
 # CTest lists failed tests as "  12 - Name (Failed)" and, under "The following tests did not
 # run:", skipped ones as "  12 - Name (Skipped)"; both lists use the same layout.
 failed_names=$(grep -vE '\((Skipped|Disabled)\)' "$log" |
