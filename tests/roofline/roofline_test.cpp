@@ -117,6 +117,24 @@ TEST(RooflineSynthetic, DramAboveSixtyPercentIsMemoryBound) {
   EXPECT_NEAR(*r.verdict.headroom, 1.5, 0.01);
 }
 
+TEST(RooflineSynthetic, TensorFlopsComeFromTheOpsCountersAndTheRoofFromThePipe) {
+  KernelProfile p = Synthetic();
+  // The H200's 4096^3 FP16 matmul: 2 n^3 ops in 183.328 us with the tensor pipe 89.79% busy.
+  p.metrics["gpu__time_duration.sum"] = 183328;
+  p.metrics["sm__ops_path_tensor_src_fp16.sum"] = 137438953472.0;
+  p.metrics["sm__ops_path_tensor_src_bf16_dst_fp32.sum"] = 0;
+  p.metrics["sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_elapsed"] = 89.79;
+  // The sparse rate the counters call peak_sustained must not become the roof.
+  p.metrics["sm__ops_path_tensor_src_fp16.sum.peak_sustained"] = 1081344;
+  RooflineResult r = ComputeRoofline(p);
+  const auto& tensor = r.precisions[3];
+  ASSERT_TRUE(tensor.flops && tensor.flop_per_second && tensor.peak_flop_per_second);
+  EXPECT_DOUBLE_EQ(*tensor.flops, 137438953472.0);
+  EXPECT_NEAR(*tensor.flop_per_second / 1e12, 749.7, 0.1);  // Tflop/s
+  EXPECT_NEAR(*tensor.pct_of_peak, 89.79, 1e-9);
+  EXPECT_NEAR(*tensor.peak_flop_per_second / 1e12, 749.7 / 0.8979, 0.2);
+}
+
 TEST(RooflineSynthetic, NothingBusyIsLatencyBound) {
   KernelProfile p = Synthetic();
   p.metrics["dram__bytes.sum"] = 1e3;

@@ -73,8 +73,26 @@ double Flops(std::span<const double> v) { return v[0] + v[1] + 2.0 * v[2]; }
 double FlopRate(std::span<const double> v) { return (v[0] + v[1] + 2.0 * v[2]) * v[3]; }
 double PeakFlopRate(std::span<const double> v) { return 2.0 * v[0] * v[1]; }
 double Product(std::span<const double> v) { return v[0] * v[1]; }
+// Tensor-core math operations of every floating-point input type (Hopper counts each
+// multiply and each add, like the FLOPs of the other rows).
+double Sum(std::span<const double> v) {
+  double sum = 0;
+  for (double x : v) sum += x;
+  return sum;
+}
+// The same operations per second: the last input is the duration in ns.
+double SumPerSecond(std::span<const double> v) {
+  return Ratio(Sum(v.first(v.size() - 1)), v.back() * 1e-9);
+}
 double Intensity(std::span<const double> v) {
   return Ratio((v[0] + v[1] + 2.0 * v[2]) * v[3], v[4]);
+}
+
+// The tensor math-op counters of GH100 (and later chips) by floating-point input type.
+std::vector<std::string> TensorOpInputs() {
+  return {"sm__ops_path_tensor_src_fp16.sum", "sm__ops_path_tensor_src_bf16_dst_fp32.sum",
+          "sm__ops_path_tensor_src_tf32_dst_fp32.sum", "sm__ops_path_tensor_src_fp8.sum",
+          "sm__ops_path_tensor_src_fp64.sum"};
 }
 
 std::vector<std::string> FlopInputs(std::string_view precision, std::string_view rollup) {
@@ -218,6 +236,10 @@ Section Roofline() {
              Derived("FP64 Operations", UnitKind::kFixed, "flop", FlopInputs("d", ""), Flops)),
           In(flops,
              Derived("FP16 Operations", UnitKind::kFixed, "flop", FlopInputs("h", ""), Flops)),
+          Optional(Derived("Tensor Achieved Performance", UnitKind::kFlopRate, "",
+                           With(TensorOpInputs(), "gpu__time_duration.sum"), SumPerSecond)),
+          In(flops, Optional(Derived("Tensor Operations", UnitKind::kFixed, "flop",
+                                     TensorOpInputs(), Sum))),
           In(flops, Metric("Tensor HMMA Instructions", "inst",
                            "sm__inst_executed_pipe_tensor_op_hmma.sum")),
           In(flops, Optional(Metric("Tensor GMMA Instructions", "inst",

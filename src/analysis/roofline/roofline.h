@@ -10,10 +10,13 @@
 //                 FLOPs = add + mul + 2 x fma (an FMA is two operations, as ncu counts it)
 //   FLOP roofs    sm__sass_thread_inst_executed_op_{ffma,dfma,hfma}_pred_on.sum.peak_sustained
 //                 (FMAs per cycle, whole GPU) x 2 x sm__cycles_elapsed.avg.per_second
-//   tensor        sm__inst_executed_pipe_tensor_op_{hmma,gmma}.sum (warp instructions) and
-//                 sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_elapsed: the counters
-//                 do not say the MMA shape, so tensor FLOPs are not derived; the pipe's
-//                 utilisation is its share of the roof.
+//   tensor        sm__ops_path_tensor_src_{fp16,bf16_dst_fp32,tf32_dst_fp32,fp8,fp64}.sum (math
+//                 operations = FLOPs, checked against 2 n^3 of an FP16 matmul on the H200; roof:
+//                 the one the tensor pipe's utilisation implies), else, where those are missing,
+//                 sm__inst_executed_pipe_tensor_op_{hmma,gmma}.sum (warp instructions) and
+//                 sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_elapsed: instruction
+//                 counts do not say the MMA shape, so no FLOPs then; the pipe's utilisation is
+//                 its share of the roof.
 //   bytes         dram__bytes.sum, lts__t_bytes.sum, l1tex__t_bytes.sum
 //   bandwidth     DRAM: dram__bytes.sum.peak_sustained x dram__cycles_elapsed.avg.per_second;
 //   roofs         L2/L1: <level>__t_bytes.sum.peak_sustained x <level>__cycles_elapsed
@@ -44,8 +47,8 @@ std::string_view MemoryLevelName(MemoryLevel level);  // "DRAM", "L2", "L1"
 
 struct FlopRate {
   Precision precision = Precision::kFp32;
-  std::optional<double> flops;            // operations (tensor: warp instructions)
-  std::optional<double> flop_per_second;  // unset for tensor (see above)
+  std::optional<double> flops;            // operations (tensor without ops counters: warp instructions)
+  std::optional<double> flop_per_second;  // unset for tensor without ops counters
   std::optional<double> peak_flop_per_second;
   // Achieved share of the roof, 0-100 (tensor: the pipe's measured utilisation).
   std::optional<double> pct_of_peak;
