@@ -176,8 +176,9 @@ int ProfileCommand(std::span<const std::string> args) {
   // the program can add a pass to one launch only (measured on the H200: a second launch's
   // SetConfig(pass 0) continued at pass 2).
   if (options.replay_mode == "application" && options.launch_count != 1u) {
-    CommandError("--replay-mode application measures one launch per series of runs: add -c 1 "
-                 "(and -s N or -k to choose the launch)");
+    CommandError(
+        "--replay-mode application measures one launch per series of runs: add -c 1 "
+        "(and -s N or -k to choose the launch)");
     return kExitUsage;
   }
   if (options.replay_mode == "application") {
@@ -245,6 +246,9 @@ int ProfileCommand(std::span<const std::string> args) {
     run.report_pattern =
         last ? options.report_pattern : replay_dir + "/pass" + std::to_string(pass) + "_%p.sqlite";
     run.force_overwrite = options.force_overwrite || !last;
+    // Application replay keeps one image per profiled launch between runs, numbered per
+    // process: child processes would write over the root's.
+    if (application) run.follow_children = false;
     run.quiet = options.quiet;
     run.program = options.program;
     std::vector<std::pair<std::string, std::string>> variables =
@@ -295,13 +299,16 @@ int ProfileCommand(std::span<const std::string> args) {
   StatusOr<Manifest> manifest =
       TakeManifest(preparation.manifest_path, static_cast<std::uint32_t>(root_pid));
   std::vector<std::string> reports;
+  std::size_t reports_written = 0;
   if (!manifest.ok()) {
     SayError(manifest.status().message());
   } else {
+    reports_written = manifest->entries.size();
     for (const ManifestEntry& entry : manifest->entries) {
       Status finalized = store::FinalizeReport(entry.report_path);
       if (!finalized.ok()) {
         SayError(finalized.message());
+        Say("Report (not evaluated): " + entry.report_path);
         continue;
       }
       store::ProfileRequest request;
@@ -311,7 +318,9 @@ int ProfileCommand(std::span<const std::string> args) {
       StatusOr<EvaluationSummary> evaluated =
           EvaluateReport(entry.report_path, plan->metrics, request);
       if (!evaluated.ok()) {
+        // The counter data is in the report: `gpuscope stats --page details` evaluates it again.
         SayError(evaluated.status().message());
+        Say("Report (not evaluated): " + entry.report_path);
         continue;
       }
       for (const std::string& problem : evaluated->problems) SayError(problem);
@@ -320,7 +329,9 @@ int ProfileCommand(std::span<const std::string> args) {
   }
   timer.Lap("finalising and evaluating the reports");
   if (reports.empty()) {
-    SayError("no report was written: the program made no CUDA call that gpuscope saw");
+    if (reports_written == 0) {
+      SayError("no report was written: the program made no CUDA call that gpuscope saw");
+    }
   } else {
     ProfileOutputOptions output;
     output.csv = options.csv;

@@ -19,6 +19,12 @@ StatusOr<std::vector<std::uint8_t>> CompressCounterData(std::span<const std::uin
 
 StatusOr<std::vector<std::uint8_t>> DecompressCounterData(std::span<const std::uint8_t> stored,
                                                           std::size_t expected_size) {
+  // zlib expands at most ~1032:1; a size beyond that (or none) comes from a damaged report and
+  // must not become a huge allocation.
+  if (expected_size == 0 || expected_size / 1032 > stored.size() + 1) {
+    return Status::Error("corrupt counter data (" + std::to_string(stored.size()) +
+                         " stored bytes cannot expand to " + std::to_string(expected_size) + ")");
+  }
   std::vector<std::uint8_t> out(expected_size);
   uLongf size = static_cast<uLongf>(expected_size);
   int rc = uncompress(out.data(), &size, stored.data(), static_cast<uLong>(stored.size()));

@@ -598,8 +598,9 @@ void ReportWriter::OnProfiledKernel(const model::ProfiledKernelRecord& r) {
   if (!status_.ok() || out_of_memory_) return Lost();
   std::vector<std::uint8_t> compressed;
   if (!r.counter_data.empty()) {
+    // One kernel's data that cannot be compressed costs that kernel, not the report.
     StatusOr<std::vector<std::uint8_t>> packed = CompressCounterData(r.counter_data);
-    if (!packed.ok()) return FailWith(packed.status());
+    if (!packed.ok()) return Lost();
     compressed = std::move(*packed);
   }
   sqlite3_stmt* s = stmts_->insert_profiled_kernel.get();

@@ -269,7 +269,8 @@ CREATE TABLE profiled_kernels (
   correlation_id    INTEGER NOT NULL,  -- kernels.correlation_id of the launch
   device_id         INTEGER NOT NULL,  -- devices.id
   context_id        INTEGER NOT NULL,  -- contexts.context_id
-  stream_id         INTEGER NOT NULL,  -- streams.stream_id (0: the launch call hid it)
+  stream_id         INTEGER NOT NULL,  -- streams.stream_id when --kernel-id named a stream, else 0
+                                       -- (the launch's stream: kernels.stream_id by correlation_id)
   name_id           INTEGER NOT NULL,  -- strings.id of the kernel name (mangled)
   invocation        INTEGER NOT NULL,  -- n-th launch of this kernel name, selected or not, from 0
   start             INTEGER,           -- ns, relative: the launch call began (host clock)

@@ -63,7 +63,10 @@ struct KernelPage {
   std::vector<KernelConfig> configs;
 };
 
-std::string KernelPageJson(const std::string& name, const KernelPage& page) {
+// The page's profile fields (sections, findings, roofline, occupancy) come from `profiles`;
+// they are empty for a kernel that was not profiled.
+std::string KernelPageJson(const std::string& name, const KernelPage& page,
+                           const ReportProfiles& profiles) {
   std::string out = "{\"name\":" + JsonString(name) + ",\"mangled\":" + JsonString(page.mangled) +
                     ",\"launches\":" + std::to_string(page.launches) +
                     ",\"total\":" + std::to_string(page.total) +
@@ -81,7 +84,7 @@ std::string KernelPageJson(const std::string& name, const KernelPage& page) {
            ",\"dynamic_smem\":" + std::to_string(c.dynamic_smem) +
            ",\"count\":" + std::to_string(c.count) + "}";
   }
-  out += "],\"sections\":[],\"findings\":[],\"roofline\":null,\"occupancy\":null}";
+  out += "]" + profiles.KernelFieldsJson(name, page.mangled) + "}";
   return out;
 }
 
@@ -218,7 +221,9 @@ std::string ViewerData::ReportJson(std::size_t i) const {
   for (std::size_t w = 0; w < warnings.size(); ++w) {
     out += (w ? "," : "") + JsonString(warnings[w]);
   }
-  out += "],\"has_metrics\":false}";
+  StatusOr<const ReportProfiles*> profiles = Profiles(i);
+  out += "],\"has_metrics\":";
+  out += profiles.ok() && profiles.value()->HasMetrics() ? "true}" : "false}";
   return out;
 }
 
@@ -317,20 +322,36 @@ StatusOr<std::string> ViewerData::KernelJson(std::size_t report, const std::stri
   if (found == pages->end()) {
     return Status::Error("no kernel named " + name + " in report " + std::to_string(report));
   }
-  return KernelPageJson(found->first, found->second);
+  StatusOr<const ReportProfiles*> profiles = Profiles(report);
+  if (!profiles.ok()) return profiles.status();
+  return KernelPageJson(found->first, found->second, *profiles.value());
 }
 
 StatusOr<std::string> ViewerData::AllKernelsJson(std::size_t report) const {
   StatusOr<std::map<std::string, KernelPage>> pages =
       KernelPages(*reports_[report].reader, nullptr);
   if (!pages.ok()) return pages.status();
+  StatusOr<const ReportProfiles*> profiles = Profiles(report);
+  if (!profiles.ok()) return profiles.status();
   std::string out = "{";
   bool first = true;
   for (const auto& [name, page] : pages.value()) {
-    out += (first ? "" : ",") + JsonString(name) + ":" + KernelPageJson(name, page);
+    out += (first ? "" : ",") + JsonString(name) + ":" + KernelPageJson(name, page, **profiles);
     first = false;
   }
   return out + "}";
+}
+
+StatusOr<const ReportProfiles*> ViewerData::Profiles(std::size_t report) const {
+  const Loaded& loaded = reports_[report];
+  if (!loaded.profiles) {
+    StatusOr<std::unique_ptr<ReportProfiles>> profiles = ReportProfiles::Load(*loaded.reader);
+    if (!profiles.ok()) {
+      return Status::Error(loaded.reader->path() + ": " + profiles.status().message());
+    }
+    loaded.profiles = std::move(profiles.value());
+  }
+  return loaded.profiles.get();
 }
 
 Status ViewerData::FillEventFacts(std::size_t report, EventType type,

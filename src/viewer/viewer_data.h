@@ -15,6 +15,7 @@
 
 #include "store/report_reader.h"
 #include "util/status.h"
+#include "viewer/report_profiles.h"
 #include "viewer/track_index.h"
 
 namespace gpuscope::viewer {
@@ -67,7 +68,12 @@ class ViewerData {
   struct Loaded {
     std::unique_ptr<store::ReportReader> reader;
     std::unique_ptr<TrackIndex> index;
+    // Loaded on first use (/api/reports' has_metrics, a kernel page) and kept: it joins the
+    // profiled launches with their kernel records, a scan not worth repeating per page.
+    mutable std::unique_ptr<ReportProfiles> profiles;
   };
+  // The report's profiles (loading them the first time); an error names the report.
+  StatusOr<const ReportProfiles*> Profiles(std::size_t report) const;
   ViewerData() = default;
   std::vector<Loaded> reports_;
   std::map<std::vector<std::size_t>, std::string> summaries_;

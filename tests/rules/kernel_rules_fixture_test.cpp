@@ -109,6 +109,24 @@ TEST_F(KernelRulesFixture, FindingsAreSortedBySpeedup) {
   }
 }
 
+// Without the Speed Of Light numbers nothing says how busy a kernel is: latency findings
+// (occupancy, stalls, eligible warps, tail) must not promise a speedup.
+TEST_F(KernelRulesFixture, WithoutSpeedOfLightLatencyFindingsPromiseNothing) {
+  for (const KernelProfile& base : *profiles_) {
+    KernelProfile p = base;
+    for (auto it = p.metrics.begin(); it != p.metrics.end();) {
+      const bool sol = it->first.find("pct_of_peak_sustained") != std::string::npos;
+      it = sol ? p.metrics.erase(it) : std::next(it);
+    }
+    for (const Finding& f : RunKernelRules(p)) {
+      if (f.rule_id == "achieved_occupancy" || f.rule_id == "top_stall_reason" ||
+          f.rule_id == "few_eligible_warps" || f.rule_id == "tail_effect") {
+        EXPECT_LT(f.speedup_pct.value_or(0), 1.0) << p.function_name << " " << f.rule_id;
+      }
+    }
+  }
+}
+
 TEST_F(KernelRulesFixture, MissingMetricsNeverCrash) {
   // Drop each metric in turn from a kernel with many findings: rules stop applying, nothing
   // throws, and no finding has a non-finite speedup.

@@ -365,5 +365,18 @@ TEST(CounterDataCodecTest, RoundTripAndSizeMismatch) {
   EXPECT_EQ(not_zlib.status().message().find('\n'), std::string::npos);
 }
 
+// A damaged report's size field must not turn into a huge allocation (it used to throw
+// std::length_error out of `gpuscope stats --page`).
+TEST(CounterDataCodecTest, ImpossibleSizesAreCorruptionNotAllocations) {
+  const std::vector<std::uint8_t> image(4096, 7);
+  auto packed = CompressCounterData(image);
+  ASSERT_TRUE(packed.ok());
+  for (std::size_t size : {std::size_t{0}, std::size_t{1} << 40, static_cast<std::size_t>(-1)}) {
+    auto unpacked = DecompressCounterData(*packed, size);
+    ASSERT_FALSE(unpacked.ok()) << size;
+    EXPECT_NE(unpacked.status().message().find("corrupt counter data"), std::string::npos);
+  }
+}
+
 }  // namespace
 }  // namespace gpuscope::store

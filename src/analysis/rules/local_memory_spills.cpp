@@ -31,6 +31,7 @@ std::optional<Finding> Evaluate(const RuleInputs& in) {
   }
   const double speedup =
       RuleInputs::WorkSpeedup(local_share, std::max(in.memory_pct().value_or(0), memory_stall_pct));
+  if (speedup < 1.0) return std::nullopt;  // a spill that costs nothing measurable
   const auto& p = in.profile();
   std::string message = "The kernel executes " + Count(*local) + " local memory instructions, " +
                         Fixed(local_share * 100, 1) + "% of its memory instructions";

@@ -60,7 +60,12 @@ bool RuleInputs::memory_bound() const {
   return memory_pct_ && *memory_pct_ >= kBusyPct && *memory_pct_ >= sm_pct_.value_or(0);
 }
 
-double RuleInputs::IdleShare() const { return std::clamp(1.0 - busiest_pct() / 100.0, 0.0, 1.0); }
+// Without the Speed Of Light numbers nothing says how busy the kernel is: no latency finding
+// may then promise a speedup (0 keeps them under every rule's threshold).
+double RuleInputs::IdleShare() const {
+  if (!sm_pct_ && !memory_pct_) return 0.0;
+  return std::clamp(1.0 - busiest_pct() / 100.0, 0.0, 1.0);
+}
 
 double RuleInputs::WorkSpeedup(double removed_share, double unit_pct) {
   return std::clamp(removed_share, 0.0, 1.0) * std::clamp(unit_pct, 0.0, 100.0);

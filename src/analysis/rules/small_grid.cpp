@@ -1,5 +1,7 @@
 // A grid with fewer blocks than the device has SMs: some SMs get no work at all. Such
 // launches are also short, so launch overhead dominates them.
+#include <algorithm>
+
 #include "analysis/rules/all_rules.h"
 
 namespace gpuscope::analysis {
@@ -9,7 +11,10 @@ std::optional<Finding> Evaluate(const RuleInputs& in) {
   if (!in.grid_smaller_than_sms()) return std::nullopt;
   const double blocks = static_cast<double>(in.grid_blocks());
   // Speedup = 1 - blocks / SMs: the share of SMs left idle (ncu's estimate for small grids).
-  const double speedup = (1.0 - blocks / in.num_sms()) * 100.0;
+  // Capped by the busiest unit's headroom: a grid that already keeps a unit near its roof
+  // with few SMs gains no more than that unit's idle share from more blocks.
+  const double speedup =
+      std::min((1.0 - blocks / in.num_sms()) * 100.0, in.IdleShare() * 100.0);
   std::string message = "The grid for this launch is configured to execute only " + Count(blocks) +
                         " blocks of " + std::to_string(in.threads_per_block()) +
                         " threads, which is less than the GPU's " + std::to_string(in.num_sms()) +
@@ -33,7 +38,7 @@ const Rule& SmallGridRule() {
                          Finding::kOpt,
                          "fewer blocks in the grid than SMs on the device (less than one wave; "
                          "launch-bound when it also lasts < 10 us)",
-                         "1 - grid blocks / SMs",
+                         "min(1 - grid blocks / SMs, 100% - busiest unit throughput %)",
                          Evaluate};
   return rule;
 }

@@ -25,7 +25,7 @@ std::optional<Finding> Evaluate(const RuleInputs& in) {
   // throughput, so a kernel that averages near a roof cannot have lost much to its tail (the
   // bank-conflict kernel of examples/metrics: 1.33 waves, yet 100% of the L1 roof).
   const double speedup =
-      std::min((1.0 - partial) / std::ceil(waves) * 100.0, std::max(0.0, 100.0 - in.busiest_pct()));
+      std::min((1.0 - partial) / std::ceil(waves) * 100.0, in.IdleShare() * 100.0);
   if (speedup < kMinSpeedupPct) return std::nullopt;
   const double tail_blocks = std::round(partial * per_wave);
   return MakeFinding(

@@ -52,6 +52,7 @@ void OnContextCreated(CUcontext context) {
 }
 
 void OnContextDestroyStarting(CUcontext context) {
+  ForgetProfiledContext(context);
   // Deliver the context's finished records and read its loss count while it exists.
   Status flushed = FlushAll(/*forced=*/false);
   if (!flushed.ok()) LogDebug("context destruction: " + flushed.message());

@@ -128,6 +128,7 @@ std::optional<StreamArgument> StreamOf(CUpti_CallbackDomain domain, CUpti_Callba
 // The range profiler of one context, set up at its first selected launch.
 struct ContextProfiler {
   CUcontext context = nullptr;
+  bool disabled = false;  // disabled for good: CUPTI must never enable it twice
   std::uint32_t device_id = 0;
   std::string chip;
   std::uint32_t passes = 0;
@@ -158,6 +159,9 @@ struct ProfilerState {
   std::unordered_map<CUcontext, std::unique_ptr<ContextProfiler>> contexts;
   bool said_unavailable = false;
   bool profiler_initialized = false;
+  // Launches selected but not yet measured (another thread may wait for the lock with one):
+  // the profiler is disabled only when none is left and none can come.
+  std::atomic<int> pending_selected{0};
 };
 
 ProfilerState* g_state = nullptr;  // set once by StartKernelProfiler, never freed
@@ -165,12 +169,25 @@ ProfilerState* g_state = nullptr;  // set once by StartKernelProfiler, never fre
 // What one thread carries from a launch's enter callback to its exit callback.
 struct LaunchInFlight {
   int depth = 0;  // launch calls nested on this thread (a runtime call's driver call)
+  // The launch was decided on (selected or not) at some depth of this call. Undecided: the
+  // outer call could not tell (no context yet: the runtime creates it inside its first launch;
+  // or a stream the filter needs that __cudaLaunchKernel does not publish), so the nested
+  // driver call decides.
+  bool decided = false;
+  std::uint32_t outer_correlation_id = 0;  // the runtime call's: the kernel record carries it
   bool measuring = false;
+  int measure_depth = 0;  // the depth whose exit ends the measurement
   ContextProfiler* context = nullptr;
   OwnedProfiledKernel kernel;
   std::unique_lock<std::mutex> lock;
 };
-thread_local LaunchInFlight t_launch;
+// Never destroyed: a launch from a static destructor at exit must not meet a destroyed
+// object (thread-local destructors run before atexit handlers).
+thread_local LaunchInFlight* t_launch_storage = nullptr;
+LaunchInFlight& ThisThreadsLaunch() {
+  if (t_launch_storage == nullptr) t_launch_storage = new LaunchInFlight();
+  return *t_launch_storage;
+}
 
 std::string Hex(CUptiResult result) { return CuptiResultName(result); }
 
@@ -346,6 +363,12 @@ ContextProfiler& PrepareContext(ProfilerState& state, CUcontext ctx, std::uint32
 // CUPTI 2025.3.1 in the next SetConfig (H200, 2026-11-21).
 CUptiResult EnableProfiler(ProfilerState& state, ContextProfiler& context, std::string& what) {
   if (context.object != nullptr) return CUPTI_SUCCESS;
+  if (context.disabled) {
+    what =
+        "re-enabling the range profiler of this context (disabled after the last selected "
+        "launch)";
+    return CUPTI_ERROR_INVALID_OPERATION;
+  }
   auto enable =
       Params<CUpti_RangeProfiler_Enable_Params>(CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
   enable.ctx = context.context;
@@ -376,6 +399,7 @@ void DisableProfiler(ContextProfiler& context) {
     LogDebug("cuptiRangeProfilerDisable: " + Hex(r));
   }
   context.object = nullptr;
+  context.disabled = true;
 }
 
 // Before the launch: a fresh image, the configuration, and Start.
@@ -501,10 +525,14 @@ bool LaunchFailed(CUpti_CallbackDomain domain, const CUpti_CallbackData& data, i
   return code != 0;
 }
 
-void OnEnter(ProfilerState& state, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+// Returns false when this call cannot decide and a nested driver call should (see
+// LaunchInFlight::decided).
+bool OnEnter(ProfilerState& state, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
              const CUpti_CallbackData& data) {
-  if (state.selector.Exhausted()) return;
-  if (data.symbolName == nullptr || *data.symbolName == '\0' || data.context == nullptr) return;
+  if (state.selector.Exhausted()) return true;
+  if (data.symbolName == nullptr || *data.symbolName == '\0' || data.context == nullptr) {
+    return false;
+  }
   std::uint32_t device_id = 0;
   cuptiGetDeviceId(data.context, &device_id);
   LaunchCandidate candidate;
@@ -512,7 +540,10 @@ void OnEnter(ProfilerState& state, CUpti_CallbackDomain domain, CUpti_CallbackId
   candidate.context_id = data.contextUid;
   candidate.device_id = device_id;
   if (state.config.filter.kernel_id && state.config.filter.kernel_id->stream_id) {
-    if (std::optional<StreamArgument> stream = StreamOf(domain, cbid, data.functionParams)) {
+    std::optional<StreamArgument> stream = StreamOf(domain, cbid, data.functionParams);
+    // A runtime call that hides its stream (<<<>>> in CUDA 13): its driver call tells.
+    if (!stream && domain == CUPTI_CB_DOMAIN_RUNTIME_API) return false;
+    if (stream) {
       std::uint32_t stream_id = 0;
       if (cuptiGetStreamIdEx(data.context, static_cast<CUstream>(stream->stream),
                              stream->per_thread ? 1 : 0, &stream_id) == CUPTI_SUCCESS) {
@@ -521,13 +552,16 @@ void OnEnter(ProfilerState& state, CUpti_CallbackDomain domain, CUpti_CallbackId
     }
   }
   LaunchDecision decision = state.selector.Decide(candidate);
-  if (!decision.profile) return;
+  if (!decision.profile) return true;
+  state.pending_selected.fetch_add(1);
 
-  LaunchInFlight& launch = t_launch;
+  LaunchInFlight& launch = ThisThreadsLaunch();
   launch.lock = std::unique_lock<std::mutex>(state.mutex);
   OwnedProfiledKernel& kernel = launch.kernel;
   kernel = OwnedProfiledKernel{};
-  kernel.record.correlation_id = data.correlationId;
+  // The kernel's trace record carries the outermost (runtime) call's correlation id.
+  kernel.record.correlation_id =
+      launch.outer_correlation_id != 0 ? launch.outer_correlation_id : data.correlationId;
   kernel.record.device_id = device_id;
   kernel.record.context_id = data.contextUid;
   kernel.record.stream_id = candidate.stream_id.value_or(0);
@@ -571,15 +605,17 @@ void OnEnter(ProfilerState& state, CUpti_CallbackDomain domain, CUpti_CallbackId
     if (outcome == model::ProfileOutcome::kCountersUnavailable) SayUnavailableOnce(state, failure);
     if (state.hooks.progress) ProgressLine(kernel);
     Submit(state, std::move(kernel));
+    state.pending_selected.fetch_sub(1);
     launch.lock.unlock();
-    return;
+    return true;
   }
   launch.measuring = true;
   launch.context = &context;
+  return true;
 }
 
 void OnExit(ProfilerState& state, CUpti_CallbackDomain domain, const CUpti_CallbackData& data) {
-  LaunchInFlight& launch = t_launch;
+  LaunchInFlight& launch = ThisThreadsLaunch();
   launch.measuring = false;
   ContextProfiler& context = *launch.context;
   OwnedProfiledKernel& kernel = launch.kernel;
@@ -588,7 +624,8 @@ void OnExit(ProfilerState& state, CUpti_CallbackDomain domain, const CUpti_Callb
   LogDebug("launch returned");
   CUptiResult result = EndMeasurement(context, what, stopped);
   const std::size_t dropped = stopped.dropped;
-  if (state.selector.Exhausted()) {
+  // This launch is done; the profiler goes once no other selected launch can still need it.
+  if (state.pending_selected.fetch_sub(1) == 1 && state.selector.Exhausted()) {
     const SteadyClock::time_point disabling = SteadyClock::now();
     DisableProfiler(context);
     LogDebug("range profiler disabled: " + Elapsed(disabling));
@@ -604,7 +641,8 @@ void OnExit(ProfilerState& state, CUpti_CallbackDomain domain, const CUpti_Callb
     kernel.message = IsUnavailable(result) ? UnavailableMessage(result, what)
                                            : what + " failed: " + Hex(result) +
                                                  " (a kernel that waits on other kernels or "
-                                                 "writes host memory cannot be replayed alone)";
+                                                 "writes host memory cannot be replayed alone: "
+                                                 "try --replay-mode application -c 1)";
   } else if (dropped != 0) {
     kernel.record.outcome = model::ProfileOutcome::kRangeDropped;
     kernel.message =
@@ -669,6 +707,23 @@ Status StartKernelProfiler(CUpti_SubscriberHandle subscriber, const ProfileConfi
   return Status();
 }
 
+void ForgetProfiledContext(CUcontext context) {
+  ProfilerState* state = g_state;
+  if (state == nullptr) return;
+  try {
+    std::lock_guard<std::mutex> lock(state->mutex);
+    auto found = state->contexts.find(context);
+    if (found == state->contexts.end()) return;
+    DisableProfiler(*found->second);
+    // The entry goes: a new context at the same address starts afresh. Its ContextProfiler is
+    // kept alive (leaked on purpose): a launch of another thread cannot hold it, since
+    // measurements take this lock, but nothing must dangle if CUPTI calls back late.
+    found->second.release();
+    state->contexts.erase(found);
+  } catch (...) {
+  }
+}
+
 bool IsProfiledLaunchCallback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid) {
   if (g_state == nullptr) return false;
   for (const LaunchCallback& launch : kLaunchCallbacks) {
@@ -681,16 +736,45 @@ void OnLaunchCallback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                       const CUpti_CallbackData& data) {
   ProfilerState* state = g_state;
   if (state == nullptr) return;
-  LaunchInFlight& launch = t_launch;
+  LaunchInFlight& launch = ThisThreadsLaunch();
   try {
     if (data.callbackSite == CUPTI_API_ENTER) {
-      if (launch.depth++ == 0) OnEnter(*state, domain, cbid, data);
-    } else {
-      if (launch.depth > 0 && --launch.depth == 0 && launch.measuring) OnExit(*state, domain, data);
+      if (++launch.depth == 1) {
+        launch.decided = false;
+        launch.outer_correlation_id = data.correlationId;
+      }
+      if (!launch.decided) {
+        launch.decided = OnEnter(*state, domain, cbid, data);
+        if (launch.measuring) launch.measure_depth = launch.depth;
+      }
+    } else if (launch.depth > 0) {
+      if (launch.measuring && launch.depth == launch.measure_depth) OnExit(*state, domain, data);
+      if (--launch.depth == 0) {
+        launch.decided = false;
+        launch.outer_correlation_id = 0;
+      }
     }
   } catch (...) {
-    // Never into the program. A measurement cut short leaves the lock to be released.
+    // Never into the program. A measurement cut short is stopped (best effort) and recorded
+    // as failed, so that neither the kernel nor the context's profiler is lost silently.
+    if (launch.measuring && launch.context != nullptr && launch.context->object != nullptr) {
+      auto stop =
+          Params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
+      stop.pRangeProfilerObject = launch.context->object;
+      cuptiRangeProfilerStop(&stop);
+    }
+    if (launch.measuring) {
+      try {
+        launch.kernel.record.outcome = model::ProfileOutcome::kReplayFailed;
+        launch.kernel.message = "gpuscope failed internally while measuring the launch";
+        launch.kernel.counter_data.clear();
+        Submit(*state, std::move(launch.kernel));
+      } catch (...) {
+      }
+      state->pending_selected.fetch_sub(1);
+    }
     launch.measuring = false;
+    launch.context = nullptr;
     if (launch.lock.owns_lock()) launch.lock.unlock();
   }
 }

@@ -36,6 +36,10 @@ struct KernelProfilerHooks {
 Status StartKernelProfiler(CUpti_SubscriberHandle subscriber, const ProfileConfig& config,
                            KernelProfilerHooks hooks);
 
+// A context is being destroyed: its range profiler goes with it (a later context may get the
+// same address).
+void ForgetProfiledContext(CUcontext context);
+
 // Whether (domain, cbid) is one of the launch calls the profiler enabled.
 bool IsProfiledLaunchCallback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid);
 

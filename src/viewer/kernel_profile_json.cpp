@@ -1,0 +1,271 @@
+#include "viewer/kernel_profile_json.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <optional>
+
+#include "analysis/escaping.h"
+#include "analysis/metrics/metric_units.h"
+#include "analysis/metrics/section_values.h"
+#include "analysis/occupancy.h"
+#include "analysis/occupancy_graphs.h"
+#include "analysis/roofline/roofline.h"
+#include "analysis/rules/rule_registry.h"
+
+namespace gpuscope::viewer {
+namespace {
+
+using analysis::JsonString;
+
+// What Nsight Compute's "Achieved Occupancy" is: active warps over the SM's maximum while the
+// SM was active.
+constexpr const char* kAchievedOccupancyMetric =
+    "sm__warps_active.avg.pct_of_peak_sustained_active";
+
+std::string OptionalNumber(const std::optional<double>& value) {
+  return value ? JsonNumber(*value) : "null";
+}
+
+std::string MetricJson(const analysis::MetricRow& row) {
+  // The text page prints "n/a" for a value it cannot give; the web page shows a string value
+  // as it is, so the same word reaches the browser.
+  const bool known = row.value && std::isfinite(row.scaled.value);
+  const std::string text =
+      known ? analysis::FormatMetricNumber(row.scaled.value, /*group_thousands=*/true) : "n/a";
+  return "{\"name\":" + JsonString(row.label) + ",\"unit\":" + JsonString(row.scaled.text_unit) +
+         ",\"value\":" + (known ? JsonNumber(row.scaled.value) : "\"n/a\"") +
+         ",\"text\":" + JsonString(text) + ",\"table\":" + JsonString(row.table) + "}";
+}
+
+// The roofline's compute ceilings are the ones its SVG draws (FP64, FP32, FP16): the tensor
+// roof is an order of magnitude above them and would flatten every other roof on the chart.
+constexpr analysis::Precision kChartPrecisions[] = {
+    analysis::Precision::kFp64, analysis::Precision::kFp32, analysis::Precision::kFp16};
+constexpr analysis::MemoryLevel kLevels[] = {
+    analysis::MemoryLevel::kDram, analysis::MemoryLevel::kL2, analysis::MemoryLevel::kL1};
+constexpr analysis::Precision kAllPrecisions[] = {
+    analysis::Precision::kFp64, analysis::Precision::kFp32, analysis::Precision::kFp16,
+    analysis::Precision::kTensor};
+
+std::string VerdictJson(const analysis::RooflineVerdict& verdict) {
+  return "{\"bound\":" + JsonString(analysis::BoundName(verdict.bound)) +
+         ",\"limiter\":" + JsonString(verdict.limiter) +
+         ",\"utilization_pct\":" + OptionalNumber(verdict.utilization_pct) +
+         ",\"headroom\":" + OptionalNumber(verdict.headroom) +
+         ",\"reason\":" + JsonString(verdict.reason) + "}";
+}
+
+std::string CeilingsJson(const analysis::RooflineResult& r) {
+  std::string out;
+  for (analysis::Precision p : kChartPrecisions) {
+    const auto& peak = r.rate(p).peak_flop_per_second;
+    if (!peak || !std::isfinite(*peak) || *peak <= 0) continue;
+    out += (out.empty() ? "" : ",");
+    out += "{\"name\":" + JsonString(analysis::PrecisionName(p)) +
+           ",\"flops\":" + JsonNumber(*peak) + "}";
+  }
+  for (analysis::MemoryLevel l : kLevels) {
+    const auto& peak = r.level(l).peak_bytes_per_second;
+    if (!peak || !std::isfinite(*peak) || *peak <= 0) continue;
+    out += (out.empty() ? "" : ",");
+    out += "{\"name\":" + JsonString(analysis::MemoryLevelName(l)) +
+           ",\"bandwidth\":" + JsonNumber(*peak) + "}";
+  }
+  return "[" + out + "]";
+}
+
+// The kernel's main precision at each memory level's intensity, as the SVG places it.
+std::string PointsJson(const analysis::RooflineResult& r) {
+  const analysis::Precision main = r.MainPrecision();
+  const auto& performance = r.rate(main).flop_per_second;
+  std::string out;
+  for (analysis::MemoryLevel l : kLevels) {
+    const std::optional<double> intensity = r.Intensity(main, l);
+    if (!intensity || !performance || *intensity <= 0 || *performance <= 0) continue;
+    out += (out.empty() ? "" : ",");
+    out += "{\"label\":" +
+           JsonString(std::string(analysis::PrecisionName(main)) + " at " +
+                      std::string(analysis::MemoryLevelName(l))) +
+           ",\"level\":" + JsonString(analysis::MemoryLevelName(l)) +
+           ",\"intensity\":" + JsonNumber(*intensity) +
+           ",\"performance\":" + JsonNumber(*performance) + "}";
+  }
+  return "[" + out + "]";
+}
+
+std::string RatesJson(const analysis::RooflineResult& r) {
+  std::string out;
+  for (analysis::Precision p : kAllPrecisions) {
+    const analysis::FlopRate& rate = r.rate(p);
+    out += (out.empty() ? "" : ",");
+    out += "{\"precision\":" + JsonString(analysis::PrecisionName(p)) +
+           ",\"flops\":" + OptionalNumber(rate.flops) +
+           ",\"flop_per_second\":" + OptionalNumber(rate.flop_per_second) +
+           ",\"peak_flop_per_second\":" + OptionalNumber(rate.peak_flop_per_second) +
+           ",\"pct_of_peak\":" + OptionalNumber(rate.pct_of_peak) + "}";
+  }
+  return "[" + out + "]";
+}
+
+std::string LevelsJson(const analysis::RooflineResult& r) {
+  std::string out;
+  for (analysis::MemoryLevel l : kLevels) {
+    const analysis::Bandwidth& b = r.level(l);
+    out += (out.empty() ? "" : ",");
+    out += "{\"level\":" + JsonString(analysis::MemoryLevelName(l)) +
+           ",\"bytes\":" + OptionalNumber(b.bytes) +
+           ",\"bytes_per_second\":" + OptionalNumber(b.bytes_per_second) +
+           ",\"peak_bytes_per_second\":" + OptionalNumber(b.peak_bytes_per_second) +
+           ",\"peak_source\":" + JsonString(b.peak_source) +
+           ",\"pct_of_peak\":" + OptionalNumber(b.pct_of_peak) + "}";
+  }
+  return "[" + out + "]";
+}
+
+std::string LimitsJson(const analysis::OccupancyResult& result) {
+  std::string limits, limiters;
+  for (analysis::OccupancyResource resource : analysis::kOccupancyResources) {
+    const int blocks = result.BlockLimit(resource);
+    limits += (limits.empty() ? "" : ",");
+    // A resource the kernel does not use limits nothing; the text page prints n/a there.
+    limits += JsonString(analysis::ResourceName(resource)) + ":" +
+              (blocks == analysis::kUnlimitedBlocks ? "\"unlimited\"" : std::to_string(blocks));
+  }
+  for (analysis::OccupancyResource resource : result.Limiters()) {
+    limiters += (limiters.empty() ? "" : ",") + JsonString(analysis::ResourceName(resource));
+  }
+  return ",\"limits\":{" + limits + "},\"limiters\":[" + limiters +
+         "],\"blocks_per_sm\":" + std::to_string(result.blocks_per_sm) +
+         ",\"active_warps_per_sm\":" + std::to_string(result.active_warps_per_sm) +
+         ",\"max_warps_per_sm\":" + std::to_string(result.max_warps_per_sm);
+}
+
+// The calculator's three graphs for the launch. They vary one input with the others as
+// launched and choose the carveout per point, so the recorded carveout is left out (a
+// carveout the calculator does not know would otherwise reject the whole input).
+std::string GraphsJson(const analysis::KernelProfile& profile) {
+  auto arch = analysis::FindArchitecture(static_cast<int>(profile.device.compute_major),
+                                         static_cast<int>(profile.device.compute_minor));
+  if (!arch.ok()) return "[]";
+  model::KernelRecord launch;
+  launch.block_x = profile.block[0];
+  launch.block_y = profile.block[1];
+  launch.block_z = profile.block[2];
+  launch.registers_per_thread = static_cast<std::uint16_t>(profile.registers_per_thread);
+  launch.static_shared_memory = static_cast<std::int32_t>(profile.static_shared_memory);
+  launch.dynamic_shared_memory = static_cast<std::int32_t>(profile.dynamic_shared_memory);
+  analysis::OccupancyInput input = analysis::OccupancyInputForKernel(launch);
+  input.shared_memory_config.reset();
+  auto graphs = analysis::ComputeOccupancyGraphs(*arch, input);
+  if (!graphs.ok()) return "[]";
+  std::string out;
+  for (const analysis::OccupancyGraph& graph : *graphs) {
+    out += (out.empty() ? "" : ",");
+    out += "{\"name\":" + JsonString(graph.title) + ",\"id\":" + JsonString(graph.id) +
+           ",\"x_label\":" + JsonString(graph.x_label) +
+           ",\"current\":" + std::to_string(graph.current_x) + ",\"points\":[";
+    for (std::size_t i = 0; i < graph.points.size(); ++i) {
+      const analysis::OccupancyGraphPoint& point = graph.points[i];
+      out += (i ? ",[" : "[") + std::to_string(point.x) + "," +
+             JsonNumber(point.occupancy_percent) + "]";
+    }
+    out += "]}";
+  }
+  return "[" + out + "]";
+}
+
+}  // namespace
+
+std::string JsonNumber(double value) {
+  if (!std::isfinite(value)) return "null";
+  // 15 significant digits: every value of a report, without the binary noise of a 17th
+  // ("0.30000000000000004") that no reader wants to see.
+  char text[40];
+  std::snprintf(text, sizeof text, "%.15g", value);
+  return text;
+}
+
+std::string SectionsJson(const analysis::KernelProfile& profile,
+                         const std::vector<const analysis::Section*>& sections) {
+  const std::vector<analysis::MetricRow> rows = analysis::EvaluateSections(profile, sections);
+  std::string out = "[";
+  for (std::size_t s = 0; s < sections.size(); ++s) {
+    const analysis::Section& section = *sections[s];
+    out += (s ? "," : "");
+    out += "{\"name\":" + JsonString(section.display_name) +
+           ",\"id\":" + JsonString(section.identifier) + ",\"metrics\":[";
+    // Header rows first, then each body table in the order its first row comes, as the text
+    // page prints them; EvaluateSections gives catalog order, where they may interleave.
+    std::vector<std::string> tables = {""};
+    for (const analysis::MetricRow& row : rows) {
+      if (row.section != section.display_name) continue;
+      if (std::find(tables.begin(), tables.end(), row.table) == tables.end()) {
+        tables.push_back(row.table);
+      }
+    }
+    bool first = true;
+    for (const std::string& table : tables) {
+      for (const analysis::MetricRow& row : rows) {
+        if (row.section != section.display_name || row.table != table) continue;
+        out += (first ? "" : ",") + MetricJson(row);
+        first = false;
+      }
+    }
+    out += "]}";
+  }
+  return out + "]";
+}
+
+std::string FindingsJson(const analysis::KernelProfile& profile) {
+  std::string out = "[";
+  bool first = true;
+  for (const analysis::Finding& finding : analysis::RunKernelRules(profile)) {
+    out += (first ? "" : ",");
+    first = false;
+    out += "{\"severity\":" + JsonString(analysis::SeverityName(finding.severity)) +
+           ",\"title\":" + JsonString(finding.title) + ",\"rule\":" + JsonString(finding.rule_id) +
+           ",\"section\":" + JsonString(finding.section) +
+           ",\"message\":" + JsonString(finding.message) +
+           ",\"speedup\":" + OptionalNumber(finding.speedup_pct) +
+           ",\"speedup_formula\":" + JsonString(finding.speedup_formula) + "}";
+  }
+  return out + "]";
+}
+
+std::string RooflineJson(const analysis::KernelProfile& profile) {
+  const analysis::RooflineResult r = analysis::ComputeRoofline(profile);
+  const analysis::Precision main = r.MainPrecision();
+  std::string missing;
+  for (const std::string& name : r.missing) {
+    missing += (missing.empty() ? "" : ",") + JsonString(name);
+  }
+  return "{\"peak_flops\":" + OptionalNumber(r.rate(main).peak_flop_per_second) +
+         ",\"peak_bandwidth\":" +
+         OptionalNumber(r.level(analysis::MemoryLevel::kDram).peak_bytes_per_second) +
+         ",\"ceilings\":" + CeilingsJson(r) + ",\"points\":" + PointsJson(r) +
+         ",\"precision\":" + JsonString(analysis::PrecisionName(main)) +
+         ",\"verdict\":" + VerdictJson(r.verdict) + ",\"rates\":" + RatesJson(r) +
+         ",\"levels\":" + LevelsJson(r) + ",\"duration_ns\":" + OptionalNumber(r.duration_ns) +
+         ",\"sm_throughput_pct\":" + OptionalNumber(r.sm_throughput_pct) +
+         ",\"memory_throughput_pct\":" + OptionalNumber(r.memory_throughput_pct) +
+         ",\"missing\":[" + missing + "]}";
+}
+
+std::string OccupancyJson(const analysis::KernelProfile& profile) {
+  std::optional<double> achieved;
+  if (auto it = profile.metrics.find(kAchievedOccupancyMetric); it != profile.metrics.end()) {
+    achieved = it->second;
+  }
+  StatusOr<analysis::OccupancyResult> theoretical = analysis::TheoreticalOccupancy(profile);
+  if (!theoretical.ok()) {
+    if (!achieved) return "null";
+    return "{\"theoretical\":null,\"achieved\":" + OptionalNumber(achieved) +
+           ",\"error\":" + JsonString(theoretical.status().message()) + "}";
+  }
+  return "{\"theoretical\":" + JsonNumber(theoretical->occupancy_percent) +
+         ",\"achieved\":" + OptionalNumber(achieved) + LimitsJson(*theoretical) +
+         ",\"graphs\":" + GraphsJson(profile) + "}";
+}
+
+}  // namespace gpuscope::viewer

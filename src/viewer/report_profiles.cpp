@@ -1,0 +1,93 @@
+#include "viewer/report_profiles.h"
+
+#include <optional>
+
+#include "analysis/escaping.h"
+#include "analysis/profile_loader.h"
+#include "store/profile_store.h"
+#include "viewer/kernel_profile_json.h"
+
+namespace gpuscope::viewer {
+namespace {
+
+constexpr const char* kEmptyFields =
+    ",\"sections\":[],\"findings\":[],\"roofline\":null,\"occupancy\":null";
+
+bool IsKernel(const analysis::KernelProfile& profile, std::string_view name,
+              std::string_view mangled) {
+  return profile.demangled_name == name || (!mangled.empty() && profile.mangled_name == mangled);
+}
+
+}  // namespace
+
+StatusOr<std::unique_ptr<ReportProfiles>> ReportProfiles::Load(const store::ReportReader& report) {
+  std::unique_ptr<ReportProfiles> profiles(new ReportProfiles());
+  StatusOr<std::vector<analysis::KernelProfile>> kernels = analysis::LoadKernelProfiles(report);
+  if (!kernels.ok()) return kernels.status();
+  profiles->kernels_ = std::move(*kernels);
+  if (profiles->kernels_.empty()) return profiles;
+
+  StatusOr<store::ProfileRequest> request = store::ReadProfileRequest(report);
+  if (!request.ok()) return request.status();
+  if (!request->present) {
+    StatusOr<std::vector<const analysis::Section*>> basic =
+        analysis::SelectSections(std::nullopt, {});
+    if (!basic.ok()) return basic.status();
+    profiles->sections_ = std::move(*basic);
+  }
+  for (const std::string& id : request->sections) {
+    // A section this build does not know (a report from a newer gpuscope) is left out rather
+    // than costing the page the sections it does know.
+    StatusOr<const analysis::Section*> section = analysis::FindSection(id);
+    if (section.ok()) profiles->sections_.push_back(*section);
+  }
+  if (!request->metrics.empty()) {
+    profiles->command_line_metrics_ =
+        std::make_unique<analysis::Section>(analysis::CommandLineMetricsSection(request->metrics));
+    profiles->sections_.push_back(profiles->command_line_metrics_.get());
+  }
+  return profiles;
+}
+
+bool ReportProfiles::HasMetrics() const {
+  for (const analysis::KernelProfile& kernel : kernels_) {
+    if (kernel.measured && !kernel.metrics.empty()) return true;
+  }
+  return false;
+}
+
+std::string ReportProfiles::KernelFieldsJson(std::string_view name,
+                                             std::string_view mangled) const {
+  std::size_t profiled = 0;
+  const analysis::KernelProfile* shown = nullptr;
+  const analysis::KernelProfile* first = nullptr;
+  for (const analysis::KernelProfile& kernel : kernels_) {
+    if (!IsKernel(kernel, name, mangled)) continue;
+    ++profiled;
+    if (first == nullptr) first = &kernel;
+    if (shown == nullptr && kernel.measured && !kernel.metrics.empty()) shown = &kernel;
+  }
+  const std::string count = ",\"profiled\":" + std::to_string(profiled);
+  if (shown == nullptr) {
+    if (first == nullptr) return kEmptyFields + count;
+    // Profiled, but nothing to show: say why instead of an empty page.
+    std::string note;
+    if (!first->measured) {
+      note = first->failure.empty() ? "the profiled launch was not measured" : first->failure;
+    } else {
+      // The counter data is in the report but was never evaluated (the host API that does it
+      // lives in the CLI, which writes the values back into the report).
+      note =
+          "the metrics were not evaluated yet: `gpuscope stats --page details <report>` "
+          "evaluates and stores them";
+    }
+    return kEmptyFields + count + ",\"profile_note\":" + analysis::JsonString(note);
+  }
+  return ",\"sections\":" + SectionsJson(*shown, sections_) +
+         ",\"findings\":" + FindingsJson(*shown) + ",\"roofline\":" + RooflineJson(*shown) +
+         ",\"occupancy\":" + OccupancyJson(*shown) + count +
+         ",\"profile_index\":" + std::to_string(shown->profile_index) +
+         ",\"invocation\":" + std::to_string(shown->invocation);
+}
+
+}  // namespace gpuscope::viewer

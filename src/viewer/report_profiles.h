@@ -1,0 +1,43 @@
+// What `gpuscope profile` recorded in one report, loaded once for the viewer's kernel pages:
+// the profiled launches (analysis::LoadKernelProfiles) and the sections the profile asked
+// for (store::ReadProfileRequest; a report that does not say gets Nsight Compute's basic
+// set, as `gpuscope stats --page details` does), plus `--metrics` as their own section.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analysis/metrics/kernel_profile.h"
+#include "analysis/metrics/section_catalog.h"
+#include "store/report_reader.h"
+#include "util/status.h"
+
+namespace gpuscope::viewer {
+
+class ReportProfiles {
+ public:
+  // A report without profile tables (one `gpuscope run` wrote) loads as no profiles.
+  static StatusOr<std::unique_ptr<ReportProfiles>> Load(const store::ReportReader& report);
+
+  // Whether some launch was measured and its metrics evaluated (/api/reports' has_metrics).
+  bool HasMetrics() const;
+
+  // The profile fields of the kernel page of the kernel with this demangled name (or, for a
+  // name the demangler left alone, this mangled name), each with its leading comma:
+  // ,"sections":[...],"findings":[...],"roofline":...,"occupancy":...,"profiled":N
+  // and, when profiled launches exist but none can be shown, ,"profile_note":"<why>".
+  // From the first launch that was measured (the others only count in "profiled"); a kernel
+  // that was not profiled gets the empty fields.
+  std::string KernelFieldsJson(std::string_view name, std::string_view mangled) const;
+
+ private:
+  ReportProfiles() = default;
+  std::vector<analysis::KernelProfile> kernels_;
+  std::vector<const analysis::Section*> sections_;
+  // `--metrics a,b` as a last section; owned here because sections_ points at it.
+  std::unique_ptr<analysis::Section> command_line_metrics_;
+};
+
+}  // namespace gpuscope::viewer
