@@ -23,6 +23,12 @@ using analysis::JsonString;
 constexpr const char* kAchievedOccupancyMetric =
     "sm__warps_active.avg.pct_of_peak_sustained_active";
 
+// Appends `item` to a comma-separated list that starts empty.
+void AppendItem(std::string& list, const std::string& item) {
+  if (!list.empty()) list += ',';
+  list += item;
+}
+
 std::string OptionalNumber(const std::optional<double>& value) {
   return value ? JsonNumber(*value) : "null";
 }
@@ -61,16 +67,14 @@ std::string CeilingsJson(const analysis::RooflineResult& r) {
   for (analysis::Precision p : kChartPrecisions) {
     const auto& peak = r.rate(p).peak_flop_per_second;
     if (!peak || !std::isfinite(*peak) || *peak <= 0) continue;
-    out += (out.empty() ? "" : ",");
-    out += "{\"name\":" + JsonString(analysis::PrecisionName(p)) +
-           ",\"flops\":" + JsonNumber(*peak) + "}";
+    AppendItem(out, "{\"name\":" + JsonString(analysis::PrecisionName(p)) +
+                        ",\"flops\":" + JsonNumber(*peak) + "}");
   }
   for (analysis::MemoryLevel l : kLevels) {
     const auto& peak = r.level(l).peak_bytes_per_second;
     if (!peak || !std::isfinite(*peak) || *peak <= 0) continue;
-    out += (out.empty() ? "" : ",");
-    out += "{\"name\":" + JsonString(analysis::MemoryLevelName(l)) +
-           ",\"bandwidth\":" + JsonNumber(*peak) + "}";
+    AppendItem(out, "{\"name\":" + JsonString(analysis::MemoryLevelName(l)) +
+                        ",\"bandwidth\":" + JsonNumber(*peak) + "}");
   }
   return "[" + out + "]";
 }
@@ -83,13 +87,12 @@ std::string PointsJson(const analysis::RooflineResult& r) {
   for (analysis::MemoryLevel l : kLevels) {
     const std::optional<double> intensity = r.Intensity(main, l);
     if (!intensity || !performance || *intensity <= 0 || *performance <= 0) continue;
-    out += (out.empty() ? "" : ",");
-    out += "{\"label\":" +
-           JsonString(std::string(analysis::PrecisionName(main)) + " at " +
-                      std::string(analysis::MemoryLevelName(l))) +
-           ",\"level\":" + JsonString(analysis::MemoryLevelName(l)) +
-           ",\"intensity\":" + JsonNumber(*intensity) +
-           ",\"performance\":" + JsonNumber(*performance) + "}";
+    AppendItem(out, "{\"label\":" +
+                        JsonString(std::string(analysis::PrecisionName(main)) + " at " +
+                                   std::string(analysis::MemoryLevelName(l))) +
+                        ",\"level\":" + JsonString(analysis::MemoryLevelName(l)) +
+                        ",\"intensity\":" + JsonNumber(*intensity) +
+                        ",\"performance\":" + JsonNumber(*performance) + "}");
   }
   return "[" + out + "]";
 }
@@ -98,12 +101,11 @@ std::string RatesJson(const analysis::RooflineResult& r) {
   std::string out;
   for (analysis::Precision p : kAllPrecisions) {
     const analysis::FlopRate& rate = r.rate(p);
-    out += (out.empty() ? "" : ",");
-    out += "{\"precision\":" + JsonString(analysis::PrecisionName(p)) +
-           ",\"flops\":" + OptionalNumber(rate.flops) +
-           ",\"flop_per_second\":" + OptionalNumber(rate.flop_per_second) +
-           ",\"peak_flop_per_second\":" + OptionalNumber(rate.peak_flop_per_second) +
-           ",\"pct_of_peak\":" + OptionalNumber(rate.pct_of_peak) + "}";
+    AppendItem(out, "{\"precision\":" + JsonString(analysis::PrecisionName(p)) +
+                        ",\"flops\":" + OptionalNumber(rate.flops) +
+                        ",\"flop_per_second\":" + OptionalNumber(rate.flop_per_second) +
+                        ",\"peak_flop_per_second\":" + OptionalNumber(rate.peak_flop_per_second) +
+                        ",\"pct_of_peak\":" + OptionalNumber(rate.pct_of_peak) + "}");
   }
   return "[" + out + "]";
 }
@@ -112,13 +114,12 @@ std::string LevelsJson(const analysis::RooflineResult& r) {
   std::string out;
   for (analysis::MemoryLevel l : kLevels) {
     const analysis::Bandwidth& b = r.level(l);
-    out += (out.empty() ? "" : ",");
-    out += "{\"level\":" + JsonString(analysis::MemoryLevelName(l)) +
-           ",\"bytes\":" + OptionalNumber(b.bytes) +
-           ",\"bytes_per_second\":" + OptionalNumber(b.bytes_per_second) +
-           ",\"peak_bytes_per_second\":" + OptionalNumber(b.peak_bytes_per_second) +
-           ",\"peak_source\":" + JsonString(b.peak_source) +
-           ",\"pct_of_peak\":" + OptionalNumber(b.pct_of_peak) + "}";
+    AppendItem(out, "{\"level\":" + JsonString(analysis::MemoryLevelName(l)) +
+                        ",\"bytes\":" + OptionalNumber(b.bytes) +
+                        ",\"bytes_per_second\":" + OptionalNumber(b.bytes_per_second) +
+                        ",\"peak_bytes_per_second\":" + OptionalNumber(b.peak_bytes_per_second) +
+                        ",\"peak_source\":" + JsonString(b.peak_source) +
+                        ",\"pct_of_peak\":" + OptionalNumber(b.pct_of_peak) + "}");
   }
   return "[" + out + "]";
 }
@@ -127,13 +128,13 @@ std::string LimitsJson(const analysis::OccupancyResult& result) {
   std::string limits, limiters;
   for (analysis::OccupancyResource resource : analysis::kOccupancyResources) {
     const int blocks = result.BlockLimit(resource);
-    limits += (limits.empty() ? "" : ",");
     // A resource the kernel does not use limits nothing; the text page prints n/a there.
-    limits += JsonString(analysis::ResourceName(resource)) + ":" +
-              (blocks == analysis::kUnlimitedBlocks ? "\"unlimited\"" : std::to_string(blocks));
+    AppendItem(limits, JsonString(analysis::ResourceName(resource)) + ":" +
+                           (blocks == analysis::kUnlimitedBlocks ? std::string("\"unlimited\"")
+                                                                 : std::to_string(blocks)));
   }
   for (analysis::OccupancyResource resource : result.Limiters()) {
-    limiters += (limiters.empty() ? "" : ",") + JsonString(analysis::ResourceName(resource));
+    AppendItem(limiters, JsonString(analysis::ResourceName(resource)));
   }
   return ",\"limits\":{" + limits + "},\"limiters\":[" + limiters +
          "],\"blocks_per_sm\":" + std::to_string(result.blocks_per_sm) +
@@ -161,16 +162,20 @@ std::string GraphsJson(const analysis::KernelProfile& profile) {
   if (!graphs.ok()) return "[]";
   std::string out;
   for (const analysis::OccupancyGraph& graph : *graphs) {
-    out += (out.empty() ? "" : ",");
-    out += "{\"name\":" + JsonString(graph.title) + ",\"id\":" + JsonString(graph.id) +
-           ",\"x_label\":" + JsonString(graph.x_label) +
-           ",\"current\":" + std::to_string(graph.current_x) + ",\"points\":[";
-    for (std::size_t i = 0; i < graph.points.size(); ++i) {
-      const analysis::OccupancyGraphPoint& point = graph.points[i];
-      out += (i ? ",[" : "[") + std::to_string(point.x) + "," +
-             JsonNumber(point.occupancy_percent) + "]";
+    AppendItem(out, "{\"name\":" + JsonString(graph.title) + ",\"id\":" + JsonString(graph.id) +
+                        ",\"x_label\":" + JsonString(graph.x_label) +
+                        ",\"current\":" + std::to_string(graph.current_x) + ",\"points\":[");
+    std::string points;
+    for (const analysis::OccupancyGraphPoint& point : graph.points) {
+      // Built by appending: GCC 12 warns (-Wrestrict, a false positive) on "[" + to_string.
+      std::string pair(1, '[');
+      pair += std::to_string(point.x);
+      pair += ',';
+      pair += JsonNumber(point.occupancy_percent);
+      pair += ']';
+      AppendItem(points, pair);
     }
-    out += "]}";
+    out += points + "]}";
   }
   return "[" + out + "]";
 }
@@ -208,7 +213,8 @@ std::string SectionsJson(const analysis::KernelProfile& profile,
     for (const std::string& table : tables) {
       for (const analysis::MetricRow& row : rows) {
         if (row.section != section.display_name || row.table != table) continue;
-        out += (first ? "" : ",") + MetricJson(row);
+        if (!first) out += ',';
+        out += MetricJson(row);
         first = false;
       }
     }
@@ -221,7 +227,7 @@ std::string FindingsJson(const analysis::KernelProfile& profile) {
   std::string out = "[";
   bool first = true;
   for (const analysis::Finding& finding : analysis::RunKernelRules(profile)) {
-    out += (first ? "" : ",");
+    if (!first) out += ',';
     first = false;
     out += "{\"severity\":" + JsonString(analysis::SeverityName(finding.severity)) +
            ",\"title\":" + JsonString(finding.title) + ",\"rule\":" + JsonString(finding.rule_id) +
@@ -238,7 +244,7 @@ std::string RooflineJson(const analysis::KernelProfile& profile) {
   const analysis::Precision main = r.MainPrecision();
   std::string missing;
   for (const std::string& name : r.missing) {
-    missing += (missing.empty() ? "" : ",") + JsonString(name);
+    AppendItem(missing, JsonString(name));
   }
   return "{\"peak_flops\":" + OptionalNumber(r.rate(main).peak_flop_per_second) +
          ",\"peak_bandwidth\":" +

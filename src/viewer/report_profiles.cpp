@@ -1,5 +1,6 @@
 #include "viewer/report_profiles.h"
 
+#include <algorithm>
 #include <optional>
 
 #include "analysis/escaping.h"
@@ -54,6 +55,16 @@ bool ReportProfiles::HasMetrics() const {
     if (kernel.measured && !kernel.metrics.empty()) return true;
   }
   return false;
+}
+
+std::vector<std::string> ReportProfiles::KernelNames() const {
+  std::vector<std::string> names;
+  for (const analysis::KernelProfile& kernel : kernels_) {
+    if (std::find(names.begin(), names.end(), kernel.demangled_name) == names.end()) {
+      names.push_back(kernel.demangled_name);
+    }
+  }
+  return names;
 }
 
 std::string ReportProfiles::KernelFieldsJson(std::string_view name,

@@ -24,6 +24,11 @@ class ReportProfiles {
   // Whether some launch was measured and its metrics evaluated (/api/reports' has_metrics).
   bool HasMetrics() const;
 
+  // The (demangled) names of the profiled kernels, each once, in profile order. Their
+  // replayed launches have no timestamps, so no summary table or timeline leads to their
+  // kernel pages: /api/reports lists them for the page to link.
+  std::vector<std::string> KernelNames() const;
+
   // The profile fields of the kernel page of the kernel with this demangled name (or, for a
   // name the demangler left alone, this mangled name), each with its leading comma:
   // ,"sections":[...],"findings":[...],"roofline":...,"occupancy":...,"profiled":N

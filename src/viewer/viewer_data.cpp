@@ -59,7 +59,10 @@ struct KernelConfig {
 
 struct KernelPage {
   std::string mangled;
-  std::int64_t launches = 0, total = 0, min = 0, max = 0;
+  // `timed`: the launches with timestamps, over which total, min and max go. A launch that
+  // `gpuscope profile` replayed has a trace record without them (CUPTI does not time the
+  // replayed launch), and it is exactly those kernels whose page carries metrics.
+  std::int64_t launches = 0, timed = 0, total = 0, min = 0, max = 0;
   std::vector<KernelConfig> configs;
 };
 
@@ -70,9 +73,10 @@ std::string KernelPageJson(const std::string& name, const KernelPage& page,
   std::string out = "{\"name\":" + JsonString(name) + ",\"mangled\":" + JsonString(page.mangled) +
                     ",\"launches\":" + std::to_string(page.launches) +
                     ",\"total\":" + std::to_string(page.total) +
-                    ",\"avg\":" + std::to_string(page.launches ? page.total / page.launches : 0) +
+                    ",\"avg\":" + std::to_string(page.timed ? page.total / page.timed : 0) +
                     ",\"min\":" + std::to_string(page.min) +
-                    ",\"max\":" + std::to_string(page.max) + ",\"configs\":[";
+                    ",\"max\":" + std::to_string(page.max) +
+                    ",\"timed\":" + std::to_string(page.timed) + ",\"configs\":[";
   for (std::size_t i = 0; i < page.configs.size(); ++i) {
     const KernelConfig& c = page.configs[i];
     out += (i ? "," : "");
@@ -95,10 +99,10 @@ StatusOr<std::map<std::string, KernelPage>> KernelPages(const store::ReportReade
   std::string sql =
       "SELECT name, mangled_name, grid_x, grid_y, grid_z, block_x, block_y, block_z, "
       "registers_per_thread, static_shared_memory, dynamic_shared_memory, count(*), "
-      "sum(duration), min(duration), max(duration) FROM kernels_v WHERE duration IS NOT NULL";
+      "count(duration), sum(duration), min(duration), max(duration) FROM kernels_v";
   std::vector<exporter::SqlParam> params;
   if (only) {
-    sql += " AND name = ?1";
+    sql += " WHERE name = ?1";
     params.emplace_back(*only);
   }
   sql += " GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 ORDER BY 1, 12 DESC";
@@ -117,10 +121,14 @@ StatusOr<std::map<std::string, KernelPage>> KernelPages(const store::ReportReade
         config.static_smem = v(9);
         config.dynamic_smem = v(10);
         config.count = v(11);
-        page.min = page.launches ? std::min(page.min, v(13)) : v(13);
-        page.max = page.launches ? std::max(page.max, v(14)) : v(14);
+        const std::int64_t timed = v(12);  // min and max are NULL (read 0) without any
+        if (timed > 0) {
+          page.min = page.timed ? std::min(page.min, v(14)) : v(14);
+          page.max = page.timed ? std::max(page.max, v(15)) : v(15);
+        }
         page.launches += v(11);
-        page.total += v(12);
+        page.timed += timed;
+        page.total += v(13);
         page.configs.push_back(config);
         return true;
       });
@@ -169,7 +177,7 @@ StatusOr<std::unique_ptr<ViewerData>> ViewerData::Open(const std::vector<std::st
     }
     StatusOr<std::unique_ptr<TrackIndex>> index = TrackIndex::Build(*reader.value());
     if (!index.ok()) return Status::Error(path + ": " + index.status().message());
-    data->reports_.push_back({std::move(reader.value()), std::move(index.value())});
+    data->reports_.push_back({std::move(reader.value()), std::move(index.value()), nullptr});
   }
   return data;
 }
@@ -221,9 +229,20 @@ std::string ViewerData::ReportJson(std::size_t i) const {
   for (std::size_t w = 0; w < warnings.size(); ++w) {
     out += (w ? "," : "") + JsonString(warnings[w]);
   }
+  // A report whose profiles cannot be read still opens: its timeline does not need them,
+  // and its kernel pages say what failed.
   StatusOr<const ReportProfiles*> profiles = Profiles(i);
   out += "],\"has_metrics\":";
-  out += profiles.ok() && profiles.value()->HasMetrics() ? "true}" : "false}";
+  out += profiles.ok() && profiles.value()->HasMetrics() ? "true" : "false";
+  out += ",\"profiled_kernels\":[";
+  if (profiles.ok()) {
+    std::vector<std::string> names = profiles.value()->KernelNames();
+    for (std::size_t k = 0; k < names.size(); ++k) {
+      if (k) out += ',';
+      out += JsonString(names[k]);
+    }
+  }
+  out += "]}";
   return out;
 }
 

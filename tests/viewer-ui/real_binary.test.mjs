@@ -215,6 +215,60 @@ describe('the real gpuscope binary', {skip: !gpuscope && 'GPUSCOPE_BIN is not se
     }
   });
 
+  // `gpuscope profile --set full` on the H200 (tests/data/reports/h200_metrics_full.sqlite):
+  // the profiled kernels are linked from the summary (their replayed launches have no
+  // timestamps, so no kernel summary row leads to them), and the bank-conflict kernel's page
+  // shows its findings, sections, roofline and occupancy.
+  test('a profiled report shows the kernel page with metrics', async () => {
+    const recorded = path.join(work, 'h200_metrics_full.sqlite');
+    copyFileSync(
+        path.join(path.dirname(fileURLToPath(import.meta.url)),
+                  '../data/reports/h200_metrics_full.sqlite'),
+        recorded);
+    const html = path.join(work, 'h200_metrics_full.html');
+    execFileSync(gpuscope, ['report', '-o', html, recorded], {stdio: 'pipe'});
+    const kernel = 'k_smem_bank_conflicts(float*, int)';
+    const check = async (page) => {
+      await page.click('#tab-summary');
+      const profiled = '[data-table="profiled_kernels"]';
+      await page.waitForSelector(profiled + ' li');
+      assert.equal(await page.locator(profiled + ' li').count(), 10);
+      await page.click(`${profiled} .kernel-link >> text="${kernel}"`);
+      await page.waitForSelector('.findings .finding');
+      assert.equal(await page.textContent('.kernel-name'), kernel);
+      assert.match(
+          await page.locator('.findings .finding').first().textContent(),
+          /Shared Memory Bank Conflicts/);
+      const sections = await page.$$eval(
+          '.profile-section h3', (hs) => hs.map((h) => h.textContent));
+      assert.equal(sections[0], 'Section: GPU Speed Of Light Throughput');
+      assert.ok(sections.includes('Section: Occupancy'), JSON.stringify(sections));
+      assert.ok(await page.locator('.roofline-chart circle.roof-point').count() > 0,
+                'the roofline places the kernel');
+      assert.match(await page.textContent('.occupancy'), /75\.0%/);
+      assert.equal(await page.locator('.no-metrics').count(), 0);
+      assert.deepEqual(page.problems, [], 'no dialog, page error or console error');
+    };
+    const page = await openPage(browser, pathToFileURL(html).href);
+    try {
+      await check(page);
+      await shot(page, 'profiled-kernel');
+    } finally {
+      await page.close();
+    }
+    const {server, url} = await startView([recorded]);
+    try {
+      const viewPage = await openPage(browser, url);
+      try {
+        await check(viewPage);
+      } finally {
+        await viewPage.close();
+      }
+    } finally {
+      server.kill('SIGTERM');
+    }
+  });
+
   test('gpuscope report writes a page that works from file:// with no server', async () => {
     const html = path.join(artifactsDir(), 'real-report.html');
     execFileSync(gpuscope, ['report', '-o', html, ...reports], {stdio: 'pipe'});

@@ -202,9 +202,15 @@ TEST_F(ViewerServerTest, SummaryKernelPageAndDiff) {
   }
   JsonValue page = GetJson("/api/kernel?report=0&name=" + UrlEncode("add(int, int, int*)"));
   EXPECT_EQ(page.Find("mangled")->text, "_Z3addiiPi");
-  EXPECT_EQ(page.Find("launches")->text, "1");
+  // Two launches, one without timestamps (as a profiled launch is): it counts as a launch
+  // but not in the times.
+  EXPECT_EQ(page.Find("launches")->text, "2");
+  EXPECT_EQ(page.Find("timed")->text, "1");
   EXPECT_EQ(page.Find("total")->text, "3424");
+  EXPECT_EQ(page.Find("avg")->text, "3424");
+  EXPECT_EQ(page.Find("min")->text, "3424");
   ASSERT_EQ(page.Find("configs")->array.size(), 1u);
+  EXPECT_EQ(page.Find("configs")->array[0].Find("count")->text, "2");
   EXPECT_EQ(page.Find("configs")->array[0].Find("block")->array[0].text, "256");
   EXPECT_EQ(page.Find("roofline")->kind, JsonValue::Kind::kNull);
   JsonValue hostile = GetJson("/api/kernel?report=1&name=" + UrlEncode(kHostileKernel));

@@ -184,9 +184,29 @@ async function openSummary() {
     const summary = await viewer.source.summary(viewer.reports.map((r) => r.index));
     // The tables cover every report: the page of the first report that ran the kernel.
     renderSummary(container, summary, {onKernel: (name) => openKernel(null, name)});
+    container.append(...profiledKernelLinks());
   } catch (error) {
     replaceChildren(container, el('div', {className: 'error'}, error.message));
   }
+}
+
+// Launches that `gpuscope profile` replayed have no timestamps, so no summary row and no
+// timeline slice leads to their kernel pages (sections, findings, roofline, occupancy):
+// link them from the report's `profiled_kernels`.
+function profiledKernelLinks() {
+  const links = currentReports().flatMap(
+      (r) =>
+          (r.profiled_kernels || [])
+              .map(
+                  (name) => el(
+                      'li', {},
+                      el('button',
+                         {className: 'link kernel-link', onclick: () => openKernel(r.index, name)},
+                         String(name)))));
+  if (links.length === 0) return [];
+  return [el(
+      'section', {className: 'summary-table', 'data-table': 'profiled_kernels'},
+      el('h3', {}, 'Profiled kernels'), el('ul', {className: 'profiled-kernels'}, links))];
 }
 
 /** The kernel page of `name` in `report`, or (report null) in the first report that has it. */
