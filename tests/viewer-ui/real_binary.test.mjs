@@ -165,6 +165,29 @@ describe('the real gpuscope binary', {skip: !gpuscope && 'GPUSCOPE_BIN is not se
 
   // A report recorded on the H200 (tests/data/reports, with the command that records it
   // again): reference 002's add program, traced for real, opened both ways.
+  // The same checks on the self-contained HTML file (file://, screenshot `name`) and on
+  // `gpuscope view` serving the report.
+  async function checkReportAndServer(html, recorded, check, name) {
+    const page = await openPage(browser, pathToFileURL(html).href);
+    try {
+      await check(page);
+      await shot(page, name);
+    } finally {
+      await page.close();
+    }
+    const {server, url} = await startView([recorded]);
+    try {
+      const viewPage = await openPage(browser, url);
+      try {
+        await check(viewPage);
+      } finally {
+        await viewPage.close();
+      }
+    } finally {
+      server.kill('SIGTERM');
+    }
+  }
+
   test('a report recorded on the GPU opens in the report page and in gpuscope view', async () => {
     const recorded = path.join(work, 'h200_add.sqlite');
     copyFileSync(
@@ -195,24 +218,7 @@ describe('the real gpuscope binary', {skip: !gpuscope && 'GPUSCOPE_BIN is not se
       ]);
       assert.deepEqual(page.problems, [], 'no dialog, page error or console error');
     };
-    const page = await openPage(browser, pathToFileURL(html).href);
-    try {
-      await check(page);
-      await shot(page, 'recorded-report');
-    } finally {
-      await page.close();
-    }
-    const {server, url} = await startView([recorded]);
-    try {
-      const viewPage = await openPage(browser, url);
-      try {
-        await check(viewPage);
-      } finally {
-        await viewPage.close();
-      }
-    } finally {
-      server.kill('SIGTERM');
-    }
+    await checkReportAndServer(html, recorded, check, 'recorded-report');
   });
 
   // `gpuscope profile --set full` on the H200 (tests/data/reports/h200_metrics_full.sqlite):
@@ -249,24 +255,7 @@ describe('the real gpuscope binary', {skip: !gpuscope && 'GPUSCOPE_BIN is not se
       assert.equal(await page.locator('.no-metrics').count(), 0);
       assert.deepEqual(page.problems, [], 'no dialog, page error or console error');
     };
-    const page = await openPage(browser, pathToFileURL(html).href);
-    try {
-      await check(page);
-      await shot(page, 'profiled-kernel');
-    } finally {
-      await page.close();
-    }
-    const {server, url} = await startView([recorded]);
-    try {
-      const viewPage = await openPage(browser, url);
-      try {
-        await check(viewPage);
-      } finally {
-        await viewPage.close();
-      }
-    } finally {
-      server.kill('SIGTERM');
-    }
+    await checkReportAndServer(html, recorded, check, 'profiled-kernel');
   });
 
   test('gpuscope report writes a page that works from file:// with no server', async () => {
