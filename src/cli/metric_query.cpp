@@ -59,8 +59,8 @@ Status PrintMetricQuery(std::ostream& out, const std::string& chip, bool csv) {
   out << "\nEach base metric is collected with a suffix: counters .sum .avg .min .max "
          "(and .per_second, .per_cycle_elapsed, .pct_of_peak_sustained_elapsed, ...), ratios "
          ".ratio .pct .max_rate, throughputs .avg.pct_of_peak_sustained_elapsed ... \n"
-         "Check one with: gpuscope profile --chip "
-      << (*host)->chip() << " --metrics <name> --list-sets\n";
+         "`gpuscope profile --metrics <name>` checks a full name on the GPU's chip before the program "
+         "starts and suggests the nearest names for a typo.\n";
   return Status();
 }
 
