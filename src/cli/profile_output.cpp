@@ -78,6 +78,13 @@ StatusOr<std::vector<const analysis::Section*>> SectionsOf(const store::ProfileR
 
 }  // namespace
 
+StatusOr<std::vector<std::string>> EvaluateIfNeeded(const std::string& report_path) {
+  ProfileOutputResult result;
+  StatusOr<LoadedReport> loaded = Load(report_path, /*evaluate=*/true, result);
+  if (!loaded.ok()) return loaded.status();
+  return result.problems;
+}
+
 StatusOr<ProfileOutputResult> PrintProfiles(std::ostream& out,
                                             const std::vector<std::string>& report_paths,
                                             const ProfileOutputOptions& options) {

@@ -23,6 +23,11 @@ struct ProfileOutputResult {
   std::vector<std::string> problems;  // evaluation problems, one line each
 };
 
+// Evaluates (and stores) the counter data of a report's measured kernels that have no metric
+// values yet (a report whose program was killed, or one copied from the GPU machine). A
+// report without profiled kernels is left untouched. Problems are returned one per line.
+StatusOr<std::vector<std::string>> EvaluateIfNeeded(const std::string& report_path);
+
 // Kernels whose counter data was never evaluated (a report of a program that was killed,
 // or one copied from the GPU machine) are evaluated first and their values stored.
 StatusOr<ProfileOutputResult> PrintProfiles(std::ostream& out,

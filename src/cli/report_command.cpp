@@ -8,6 +8,7 @@
 #include "cli/command_prologue.h"
 #include "cli/exit_codes.h"
 #include "cli/option_parser.h"
+#include "cli/profile_output.h"
 #include "viewer/html_report.h"
 #include "viewer/viewer_data.h"
 #include "viewer/web_assets.h"
@@ -74,6 +75,15 @@ int ReportCommand(std::span<const std::string> args) {
     return *exit_code;
   }
   const ReportOptions& options = parsed.value();
+  // As `gpuscope view`: counter data never evaluated is evaluated first, so that the kernel
+  // pages of profiled kernels have their metrics.
+  for (const std::string& report : options.reports) {
+    StatusOr<std::vector<std::string>> problems = EvaluateIfNeeded(report);
+    if (!problems.ok()) continue;  // ViewerData::Open says what is wrong with the report
+    for (const std::string& problem : *problems) {
+      std::cerr << "gpuscope: warning: " << report << ": " << problem << '\n';
+    }
+  }
   StatusOr<std::unique_ptr<viewer::ViewerData>> data = viewer::ViewerData::Open(options.reports);
   if (!data.ok()) {
     CommandError(data.status().message());

@@ -10,6 +10,7 @@
 #include "cli/command_prologue.h"
 #include "cli/exit_codes.h"
 #include "cli/option_parser.h"
+#include "cli/profile_output.h"
 #include "viewer/http_server.h"
 #include "viewer/viewer_data.h"
 #include "viewer/viewer_routes.h"
@@ -103,6 +104,15 @@ int ViewCommand(std::span<const std::string> args) {
     return *exit_code;
   }
   const ViewOptions& options = parsed.value();
+  // Kernel pages show the metrics of profiled kernels: counter data that was never evaluated
+  // (a killed program, a report copied from the GPU machine) is evaluated first.
+  for (const std::string& report : options.reports) {
+    StatusOr<std::vector<std::string>> problems = EvaluateIfNeeded(report);
+    if (!problems.ok()) continue;  // ViewerData::Open says what is wrong with the report
+    for (const std::string& problem : *problems) {
+      std::cerr << "gpuscope: warning: " << report << ": " << problem << '\n';
+    }
+  }
   StatusOr<std::unique_ptr<viewer::ViewerData>> data = viewer::ViewerData::Open(options.reports);
   if (!data.ok()) {
     CommandError(data.status().message());
