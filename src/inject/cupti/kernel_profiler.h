@@ -3,10 +3,15 @@
 // replays the kernel once per pass and restores memory between passes; notes/cupti.md 3.3).
 //
 // Flow per selected launch, on the program's thread, inside the launch call's callbacks:
-//   enter: KernelSelector decides -> (first time per context) check the device, build the
-//          config image (metric_host), enable the range profiler, size the counter data for
-//          one range -> reset the image, SetConfig(auto range, kernel replay), Start
-//   exit:  Stop, DecodeData -> copy the one-range image -> Collector (writer thread)
+//   enter: KernelSelector decides (in the nested driver call when the runtime call has no
+//          context yet or hides a stream the filter needs) -> (first time per context)
+//          initialise the profiler, check the device and the counters, take the config image
+//          the CLI built (or build it) -> (first measurement) enable the range profiler and
+//          size the counter data for one range -> reset the image, SetConfig(auto range,
+//          kernel replay, or application replay: one pass per run), Start
+//   exit:  Stop, DecodeData -> copy the one-range image -> Collector (writer thread); the
+//          range profiler is disabled once no selected launch is pending or can come
+//          (CUPTI must never enable it twice on a context)
 // Launches that are not selected pass through untouched (no serialisation, no replay); the
 // only cost is the name lookup and the selector, and none at all once --launch-count is
 // reached. Measurements are serialised by one lock: CUPTI replays one kernel at a time.
