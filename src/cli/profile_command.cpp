@@ -25,6 +25,7 @@
 #include "cli/run_preparation.h"
 #include "store/report_finalizer.h"
 #include "store/report_reader.h"
+#include "util/comma_list.h"
 #include "util/demangle.h"
 
 namespace gpuscope::cli {
@@ -59,17 +60,11 @@ std::string WorkingDirectory() {
   return getcwd(buffer, sizeof(buffer)) != nullptr ? std::string(buffer) : std::string(".");
 }
 
-std::string Join(const std::vector<std::string>& items) {
-  std::string out;
-  for (const std::string& item : items) out += (out.empty() ? "" : ",") + item;
-  return out;
-}
-
 std::vector<std::pair<std::string, std::string>> ProfileVariables(const ProfileOptions& options,
                                                                   const ProfileRequestPlan& plan,
                                                                   const std::string& config_file) {
   std::vector<std::pair<std::string, std::string>> variables = {
-      {"GPUSCOPE_PROFILE_METRICS", Join(plan.metrics)},
+      {"GPUSCOPE_PROFILE_METRICS", JoinCommaList(plan.metrics)},
       {"GPUSCOPE_KERNEL_NAME", options.kernel_name},
       {"GPUSCOPE_KERNEL_NAME_BASE", options.kernel_name_base},
       {"GPUSCOPE_KERNEL_ID", options.kernel_id},

@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "cli/option_parser.h"
+#include "util/comma_list.h"
 
 namespace gpuscope::cli {
 namespace {
@@ -84,16 +85,6 @@ Status OneOf(const ParsedOption& option, std::initializer_list<const char*> allo
                        option.value + "'");
 }
 
-void AddCommaList(const std::string& value, std::vector<std::string>& into) {
-  std::size_t begin = 0;
-  while (begin <= value.size()) {
-    std::size_t end = value.find(',', begin);
-    if (end == std::string::npos) end = value.size();
-    if (end > begin) into.push_back(value.substr(begin, end - begin));
-    begin = end + 1;
-  }
-}
-
 Status Apply(const ParsedOption& option, ProfileOptions& options) {
   switch (static_cast<ProfileOptionId>(option.id)) {
     case kKernelName: {
@@ -144,7 +135,9 @@ Status Apply(const ParsedOption& option, ProfileOptions& options) {
       options.sections.push_back(option.value);
       return {};
     case kMetrics:
-      AddCommaList(option.value, options.metrics);
+      for (std::string& name : SplitCommaList(option.value)) {
+        options.metrics.push_back(std::move(name));
+      }
       return {};
     case kReplayMode:
       GPUSCOPE_RETURN_IF_ERROR(OneOf(option, {"kernel", "application"}));

@@ -8,6 +8,8 @@
 #include <set>
 #include <string_view>
 
+#include "util/comma_list.h"
+
 namespace gpuscope::inject {
 namespace {
 
@@ -48,18 +50,6 @@ void ReadBool(const EnvironmentLookup& getenv, const char* name, bool& field,
                      (field ? "1" : "0"));
 }
 
-std::vector<std::string> SplitList(std::string_view text) {
-  std::vector<std::string> parts;
-  std::size_t begin = 0;
-  while (begin <= text.size()) {
-    std::size_t end = text.find(',', begin);
-    if (end == std::string_view::npos) end = text.size();
-    if (end > begin) parts.emplace_back(text.substr(begin, end - begin));
-    begin = end + 1;
-  }
-  return parts;
-}
-
 // The launcher validated all of this before the program started; a bad value here means
 // someone set the variables by hand. Then nothing is profiled (tracing goes on): measuring
 // the wrong kernels would be worse than measuring none.
@@ -67,7 +57,7 @@ void ReadProfileConfig(const EnvironmentLookup& getenv, InjectionConfig& config)
   ProfileConfig& profile = config.profile;
   const char* metrics = getenv("GPUSCOPE_PROFILE_METRICS");
   if (metrics == nullptr || *metrics == '\0') return;
-  std::vector<std::string> names = SplitList(metrics);
+  std::vector<std::string> names = SplitCommaList(metrics);
   std::vector<std::string> problems;
   auto text = [&](const char* name) -> std::optional<std::string_view> {
     const char* raw = getenv(name);
@@ -113,7 +103,7 @@ void ReadProfileConfig(const EnvironmentLookup& getenv, InjectionConfig& config)
   }
   if (auto devices = text("GPUSCOPE_DEVICES")) {
     std::set<std::uint32_t> ids;
-    for (const std::string& item : SplitList(*devices)) {
+    for (const std::string& item : SplitCommaList(*devices)) {
       std::optional<unsigned> id = ParseUnsigned(item);
       if (!id) {
         problems.push_back("GPUSCOPE_DEVICES='" + std::string(*devices) +

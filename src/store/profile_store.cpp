@@ -3,10 +3,10 @@
 #include <sqlite3.h>
 
 #include <functional>
-#include <sstream>
 
 #include "store/counter_data_codec.h"
 #include "store/sqlite_util.h"
+#include "util/comma_list.h"
 
 namespace gpuscope::store {
 namespace {
@@ -20,25 +20,6 @@ std::string ColumnText(sqlite3_stmt* stmt, int column) {
 }
 
 bool HasProfileTables(const ReportReader& report) { return report.schema_version() >= 2; }
-
-std::vector<std::string> SplitCommas(const std::string& text) {
-  std::vector<std::string> parts;
-  std::stringstream stream(text);
-  std::string part;
-  while (std::getline(stream, part, ',')) {
-    if (!part.empty()) parts.push_back(part);
-  }
-  return parts;
-}
-
-std::string JoinCommas(const std::vector<std::string>& parts) {
-  std::string out;
-  for (const std::string& part : parts) {
-    if (!out.empty()) out += ',';
-    out += part;
-  }
-  return out;
-}
 
 Status ReadError(const ReportReader& report, const char* what) {
   return ReportReadError(report.db(), what, report.path());
@@ -152,8 +133,8 @@ StatusOr<ProfileRequest> ReadProfileRequest(const ReportReader& report) {
     std::string key = ColumnText(stmt->get(), 0);
     std::string value = ColumnText(stmt->get(), 1);
     request.present = true;
-    if (key == "profile_sections") request.sections = SplitCommas(value);
-    if (key == "profile_metrics") request.metrics = SplitCommas(value);
+    if (key == "profile_sections") request.sections = SplitCommaList(value);
+    if (key == "profile_metrics") request.metrics = SplitCommaList(value);
   }
   if (rc != SQLITE_DONE) return ReadError(report, "cannot read the profile request of");
   return request;
@@ -299,8 +280,8 @@ Status WriteKernelMetrics(const std::string& path,
         sqlite3_reset(st);
       }
     }
-    const std::string sections = JoinCommas(request.sections);
-    const std::string requested = JoinCommas(request.metrics);
+    const std::string sections = JoinCommaList(request.sections);
+    const std::string requested = JoinCommaList(request.metrics);
     const std::pair<const char*, const std::string*> rows[] = {{"profile_sections", &sections},
                                                                {"profile_metrics", &requested}};
     for (const auto& [key, value] : rows) {
