@@ -3,19 +3,11 @@
 #include <algorithm>
 #include <memory>
 
+#include "analysis/escaping.h"
 #include "inject/cupti/host/metric_host.h"
 
 namespace gpuscope::cli {
 namespace {
-
-std::string Quoted(const std::string& text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
 
 std::string Capitalised(std::string_view text) {
   std::string out(text);
@@ -32,8 +24,9 @@ Status PrintMetricQuery(std::ostream& out, const std::string& chip, bool csv) {
   if (csv) {
     out << "\"Metric Name\",\"Metric Type\",\"Metric Unit\",\"Metric Description\"\n";
     for (const metric_host::MetricDescription& m : metrics) {
-      out << Quoted(m.name) << ',' << Quoted(Capitalised(metric_host::MetricKindName(m.kind)))
-          << ',' << Quoted(m.unit) << ',' << Quoted(m.description) << '\n';
+      out << analysis::CsvQuoted(m.name) << ','
+          << analysis::CsvQuoted(Capitalised(metric_host::MetricKindName(m.kind))) << ','
+          << analysis::CsvQuoted(m.unit) << ',' << analysis::CsvQuoted(m.description) << '\n';
     }
     return Status();
   }
@@ -59,7 +52,8 @@ Status PrintMetricQuery(std::ostream& out, const std::string& chip, bool csv) {
   out << "\nEach base metric is collected with a suffix: counters .sum .avg .min .max "
          "(and .per_second, .per_cycle_elapsed, .pct_of_peak_sustained_elapsed, ...), ratios "
          ".ratio .pct .max_rate, throughputs .avg.pct_of_peak_sustained_elapsed ... \n"
-         "`gpuscope profile --metrics <name>` checks a full name on the GPU's chip before the program "
+         "`gpuscope profile --metrics <name>` checks a full name on the GPU's chip before the "
+         "program "
          "starts and suggests the nearest names for a typo.\n";
   return Status();
 }

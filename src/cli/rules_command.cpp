@@ -2,6 +2,7 @@
 
 #include <iostream>
 
+#include "analysis/escaping.h"
 #include "analysis/rules/findings_format.h"
 #include "analysis/rules/rule_registry.h"
 #include "cli/command_prologue.h"
@@ -37,15 +38,6 @@ StatusOr<RulesOptions> ParseRulesOptions(std::span<const std::string> args) {
   return options;
 }
 
-std::string Quoted(const std::string& text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
-
 }  // namespace
 
 std::string RulesUsage() {
@@ -70,9 +62,10 @@ int RulesCommand(std::span<const std::string> args) {
   if (parsed->csv) {
     std::cout << "\"Rule\",\"Section\",\"Severity\",\"Checks\",\"Estimated Speedup\"\n";
     for (const analysis::Rule& rule : rules) {
-      std::cout << Quoted(rule.id) << ',' << Quoted(rule.section) << ','
-                << Quoted(std::string(analysis::SeverityName(rule.severity))) << ','
-                << Quoted(rule.checks) << ',' << Quoted(rule.speedup_formula) << '\n';
+      std::cout << analysis::CsvQuoted(rule.id) << ',' << analysis::CsvQuoted(rule.section) << ','
+                << analysis::CsvQuoted(analysis::SeverityName(rule.severity)) << ','
+                << analysis::CsvQuoted(rule.checks) << ','
+                << analysis::CsvQuoted(rule.speedup_formula) << '\n';
     }
     return kExitOk;
   }
