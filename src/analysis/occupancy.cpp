@@ -248,19 +248,26 @@ StatusOr<OccupancyResult> ComputeOccupancy(const ArchitectureLimits& arch,
   return result;
 }
 
-OccupancyInput OccupancyInputForKernel(const model::KernelRecord& kernel) {
+OccupancyInput OccupancyInputForLaunch(int block_threads, int registers_per_thread,
+                                       std::int64_t static_shared_memory,
+                                       std::int64_t dynamic_shared_memory,
+                                       std::int64_t shared_memory_executed) {
   OccupancyInput input;
-  input.threads_per_block = kernel.block_x * kernel.block_y * kernel.block_z;
-  input.registers_per_thread = kernel.registers_per_thread;
-  input.static_shared_memory = kernel.static_shared_memory;
-  input.dynamic_shared_memory = kernel.dynamic_shared_memory;
+  input.threads_per_block = block_threads;
+  input.registers_per_thread = registers_per_thread;
+  input.static_shared_memory = static_shared_memory;
+  input.dynamic_shared_memory = dynamic_shared_memory;
   const std::int64_t default_max =
-      ArchitectureLimits{}.max_shared_memory_per_block - kernel.static_shared_memory;
-  if (kernel.dynamic_shared_memory > default_max) {
-    input.max_dynamic_shared_memory = kernel.dynamic_shared_memory;
-  }
-  if (kernel.shared_memory_executed > 0) input.shared_memory_config = kernel.shared_memory_executed;
+      ArchitectureLimits{}.max_shared_memory_per_block - static_shared_memory;
+  if (dynamic_shared_memory > default_max) input.max_dynamic_shared_memory = dynamic_shared_memory;
+  if (shared_memory_executed > 0) input.shared_memory_config = shared_memory_executed;
   return input;
+}
+
+OccupancyInput OccupancyInputForKernel(const model::KernelRecord& kernel) {
+  return OccupancyInputForLaunch(kernel.block_x * kernel.block_y * kernel.block_z,
+                                 kernel.registers_per_thread, kernel.static_shared_memory,
+                                 kernel.dynamic_shared_memory, kernel.shared_memory_executed);
 }
 
 }  // namespace gpuscope::analysis

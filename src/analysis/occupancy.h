@@ -101,4 +101,11 @@ StatusOr<OccupancyResult> ComputeOccupancy(const ArchitectureLimits& arch,
 // its maximum is set to what it used.
 OccupancyInput OccupancyInputForKernel(const model::KernelRecord& kernel);
 
+// The same rules for a launch described field by field (a profiled kernel): `block_threads`
+// threads per block, the carveout only when `shared_memory_executed` > 0.
+OccupancyInput OccupancyInputForLaunch(int block_threads, int registers_per_thread,
+                                       std::int64_t static_shared_memory,
+                                       std::int64_t dynamic_shared_memory,
+                                       std::int64_t shared_memory_executed);
+
 }  // namespace gpuscope::analysis

@@ -149,16 +149,8 @@ std::string GraphsJson(const analysis::KernelProfile& profile) {
   auto arch = analysis::FindArchitecture(static_cast<int>(profile.device.compute_major),
                                          static_cast<int>(profile.device.compute_minor));
   if (!arch.ok()) return "[]";
-  model::KernelRecord launch;
-  launch.block_x = profile.block[0];
-  launch.block_y = profile.block[1];
-  launch.block_z = profile.block[2];
-  launch.registers_per_thread = static_cast<std::uint16_t>(profile.registers_per_thread);
-  launch.static_shared_memory = static_cast<std::int32_t>(profile.static_shared_memory);
-  launch.dynamic_shared_memory = static_cast<std::int32_t>(profile.dynamic_shared_memory);
-  analysis::OccupancyInput input = analysis::OccupancyInputForKernel(launch);
-  input.shared_memory_config.reset();
-  auto graphs = analysis::ComputeOccupancyGraphs(*arch, input);
+  auto graphs = analysis::ComputeOccupancyGraphs(
+      *arch, analysis::OccupancyInputFor(profile, /*with_carveout=*/false));
   if (!graphs.ok()) return "[]";
   std::string out;
   for (const analysis::OccupancyGraph& graph : *graphs) {

@@ -11,25 +11,6 @@ std::int64_t Product(const std::array<std::int32_t, 3>& dims) {
   return std::int64_t{dims[0]} * dims[1] * dims[2];
 }
 
-// The calculator's input for a profiled launch; the same rules as OccupancyInputForKernel
-// (occupancy.h), which takes a trace record instead.
-OccupancyInput InputFor(const KernelProfile& profile, bool with_carveout) {
-  OccupancyInput input;
-  input.threads_per_block = static_cast<int>(Product(profile.block));
-  input.registers_per_thread = static_cast<int>(profile.registers_per_thread);
-  input.static_shared_memory = profile.static_shared_memory;
-  input.dynamic_shared_memory = profile.dynamic_shared_memory;
-  const std::int64_t default_max =
-      ArchitectureLimits{}.max_shared_memory_per_block - profile.static_shared_memory;
-  if (profile.dynamic_shared_memory > default_max) {
-    input.max_dynamic_shared_memory = profile.dynamic_shared_memory;
-  }
-  if (with_carveout && profile.shared_memory_executed > 0) {
-    input.shared_memory_config = profile.shared_memory_executed;
-  }
-  return input;
-}
-
 std::optional<double> Limit(const OccupancyResult& result, OccupancyResource resource) {
   const int limit = result.BlockLimit(resource);
   // A resource the kernel does not use sets no limit: there is no number to print.
@@ -133,6 +114,13 @@ std::optional<double> MetricValue(const KernelProfile& p, const SectionEntry& en
 
 }  // namespace
 
+OccupancyInput OccupancyInputFor(const KernelProfile& profile, bool with_carveout) {
+  return OccupancyInputForLaunch(static_cast<int>(Product(profile.block)),
+                                 static_cast<int>(profile.registers_per_thread),
+                                 profile.static_shared_memory, profile.dynamic_shared_memory,
+                                 with_carveout ? profile.shared_memory_executed : 0);
+}
+
 StatusOr<OccupancyResult> TheoreticalOccupancy(const KernelProfile& profile) {
   if (Product(profile.grid) <= 0 || Product(profile.block) <= 0) {
     return Status::Error("the launch of '" + profile.function_name +
@@ -141,11 +129,11 @@ StatusOr<OccupancyResult> TheoreticalOccupancy(const KernelProfile& profile) {
   auto arch = FindArchitecture(static_cast<int>(profile.device.compute_major),
                                static_cast<int>(profile.device.compute_minor));
   if (!arch.ok()) return arch.status();
-  auto result = ComputeOccupancy(arch.value(), InputFor(profile, /*with_carveout=*/true));
+  auto result = ComputeOccupancy(arch.value(), OccupancyInputFor(profile, /*with_carveout=*/true));
   // A recorded carveout the calculator does not know (a newer driver's step) should not
   // cost the whole section: fall back to the carveout derived from the preference.
   if (!result.ok() && profile.shared_memory_executed > 0) {
-    result = ComputeOccupancy(arch.value(), InputFor(profile, /*with_carveout=*/false));
+    result = ComputeOccupancy(arch.value(), OccupancyInputFor(profile, /*with_carveout=*/false));
   }
   // A recorded carveout too small for even one block cannot be what the kernel ran with: CUPTI
   // reported 32 KB for a kernel of 32 KB static shared memory (+1 KB reserved) that ran 6
@@ -153,7 +141,8 @@ StatusOr<OccupancyResult> TheoreticalOccupancy(const KernelProfile& profile) {
   // takes the carveout from the preference (the full 228 KB by default), as here.
   if (result.ok() && profile.shared_memory_executed > 0 &&
       result->BlockLimit(OccupancyResource::kSharedMemory) == 0) {
-    auto preferred = ComputeOccupancy(arch.value(), InputFor(profile, /*with_carveout=*/false));
+    auto preferred =
+        ComputeOccupancy(arch.value(), OccupancyInputFor(profile, /*with_carveout=*/false));
     if (preferred.ok()) result = preferred;
   }
   return result;

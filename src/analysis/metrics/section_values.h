@@ -30,6 +30,10 @@ struct MetricRow {
 std::vector<MetricRow> EvaluateSections(const KernelProfile& profile,
                                         const std::vector<const Section*>& sections);
 
+// The occupancy calculator's input for a profiled launch (OccupancyInputForKernel's rules);
+// with the carveout the kernel record says it ran with, or without (the preference's).
+OccupancyInput OccupancyInputFor(const KernelProfile& profile, bool with_carveout);
+
 // The theoretical occupancy of the kernel's launch on its device; an error (one line) when
 // the launch was not traced or the device's compute capability is unknown to the calculator.
 StatusOr<OccupancyResult> TheoreticalOccupancy(const KernelProfile& profile);
