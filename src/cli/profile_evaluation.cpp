@@ -13,16 +13,13 @@ namespace gpuscope::cli {
 
 StatusOr<std::vector<std::string>> MetricsOfRequest(const store::ProfileRequest& request,
                                                     const std::string& chip) {
-  std::vector<const analysis::Section*> sections;
-  for (const std::string& id : request.sections) {
-    StatusOr<const analysis::Section*> section = analysis::FindSection(id);
-    if (!section.ok()) return section.status();
-    sections.push_back(*section);
-  }
+  StatusOr<std::vector<const analysis::Section*>> sections =
+      analysis::FindSections(request.sections);
+  if (!sections.ok()) return sections.status();
   StatusOr<std::unique_ptr<metric_host::MetricHost>> host = metric_host::MetricHost::Open(chip);
   if (!host.ok()) return host.status();
   metric_host::MetricHost& catalog = **host;
-  return analysis::MetricsToCollect(sections, request.metrics, [&catalog](std::string_view name) {
+  return analysis::MetricsToCollect(*sections, request.metrics, [&catalog](std::string_view name) {
     return catalog.CheckMetric(name).ok();
   });
 }

@@ -43,8 +43,13 @@ StatusOr<LoadedReport> Load(const std::string& path, bool evaluate, ProfileOutpu
       if (kernel.measured) chip = kernel.chip;
     }
     store::ProfileRequest wanted = *request;
-    if (!wanted.present)
-      wanted.sections = {"SpeedOfLight", "LaunchStats", "Occupancy", "WorkloadDistribution"};
+    if (!wanted.present) {
+      // A report that does not say what was asked for: ncu's default, the basic set.
+      StatusOr<std::vector<const analysis::Section*>> basic = analysis::SectionsOfSet("basic");
+      if (!basic.ok()) return basic.status();
+      for (const analysis::Section* section : *basic)
+        wanted.sections.push_back(section->identifier);
+    }
     StatusOr<std::vector<std::string>> names = MetricsOfRequest(wanted, chip);
     if (!names.ok()) return names.status();
     report->reset();
@@ -64,16 +69,6 @@ StatusOr<LoadedReport> Load(const std::string& path, bool evaluate, ProfileOutpu
   loaded.process_line =
       "[" + std::to_string((*report)->process().pid) + "] " + (*report)->process().command_line;
   return loaded;
-}
-
-StatusOr<std::vector<const analysis::Section*>> SectionsOf(const store::ProfileRequest& request) {
-  std::vector<const analysis::Section*> sections;
-  for (const std::string& id : request.sections) {
-    StatusOr<const analysis::Section*> section = analysis::FindSection(id);
-    if (!section.ok()) return section.status();
-    sections.push_back(*section);
-  }
-  return sections;
 }
 
 }  // namespace
@@ -103,7 +98,8 @@ StatusOr<ProfileOutputResult> PrintProfiles(std::ostream& out,
   bool csv_sections_known = false;
   for (LoadedReport& report : reports) {
     if (report.kernels.empty()) continue;
-    StatusOr<std::vector<const analysis::Section*>> sections = SectionsOf(report.request);
+    StatusOr<std::vector<const analysis::Section*>> sections =
+        analysis::FindSections(report.request.sections);
     if (!sections.ok()) return sections.status();
     std::vector<const analysis::Section*> printed = *sections;
     analysis::Section extra;

@@ -62,6 +62,18 @@ TEST(SectionCatalog, FindsSectionsByIdentifierOrDisplayNameIgnoringCase) {
   EXPECT_EQ(warp.value()->identifier, "WarpStateStats");
 }
 
+TEST(SectionCatalog, FindSectionsKeepsTheOrderGivenAndFailsOnTheFirstUnknownName) {
+  auto found = FindSections({"Occupancy", "speedoflight"});
+  ASSERT_TRUE(found.ok()) << found.status().message();
+  ASSERT_EQ(found->size(), 2u);
+  EXPECT_EQ((*found)[0]->identifier, "Occupancy");
+  EXPECT_EQ((*found)[1]->identifier, "SpeedOfLight");
+  auto missing = FindSections({"Occupancy", "NoSuchSection"});
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.status().message().find("NoSuchSection"), std::string::npos);
+  EXPECT_TRUE(FindSections({}).value().empty());
+}
+
 TEST(SectionCatalog, UnknownSectionIsOneLineListingEveryIdentifier) {
   auto found = FindSection("MemoryChart");
   ASSERT_FALSE(found.ok());

@@ -622,6 +622,16 @@ StatusOr<const Section*> FindSection(std::string_view name) {
                        "'; known sections: " + JoinIdentifiers());
 }
 
+StatusOr<std::vector<const Section*>> FindSections(const std::vector<std::string>& names) {
+  std::vector<const Section*> sections;
+  for (const std::string& name : names) {
+    StatusOr<const Section*> section = FindSection(name);
+    if (!section.ok()) return section.status();
+    sections.push_back(*section);
+  }
+  return sections;
+}
+
 StatusOr<std::vector<const Section*>> SelectSections(std::optional<std::string_view> set,
                                                      const std::vector<std::string>& sections) {
   std::set<const Section*> chosen;

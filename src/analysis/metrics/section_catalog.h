@@ -109,6 +109,9 @@ StatusOr<std::vector<const Section*>> SectionsOfSet(std::string_view set);
 // "gpu speed of light throughput"). An error lists every identifier.
 StatusOr<const Section*> FindSection(std::string_view name);
 
+// Each of `names` by FindSection, in the order given; the first unknown name is the error.
+StatusOr<std::vector<const Section*>> FindSections(const std::vector<std::string>& names);
+
 // The sections a command asks for: the set's sections (when `set` is given) plus the named
 // sections, in print order, each once. Neither given: the basic set, as ncu does.
 StatusOr<std::vector<const Section*>> SelectSections(std::optional<std::string_view> set,
@@ -121,12 +124,13 @@ Section CommandLineMetricsSection(const std::vector<std::string>& metric_names);
 std::vector<std::string> SplitMetricList(std::string_view list);
 
 // The SM and DRAM clocks measured during a kernel: collected with every profile.
-inline constexpr std::array<const char*, 2> kClockMetrics = {
-    "gpc__cycles_elapsed.avg.per_second", "dram__cycles_elapsed.avg.per_second"};
+inline constexpr std::array<const char*, 2> kClockMetrics = {"gpc__cycles_elapsed.avg.per_second",
+                                                             "dram__cycles_elapsed.avg.per_second"};
 
 // The metric names to collect for these sections and the user's extra metrics (and the
-// clocks, kClockMetrics), sorted and unique. `chip_has_metric`, when given, is asked about the optional names only; those it
-// rejects are left out (a required name is always kept, so that a wrong one fails loudly).
+// clocks, kClockMetrics), sorted and unique. `chip_has_metric`, when given, is asked about the
+// optional names only; those it rejects are left out (a required name is always kept, so that a
+// wrong one fails loudly).
 std::vector<std::string> MetricsToCollect(
     const std::vector<const Section*>& sections, const std::vector<std::string>& extra_metrics,
     const std::function<bool(std::string_view)>& chip_has_metric = nullptr);
