@@ -9,6 +9,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "cli/temp_dir.h"
+
 namespace gpuscope::cli {
 namespace {
 
@@ -58,9 +60,7 @@ Manifest ParseManifest(std::string_view text, std::uint32_t root_pid) {
 }
 
 StatusOr<std::string> CreateManifestFile() {
-  const char* tmpdir = std::getenv("TMPDIR");
-  std::string path = std::string(tmpdir != nullptr && *tmpdir != '\0' ? tmpdir : "/tmp") +
-                     "/gpuscope-manifest-XXXXXX";
+  std::string path = TemporaryDirectory() + "/gpuscope-manifest-XXXXXX";
   // O_CLOEXEC: the program must not inherit our descriptor; it opens the file by name.
   int fd = mkostemp(path.data(), O_CLOEXEC);
   if (fd < 0) {

@@ -23,6 +23,7 @@
 #include "cli/profile_request.h"
 #include "cli/program_outcome.h"
 #include "cli/run_preparation.h"
+#include "cli/temp_dir.h"
 #include "store/report_finalizer.h"
 #include "store/report_reader.h"
 #include "util/comma_list.h"
@@ -217,8 +218,7 @@ int ProfileCommand(std::span<const std::string> args) {
   const bool application = options.replay_mode == "application";
   std::string replay_dir;
   if (application) {
-    std::string pattern = std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") +
-                          "/gpuscope-replay-XXXXXX";
+    std::string pattern = TemporaryDirectory() + "/gpuscope-replay-XXXXXX";
     if (mkdtemp(pattern.data()) == nullptr) {
       remove_config();
       SayError("cannot create a directory for application replay in " + pattern);

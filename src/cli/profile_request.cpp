@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "cli/profile_cache.h"
+#include "cli/temp_dir.h"
 #include "inject/cupti/host/device_chip.h"
 
 namespace gpuscope::cli {
@@ -22,8 +23,7 @@ StatusOr<std::string> ChooseChip(const ProfileOptions& options) {
 }
 
 StatusOr<std::string> WriteConfigImage(const ProfileRequestPlan& plan) {
-  std::string path = std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") +
-                     "/gpuscope-config-XXXXXX";
+  std::string path = TemporaryDirectory() + "/gpuscope-config-XXXXXX";
   int fd = mkstemp(path.data());
   if (fd < 0) return Status::Error("cannot create " + path + ": " + std::strerror(errno));
   std::size_t written = 0;
