@@ -23,6 +23,7 @@
 #include "cli/profile_request.h"
 #include "cli/program_outcome.h"
 #include "cli/run_preparation.h"
+#include "cli/step_timer.h"
 #include "cli/temp_dir.h"
 #include "store/report_finalizer.h"
 #include "store/report_reader.h"
@@ -35,26 +36,6 @@ namespace {
 // gpuscope's own lines, apart from the program's output (ncu's "==PROF==").
 void Say(std::string_view message) { std::cerr << "==PROF== " << message << '\n'; }
 void SayError(std::string_view message) { std::cerr << "==ERROR== " << message << '\n'; }
-
-// GPUSCOPE_DEBUG=1: where the time of a profile goes (the injection logs its own steps).
-class StepTimer {
- public:
-  StepTimer()
-      : enabled_(std::getenv("GPUSCOPE_DEBUG") != nullptr &&
-                 std::string_view(std::getenv("GPUSCOPE_DEBUG")) == "1") {}
-  void Lap(std::string_view step) {
-    const auto now = std::chrono::steady_clock::now();
-    if (enabled_) {
-      std::cerr << "==PROF== [debug] " << step << ": "
-                << std::chrono::duration<double, std::milli>(now - last_).count() << " ms\n";
-    }
-    last_ = now;
-  }
-
- private:
-  bool enabled_;
-  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
-};
 
 std::string WorkingDirectory() {
   char buffer[PATH_MAX] = {};

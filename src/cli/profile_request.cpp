@@ -3,12 +3,12 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
 #include "cli/profile_cache.h"
+#include "cli/step_timer.h"
 #include "cli/temp_dir.h"
 #include "inject/cupti/host/device_chip.h"
 
@@ -40,23 +40,8 @@ StatusOr<std::string> WriteConfigImage(const ProfileRequestPlan& plan) {
   return path;
 }
 
-namespace {
-
-// GPUSCOPE_DEBUG=1: how long each step of the check takes.
-void DebugLap(const char* step, std::chrono::steady_clock::time_point& last) {
-  const auto now = std::chrono::steady_clock::now();
-  const char* debug = std::getenv("GPUSCOPE_DEBUG");
-  if (debug != nullptr && std::string_view(debug) == "1") {
-    std::fprintf(stderr, "==PROF== [debug] %s: %.1f ms\n", step,
-                 std::chrono::duration<double, std::milli>(now - last).count());
-  }
-  last = now;
-}
-
-}  // namespace
-
 StatusOr<ProfileRequestPlan> PlanProfile(const ProfileOptions& options) {
-  auto lap = std::chrono::steady_clock::now();
+  StepTimer timer;
   ProfileRequestPlan plan;
   std::optional<std::string_view> set;
   if (options.set) set = *options.set;
@@ -75,7 +60,7 @@ StatusOr<ProfileRequestPlan> PlanProfile(const ProfileOptions& options) {
   plan.extra_metrics = options.metrics;
 
   StatusOr<std::string> chip = ChooseChip(options);
-  DebugLap("finding the GPU's chip", lap);
+  timer.Lap("finding the GPU's chip");
   if (!chip.ok()) {
     plan.notes.push_back("cannot check metric names before the start: " + chip.status().message() +
                          " (give --chip to check them here)");
@@ -85,7 +70,7 @@ StatusOr<ProfileRequestPlan> PlanProfile(const ProfileOptions& options) {
   StatusOr<std::unique_ptr<metric_host::MetricHost>> host = metric_host::MetricHost::Open(*chip);
   if (!host.ok()) return host.status();
   plan.chip = (*host)->chip();
-  DebugLap("opening the metric catalog", lap);
+  timer.Lap("opening the metric catalog");
   for (const std::string& name : plan.extra_metrics) {
     Status valid = (*host)->CheckMetric(name);
     if (!valid.ok()) return valid;
@@ -99,12 +84,12 @@ StatusOr<ProfileRequestPlan> PlanProfile(const ProfileOptions& options) {
     return Status::Error("a section asks for a metric " + plan.chip +
                          " does not have: " + all_valid.message());
   }
-  DebugLap("checking the metric names", lap);
+  timer.Lap("checking the metric names");
   std::optional<metric_host::ConfigImage> cached = CachedConfigImage(plan.chip, plan.metrics);
   StatusOr<metric_host::ConfigImage> config =
       cached ? StatusOr<metric_host::ConfigImage>(std::move(*cached))
              : catalog.MakeConfig(plan.metrics);
-  DebugLap(cached ? "reading the cached config image" : "building the config image", lap);
+  timer.Lap(cached ? "reading the cached config image" : "building the config image");
   if (!config.ok()) return config.status();
   if (!cached) RememberConfigImage(plan.chip, plan.metrics, *config);
   plan.passes = config->passes;
