@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstdio>
+#include <cstdlib>  // mkdtemp
 #include <filesystem>
 #include <iostream>
 #include <set>
