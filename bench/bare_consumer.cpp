@@ -10,7 +10,7 @@
 // BARE_CONSUMER_KINDS=10,5 (CUpti_ActivityKind numbers) enables only those kinds instead: the
 // probe that tells which activity kinds cost what on the launch path (bench/RESULTS.md).
 //
-// It lives in bench/, outside src/inject/cupti, on purpose: it is a stand-in for "any CUPTI
+// It lives in bench/, outside src/cupti, on purpose: it is a stand-in for "any CUPTI
 // tool", not part of gpuscope.
 #include <cupti.h>
 
@@ -22,7 +22,7 @@
 
 namespace {
 
-// Must equal the injection library's activity buffer size (src/inject/cupti), so that
+// Must equal the injection library's activity buffer size (src/cupti), so that
 // both pay the same number of buffer requests.
 constexpr size_t kBufferBytes = 8 * 1024 * 1024;
 constexpr size_t kBufferAlignment = 8;

@@ -4,7 +4,7 @@
 #include <memory>
 
 #include "analysis/escaping.h"
-#include "inject/cupti/host/metric_host.h"
+#include "cupti/host/metric_host.h"
 
 namespace gpuscope::cli {
 namespace {

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "inject/cupti/host/metric_host.h"
+#include "cupti/host/metric_host.h"
 
 namespace gpuscope::cli {
 

@@ -6,7 +6,7 @@
 #include "analysis/metrics/section_catalog.h"
 #include "analysis/profile_loader.h"
 #include "analysis/rules/rule_registry.h"
-#include "inject/cupti/host/metric_host.h"
+#include "cupti/host/metric_host.h"
 #include "store/report_reader.h"
 
 namespace gpuscope::cli {

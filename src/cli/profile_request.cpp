@@ -10,7 +10,7 @@
 #include "cli/profile_cache.h"
 #include "cli/step_timer.h"
 #include "cli/temp_dir.h"
-#include "inject/cupti/host/device_chip.h"
+#include "cupti/host/device_chip.h"
 
 namespace gpuscope::cli {
 

@@ -9,7 +9,7 @@
 
 #include "analysis/metrics/section_catalog.h"
 #include "cli/profile_options.h"
-#include "inject/cupti/host/metric_host.h"
+#include "cupti/host/metric_host.h"
 #include "util/status.h"
 
 namespace gpuscope::cli {

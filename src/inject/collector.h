@@ -7,7 +7,7 @@
 //                  and whenever a commit ticket is requested; releases each buffer to the
 //                  pool when done with it.
 //
-// CUPTI-free: the translator is an interface (the CUPTI one lives in inject/cupti), so the
+// CUPTI-free: the translator is an interface (the CUPTI one lives in cupti), so the
 // same production path runs in tests with real CUPTI record structs and no GPU.
 //
 // Lifetime: in the traced process the collector is never destroyed, because CUPTI may call

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "inject/config.h"
-#include "inject/cupti/cupti_backend.h"
+#include "cupti/cupti_backend.h"
 #include "inject/log.h"
 #include "inject/process_hooks.h"
 #include "inject/session.h"

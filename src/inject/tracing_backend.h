@@ -1,6 +1,6 @@
 // What the session needs from the vendor tracing interface (CUPTI in production). An
 // interface so that the session's lifecycle (exit, signals, fork) is tested without a GPU,
-// and so that nothing outside inject/cupti includes a CUPTI header.
+// and so that nothing outside cupti includes a CUPTI header.
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,6 @@
 // Records of `gpuscope profile`: one kernel launch measured by replay. Neutral like
 // records.h: the counter data is CUPTI's image as opaque bytes, evaluated later (also on a
-// machine with no GPU) by the host side of inject/cupti.
+// machine with no GPU) by the host side of cupti.
 #pragma once
 
 #include <cstdint>

@@ -12,8 +12,8 @@
 
 #include "cupti_record_writer.h"
 #include "inject/collector.h"
-#include "inject/cupti/activity.h"
-#include "inject/cupti/translate.h"
+#include "cupti/activity.h"
+#include "cupti/translate.h"
 
 namespace gpuscope::inject::testing {
 

@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "cupti_record_writer.h"
-#include "inject/cupti/translate.h"
+#include "cupti/translate.h"
 #include "inject/process_hooks.h"
 #include "inject/process_info.h"
 #include "recording_sink.h"

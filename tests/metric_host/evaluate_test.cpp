@@ -9,7 +9,7 @@
 #include <fstream>
 #include <iterator>
 
-#include "inject/cupti/host/metric_host.h"
+#include "cupti/host/metric_host.h"
 #include "store/profile_store.h"
 #include "store/report_reader.h"
 #include "test_support.h"

@@ -1,6 +1,6 @@
 // The metric host against the real CUPTI Profiler Host API, with no GPU: chips, the catalog,
 // name checks and suggestions, config images and pass counts, units.
-#include "inject/cupti/host/metric_host.h"
+#include "cupti/host/metric_host.h"
 
 #include <gtest/gtest.h>
 

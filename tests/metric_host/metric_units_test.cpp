@@ -1,4 +1,4 @@
-#include "inject/cupti/host/metric_units.h"
+#include "cupti/host/metric_units.h"
 
 #include <gtest/gtest.h>
 

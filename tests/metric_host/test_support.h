@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "inject/cupti/host/metric_host.h"
+#include "cupti/host/metric_host.h"
 
 namespace gpuscope::metric_host::testing {
 

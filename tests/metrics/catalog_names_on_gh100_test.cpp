@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "analysis/metrics/section_catalog.h"
-#include "inject/cupti/host/metric_host.h"
+#include "cupti/host/metric_host.h"
 
 namespace gpuscope::analysis {
 namespace {

@@ -1,4 +1,4 @@
-#include "inject/cupti/activity.h"
+#include "cupti/activity.h"
 
 #include <cupti.h>
 #include <time.h>
@@ -8,7 +8,7 @@
 #include <string>
 
 #include "inject/collector.h"
-#include "inject/cupti/cupti_error.h"
+#include "cupti/cupti_error.h"
 #include "inject/log.h"
 
 namespace gpuscope::inject::cupti {

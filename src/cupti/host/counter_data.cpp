@@ -1,8 +1,8 @@
 // Facts about a counter-data image that need no host object (and no chip).
 #include <cupti_range_profiler.h>
 
-#include "inject/cupti/host/host_object.h"
-#include "inject/cupti/host/metric_host.h"
+#include "cupti/host/host_object.h"
+#include "cupti/host/metric_host.h"
 
 namespace gpuscope::metric_host {
 

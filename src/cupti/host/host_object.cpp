@@ -1,4 +1,4 @@
-#include "inject/cupti/host/host_object.h"
+#include "cupti/host/host_object.h"
 
 #include <cupti_result.h>
 #include <dlfcn.h>

@@ -23,7 +23,7 @@
 #include <cstdint>
 
 #include "inject/config.h"
-#include "inject/cupti/kernel_profiler.h"
+#include "cupti/kernel_profiler.h"
 #include "util/status.h"
 
 namespace gpuscope::inject::cupti {

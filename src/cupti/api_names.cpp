@@ -1,4 +1,4 @@
-#include "inject/cupti/api_names.h"
+#include "cupti/api_names.h"
 
 #include <cupti.h>
 

@@ -1,4 +1,4 @@
-#include "inject/cupti/kernel_profiler.h"
+#include "cupti/kernel_profiler.h"
 
 #include <cupti_profiler_target.h>
 #include <cupti_range_profiler.h>
@@ -16,9 +16,9 @@
 #include <vector>
 
 #include "inject/app_replay_store.h"
-#include "inject/cupti/activity.h"
-#include "inject/cupti/cupti_error.h"
-#include "inject/cupti/host/metric_host.h"
+#include "cupti/activity.h"
+#include "cupti/cupti_error.h"
+#include "cupti/host/metric_host.h"
 #include "inject/log.h"
 #include "util/demangle.h"
 #include "util/kernel_filter.h"

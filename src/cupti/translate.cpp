@@ -1,4 +1,4 @@
-#include "inject/cupti/translate.h"
+#include "cupti/translate.h"
 
 #include <cupti.h>
 

@@ -1,11 +1,11 @@
-#include "inject/cupti/host/metric_host.h"
+#include "cupti/host/metric_host.h"
 
 #include <algorithm>
 #include <cctype>
 
-#include "inject/cupti/host/host_object.h"
-#include "inject/cupti/host/metric_names.h"
-#include "inject/cupti/host/metric_units.h"
+#include "cupti/host/host_object.h"
+#include "cupti/host/metric_names.h"
+#include "cupti/host/metric_units.h"
 
 namespace gpuscope::metric_host {
 namespace {

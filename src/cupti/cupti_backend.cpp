@@ -1,8 +1,8 @@
-#include "inject/cupti/cupti_backend.h"
+#include "cupti/cupti_backend.h"
 
-#include "inject/cupti/activity.h"
-#include "inject/cupti/callbacks.h"
-#include "inject/cupti/translate.h"
+#include "cupti/activity.h"
+#include "cupti/callbacks.h"
+#include "cupti/translate.h"
 #include "inject/log.h"
 
 namespace gpuscope::inject::cupti {

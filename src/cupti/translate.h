@@ -12,7 +12,7 @@
 #include <cstdint>
 
 #include "inject/collector.h"
-#include "inject/cupti/api_names.h"
+#include "cupti/api_names.h"
 #include "inject/record_router.h"
 
 namespace gpuscope::inject::cupti {

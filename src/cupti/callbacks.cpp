@@ -1,4 +1,4 @@
-#include "inject/cupti/callbacks.h"
+#include "cupti/callbacks.h"
 
 #include <cupti.h>
 #include <dlfcn.h>
@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "inject/collector.h"
-#include "inject/cupti/activity.h"
-#include "inject/cupti/cupti_error.h"
-#include "inject/cupti/kernel_profiler.h"
+#include "cupti/activity.h"
+#include "cupti/cupti_error.h"
+#include "cupti/kernel_profiler.h"
 #include "inject/log.h"
 #include "inject/nvtx_start_end_ids.h"
 

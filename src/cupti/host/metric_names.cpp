@@ -1,4 +1,4 @@
-#include "inject/cupti/host/metric_names.h"
+#include "cupti/host/metric_names.h"
 
 #include <algorithm>
 #include <cctype>

@@ -1,4 +1,4 @@
-#include "inject/cupti/cupti_error.h"
+#include "cupti/cupti_error.h"
 
 namespace gpuscope::inject::cupti {
 

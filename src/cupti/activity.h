@@ -1,6 +1,6 @@
 // CUPTI's Activity API as the rest of the injection library sees it: which record kinds
 // are collected, where CUPTI's buffers come from and go to, flushing, and the loss count.
-// No CUPTI type appears here (ARCHITECTURE.md: only inject/cupti includes CUPTI).
+// No CUPTI type appears here (ARCHITECTURE.md: only cupti includes CUPTI).
 #pragma once
 
 #include <cstddef>

@@ -1,4 +1,4 @@
-#include "inject/cupti/host/device_chip.h"
+#include "cupti/host/device_chip.h"
 
 #include <cupti_profiler_target.h>
 #include <cupti_target.h>
