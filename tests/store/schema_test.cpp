@@ -16,10 +16,9 @@ namespace gpuscope::store {
 namespace {
 
 std::string SourceSchema() {
-  // tests/store/schema_test.cpp -> src/store/schema.sql
-  std::string here = __FILE__;
-  std::string root = here.substr(0, here.rfind("/tests/store/"));
-  std::ifstream in(root + "/src/store/schema.sql");
+  // tests/data -> src/store/schema.sql (not through __FILE__, which compiler caches and
+  // out-of-tree builds may make relative)
+  std::ifstream in(std::string(GPUSCOPE_TEST_DATA_DIR) + "/../../src/store/schema.sql");
   std::stringstream text;
   text << in.rdbuf();
   return text.str();
