@@ -13,6 +13,7 @@
 #include "cupti/activity.h"
 #include "cupti/cupti_error.h"
 #include "cupti/kernel_profiler.h"
+#include "cupti/launch_call.h"
 #include "inject/log.h"
 #include "inject/nvtx_start_end_ids.h"
 
@@ -24,6 +25,10 @@ std::atomic<bool> g_ignore_callbacks{false};
 // Whether nvtxRangeStart* ids are recorded: only while the tracing kinds (MARKER among them)
 // are on, since an id whose range is not recorded would never be taken again.
 std::atomic<bool> g_record_range_starts{false};
+// `gpuscope profile`: the kernel profiler the launch callbacks go to, or nullptr. Published
+// once by EnableKernelProfiler and never withdrawn: the object belongs to the CuptiBackend,
+// which the session keeps until the process ends (CUPTI calls back until then).
+std::atomic<KernelProfiler*> g_kernel_profiler{nullptr};
 
 // Never destroyed: CUDA destroys its contexts after our exit handler, and after this
 // library's static destructors have run (they were registered before our atexit handler).
@@ -52,7 +57,9 @@ void OnContextCreated(CUcontext context) {
 }
 
 void OnContextDestroyStarting(CUcontext context) {
-  ForgetProfiledContext(context);
+  if (KernelProfiler* profiler = g_kernel_profiler.load(std::memory_order_acquire)) {
+    profiler->ForgetContext(context);
+  }
   // Deliver the context's finished records and read its loss count while it exists.
   Status flushed = FlushAll(/*forced=*/false);
   if (!flushed.ok()) LogDebug("context destruction: " + flushed.message());
@@ -143,8 +150,9 @@ void CUPTIAPI OnCallback(void* /*userdata*/, CUpti_CallbackDomain domain, CUpti_
     }
     if (domain != CUPTI_CB_DOMAIN_RUNTIME_API && domain != CUPTI_CB_DOMAIN_DRIVER_API) return;
     const auto* api = static_cast<const CUpti_CallbackData*>(data);
-    if (IsProfiledLaunchCallback(domain, cbid)) {
-      OnLaunchCallback(domain, cbid, *api);
+    KernelProfiler* profiler = g_kernel_profiler.load(std::memory_order_acquire);
+    if (profiler != nullptr && IsKernelLaunchCallback(domain, cbid)) {
+      profiler->OnLaunchCallback(domain, cbid, *api);
       return;
     }
     if (api->callbackSite != CUPTI_API_EXIT) return;
@@ -234,9 +242,17 @@ Status EnableCallbacks(bool profiler_control, bool tracing_now) {
   return first_error;
 }
 
-Status EnableKernelProfiler(const ProfileConfig& config, KernelProfilerHooks hooks) {
+Status EnableKernelProfiler(KernelProfiler& profiler) {
   if (g_subscriber == nullptr) return Status::Error("CUPTI is not subscribed");
-  return StartKernelProfiler(g_subscriber, config, std::move(hooks));
+  if (g_kernel_profiler.load() != nullptr) {
+    return Status::Error("the kernel profiler was started twice");
+  }
+  // cuptiProfilerInitialize waits for the first selected launch: here we are inside cuInit,
+  // where it fails (CUPTI_ERROR_UNKNOWN on the H200).
+  GPUSCOPE_RETURN_IF_ERROR(WatchKernelLaunches(g_subscriber));
+  g_kernel_profiler.store(&profiler, std::memory_order_release);
+  LogDebug("kernel profiler: " + std::to_string(profiler.metric_count()) + " metrics");
+  return Status();
 }
 
 std::uint64_t TakeDroppedRecordsOfLiveContexts() {

@@ -22,11 +22,11 @@
 
 #include <cstdint>
 
-#include "inject/config.h"
-#include "cupti/kernel_profiler.h"
 #include "util/status.h"
 
 namespace gpuscope::inject::cupti {
+
+class KernelProfiler;
 
 // Checks that the CUPTI loaded in this process is at least the version we were built
 // against, then subscribes. An error is the whole stand-down sentence, for LogError.
@@ -37,8 +37,9 @@ void Unsubscribe();
 // nvtxRangeStart callbacks) on and off. `tracing_now`: the tracing kinds are on already.
 Status EnableCallbacks(bool profiler_control, bool tracing_now);
 
-// `gpuscope profile`: measures the selected kernel launches (kernel_profiler.h).
-Status EnableKernelProfiler(const ProfileConfig& config, KernelProfilerHooks hooks);
+// `gpuscope profile`: the launch callbacks go to `profiler` (kernel_profiler.h) from now on,
+// until the process ends: it must live as long. Once per process.
+Status EnableKernelProfiler(KernelProfiler& profiler);
 
 // Dropped records of every context still alive (read at exit).
 std::uint64_t TakeDroppedRecordsOfLiveContexts();

@@ -2,6 +2,7 @@
 
 #include "cupti/activity.h"
 #include "cupti/callbacks.h"
+#include "cupti/kernel_profiler.h"
 #include "cupti/translate.h"
 #include "inject/log.h"
 
@@ -10,6 +11,14 @@ namespace {
 
 class CuptiBackend : public TracingBackend {
  public:
+  ~CuptiBackend() override {
+    // Once the launch callbacks reach the kernel profiler, CUPTI may call it until the process
+    // ends (launches from static destructors, contexts torn down after our exit handler): it
+    // is never destroyed. The session never destroys its backend in production anyway
+    // (entry.cpp keeps it for the life of the process).
+    (void)kernel_profiler_.release();
+  }
+
   Status Attach() override { return Subscribe(); }
 
   void Release() override { Unsubscribe(); }
@@ -38,8 +47,13 @@ class CuptiBackend : public TracingBackend {
         collector.SubmitProfiledKernel(std::move(kernel));
       };
       hooks.progress = options.profile_progress;
-      Status profiler = EnableKernelProfiler(*options.profile, std::move(hooks));
-      if (!profiler.ok()) problems = profiler;
+      auto profiler = std::make_unique<KernelProfiler>(*options.profile, std::move(hooks));
+      Status enabled = EnableKernelProfiler(*profiler);
+      if (enabled.ok()) {
+        kernel_profiler_ = std::move(profiler);
+      } else {
+        problems = enabled;
+      }
     }
     return problems;
   }
@@ -58,6 +72,10 @@ class CuptiBackend : public TracingBackend {
     IgnoreCallbacksFromNowOn();
     SetBufferCollector(nullptr);
   }
+
+ private:
+  // `gpuscope profile`: the profiler the launch callbacks reach (EnableKernelProfiler).
+  std::unique_ptr<KernelProfiler> kernel_profiler_;
 };
 
 }  // namespace

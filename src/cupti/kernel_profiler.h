@@ -3,12 +3,13 @@
 // replays the kernel once per pass and restores memory between passes; notes/cupti.md 3.3).
 //
 // Flow per selected launch, on the program's thread, inside the launch call's callbacks:
-//   enter: KernelSelector decides (in the nested driver call when the runtime call has no
-//          context yet or hides a stream the filter needs) -> (first time per context)
-//          initialise the profiler, check the device and the counters, take the config image
-//          the CLI built (or build it) -> (first measurement) enable the range profiler and
-//          size the counter data for one range -> reset the image, SetConfig(auto range,
-//          kernel replay, or application replay: one pass per run), Start
+//   enter: LaunchSelection decides (in the nested driver call when the runtime call has no
+//          context yet or hides a stream the filter needs: LaunchNesting) -> (first time per
+//          context) ContextRangeProfiler::Prepare initialises the profiler, checks the device
+//          and the counters, takes the config image the CLI built (or builds it) -> (first
+//          measurement) enable the range profiler and size the counter data for one range ->
+//          reset the image, SetConfig(auto range, kernel replay, or application replay: one
+//          pass per run), Start
 //   exit:  Stop, DecodeData -> copy the one-range image -> Collector (writer thread); the
 //          range profiler is disabled once no selected launch is pending or can come
 //          (CUPTI must never enable it twice on a context)
@@ -20,36 +21,82 @@
 // vGPU, MIG, another tool holding them) is named once with the cause and the fix, and its
 // selected launches are recorded as not measured with the reason; the program runs on and
 // is traced.
+//
+// The pieces: launch_call.h (what a launch callback tells), launch_selection.h and
+// launch_nesting.h (which launches are measured, at which of the nested calls; CUPTI-free),
+// context_range_profiler.h (CUPTI's profiler objects of one context), profiler_setup.h (what
+// all contexts share: initialisation, config images), counter_access.h (failures and their
+// messages), profile_progress.h (the per-kernel line).
 #pragma once
 
 #include <cupti.h>
 
+#include <cstddef>
 #include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
 
+#include "cupti/context_range_profiler.h"
+#include "cupti/launch_selection.h"
+#include "cupti/profiler_setup.h"
 #include "inject/config.h"
 #include "inject/profiled_kernel.h"
-#include "util/status.h"
 
 namespace gpuscope::inject::cupti {
+
+class LaunchCall;
 
 struct KernelProfilerHooks {
   std::function<void(OwnedProfiledKernel)> submit;  // to the collector
   bool progress = true;  // the ncu-like "Profiling ..." line per measured kernel
 };
 
-// cuptiProfilerInitialize, and the launch callbacks of `subscriber`. Called once.
-Status StartKernelProfiler(CUpti_SubscriberHandle subscriber, const ProfileConfig& config,
-                           KernelProfilerHooks hooks);
+// One per process: the launch callbacks reach it through the pointer EnableKernelProfiler
+// publishes (callbacks.h), and its per-thread launch state is per thread, not per object.
+// Once published it must live until the process ends (CUPTI calls back until then).
+class KernelProfiler {
+ public:
+  KernelProfiler(const ProfileConfig& config, KernelProfilerHooks hooks);
+  KernelProfiler(const KernelProfiler&) = delete;
+  KernelProfiler& operator=(const KernelProfiler&) = delete;
 
-// A context is being destroyed: its range profiler goes with it (a later context may get the
-// same address).
-void ForgetProfiledContext(CUcontext context);
+  std::size_t metric_count() const { return config_.metrics.size(); }
 
-// Whether (domain, cbid) is one of the launch calls the profiler enabled.
-bool IsProfiledLaunchCallback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid);
+  // A context is being destroyed: its range profiler goes with it (a later context may get
+  // the same address). Never throws.
+  void ForgetContext(CUcontext context);
 
-// From the subscriber's callback; never throws.
-void OnLaunchCallback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
-                      const CUpti_CallbackData& data);
+  // From the subscriber's callback, for a kernel launch call (IsKernelLaunchCallback);
+  // never throws.
+  void OnLaunchCallback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                        const CUpti_CallbackData& data);
+
+ private:
+  struct LaunchInFlight;
+  static LaunchInFlight& ThisThreadsLaunch();
+
+  // Returns false when this call cannot decide and a nested driver call should.
+  bool OnEnter(const LaunchCall& call, LaunchInFlight& launch);
+  void OnExit(const LaunchCall& call, LaunchInFlight& launch);
+  // The launch's outcome once the measurement ended (false: another run adds the next pass).
+  bool RecordOutcome(const LaunchCall& call, CUptiResult result, const std::string& what,
+                     const StopResult& stopped, const ContextRangeProfiler& context,
+                     OwnedProfiledKernel& kernel);
+  ContextRangeProfiler& ContextFor(CUcontext context, std::uint32_t device_id);
+  void Submit(OwnedProfiledKernel kernel);
+  void SayUnavailableOnce(const std::string& why);
+
+  const ProfileConfig config_;
+  const KernelProfilerHooks hooks_;
+  LaunchSelection selection_;
+  // Serialises measurements and guards everything below. A selected launch holds it from its
+  // enter callback to its exit callback.
+  std::mutex mutex_;
+  ProfilerSetup setup_;
+  std::unordered_map<CUcontext, std::unique_ptr<ContextRangeProfiler>> contexts_;
+  bool said_unavailable_ = false;
+};
 
 }  // namespace gpuscope::inject::cupti

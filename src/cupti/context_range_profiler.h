@@ -1,0 +1,88 @@
+// CUPTI's Range Profiler on one context: the profiler objects of one CUcontext, set up at
+// the context's first selected launch, then used for each selected launch of it (auto range,
+// kernel replay: CUPTI saves device memory, replays the kernel once per pass and restores
+// memory between passes; application replay: one pass per run of the program).
+//
+//   Prepare (once)      cuptiProfilerInitialize (once per process), the device's support,
+//                       its chip, the counters' availability, the chip's config image
+//   BeginMeasurement    enable the range profiler (first measurement), size the counter data
+//                       for one range; reset the image, SetConfig, Start
+//   EndMeasurement      Stop, DecodeData: counter_data() holds the launch's one range
+//   Disable             once no selected launch is pending or can come, or the context goes
+//
+// Not thread-safe: used under the kernel profiler's lock, which serialises measurements
+// (CUPTI replays one kernel at a time).
+#pragma once
+
+#include <cupti.h>
+#include <cupti_range_profiler.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cupti/counter_access.h"
+#include "cupti/profiler_setup.h"
+#include "inject/app_replay_store.h"
+#include "inject/profiled_kernel.h"
+
+namespace gpuscope::inject::cupti {
+
+// After the launch: what Stop and DecodeData told. `dropped` tells a launch CUPTI kept no
+// range for.
+struct StopResult {
+  std::size_t dropped = 0;
+  bool all_passes_submitted = false;
+  AppReplayStep next;  // application replay: what the next run continues with
+};
+
+class ContextRangeProfiler {
+ public:
+  // `setup` outlives this object.
+  ContextRangeProfiler(ProfilerSetup& setup, CUcontext context, std::uint32_t device_id)
+      : setup_(setup), context_(context), device_id_(device_id) {}
+  ContextRangeProfiler(const ContextRangeProfiler&) = delete;
+  ContextRangeProfiler& operator=(const ContextRangeProfiler&) = delete;
+
+  // Everything done once per context; a failure is kept in failure().
+  void Prepare();
+
+  // Empty while usable; else why this context's launches cannot be measured (for good).
+  const ProfileFailure& failure() const { return failure_; }
+  // The counters became unavailable during a measurement: disabled, for good.
+  void FailForGood(ProfileFailure failure);
+
+  const std::string& chip() const { return chip_; }
+  std::uint32_t passes() const { return passes_; }
+  // The counter data image: the last measurement's, reused by the next one.
+  const std::vector<std::uint8_t>& counter_data() const { return counter_data_; }
+
+  // Before the launch: a fresh image (application replay: the image the previous run left),
+  // the configuration, and Start. On an error, `what` names the CUPTI call; `failure` is set
+  // (with CUPTI_SUCCESS returned) when application replay cannot continue this launch.
+  CUptiResult BeginMeasurement(const OwnedProfiledKernel& kernel, std::string& what,
+                               std::string& failure);
+  // After the launch (its replay passes ran inside it): Stop and decode.
+  CUptiResult EndMeasurement(std::string& what, StopResult& stopped);
+  // An exception cut a measurement short: Stop, best effort.
+  void StopAfterFailure();
+
+  void Disable();
+
+ private:
+  CUptiResult Enable(std::string& what);
+
+  ProfilerSetup& setup_;
+  const CUcontext context_;
+  const std::uint32_t device_id_;
+  bool disabled_ = false;  // disabled for good: CUPTI must never enable it twice
+  std::string chip_;
+  std::uint32_t passes_ = 0;
+  const metric_host::ConfigImage* config_image_ = nullptr;  // setup_'s image for chip_
+  CUpti_RangeProfiler_Object* object_ = nullptr;
+  std::vector<std::uint8_t> counter_data_;
+  ProfileFailure failure_;
+};
+
+}  // namespace gpuscope::inject::cupti
