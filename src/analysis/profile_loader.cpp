@@ -3,7 +3,6 @@
 #include <cmath>
 #include <unordered_map>
 
-#include "store/profile_store.h"
 #include "util/demangle.h"
 
 namespace gpuscope::analysis {
@@ -47,6 +46,13 @@ void CopyLaunch(const model::KernelRecord& r, KernelProfile& profile) {
 
 }  // namespace
 
+void AssignMetrics(KernelProfile& profile, const std::vector<store::StoredMetric>& stored) {
+  profile.metrics.clear();
+  for (const store::StoredMetric& metric : stored) {
+    if (metric.value && !std::isnan(*metric.value)) profile.metrics[metric.name] = *metric.value;
+  }
+}
+
 StatusOr<std::vector<KernelProfile>> LoadKernelProfiles(const store::ReportReader& report) {
   StatusOr<std::vector<store::StoredProfile>> stored = store::ReadProfiledKernels(report);
   if (!stored.ok()) return stored.status();
@@ -75,9 +81,7 @@ StatusOr<std::vector<KernelProfile>> LoadKernelProfiles(const store::ReportReade
     p.measured = s.outcome == model::ProfileOutcome::kMeasured && s.counter_data_size != 0;
     p.failure = s.message;
     if (auto found = metrics->find(s.id); found != metrics->end()) {
-      for (const store::StoredMetric& metric : found->second) {
-        if (metric.value && !std::isnan(*metric.value)) p.metrics[metric.name] = *metric.value;
-      }
+      AssignMetrics(p, found->second);
     }
     by_correlation[s.correlation_id] = profiles.size();
     profiles.push_back(std::move(p));

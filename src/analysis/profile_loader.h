@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "analysis/metrics/kernel_profile.h"
+#include "store/profile_store.h"
 #include "store/report_reader.h"
 #include "util/status.h"
 
@@ -14,5 +15,10 @@ namespace gpuscope::analysis {
 // In profile order. Kernels whose metrics were not evaluated yet have an empty `metrics`
 // map (and `measured` still true when their counter data is in the report).
 StatusOr<std::vector<KernelProfile>> LoadKernelProfiles(const store::ReportReader& report);
+
+// Replaces `profile.metrics` with stored values as the loader reads them: a value CUPTI could
+// not evaluate (NULL, NaN) is left out. The evaluation uses it too, to run the rules on the
+// values it is about to store exactly as a later reader will see them.
+void AssignMetrics(KernelProfile& profile, const std::vector<store::StoredMetric>& stored);
 
 }  // namespace gpuscope::analysis

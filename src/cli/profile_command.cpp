@@ -16,7 +16,6 @@
 #include "cli/launcher.h"
 #include "cli/manifest.h"
 #include "cli/metric_query.h"
-#include "cli/profile_evaluation.h"
 #include "cli/profile_options.h"
 #include "cli/profile_output.h"
 #include "cli/profile_request.h"
@@ -24,6 +23,7 @@
 #include "cli/run_preparation.h"
 #include "cli/step_timer.h"
 #include "cli/temp_dir.h"
+#include "evaluate/report_evaluation.h"
 #include "store/report_finalizer.h"
 #include "store/report_reader.h"
 #include "util/comma_list.h"
@@ -286,12 +286,13 @@ int ProfileCommand(std::span<const std::string> args) {
         Say("Report (not evaluated): " + entry.report_path);
         continue;
       }
-      store::ProfileRequest request;
-      request.present = true;
-      request.sections = plan->section_ids;
-      request.metrics = plan->extra_metrics;
-      StatusOr<EvaluationSummary> evaluated =
-          EvaluateReport(entry.report_path, plan->metrics, request);
+      evaluate::ProfileAsk asked;
+      asked.request.present = true;
+      asked.request.sections = plan->section_ids;
+      asked.request.metrics = plan->extra_metrics;
+      asked.metric_names = plan->metrics;
+      StatusOr<evaluate::EvaluationSummary> evaluated =
+          evaluate::EvaluateReport(entry.report_path, asked);
       if (!evaluated.ok()) {
         // The counter data is in the report: `gpuscope stats --page details` evaluates it again.
         SayError(evaluated.status().message());

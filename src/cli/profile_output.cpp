@@ -8,7 +8,6 @@
 #include "analysis/metrics/metrics_csv.h"
 #include "analysis/metrics/section_catalog.h"
 #include "analysis/profile_loader.h"
-#include "cli/profile_evaluation.h"
 #include "store/profile_store.h"
 #include "store/report_reader.h"
 
@@ -22,14 +21,7 @@ struct LoadedReport {
   std::string process_line;                  // "[pid] command line"
 };
 
-bool NeedsEvaluation(const std::vector<analysis::KernelProfile>& kernels) {
-  for (const analysis::KernelProfile& kernel : kernels) {
-    if (kernel.measured && kernel.metrics.empty()) return true;
-  }
-  return false;
-}
-
-StatusOr<LoadedReport> Load(const std::string& path, bool evaluate, ProfileOutputResult& result) {
+StatusOr<LoadedReport> Load(const std::string& path) {
   StatusOr<std::unique_ptr<store::ReportReader>> report = store::ReportReader::Open(path);
   if (!report.ok()) return report.status();
   LoadedReport loaded;
@@ -37,27 +29,6 @@ StatusOr<LoadedReport> Load(const std::string& path, bool evaluate, ProfileOutpu
   if (!kernels.ok()) return kernels.status();
   StatusOr<store::ProfileRequest> request = store::ReadProfileRequest(**report);
   if (!request.ok()) return request.status();
-  if (evaluate && NeedsEvaluation(*kernels)) {
-    std::string chip;
-    for (const analysis::KernelProfile& kernel : *kernels) {
-      if (kernel.measured) chip = kernel.chip;
-    }
-    store::ProfileRequest wanted = *request;
-    if (!wanted.present) {
-      // A report that does not say what was asked for: ncu's default, the basic set.
-      StatusOr<std::vector<const analysis::Section*>> basic = analysis::SectionsOfSet("basic");
-      if (!basic.ok()) return basic.status();
-      for (const analysis::Section* section : *basic)
-        wanted.sections.push_back(section->identifier);
-    }
-    StatusOr<std::vector<std::string>> names = MetricsOfRequest(wanted, chip);
-    if (!names.ok()) return names.status();
-    report->reset();
-    StatusOr<EvaluationSummary> evaluated = EvaluateReport(path, *names, wanted);
-    if (!evaluated.ok()) return evaluated.status();
-    for (const std::string& problem : evaluated->problems) result.problems.push_back(problem);
-    return Load(path, /*evaluate=*/false, result);
-  }
   loaded.kernels = std::move(*kernels);
   loaded.request = std::move(*request);
   StatusOr<std::map<std::int64_t, std::vector<store::StoredMetric>>> metrics =
@@ -73,20 +44,13 @@ StatusOr<LoadedReport> Load(const std::string& path, bool evaluate, ProfileOutpu
 
 }  // namespace
 
-StatusOr<std::vector<std::string>> EvaluateIfNeeded(const std::string& report_path) {
-  ProfileOutputResult result;
-  StatusOr<LoadedReport> loaded = Load(report_path, /*evaluate=*/true, result);
-  if (!loaded.ok()) return loaded.status();
-  return result.problems;
-}
-
 StatusOr<ProfileOutputResult> PrintProfiles(std::ostream& out,
                                             const std::vector<std::string>& report_paths,
                                             const ProfileOutputOptions& options) {
   ProfileOutputResult result;
   std::vector<LoadedReport> reports;
   for (const std::string& path : report_paths) {
-    StatusOr<LoadedReport> loaded = Load(path, /*evaluate=*/true, result);
+    StatusOr<LoadedReport> loaded = Load(path);
     if (!loaded.ok()) return loaded.status();
     result.profiled += loaded->kernels.size();
     reports.push_back(std::move(*loaded));

@@ -1,6 +1,7 @@
 // Prints the profiled kernels of reports: Nsight Compute's details page (sections), the
 // raw page (every metric by CUPTI name), the per-kernel summary, or their CSV. Shared by
-// `gpuscope profile` (after the program) and `gpuscope stats --page`.
+// `gpuscope profile` (after the program) and `gpuscope stats --page`, each of which first
+// evaluates the reports (evaluate/report_evaluation.h): this only reads them.
 #pragma once
 
 #include <ostream>
@@ -19,17 +20,9 @@ struct ProfileOutputOptions {
 };
 
 struct ProfileOutputResult {
-  std::size_t profiled = 0;           // profiled kernels found in the reports
-  std::vector<std::string> problems;  // evaluation problems, one line each
+  std::size_t profiled = 0;  // profiled kernels found in the reports
 };
 
-// Evaluates (and stores) the counter data of a report's measured kernels that have no metric
-// values yet (a report whose program was killed, or one copied from the GPU machine). A
-// report without profiled kernels is left untouched. Problems are returned one per line.
-StatusOr<std::vector<std::string>> EvaluateIfNeeded(const std::string& report_path);
-
-// Kernels whose counter data was never evaluated (a report of a program that was killed,
-// or one copied from the GPU machine) are evaluated first and their values stored.
 StatusOr<ProfileOutputResult> PrintProfiles(std::ostream& out,
                                             const std::vector<std::string>& report_paths,
                                             const ProfileOutputOptions& options);

@@ -8,7 +8,7 @@
 #include "cli/command_prologue.h"
 #include "cli/exit_codes.h"
 #include "cli/option_parser.h"
-#include "cli/profile_output.h"
+#include "evaluate/report_evaluation.h"
 #include "viewer/html_report.h"
 #include "viewer/viewer_data.h"
 #include "viewer/web_assets.h"
@@ -78,9 +78,11 @@ int ReportCommand(std::span<const std::string> args) {
   // As `gpuscope view`: counter data never evaluated is evaluated first, so that the kernel
   // pages of profiled kernels have their metrics.
   for (const std::string& report : options.reports) {
-    StatusOr<std::vector<std::string>> problems = EvaluateIfNeeded(report);
-    if (!problems.ok()) continue;  // ViewerData::Open says what is wrong with the report
-    for (const std::string& problem : *problems) {
+    StatusOr<evaluate::EvaluationSummary> evaluated = evaluate::EvaluateReport(report);
+    // ViewerData::Open says what is wrong with a bad report; one that cannot be written
+    // (read-only) is shown with its kernels unevaluated.
+    if (!evaluated.ok()) continue;
+    for (const std::string& problem : evaluated->problems) {
       std::cerr << "gpuscope: warning: " << report << ": " << problem << '\n';
     }
   }

@@ -12,6 +12,7 @@
 #include "cli/option_parser.h"
 #include "cli/profile_output.h"
 #include "cli/stats_options.h"
+#include "evaluate/report_evaluation.h"
 #include "store/report_reader.h"
 
 namespace gpuscope::cli {
@@ -90,13 +91,24 @@ int PrintProfilePages(const StatsOptions& options) {
   output.csv = options.format == analysis::StatsFormat::kCsv;
   output.page = *options.page == "raw" ? ProfilePage::kRaw : ProfilePage::kDetails;
   output.summary = options.per_kernel_summary ? ProfileSummary::kPerKernel : ProfileSummary::kNone;
+  // Counter data never evaluated (a killed program, a report copied from the GPU machine) is
+  // evaluated and stored first; its problems are warnings after the pages.
+  std::vector<std::string> problems;
+  for (const std::string& path : options.report_paths) {
+    StatusOr<evaluate::EvaluationSummary> evaluated = evaluate::EvaluateReport(path);
+    if (!evaluated.ok()) {
+      CommandError(evaluated.status().message());
+      return kExitGpuscopeFailure;
+    }
+    problems.insert(problems.end(), evaluated->problems.begin(), evaluated->problems.end());
+  }
   StatusOr<ProfileOutputResult> printed = PrintProfiles(std::cout, options.report_paths, output);
   std::cout.flush();
   if (!printed.ok()) {
     CommandError(printed.status().message());
     return kExitGpuscopeFailure;
   }
-  for (const std::string& problem : printed->problems) {
+  for (const std::string& problem : problems) {
     std::cerr << "gpuscope: warning: " << problem << '\n';
   }
   if (printed->profiled == 0) {

@@ -10,7 +10,7 @@
 #include "cli/command_prologue.h"
 #include "cli/exit_codes.h"
 #include "cli/option_parser.h"
-#include "cli/profile_output.h"
+#include "evaluate/report_evaluation.h"
 #include "viewer/http_server.h"
 #include "viewer/viewer_data.h"
 #include "viewer/viewer_routes.h"
@@ -107,9 +107,11 @@ int ViewCommand(std::span<const std::string> args) {
   // Kernel pages show the metrics of profiled kernels: counter data that was never evaluated
   // (a killed program, a report copied from the GPU machine) is evaluated first.
   for (const std::string& report : options.reports) {
-    StatusOr<std::vector<std::string>> problems = EvaluateIfNeeded(report);
-    if (!problems.ok()) continue;  // ViewerData::Open says what is wrong with the report
-    for (const std::string& problem : *problems) {
+    StatusOr<evaluate::EvaluationSummary> evaluated = evaluate::EvaluateReport(report);
+    // ViewerData::Open says what is wrong with a bad report; one that cannot be written
+    // (read-only) is shown with its kernels unevaluated.
+    if (!evaluated.ok()) continue;
+    for (const std::string& problem : evaluated->problems) {
       std::cerr << "gpuscope: warning: " << report << ": " << problem << '\n';
     }
   }

@@ -2,8 +2,6 @@
 
 #include <sqlite3.h>
 
-#include <functional>
-
 #include "store/counter_data_codec.h"
 #include "store/sqlite_util.h"
 #include "util/comma_list.h"
@@ -23,6 +21,14 @@ bool HasProfileTables(const ReportReader& report) { return report.schema_version
 
 Status ReadError(const ReportReader& report, const char* what) {
   return ReportReadError(report.db(), what, report.path());
+}
+
+bool HasTable(sqlite3* db, const char* table) {
+  StatusOr<Statement> stmt =
+      Statement::Prepare(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1");
+  if (!stmt.ok()) return false;
+  sqlite3_bind_text(stmt->get(), 1, table, -1, SQLITE_STATIC);
+  return sqlite3_step(stmt->get()) == SQLITE_ROW;
 }
 
 }  // namespace
@@ -140,89 +146,6 @@ StatusOr<ProfileRequest> ReadProfileRequest(const ReportReader& report) {
   return request;
 }
 
-namespace {
-
-constexpr const char* kCreateFindings =
-    "CREATE TABLE IF NOT EXISTS kernel_findings (profiled_kernel_id INTEGER NOT NULL, rank "
-    "INTEGER NOT NULL, rule_id TEXT NOT NULL, severity TEXT NOT NULL, section TEXT NOT NULL, "
-    "title TEXT NOT NULL, message TEXT NOT NULL, speedup_pct REAL, speedup_formula TEXT NOT "
-    "NULL, PRIMARY KEY (profiled_kernel_id, rank)) WITHOUT ROWID";
-
-// Opens `path` for writing, runs `body` in one IMMEDIATE transaction and commits (rolling
-// back on failure), then folds the WAL back into the file: the report stays one
-// self-contained file, as the launcher's finaliser left it.
-Status InWriteTransaction(const std::string& path, const std::string& context,
-                          const std::function<bool(sqlite3*)>& body) {
-  sqlite3* db = nullptr;
-  int rc = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr);
-  struct Closer {
-    sqlite3* db;
-    ~Closer() { sqlite3_close(db); }
-  } closer{db};
-  if (rc != SQLITE_OK) return SqliteError(db, context);
-  sqlite3_busy_timeout(db, 5000);
-  if (sqlite3_exec(db, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) != SQLITE_OK) {
-    return SqliteError(db, context);
-  }
-  if (!body(db) || sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr) != SQLITE_OK) {
-    Status error = SqliteError(db, context);
-    sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
-    return error;
-  }
-  sqlite3_wal_checkpoint_v2(db, nullptr, SQLITE_CHECKPOINT_TRUNCATE, nullptr, nullptr);
-  return Status();
-}
-
-bool HasTable(sqlite3* db, const char* table) {
-  StatusOr<Statement> stmt =
-      Statement::Prepare(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1");
-  if (!stmt.ok()) return false;
-  sqlite3_bind_text(stmt->get(), 1, table, -1, SQLITE_STATIC);
-  return sqlite3_step(stmt->get()) == SQLITE_ROW;
-}
-
-}  // namespace
-
-Status WriteKernelFindings(const std::string& path,
-                           const std::map<std::int64_t, std::vector<StoredFinding>>& findings) {
-  return InWriteTransaction(path, "cannot store the findings in " + path, [&](sqlite3* db) {
-    if (sqlite3_exec(db, kCreateFindings, nullptr, nullptr, nullptr) != SQLITE_OK) return false;
-    StatusOr<Statement> remove =
-        Statement::Prepare(db, "DELETE FROM kernel_findings WHERE profiled_kernel_id = ?1");
-    StatusOr<Statement> insert = Statement::Prepare(
-        db,
-        "INSERT INTO kernel_findings(profiled_kernel_id, rank, rule_id, severity, section, "
-        "title, message, speedup_pct, speedup_formula) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, "
-        "?8, ?9)");
-    if (!remove.ok() || !insert.ok()) return false;
-    for (const auto& [id, list] : findings) {
-      sqlite3_bind_int64(remove->get(), 1, id);
-      if (sqlite3_step(remove->get()) != SQLITE_DONE) return false;
-      sqlite3_reset(remove->get());
-      for (std::size_t rank = 0; rank < list.size(); ++rank) {
-        const StoredFinding& f = list[rank];
-        sqlite3_stmt* st = insert->get();
-        sqlite3_bind_int64(st, 1, id);
-        sqlite3_bind_int64(st, 2, static_cast<std::int64_t>(rank));
-        BindText(st, 3, f.rule_id);
-        BindText(st, 4, f.severity);
-        BindText(st, 5, f.section);
-        BindText(st, 6, f.title);
-        BindText(st, 7, f.message);
-        if (f.speedup_pct) {
-          sqlite3_bind_double(st, 8, *f.speedup_pct);
-        } else {
-          sqlite3_bind_null(st, 8);
-        }
-        BindText(st, 9, f.speedup_formula);
-        if (sqlite3_step(st) != SQLITE_DONE) return false;
-        sqlite3_reset(st);
-      }
-    }
-    return true;
-  });
-}
-
 StatusOr<std::map<std::int64_t, std::vector<StoredFinding>>> ReadKernelFindings(
     const ReportReader& report) {
   std::map<std::int64_t, std::vector<StoredFinding>> findings;
@@ -247,51 +170,6 @@ StatusOr<std::map<std::int64_t, std::vector<StoredFinding>>> ReadKernelFindings(
   }
   if (rc != SQLITE_DONE) return ReadError(report, "cannot read the findings of");
   return findings;
-}
-
-Status WriteKernelMetrics(const std::string& path,
-                          const std::map<std::int64_t, std::vector<StoredMetric>>& metrics,
-                          const ProfileRequest& request) {
-  return InWriteTransaction(path, "cannot store the metrics in " + path, [&](sqlite3* db) {
-    StatusOr<Statement> remove =
-        Statement::Prepare(db, "DELETE FROM kernel_metrics WHERE profiled_kernel_id = ?1");
-    StatusOr<Statement> insert =
-        Statement::Prepare(db,
-                           "INSERT INTO kernel_metrics(profiled_kernel_id, metric, value, unit) "
-                           "VALUES (?1, ?2, ?3, ?4)");
-    StatusOr<Statement> meta =
-        Statement::Prepare(db, "INSERT OR REPLACE INTO meta(key, value) VALUES (?1, ?2)");
-    if (!remove.ok() || !insert.ok() || !meta.ok()) return false;
-    for (const auto& [id, values] : metrics) {
-      sqlite3_bind_int64(remove->get(), 1, id);
-      if (sqlite3_step(remove->get()) != SQLITE_DONE) return false;
-      sqlite3_reset(remove->get());
-      for (const StoredMetric& metric : values) {
-        sqlite3_stmt* st = insert->get();
-        sqlite3_bind_int64(st, 1, id);
-        BindText(st, 2, metric.name);
-        if (metric.value) {
-          sqlite3_bind_double(st, 3, *metric.value);
-        } else {
-          sqlite3_bind_null(st, 3);
-        }
-        BindText(st, 4, metric.unit);
-        if (sqlite3_step(st) != SQLITE_DONE) return false;
-        sqlite3_reset(st);
-      }
-    }
-    const std::string sections = JoinCommaList(request.sections);
-    const std::string requested = JoinCommaList(request.metrics);
-    const std::pair<const char*, const std::string*> rows[] = {{"profile_sections", &sections},
-                                                               {"profile_metrics", &requested}};
-    for (const auto& [key, value] : rows) {
-      sqlite3_bind_text(meta->get(), 1, key, -1, SQLITE_STATIC);
-      BindText(meta->get(), 2, *value);
-      if (sqlite3_step(meta->get()) != SQLITE_DONE) return false;
-      sqlite3_reset(meta->get());
-    }
-    return true;
-  });
 }
 
 }  // namespace gpuscope::store

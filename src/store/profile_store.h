@@ -1,7 +1,8 @@
-// The profile tables of a report (schema.sql: profiled_kernels, kernel_metrics, and the
-// meta rows profile_sections / profile_metrics): reading what `gpuscope profile` recorded,
-// and writing the evaluated metrics back after the program ended. Reports of schema
-// version 1 have no profile tables: they read as "no profiled kernels".
+// The profile tables of a report (schema.sql: profiled_kernels, kernel_metrics,
+// kernel_findings, and the meta rows profile_sections / profile_metrics): reading what
+// `gpuscope profile` recorded and what its evaluation stored (store/evaluation_writer writes
+// the evaluation). Reports of schema version 1 have no profile tables: they read as "no
+// profiled kernels".
 #pragma once
 
 #include <cstdint>
@@ -69,19 +70,8 @@ struct StoredFinding {
   std::string speedup_formula;
 };
 
-// Replaces the findings of the given kernels (in rank order), creating the table in reports
-// written before it existed.
-Status WriteKernelFindings(const std::string& path,
-                           const std::map<std::int64_t, std::vector<StoredFinding>>& findings);
-
 // profiled_kernels.id -> its findings in rank order; empty for reports without the table.
 StatusOr<std::map<std::int64_t, std::vector<StoredFinding>>> ReadKernelFindings(
     const ReportReader& report);
-
-// Stores evaluated metrics (replacing earlier values of the same kernels) and the request,
-// in one transaction. The report must be complete (its process ended and it was finalised).
-Status WriteKernelMetrics(const std::string& path,
-                          const std::map<std::int64_t, std::vector<StoredMetric>>& metrics,
-                          const ProfileRequest& request);
 
 }  // namespace gpuscope::store

@@ -86,8 +86,8 @@ std::string ReportProfiles::KernelFieldsJson(std::string_view name,
     if (!first->measured) {
       note = first->failure.empty() ? "the profiled launch was not measured" : first->failure;
     } else {
-      // The counter data is in the report but was never evaluated (the host API that does it
-      // lives in the CLI, which writes the values back into the report).
+      // The counter data is in the report but was never evaluated: `view` and `report` run
+      // evaluate/ on each report first, so this one could not be written (read-only).
       note =
           "the metrics were not evaluated yet: `gpuscope stats --page details <report>` "
           "evaluates and stores them";

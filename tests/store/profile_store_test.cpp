@@ -1,7 +1,8 @@
 // The profile tables of a report: ProfiledKernelRecords through the production
 // ReportWriter (OnProfiledKernel, zlib-compressed counter data) and back through
-// profile_store's readers; evaluated metrics and the request written back after the
-// program; reports of schema version 1 (no profile tables); damaged counter data.
+// profile_store's readers; evaluated metrics, findings and the request written back after
+// the program (evaluation_writer, one transaction); reports of schema version 1 (no profile
+// tables); damaged counter data.
 #include "store/profile_store.h"
 
 #include <gtest/gtest.h>
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "store/counter_data_codec.h"
+#include "store/evaluation_writer.h"
 #include "store/report_reader.h"
 #include "store/report_writer.h"
 #include "store_test_util.h"
@@ -79,6 +81,16 @@ model::ProfiledKernelRecord NotMeasured() {
   r.outcome = model::ProfileOutcome::kCountersUnavailable;
   r.message = kUnavailable;
   return r;
+}
+
+// Metric values and the request alone, as an evaluation that found nothing to say writes them.
+Status WriteMetrics(const std::string& path,
+                    const std::map<std::int64_t, std::vector<StoredMetric>>& metrics,
+                    const ProfileRequest& request) {
+  EvaluationRows rows;
+  rows.metrics = metrics;
+  rows.request = request;
+  return WriteEvaluation(path, rows);
 }
 
 class ProfileStoreTest : public ::testing::Test {
@@ -214,7 +226,7 @@ TEST_F(ProfileStoreTest, MissingCounterDataIsAnError) {
   EXPECT_EQ(unknown.status().message().find('\n'), std::string::npos);
 }
 
-// Guards WriteKernelMetrics / ReadKernelMetrics / ReadProfileRequest: values, NULL as
+// Guards WriteEvaluation's metrics / ReadKernelMetrics / ReadProfileRequest: values, NULL as
 // nullopt, units, the request; re-writing a kernel replaces its rows and only its rows.
 TEST_F(ProfileStoreTest, MetricsAndRequestRoundTripAndRewritingReplaces) {
   std::int64_t first = 0;
@@ -241,7 +253,7 @@ TEST_F(ProfileStoreTest, MetricsAndRequestRoundTripAndRewritingReplaces) {
   ProfileRequest request;
   request.sections = {"SpeedOfLight", "Occupancy"};
   request.metrics = {"dram__bytes.sum", "gpu__time_duration.sum"};
-  Status written = WriteKernelMetrics(path_, metrics, request);
+  Status written = WriteMetrics(path_, metrics, request);
   ASSERT_TRUE(written.ok()) << written.message();
 
   {
@@ -276,7 +288,7 @@ TEST_F(ProfileStoreTest, MetricsAndRequestRoundTripAndRewritingReplaces) {
   again[first] = {{"smsp__inst_executed.sum", 42.0, "inst"}};
   ProfileRequest narrower;
   narrower.sections = {"LaunchStats"};
-  ASSERT_TRUE(WriteKernelMetrics(path_, again, narrower).ok());
+  ASSERT_TRUE(WriteMetrics(path_, again, narrower).ok());
   auto reader = Open();
   ASSERT_NE(reader, nullptr);
   auto read = ReadKernelMetrics(*reader);
@@ -291,6 +303,109 @@ TEST_F(ProfileStoreTest, MetricsAndRequestRoundTripAndRewritingReplaces) {
   EXPECT_TRUE(back->metrics.empty());
   // The report is one self-contained file again, still readable as a whole.
   EXPECT_FALSE(test::FileExists(path_ + "-wal") && test::FileSize(path_ + "-wal") > 0);
+}
+
+// Guards WriteEvaluation's findings / ReadKernelFindings: every field, rank order, NULL
+// speedup as nullopt; values, findings and request committed as one transaction.
+TEST_F(ProfileStoreTest, FindingsRoundTripWithTheValuesInOneTransaction) {
+  std::int64_t first = 0;
+  {
+    auto reader = Open();
+    ASSERT_NE(reader, nullptr);
+    first = Profiles(*reader).at(0).id;
+  }
+  EvaluationRows rows;
+  rows.metrics[first] = {{"dram__bytes.sum", 1024.0, "byte"}};
+  rows.findings[first] = {
+      {"smem_bank_conflicts", "OPT", "MemoryWorkloadAnalysis", "Shared Memory Bank Conflicts",
+       "4.0-way conflicts", 37.5, "conflicts / requests"},
+      {"small_grid", "INF", "LaunchStats", "Small Grid", "2 blocks", std::nullopt, ""}};
+  rows.request.sections = {"MemoryWorkloadAnalysis"};
+  const std::uint32_t before = test::FileChangeCounter(path_);
+  Status written = WriteEvaluation(path_, rows);
+  ASSERT_TRUE(written.ok()) << written.message();
+  EXPECT_EQ(test::FileChangeCounter(path_), before + 1) << "one committed transaction";
+
+  auto reader = Open();
+  ASSERT_NE(reader, nullptr);
+  auto findings = ReadKernelFindings(*reader);
+  ASSERT_TRUE(findings.ok()) << findings.status().message();
+  ASSERT_EQ(findings->size(), 1u);
+  const std::vector<StoredFinding>& list = findings->at(first);
+  ASSERT_EQ(list.size(), 2u);
+  EXPECT_EQ(list[0].rule_id, "smem_bank_conflicts");  // rank 0 first
+  EXPECT_EQ(list[0].severity, "OPT");
+  EXPECT_EQ(list[0].section, "MemoryWorkloadAnalysis");
+  EXPECT_EQ(list[0].title, "Shared Memory Bank Conflicts");
+  EXPECT_EQ(list[0].message, "4.0-way conflicts");
+  EXPECT_DOUBLE_EQ(list[0].speedup_pct.value_or(-1), 37.5);
+  EXPECT_EQ(list[0].speedup_formula, "conflicts / requests");
+  EXPECT_EQ(list[1].rule_id, "small_grid");
+  EXPECT_FALSE(list[1].speedup_pct.has_value()) << "NULL must read back as nullopt, not 0";
+  auto metrics = ReadKernelMetrics(*reader);
+  ASSERT_TRUE(metrics.ok()) << metrics.status().message();
+  EXPECT_EQ(metrics->at(first).size(), 1u);
+}
+
+// Guards the one transaction: a step that fails after the values were written (here the
+// findings, refused by a trigger) leaves the values, findings and request as they were.
+TEST_F(ProfileStoreTest, AFailurePartWayLeavesTheReportAsItWas) {
+  std::int64_t first = 0;
+  std::int64_t third = 0;
+  {
+    auto reader = Open();
+    ASSERT_NE(reader, nullptr);
+    first = Profiles(*reader).at(0).id;
+    third = Profiles(*reader).at(2).id;
+  }
+  ProfileRequest earlier;
+  earlier.sections = {"LaunchStats"};
+  ASSERT_TRUE(WriteMetrics(path_, {{third, {{"gpu__time_duration.sum", 1.0, "nsecond"}}}}, earlier)
+                  .ok());
+  test::ExecSql(path_,
+                "CREATE TRIGGER refuse BEFORE INSERT ON kernel_findings "
+                "BEGIN SELECT RAISE(ABORT, 'refused by the test'); END");
+
+  EvaluationRows rows;
+  rows.metrics[first] = {{"dram__bytes.sum", 1024.0, "byte"}};
+  rows.metrics[third] = {{"dram__bytes.sum", 2048.0, "byte"}};
+  rows.findings[first] = {{"small_grid", "INF", "LaunchStats", "Small Grid", "2 blocks",
+                           std::nullopt, ""}};
+  rows.request.sections = {"SpeedOfLight"};
+  Status written = WriteEvaluation(path_, rows);
+  ASSERT_FALSE(written.ok());
+  EXPECT_NE(written.message().find("cannot store the findings in " + path_), std::string::npos)
+      << written.message();
+  EXPECT_NE(written.message().find("refused by the test"), std::string::npos)
+      << written.message();
+
+  auto reader = Open();
+  ASSERT_NE(reader, nullptr);
+  auto metrics = ReadKernelMetrics(*reader);
+  ASSERT_TRUE(metrics.ok()) << metrics.status().message();
+  EXPECT_EQ(metrics->count(first), 0u) << "no partial kernel_metrics rows";
+  ASSERT_EQ(metrics->at(third).size(), 1u);
+  EXPECT_EQ(metrics->at(third)[0].name, "gpu__time_duration.sum") << "the earlier values stay";
+  auto request = ReadProfileRequest(*reader);
+  ASSERT_TRUE(request.ok()) << request.status().message();
+  EXPECT_EQ(request->sections, std::vector<std::string>{"LaunchStats"});
+}
+
+// Guards "findings empty: kernel_findings is left alone": a report written before the table
+// existed does not get it from an evaluation that measured nothing.
+TEST_F(ProfileStoreTest, NoFindingsLeaveTheFindingsTableAlone) {
+  test::ExecSql(path_, "DROP TABLE kernel_findings");
+  ProfileRequest request;
+  request.sections = {"LaunchStats"};
+  ASSERT_TRUE(WriteMetrics(path_, {}, request).ok());
+  EXPECT_EQ(test::QueryInt(path_,
+                           "SELECT count(*) FROM sqlite_master WHERE name = 'kernel_findings'"),
+            0);
+  auto reader = Open();
+  ASSERT_NE(reader, nullptr);
+  auto back = ReadProfileRequest(*reader);
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  EXPECT_EQ(back->sections, request.sections);
 }
 
 // Guards the corruption path: a damaged blob is a one-line error, not a crash or garbage.

@@ -47,6 +47,16 @@ void WriteFileBytes(const std::string& path, const std::vector<char>& bytes) {
   out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
 }
 
+std::uint32_t FileChangeCounter(const std::string& path) {
+  std::vector<char> bytes = ReadFileBytes(path);
+  if (bytes.size() < 28) return 0;
+  std::uint32_t counter = 0;
+  for (std::size_t i = 24; i < 28; ++i) {
+    counter = (counter << 8) | static_cast<std::uint8_t>(bytes[i]);
+  }
+  return counter;
+}
+
 namespace {
 
 sqlite3* OpenRaw(const std::string& path) {

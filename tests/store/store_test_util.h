@@ -31,6 +31,10 @@ std::uint64_t FileSize(const std::string& path);
 std::vector<char> ReadFileBytes(const std::string& path);
 void WriteFileBytes(const std::string& path, const std::vector<char>& bytes);
 
+// SQLite's file change counter (header offset 24, big-endian). In rollback-journal mode, as
+// the finaliser leaves a report, it counts one per committed write transaction.
+std::uint32_t FileChangeCounter(const std::string& path);
+
 // Runs `sql` on the report (read-write) and returns the first column of the first row as
 // text ("" when NULL or no row). Fails the test on SQL errors.
 std::string QueryText(const std::string& path, const std::string& sql);

@@ -2,8 +2,9 @@
 // interface. Everything here works on a machine with no GPU and no driver, given only the chip
 // name ("GH100"): listing and checking metric names, building the config image that the traced
 // process hands to the Range Profiler, counting replay passes, and evaluating counter-data images
-// stored in reports. The CLI links it to validate `--metrics` before a program starts and to print
-// reports; the injection library links it to build the config image in the traced process.
+// stored in reports. The CLI links it to validate `--metrics` before a program starts; src/evaluate
+// links it to evaluate the counter data of reports; the injection library links it to build the
+// config image in the traced process.
 //
 // Metric names are CUPTI's: a base metric ("dram__bytes", "sm__throughput",
 // "smsp__average_warp_latency_per_inst_issued") followed by a sub-metric that CUPTI lists for it

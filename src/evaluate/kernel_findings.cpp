@@ -1,0 +1,31 @@
+#include "evaluate/kernel_findings.h"
+
+#include <string>
+#include <utility>
+
+#include "analysis/rules/rule_registry.h"
+
+namespace gpuscope::evaluate {
+
+std::map<std::int64_t, std::vector<store::StoredFinding>> FindingsOfMeasuredKernels(
+    const std::vector<analysis::KernelProfile>& kernels) {
+  std::map<std::int64_t, std::vector<store::StoredFinding>> stored;
+  for (const analysis::KernelProfile& kernel : kernels) {
+    if (!kernel.measured) continue;
+    std::vector<store::StoredFinding>& list = stored[kernel.id];
+    for (const analysis::Finding& finding : analysis::RunKernelRules(kernel)) {
+      store::StoredFinding f;
+      f.rule_id = finding.rule_id;
+      f.severity = std::string(analysis::SeverityName(finding.severity));
+      f.section = finding.section;
+      f.title = finding.title;
+      f.message = finding.message;
+      f.speedup_pct = finding.speedup_pct;
+      f.speedup_formula = finding.speedup_formula;
+      list.push_back(std::move(f));
+    }
+  }
+  return stored;
+}
+
+}  // namespace gpuscope::evaluate

@@ -1,0 +1,70 @@
+#include "evaluate/report_evaluation.h"
+
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "analysis/profile_loader.h"
+#include "evaluate/kernel_findings.h"
+#include "store/evaluation_writer.h"
+
+namespace gpuscope::evaluate {
+namespace {
+
+// A measured kernel without values: its counter data was never evaluated.
+bool HasUnevaluatedKernel(const std::vector<analysis::KernelProfile>& kernels) {
+  for (const analysis::KernelProfile& kernel : kernels) {
+    if (kernel.measured && kernel.metrics.empty()) return true;
+  }
+  return false;
+}
+
+// The chip whose catalog decides which optional metrics a stored request collects (the last
+// measured kernel's: one process profiles one kind of GPU in practice).
+std::string ChipOfMeasuredKernels(const std::vector<analysis::KernelProfile>& kernels) {
+  std::string chip;
+  for (const analysis::KernelProfile& kernel : kernels) {
+    if (kernel.measured) chip = kernel.chip;
+  }
+  return chip;
+}
+
+}  // namespace
+
+StatusOr<EvaluationSummary> EvaluateReport(const std::string& path,
+                                           const std::optional<ProfileAsk>& asked) {
+  store::EvaluationRows rows;
+  EvaluationSummary summary;
+  {  // the reader is closed before the report is opened for writing
+    StatusOr<std::unique_ptr<store::ReportReader>> report = store::ReportReader::Open(path);
+    if (!report.ok()) return report.status();
+    StatusOr<std::vector<analysis::KernelProfile>> kernels = analysis::LoadKernelProfiles(**report);
+    if (!kernels.ok()) return kernels.status();
+    MetricHosts hosts;
+    ProfileAsk ask;
+    if (asked) {
+      ask = *asked;
+    } else {
+      if (!HasUnevaluatedKernel(*kernels)) return summary;
+      StatusOr<ProfileAsk> stored = AskOfReport(**report, ChipOfMeasuredKernels(*kernels), hosts);
+      if (!stored.ok()) return stored.status();
+      ask = std::move(*stored);
+    }
+    CounterValues values = EvaluateCounterData(**report, *kernels, ask.metric_names, hosts);
+    // The rules see the new values exactly as a reader of the stored report will; a kernel
+    // that failed keeps the values it had.
+    for (analysis::KernelProfile& kernel : *kernels) {
+      if (auto found = values.metrics.find(kernel.id); found != values.metrics.end()) {
+        analysis::AssignMetrics(kernel, found->second);
+      }
+    }
+    rows.findings = FindingsOfMeasuredKernels(*kernels);
+    rows.metrics = std::move(values.metrics);
+    rows.request = std::move(ask.request);
+    summary = std::move(values.summary);
+  }
+  GPUSCOPE_RETURN_IF_ERROR(store::WriteEvaluation(path, rows));
+  return summary;
+}
+
+}  // namespace gpuscope::evaluate

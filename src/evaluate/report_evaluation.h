@@ -1,0 +1,32 @@
+// The evaluation of a report's profiled kernels, in one pass: the counter data of each
+// measured kernel -> metric values (CUPTI's host API, which needs only the chip name, so it
+// runs on any machine) -> the kernels' guided-analysis findings (analysis/rules) -> both
+// stored in the report with the request, in one transaction. The report is read once and
+// opened for writing once; a failure part-way leaves it as it was.
+//
+// The one entry point of every command that shows profiled kernels: `gpuscope profile` calls
+// it on each report once the program ended; `stats --page`, `view` and `report` call it before
+// they read a report, for the counter data that was never evaluated (a killed program, a
+// report copied from the GPU machine).
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "evaluate/counter_evaluation.h"
+#include "evaluate/profile_ask.h"
+#include "util/status.h"
+
+namespace gpuscope::evaluate {
+
+// `asked` given (`gpuscope profile`): every measured kernel is evaluated for it and it is
+// stored as the report's request, even when no kernel was measured.
+// `asked` absent (the readers): a report whose measured kernels all have values is only read;
+// otherwise every measured kernel is evaluated for what the report asked (AskOfReport).
+// A report that cannot be written (a read-only file) is an error, as any other: nothing is
+// kept in memory, so `stats --page` fails on it and `view` / `report` show its kernels
+// unevaluated. Problems with single kernels are in the summary, not errors.
+StatusOr<EvaluationSummary> EvaluateReport(const std::string& path,
+                                           const std::optional<ProfileAsk>& asked = std::nullopt);
+
+}  // namespace gpuscope::evaluate

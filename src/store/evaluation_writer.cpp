@@ -1,0 +1,141 @@
+#include "store/evaluation_writer.h"
+
+#include <sqlite3.h>
+
+#include <string_view>
+#include <utility>
+
+#include "store/sqlite_util.h"
+#include "util/comma_list.h"
+
+namespace gpuscope::store {
+namespace {
+
+// Reports written before kernel_findings existed lack it; evaluating them again adds it.
+constexpr const char* kCreateFindings =
+    "CREATE TABLE IF NOT EXISTS kernel_findings (profiled_kernel_id INTEGER NOT NULL, rank "
+    "INTEGER NOT NULL, rule_id TEXT NOT NULL, severity TEXT NOT NULL, section TEXT NOT NULL, "
+    "title TEXT NOT NULL, message TEXT NOT NULL, speedup_pct REAL, speedup_formula TEXT NOT "
+    "NULL, PRIMARY KEY (profiled_kernel_id, rank)) WITHOUT ROWID";
+
+// Each step below finalises its statements before it returns: COMMIT, ROLLBACK and the close
+// then find no statement of theirs still active.
+
+// A value CUPTI could not evaluate, or a finding without an estimate, is stored as NULL.
+void BindOptional(sqlite3_stmt* st, int index, const std::optional<double>& value) {
+  if (value) {
+    sqlite3_bind_double(st, index, *value);
+  } else {
+    sqlite3_bind_null(st, index);
+  }
+}
+
+// Replaces the rows of `table` that belong to each kernel of `rows`: deletes them, then
+// inserts the new ones with `insert_sql`, whose ?1 is the kernel's id and whose other
+// parameters `bind(statement, index in the kernel's list, row)` fills.
+template <typename Row, typename Bind>
+bool ReplaceRowsOfKernels(sqlite3* db, std::string_view table, std::string_view insert_sql,
+                          const std::map<std::int64_t, std::vector<Row>>& rows, Bind bind) {
+  StatusOr<Statement> remove = Statement::Prepare(
+      db, "DELETE FROM " + std::string(table) + " WHERE profiled_kernel_id = ?1");
+  StatusOr<Statement> insert = Statement::Prepare(db, insert_sql);
+  if (!remove.ok() || !insert.ok()) return false;
+  for (const auto& [id, list] : rows) {
+    sqlite3_bind_int64(remove->get(), 1, id);
+    if (sqlite3_step(remove->get()) != SQLITE_DONE) return false;
+    sqlite3_reset(remove->get());
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      sqlite3_stmt* st = insert->get();
+      sqlite3_bind_int64(st, 1, id);
+      bind(st, i, list[i]);
+      if (sqlite3_step(st) != SQLITE_DONE) return false;
+      sqlite3_reset(st);
+    }
+  }
+  return true;
+}
+
+bool ReplaceMetrics(sqlite3* db, const std::map<std::int64_t, std::vector<StoredMetric>>& metrics) {
+  return ReplaceRowsOfKernels(
+      db, "kernel_metrics",
+      "INSERT INTO kernel_metrics(profiled_kernel_id, metric, value, unit) VALUES (?1, ?2, ?3, ?4)",
+      metrics, [](sqlite3_stmt* st, std::size_t, const StoredMetric& metric) {
+        BindText(st, 2, metric.name);
+        BindOptional(st, 3, metric.value);
+        BindText(st, 4, metric.unit);
+      });
+}
+
+bool StoreRequest(sqlite3* db, const ProfileRequest& request) {
+  StatusOr<Statement> meta =
+      Statement::Prepare(db, "INSERT OR REPLACE INTO meta(key, value) VALUES (?1, ?2)");
+  if (!meta.ok()) return false;
+  const std::string sections = JoinCommaList(request.sections);
+  const std::string requested = JoinCommaList(request.metrics);
+  const std::pair<const char*, const std::string*> rows[] = {{"profile_sections", &sections},
+                                                             {"profile_metrics", &requested}};
+  for (const auto& [key, value] : rows) {
+    sqlite3_bind_text(meta->get(), 1, key, -1, SQLITE_STATIC);
+    BindText(meta->get(), 2, *value);
+    if (sqlite3_step(meta->get()) != SQLITE_DONE) return false;
+    sqlite3_reset(meta->get());
+  }
+  return true;
+}
+
+bool ReplaceFindings(sqlite3* db,
+                     const std::map<std::int64_t, std::vector<StoredFinding>>& findings) {
+  if (sqlite3_exec(db, kCreateFindings, nullptr, nullptr, nullptr) != SQLITE_OK) return false;
+  return ReplaceRowsOfKernels(
+      db, "kernel_findings",
+      "INSERT INTO kernel_findings(profiled_kernel_id, rank, rule_id, severity, section, title, "
+      "message, speedup_pct, speedup_formula) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+      findings, [](sqlite3_stmt* st, std::size_t rank, const StoredFinding& f) {
+        sqlite3_bind_int64(st, 2, static_cast<std::int64_t>(rank));
+        BindText(st, 3, f.rule_id);
+        BindText(st, 4, f.severity);
+        BindText(st, 5, f.section);
+        BindText(st, 6, f.title);
+        BindText(st, 7, f.message);
+        BindOptional(st, 8, f.speedup_pct);
+        BindText(st, 9, f.speedup_formula);
+      });
+}
+
+}  // namespace
+
+Status WriteEvaluation(const std::string& path, const EvaluationRows& rows) {
+  const std::string metrics_context = "cannot store the metrics in " + path;
+  sqlite3* db = nullptr;
+  int rc = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr);
+  struct Closer {
+    sqlite3* db;
+    ~Closer() { sqlite3_close(db); }
+  } closer{db};
+  if (rc != SQLITE_OK) return SqliteError(db, metrics_context);
+  sqlite3_busy_timeout(db, 5000);
+  // IMMEDIATE: take the write lock now, so no other writer slips in between the reads SQLite
+  // does for the DELETEs and the INSERTs.
+  if (sqlite3_exec(db, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) != SQLITE_OK) {
+    return SqliteError(db, metrics_context);
+  }
+  std::string failed;  // the context of the step that failed
+  if (!ReplaceMetrics(db, rows.metrics) || !StoreRequest(db, rows.request)) {
+    failed = metrics_context;
+  } else if (!rows.findings.empty() && !ReplaceFindings(db, rows.findings)) {
+    failed = "cannot store the findings in " + path;
+  } else if (sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr) != SQLITE_OK) {
+    failed = metrics_context;
+  }
+  if (!failed.empty()) {
+    Status error = SqliteError(db, failed);
+    sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
+    return error;
+  }
+  // Folds a WAL back into the file: the report stays one self-contained file, as the
+  // launcher's finaliser left it.
+  sqlite3_wal_checkpoint_v2(db, nullptr, SQLITE_CHECKPOINT_TRUNCATE, nullptr, nullptr);
+  return Status();
+}
+
+}  // namespace gpuscope::store

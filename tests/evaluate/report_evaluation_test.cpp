@@ -1,0 +1,206 @@
+// evaluate::EvaluateReport on the H200 recording of examples/metrics_kernels (14 measured
+// launches, values evaluated there): what it stores, when it writes at all, that it opens the
+// report for writing once and commits once, and that a failure part-way stores nothing.
+#include "evaluate/report_evaluation.h"
+
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "store/profile_store.h"
+#include "store/report_reader.h"
+#include "store_test_util.h"
+
+namespace gpuscope::evaluate {
+namespace {
+
+namespace test = store::test;
+
+const std::string kRecorded = std::string(GPUSCOPE_TEST_DATA_DIR) + "/reports/h200_metrics_full.sqlite";
+const std::string kTraceOnly = std::string(GPUSCOPE_TEST_DATA_DIR) + "/reports/h200_add.sqlite";
+constexpr std::int64_t kMeasuredKernels = 14;
+
+// SQLite calls this for every connection the process opens: it counts those that may write
+// (ReportReader opens read-only), which is how a test sees how often the report was opened
+// for writing.
+int g_writable_opens = 0;
+int CountWritableOpen(sqlite3* db, char**, const sqlite3_api_routines*) {
+  if (sqlite3_db_readonly(db, "main") == 0) ++g_writable_opens;
+  return SQLITE_OK;
+}
+
+using Rows = std::map<std::pair<std::int64_t, std::string>, store::StoredMetric>;
+
+Rows MetricRows(const std::string& path) {
+  Rows rows;
+  auto report = store::ReportReader::Open(path);
+  EXPECT_TRUE(report.ok()) << report.status().message();
+  if (!report.ok()) return rows;
+  auto metrics = store::ReadKernelMetrics(**report);
+  EXPECT_TRUE(metrics.ok()) << metrics.status().message();
+  if (!metrics.ok()) return rows;
+  for (const auto& [id, values] : *metrics) {
+    for (const store::StoredMetric& metric : values) rows[{id, metric.name}] = metric;
+  }
+  return rows;
+}
+
+class ReportEvaluationTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    sqlite3_auto_extension(reinterpret_cast<void (*)()>(&CountWritableOpen));
+  }
+  static void TearDownTestSuite() {
+    sqlite3_cancel_auto_extension(reinterpret_cast<void (*)()>(&CountWritableOpen));
+  }
+
+  // A copy of `report` with `sql` run on it.
+  std::string Copy(const std::string& report, const std::string& sql = "") {
+    const std::string path = dir_.File("r.sqlite");
+    std::filesystem::copy_file(report, path, std::filesystem::copy_options::overwrite_existing);
+    if (!sql.empty()) test::ExecSql(path, sql);
+    g_writable_opens = 0;
+    return path;
+  }
+
+  test::TempDir dir_;
+};
+
+// The golden test golden_profile_offline_evaluation checks the printed pages; this checks
+// the stored rows: each value the H200 stored evaluates here to the same value and unit.
+TEST_F(ReportEvaluationTest, CounterDataNeverEvaluatedGetsTheH200sValuesAndFindings) {
+  const Rows recorded = MetricRows(kRecorded);
+  ASSERT_FALSE(recorded.empty());
+  // (The recording predates kernel_findings: the evaluation adds the table.)
+  const std::string path =
+      Copy(kRecorded, "DELETE FROM kernel_metrics; DROP TABLE IF EXISTS kernel_findings");
+
+  StatusOr<EvaluationSummary> evaluated = EvaluateReport(path);
+  ASSERT_TRUE(evaluated.ok()) << evaluated.status().message();
+  EXPECT_EQ(evaluated->kernels, static_cast<std::size_t>(kMeasuredKernels));
+  EXPECT_EQ(evaluated->failed, 0u);
+  EXPECT_TRUE(evaluated->problems.empty());
+
+  const Rows again = MetricRows(path);
+  for (const auto& [key, metric] : recorded) {
+    auto found = again.find(key);
+    ASSERT_NE(found, again.end()) << "kernel " << key.first << " lost " << key.second;
+    EXPECT_EQ(found->second.unit, metric.unit) << key.second;
+    ASSERT_EQ(found->second.value.has_value(), metric.value.has_value()) << key.second;
+    if (metric.value) {
+      EXPECT_DOUBLE_EQ(*found->second.value, *metric.value) << key.second;
+    }
+  }
+  EXPECT_EQ(test::QueryInt(path, "SELECT count(DISTINCT profiled_kernel_id) FROM kernel_metrics"),
+            kMeasuredKernels);
+  EXPECT_EQ(test::QueryInt(path,
+                           "SELECT count(*) FROM kernel_findings f JOIN profiled_kernels p ON "
+                           "p.id = f.profiled_kernel_id JOIN strings s ON s.id = p.name_id "
+                           "WHERE f.rule_id = 'smem_bank_conflicts' AND "
+                           "s.value = '_Z21k_smem_bank_conflictsPfi'"),
+            1);
+}
+
+TEST_F(ReportEvaluationTest, OneOpenForWritingAndOneTransaction) {
+  const std::string path = Copy(kRecorded, "DELETE FROM kernel_metrics");
+  const std::uint32_t before = test::FileChangeCounter(path);
+  StatusOr<EvaluationSummary> evaluated = EvaluateReport(path);
+  ASSERT_TRUE(evaluated.ok()) << evaluated.status().message();
+  EXPECT_EQ(g_writable_opens, 1);
+  EXPECT_EQ(test::FileChangeCounter(path), before + 1) << "values, findings and request: one commit";
+}
+
+// `stats --page`, `view` and `report` call it on every report: one whose kernels all have
+// values, or one without profiled kernels, is only read (so read-only copies work too).
+TEST_F(ReportEvaluationTest, AReportWithNothingToEvaluateIsOnlyRead) {
+  for (const std::string& report : {kRecorded, kTraceOnly}) {
+    const std::string path = Copy(report);
+    const std::uint32_t before = test::FileChangeCounter(path);
+    StatusOr<EvaluationSummary> evaluated = EvaluateReport(path);
+    ASSERT_TRUE(evaluated.ok()) << report << ": " << evaluated.status().message();
+    EXPECT_EQ(evaluated->kernels, 0u) << report;
+    EXPECT_EQ(g_writable_opens, 0) << report;
+    EXPECT_EQ(test::FileChangeCounter(path), before) << report;
+  }
+}
+
+// The findings are stored after the values: refusing them (a trigger) must take the values
+// back too.
+TEST_F(ReportEvaluationTest, AFailurePartWayStoresNothing) {
+  const std::string path = Copy(kRecorded, "DELETE FROM kernel_metrics");
+  ASSERT_TRUE(EvaluateReport(path).ok());  // creates kernel_findings, which the recording lacks
+  test::ExecSql(path,
+                "DELETE FROM kernel_metrics; DELETE FROM kernel_findings; CREATE TRIGGER refuse "
+                "BEFORE INSERT ON kernel_findings BEGIN SELECT RAISE(ABORT, 'refused'); END");
+  const std::string request_before =
+      test::QueryText(path, "SELECT group_concat(value, '|') FROM meta WHERE key LIKE 'profile_%'");
+  StatusOr<EvaluationSummary> evaluated = EvaluateReport(path);
+  ASSERT_FALSE(evaluated.ok());
+  EXPECT_NE(evaluated.status().message().find("cannot store the findings in"), std::string::npos)
+      << evaluated.status().message();
+  EXPECT_EQ(test::QueryInt(path, "SELECT count(*) FROM kernel_metrics"), 0)
+      << "no partial kernel_metrics rows";
+  EXPECT_EQ(test::QueryInt(path, "SELECT count(*) FROM kernel_findings"), 0);
+  EXPECT_EQ(test::QueryText(path,
+                            "SELECT group_concat(value, '|') FROM meta WHERE key LIKE 'profile_%'"),
+            request_before);
+}
+
+// `gpuscope profile` after the run: what it asked for is evaluated and stored, even over
+// values the report already has.
+TEST_F(ReportEvaluationTest, WhatProfileAskedForIsEvaluatedAndStored) {
+  const std::string path = Copy(kRecorded);
+  ProfileAsk asked;
+  asked.request.present = true;
+  asked.request.sections = {"LaunchStats"};
+  asked.request.metrics = {"dram__bytes.sum"};
+  asked.metric_names = {"dram__bytes.sum", "gpu__time_duration.sum"};
+  StatusOr<EvaluationSummary> evaluated = EvaluateReport(path, asked);
+  ASSERT_TRUE(evaluated.ok()) << evaluated.status().message();
+  EXPECT_EQ(evaluated->kernels, static_cast<std::size_t>(kMeasuredKernels));
+  EXPECT_EQ(g_writable_opens, 1);
+  EXPECT_EQ(test::QueryInt(path, "SELECT count(*) FROM kernel_metrics"), 2 * kMeasuredKernels);
+  EXPECT_EQ(test::QueryInt(path, "SELECT count(*) FROM kernel_metrics WHERE metric NOT IN "
+                                 "('dram__bytes.sum', 'gpu__time_duration.sum')"),
+            0);
+  EXPECT_EQ(test::QueryText(path, "SELECT value FROM meta WHERE key = 'profile_sections'"),
+            "LaunchStats");
+  EXPECT_EQ(test::QueryText(path, "SELECT value FROM meta WHERE key = 'profile_metrics'"),
+            "dram__bytes.sum");
+}
+
+// Damaged counter data fails its kernel only: a problem line, the other kernels evaluated,
+// and the damaged kernel keeps the values it had.
+TEST_F(ReportEvaluationTest, AKernelThatCannotBeEvaluatedIsAProblemAndKeepsItsValues) {
+  const std::string path = Copy(kRecorded,
+                                "UPDATE profiled_kernels SET counter_data = x'00112233' "
+                                "WHERE profile_index = 4");
+  const std::int64_t kept = test::QueryInt(
+      path, "SELECT count(*) FROM kernel_metrics k JOIN profiled_kernels p ON "
+            "p.id = k.profiled_kernel_id WHERE p.profile_index = 4");
+  ProfileAsk asked;
+  asked.request.present = true;
+  asked.metric_names = {"gpu__time_duration.sum"};
+  StatusOr<EvaluationSummary> evaluated = EvaluateReport(path, asked);
+  ASSERT_TRUE(evaluated.ok()) << evaluated.status().message();
+  EXPECT_EQ(evaluated->failed, 1u);
+  ASSERT_EQ(evaluated->problems.size(), 1u);
+  EXPECT_EQ(evaluated->problems[0].rfind("kernel 4 (k_smem_bank_conflicts(float*, int)): ", 0), 0u)
+      << evaluated->problems[0];
+  EXPECT_NE(evaluated->problems[0].find("corrupt"), std::string::npos) << evaluated->problems[0];
+  EXPECT_EQ(test::QueryInt(path, "SELECT count(*) FROM kernel_metrics k JOIN profiled_kernels p "
+                                 "ON p.id = k.profiled_kernel_id WHERE p.profile_index = 4"),
+            kept);
+  EXPECT_EQ(test::QueryInt(path, "SELECT count(*) FROM kernel_metrics k JOIN profiled_kernels p "
+                                 "ON p.id = k.profiled_kernel_id WHERE p.profile_index <> 4"),
+            kMeasuredKernels - 1);
+}
+
+}  // namespace
+}  // namespace gpuscope::evaluate
