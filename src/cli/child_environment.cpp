@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "cli/install_paths.h"
+#include "contract/environment_variables.h"
 
 extern char** environ;
 
@@ -16,16 +17,17 @@ std::string_view NameOf(std::string_view entry) { return entry.substr(0, entry.f
 
 std::vector<std::string> BuildChildEnvironment(const std::vector<std::string>& current,
                                                const ChildEnvironmentSettings& settings) {
+  using namespace contract;  // the variable names
   std::string library_path = settings.cupti_dir;
   std::vector<std::pair<std::string, std::string>> ours = {
-      {"CUDA_INJECTION64_PATH", settings.injection_library},
-      {"NVTX_INJECTION64_PATH", settings.cupti_dir + "/" + kCuptiLibraryName},
-      {"GPUSCOPE_REPORT", settings.report_pattern},
-      {"GPUSCOPE_FOLLOW_CHILDREN", settings.follow_children ? "1" : "0"},
-      {"GPUSCOPE_FORCE_OVERWRITE", settings.force_overwrite ? "1" : "0"},
-      {"GPUSCOPE_PROFILE_FROM_START", settings.profile_from_start ? "1" : "0"},
-      {"GPUSCOPE_QUIET", settings.quiet ? "1" : "0"},
-      {"GPUSCOPE_MANIFEST", settings.manifest_path},
+      {kCudaInjectionVariable, settings.injection_library},
+      {kNvtxInjectionVariable, settings.cupti_dir + "/" + kCuptiLibraryName},
+      {kReportVariable, settings.report_pattern},
+      {kFollowChildrenVariable, FlagValue(settings.follow_children)},
+      {kForceOverwriteVariable, FlagValue(settings.force_overwrite)},
+      {kProfileFromStartVariable, FlagValue(settings.profile_from_start)},
+      {kQuietVariable, FlagValue(settings.quiet)},
+      {kManifestVariable, settings.manifest_path},
   };
   for (const char* name : kProfileVariables) {
     std::string value;
@@ -38,7 +40,7 @@ std::vector<std::string> BuildChildEnvironment(const std::vector<std::string>& c
   std::vector<std::string> environment;
   for (const std::string& entry : current) {
     std::string_view name = NameOf(entry);
-    if (name == "LD_LIBRARY_PATH") {
+    if (name == kLibraryPathVariable) {
       std::string_view old_value = std::string_view(entry).substr(name.size() + 1);
       if (!old_value.empty()) library_path.append(":").append(old_value);
       continue;
@@ -49,7 +51,7 @@ std::vector<std::string> BuildChildEnvironment(const std::vector<std::string>& c
     if (!replaced) environment.push_back(entry);
   }
   for (const auto& [name, value] : ours) environment.push_back(name + "=" + value);
-  environment.push_back("LD_LIBRARY_PATH=" + library_path);
+  environment.push_back(std::string(kLibraryPathVariable) + "=" + library_path);
   return environment;
 }
 

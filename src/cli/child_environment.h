@@ -8,8 +8,6 @@
 
 namespace gpuscope::cli {
 
-inline constexpr const char* kRootPidVariable = "GPUSCOPE_ROOT_PID";
-
 struct ChildEnvironmentSettings {
   std::string injection_library;  // absolute path of libgpuscope_inject.so
   std::string cupti_dir;          // holds libcupti.so.13 and the libnvperf_* it dlopens
@@ -19,19 +17,11 @@ struct ChildEnvironmentSettings {
   bool force_overwrite = false;
   bool profile_from_start = true;
   bool quiet = false;  // the injection prints no banner on the program's stderr
-  // `gpuscope profile`: GPUSCOPE_PROFILE_METRICS and the kernel filter (kProfileVariables).
-  // Every one of them is always set (empty when not given), so that a `gpuscope run` started
-  // from inside a profiled program's environment never inherits a profiling request.
+  // `gpuscope profile`: GPUSCOPE_PROFILE_METRICS and the kernel filter, by name
+  // (contract::kProfileVariables). Every one of them is always set (empty when not given), so
+  // that a `gpuscope run` started from inside a profiled program's environment never inherits
+  // a profiling request.
   std::vector<std::pair<std::string, std::string>> profile_variables;
-};
-
-// The variables of `gpuscope profile` (ARCHITECTURE.md), in the order they are set.
-inline constexpr const char* kProfileVariables[] = {
-    "GPUSCOPE_PROFILE_METRICS", "GPUSCOPE_KERNEL_NAME", "GPUSCOPE_KERNEL_NAME_BASE",
-    "GPUSCOPE_LAUNCH_SKIP",     "GPUSCOPE_LAUNCH_COUNT", "GPUSCOPE_KERNEL_ID",
-    "GPUSCOPE_DEVICES",         "GPUSCOPE_REPLAY_MODE",  "GPUSCOPE_PROFILE_CONFIG_FILE",
-    "GPUSCOPE_PROFILE_CHIP",    "GPUSCOPE_PROFILE_PASSES", "GPUSCOPE_REPLAY_PASS",
-    "GPUSCOPE_REPLAY_PASSES",   "GPUSCOPE_REPLAY_DIR",
 };
 
 // `current` holds "NAME=value" entries (environ). Contract variables replace any the user

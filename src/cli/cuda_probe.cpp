@@ -4,6 +4,8 @@
 
 #include <cstdlib>
 
+#include "contract/environment_variables.h"
+
 namespace gpuscope::cli {
 namespace {
 
@@ -25,7 +27,7 @@ std::string ExplainMissingCudaActivity() {
   if (cu_init == nullptr) {
     return "the NVIDIA driver library libcuda.so.1 has no cuInit (a broken driver install?)";
   }
-  unsetenv("CUDA_INJECTION64_PATH");
+  unsetenv(contract::kCudaInjectionVariable);
   int result = cu_init(0);
   // The injection library writes nothing before it has a report, so these two cannot be
   // told apart from here.

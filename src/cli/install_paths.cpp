@@ -8,7 +8,8 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "cli/report_path.h"
+#include "cli/output_path_checks.h"
+#include "contract/environment_variables.h"
 
 #ifndef GPUSCOPE_CUPTI_LIBRARY_DIR
 #error "GPUSCOPE_CUPTI_LIBRARY_DIR must be defined by the build (src/cli/CMakeLists.txt)"
@@ -31,9 +32,10 @@ StatusOr<std::string> FindInjectionLibrary(const char* override_path,
   std::string candidate = override_path != nullptr && *override_path != '\0'
                               ? std::string(override_path)
                               : std::string(executable_dir) + "/../lib/" + kInjectionLibraryName;
-  std::string origin = override_path != nullptr && *override_path != '\0'
-                           ? " (from GPUSCOPE_INJECTION_LIBRARY)"
-                           : " (set GPUSCOPE_INJECTION_LIBRARY to its location)";
+  std::string origin =
+      override_path != nullptr && *override_path != '\0'
+          ? std::string(" (from ") + contract::kInjectionLibraryVariable + ")"
+          : std::string(" (set ") + contract::kInjectionLibraryVariable + " to its location)";
   char resolved[PATH_MAX] = {};
   struct stat info {};
   if (realpath(candidate.c_str(), resolved) == nullptr || stat(resolved, &info) != 0 ||

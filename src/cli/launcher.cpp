@@ -8,8 +8,8 @@
 #include <cerrno>
 #include <cstring>
 
-#include "cli/child_environment.h"
 #include "cli/exit_codes.h"
+#include "contract/environment_variables.h"
 
 namespace gpuscope::cli {
 namespace {
@@ -119,7 +119,7 @@ StartResult StartProgram(const LaunchRequest& request) {
   std::vector<std::string> shell_argv = {"/bin/sh", request.executable};
   shell_argv.insert(shell_argv.end(), argv.begin() + 1, argv.end());
   std::vector<std::string> environment = request.environment;
-  std::string root_pid_prefix = std::string(kRootPidVariable) + "=";
+  std::string root_pid_prefix = std::string(contract::kRootPidVariable) + "=";
   environment.push_back(root_pid_prefix + std::string(24, '\0'));
   std::vector<char*> argv_pointers = PointersTo(argv);
   std::vector<char*> shell_pointers = PointersTo(shell_argv);

@@ -11,7 +11,7 @@
 #include <string_view>
 
 #include "cli/log_output.h"
-#include "cli/manifest.h"
+#include "cli/manifest_file.h"
 #include "cli/run_options.h"
 
 namespace gpuscope::cli {

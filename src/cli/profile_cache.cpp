@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "cli/install_paths.h"
+#include "contract/environment_variables.h"
 
 namespace gpuscope::cli {
 namespace {
@@ -20,7 +21,7 @@ namespace {
 constexpr const char* kNvidiaProc = "/proc/driver/nvidia";
 
 std::optional<std::string> CacheDirectory() {
-  if (const char* dir = std::getenv("GPUSCOPE_CACHE_DIR"); dir != nullptr && *dir != '\0') {
+  if (const char* dir = std::getenv(contract::kCacheDirVariable); dir != nullptr && *dir != '\0') {
     if (std::string(dir) == "off") return std::nullopt;
     return std::string(dir);
   }
@@ -106,7 +107,7 @@ std::string GpuSetDescription() {
 // The CUPTI library the images come from: another version may build other images.
 std::string CuptiIdentity() {
   const std::string library =
-      CuptiDirectory(std::getenv("GPUSCOPE_CUPTI_DIR")) + "/" + kCuptiLibraryName;
+      CuptiDirectory(std::getenv(contract::kCuptiDirVariable)) + "/" + kCuptiLibraryName;
   char resolved[4096] = {};
   std::string path = realpath(library.c_str(), resolved) != nullptr ? resolved : library;
   struct stat info {};

@@ -1,20 +1,16 @@
 #include "cli/profile_command.h"
 
-#include <unistd.h>
-
-#include <algorithm>
-#include <climits>
 #include <cstdio>
 #include <cstdlib>  // mkdtemp
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <set>
 
 #include "analysis/metrics/section_listing.h"
 #include "cli/command_prologue.h"
 #include "cli/exit_codes.h"
-#include "cli/launcher.h"
-#include "cli/manifest.h"
+#include "cli/manifest_file.h"
 #include "cli/metric_query.h"
 #include "cli/profile_options.h"
 #include "cli/profile_output.h"
@@ -23,6 +19,8 @@
 #include "cli/run_preparation.h"
 #include "cli/step_timer.h"
 #include "cli/temp_dir.h"
+#include "cli/traced_program.h"
+#include "contract/environment_variables.h"
 #include "evaluate/report_evaluation.h"
 #include "store/report_finalizer.h"
 #include "store/report_reader.h"
@@ -36,32 +34,30 @@ namespace {
 void Say(std::string_view message) { std::cerr << "==PROF== " << message << '\n'; }
 void SayError(std::string_view message) { std::cerr << "==ERROR== " << message << '\n'; }
 
-std::string WorkingDirectory() {
-  char buffer[PATH_MAX] = {};
-  return getcwd(buffer, sizeof(buffer)) != nullptr ? std::string(buffer) : std::string(".");
-}
+using VariableList = std::vector<std::pair<std::string, std::string>>;
 
-std::vector<std::pair<std::string, std::string>> ProfileVariables(const ProfileOptions& options,
-                                                                  const ProfileRequestPlan& plan,
-                                                                  const std::string& config_file) {
-  std::vector<std::pair<std::string, std::string>> variables = {
-      {"GPUSCOPE_PROFILE_METRICS", JoinCommaList(plan.metrics)},
-      {"GPUSCOPE_KERNEL_NAME", options.kernel_name},
-      {"GPUSCOPE_KERNEL_NAME_BASE", options.kernel_name_base},
-      {"GPUSCOPE_KERNEL_ID", options.kernel_id},
-      {"GPUSCOPE_DEVICES", options.devices},
-      {"GPUSCOPE_REPLAY_MODE", options.replay_mode},
+// What the injection is asked to measure (contract/environment_variables.h).
+VariableList ProfileVariables(const ProfileOptions& options, const ProfileRequestPlan& plan,
+                              const std::string& config_file) {
+  using namespace contract;
+  VariableList variables = {
+      {kProfileMetricsVariable, JoinCommaList(plan.metrics)},
+      {kKernelNameVariable, options.kernel_name},
+      {kKernelNameBaseVariable, options.kernel_name_base},
+      {kKernelIdVariable, options.kernel_id},
+      {kDevicesVariable, options.devices},
+      {kReplayModeVariable, options.replay_mode},
   };
   if (!config_file.empty()) {
-    variables.emplace_back("GPUSCOPE_PROFILE_CONFIG_FILE", config_file);
-    variables.emplace_back("GPUSCOPE_PROFILE_CHIP", plan.chip);
-    variables.emplace_back("GPUSCOPE_PROFILE_PASSES", std::to_string(plan.passes));
+    variables.emplace_back(kProfileConfigFileVariable, config_file);
+    variables.emplace_back(kProfileChipVariable, plan.chip);
+    variables.emplace_back(kProfilePassesVariable, std::to_string(plan.passes));
   }
   if (options.launch_skip) {
-    variables.emplace_back("GPUSCOPE_LAUNCH_SKIP", std::to_string(*options.launch_skip));
+    variables.emplace_back(kLaunchSkipVariable, std::to_string(*options.launch_skip));
   }
   if (options.launch_count) {
-    variables.emplace_back("GPUSCOPE_LAUNCH_COUNT", std::to_string(*options.launch_count));
+    variables.emplace_back(kLaunchCountVariable, std::to_string(*options.launch_count));
   }
   return variables;
 }
@@ -127,6 +123,199 @@ int ListOrQuery(const ProfileOptions& options) {
   return kExitOk;
 }
 
+// Refuses a request that cannot run (application replay needs one launch and the pass count
+// before the start) and says what will be measured. Returns the exit code when the program
+// must not start.
+std::optional<int> CheckAndAnnounce(const ProfileOptions& options, const ProfileRequestPlan& plan) {
+  for (const std::string& note : plan.notes) Say("Warning: " + note);
+  // CUPTI keeps one pass counter per profiler object and every Stop advances it, so one run of
+  // the program can add a pass to one launch only (measured on the H200: a second launch's
+  // SetConfig(pass 0) continued at pass 2).
+  if (options.replay_mode == "application" && options.launch_count != 1u) {
+    CommandError(
+        "--replay-mode application measures one launch per series of runs: add -c 1 "
+        "(and -s N or -k to choose the launch)");
+    return kExitUsage;
+  }
+  if (options.replay_mode == "application") {
+    // Measured on the H200: k_saxpy's smsp__inst_executed.sum came out 32% higher than by
+    // kernel replay and ncu, while its DRAM traffic and duration agreed.
+    Say("Warning: application replay is new: instruction counts have been seen to differ from "
+        "kernel replay's (times and memory traffic agreed); prefer kernel replay where it works");
+  }
+  if (options.replay_mode == "application" && plan.passes == 0) {
+    CommandError(
+        "--replay-mode application needs the number of passes before the start: give "
+        "--chip (no GPU was found to ask)");
+    return kExitUsage;
+  }
+  if (!options.quiet) {
+    std::string what = std::to_string(plan.metrics.size()) + " metrics";
+    if (!plan.section_ids.empty()) {
+      what += " in " + std::to_string(plan.section_ids.size()) + " sections";
+    }
+    Say(plan.passes != 0 ? what + " on " + plan.chip + ": " + std::to_string(plan.passes) +
+                               " replay passes per profiled kernel"
+                         : what + " (passes unknown until the program runs)");
+  }
+  return std::nullopt;
+}
+
+// Files that live only as long as the program runs: the config image the CLI built, and
+// application replay's directory (the scratch reports of all runs but the last, and the
+// counter data kept between runs).
+struct ScratchFiles {
+  std::string config_file;  // empty: the injection builds the image itself (slower, not wrong)
+  std::string replay_dir;   // empty: kernel replay
+  void Remove() const {
+    if (!config_file.empty()) std::remove(config_file.c_str());
+    if (!replay_dir.empty()) std::filesystem::remove_all(replay_dir);
+  }
+};
+
+// Returns the exit code when the replay directory cannot be created.
+std::optional<int> CreateScratchFiles(const ProfileOptions& options, const ProfileRequestPlan& plan,
+                                      ScratchFiles& scratch) {
+  if (!plan.config_image.empty()) {
+    StatusOr<std::string> written = WriteConfigImage(plan);
+    if (written.ok()) {
+      scratch.config_file = *written;
+    } else {
+      Say("Warning: " + written.status().message());
+    }
+  }
+  if (options.replay_mode == "application") {
+    std::string pattern = TemporaryDirectory() + "/gpuscope-replay-XXXXXX";
+    if (mkdtemp(pattern.data()) == nullptr) {
+      scratch.Remove();
+      SayError("cannot create a directory for application replay in " + pattern);
+      return kExitGpuscopeFailure;
+    }
+    scratch.replay_dir = pattern;
+  }
+  return std::nullopt;
+}
+
+// Runs the program: once, or with application replay once per pass, where every run but the
+// last writes its report into the scratch directory. `program` is left holding the last run,
+// whose reports are kept. Returns the exit code when gpuscope must end here (the program did
+// not start, or a run before the last one failed).
+std::optional<int> RunProgram(const ProfileOptions& options, const ProfileRequestPlan& plan,
+                              const ScratchFiles& scratch, TracedProgram& program,
+                              ProgramOutcome& outcome) {
+  const bool application = options.replay_mode == "application";
+  const std::uint32_t runs = application ? plan.passes : 1;
+  const std::string working_directory = CurrentWorkingDirectory();
+  for (std::uint32_t pass = 0; pass < runs; ++pass) {
+    const bool last = pass + 1 == runs;
+    RunOptions run;
+    run.report_pattern = last ? options.report_pattern
+                              : scratch.replay_dir + "/pass" + std::to_string(pass) + "_%p.sqlite";
+    run.force_overwrite = options.force_overwrite || !last;
+    // Application replay keeps one image per profiled launch between runs, numbered per
+    // process: child processes would write over the root's.
+    if (application) run.follow_children = false;
+    run.quiet = options.quiet;
+    run.program = options.program;
+    VariableList variables = ProfileVariables(options, plan, scratch.config_file);
+    if (application) {
+      variables.emplace_back(contract::kReplayPassVariable, std::to_string(pass));
+      variables.emplace_back(contract::kReplayPassesVariable, std::to_string(runs));
+      variables.emplace_back(contract::kReplayDirVariable, scratch.replay_dir);
+      if (!options.quiet) {
+        Say("Application replay: run " + std::to_string(pass + 1) + " of " + std::to_string(runs));
+      }
+    }
+    PreparationFailure failure;
+    if (!program.Start(run, working_directory, failure, variables)) {
+      scratch.Remove();
+      SayError(failure.message);
+      return failure.exit_code;
+    }
+    for (const std::string& warning : program.warnings()) Say(warning);
+    outcome = program.Wait();
+    if (!last) {
+      // The scratch reports are not kept; their manifest neither.
+      program.DiscardManifest();
+      if (ExitCodeFor(outcome) != 0) {
+        scratch.Remove();
+        SayError("run " + std::to_string(pass + 1) + " of the application replay ended with " +
+                 (DescribeOutcome(outcome).empty() ? std::string("an error")
+                                                   : DescribeOutcome(outcome)) +
+                 "; the program must run the same way " + std::to_string(runs) + " times");
+        EndLikeTheProgram(outcome);
+        return ExitCodeFor(outcome);
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+// Finalises and evaluates each report the program's processes wrote; returns the paths of
+// those evaluated. `written`: how many reports were written.
+std::vector<std::string> EvaluateReports(TracedProgram& program, const ProfileRequestPlan& plan,
+                                         std::size_t& written) {
+  std::vector<std::string> reports;
+  StatusOr<Manifest> manifest = program.TakeManifest();
+  if (!manifest.ok()) {
+    SayError(manifest.status().message());
+    return reports;
+  }
+  written = manifest->entries.size();
+  for (const ManifestEntry& entry : manifest->entries) {
+    Status finalized = store::FinalizeReport(entry.report_path);
+    if (!finalized.ok()) {
+      SayError(finalized.message());
+      Say("Report (not evaluated): " + entry.report_path);
+      continue;
+    }
+    evaluate::ProfileAsk asked;
+    asked.request.present = true;
+    asked.request.sections = plan.section_ids;
+    asked.request.metrics = plan.extra_metrics;
+    asked.metric_names = plan.metrics;
+    StatusOr<evaluate::EvaluationSummary> evaluated =
+        evaluate::EvaluateReport(entry.report_path, asked);
+    if (!evaluated.ok()) {
+      // The counter data is in the report: `gpuscope stats --page details` evaluates it again.
+      SayError(evaluated.status().message());
+      Say("Report (not evaluated): " + entry.report_path);
+      continue;
+    }
+    for (const std::string& problem : evaluated->problems) SayError(problem);
+    reports.push_back(entry.report_path);
+  }
+  return reports;
+}
+
+// Nsight Compute's pages of the evaluated reports and their paths, or why there are none.
+void PrintResults(const ProfileOptions& options, const std::vector<std::string>& reports,
+                  std::size_t reports_written, StepTimer& timer) {
+  if (reports.empty()) {
+    if (reports_written == 0) {
+      SayError("no report was written: the program made no CUDA call that gpuscope saw");
+    }
+    return;
+  }
+  ProfileOutputOptions output;
+  output.csv = options.csv;
+  output.page = options.page;
+  output.summary = options.print_summary;
+  StatusOr<ProfileOutputResult> printed = PrintProfiles(std::cout, reports, output);
+  if (!printed.ok()) {
+    SayError(printed.status().message());
+  } else if (printed->profiled == 0) {
+    std::vector<std::string> seen = SeenKernelNames(reports, options.kernel_name_base);
+    std::string list;
+    for (const std::string& name : seen) list += (list.empty() ? "" : ", ") + name;
+    Say("Warning: no kernel was profiled: the filter matched none of the launches" +
+        (seen.empty() ? std::string(" (the program launched no kernel)")
+                      : " (kernels seen: " + list + ")"));
+  }
+  for (const std::string& path : reports) Say("Report: " + path);
+  timer.Lap("printing");
+}
+
 }  // namespace
 
 int ProfileCommand(std::span<const std::string> args) {
@@ -147,186 +336,22 @@ int ProfileCommand(std::span<const std::string> args) {
     CommandError(plan.status().message());
     return kExitUsage;
   }
-  for (const std::string& note : plan->notes) Say("Warning: " + note);
-  // CUPTI keeps one pass counter per profiler object and every Stop advances it, so one run of
-  // the program can add a pass to one launch only (measured on the H200: a second launch's
-  // SetConfig(pass 0) continued at pass 2).
-  if (options.replay_mode == "application" && options.launch_count != 1u) {
-    CommandError(
-        "--replay-mode application measures one launch per series of runs: add -c 1 "
-        "(and -s N or -k to choose the launch)");
-    return kExitUsage;
-  }
-  if (options.replay_mode == "application") {
-    // Measured on the H200: k_saxpy's smsp__inst_executed.sum came out 32% higher than by
-    // kernel replay and ncu, while its DRAM traffic and duration agreed.
-    Say("Warning: application replay is new: instruction counts have been seen to differ from "
-        "kernel replay's (times and memory traffic agreed); prefer kernel replay where it works");
-  }
-  if (options.replay_mode == "application" && plan->passes == 0) {
-    CommandError(
-        "--replay-mode application needs the number of passes before the start: give "
-        "--chip (no GPU was found to ask)");
-    return kExitUsage;
-  }
-  if (!options.quiet) {
-    std::string what = std::to_string(plan->metrics.size()) + " metrics";
-    if (!plan->section_ids.empty()) {
-      what += " in " + std::to_string(plan->section_ids.size()) + " sections";
-    }
-    Say(plan->passes != 0 ? what + " on " + plan->chip + ": " + std::to_string(plan->passes) +
-                                " replay passes per profiled kernel"
-                          : what + " (passes unknown until the program runs)");
-  }
-
-  // Without it the injection builds the image itself: slower, not wrong.
-  std::string config_file;
-  if (!plan->config_image.empty()) {
-    StatusOr<std::string> written = WriteConfigImage(*plan);
-    if (written.ok()) {
-      config_file = *written;
-    } else {
-      Say("Warning: " + written.status().message());
-    }
-  }
-  auto remove_config = [&config_file] {
-    if (!config_file.empty()) std::remove(config_file.c_str());
-  };
-
-  // Application replay: the program runs once per pass; every run but the last writes its
-  // report into the scratch directory, which also keeps the counter data between runs.
-  const bool application = options.replay_mode == "application";
-  std::string replay_dir;
-  if (application) {
-    std::string pattern = TemporaryDirectory() + "/gpuscope-replay-XXXXXX";
-    if (mkdtemp(pattern.data()) == nullptr) {
-      remove_config();
-      SayError("cannot create a directory for application replay in " + pattern);
-      return kExitGpuscopeFailure;
-    }
-    replay_dir = pattern;
-  }
-  auto remove_scratch = [&] {
-    remove_config();
-    if (!replay_dir.empty()) std::filesystem::remove_all(replay_dir);
-  };
-  const std::uint32_t runs = application ? plan->passes : 1;
-  std::string working_directory = WorkingDirectory();
-  RunPreparation preparation;
+  if (std::optional<int> refused = CheckAndAnnounce(options, *plan)) return *refused;
+  ScratchFiles scratch;
+  if (std::optional<int> failed = CreateScratchFiles(options, *plan, scratch)) return *failed;
+  TracedProgram program;
   ProgramOutcome outcome;
-  pid_t root_pid = 0;
-  for (std::uint32_t pass = 0; pass < runs; ++pass) {
-    const bool last = pass + 1 == runs;
-    RunOptions run;
-    run.report_pattern =
-        last ? options.report_pattern : replay_dir + "/pass" + std::to_string(pass) + "_%p.sqlite";
-    run.force_overwrite = options.force_overwrite || !last;
-    // Application replay keeps one image per profiled launch between runs, numbered per
-    // process: child processes would write over the root's.
-    if (application) run.follow_children = false;
-    run.quiet = options.quiet;
-    run.program = options.program;
-    std::vector<std::pair<std::string, std::string>> variables =
-        ProfileVariables(options, *plan, config_file);
-    if (application) {
-      variables.emplace_back("GPUSCOPE_REPLAY_PASS", std::to_string(pass));
-      variables.emplace_back("GPUSCOPE_REPLAY_PASSES", std::to_string(runs));
-      variables.emplace_back("GPUSCOPE_REPLAY_DIR", replay_dir);
-      if (!options.quiet) {
-        Say("Application replay: run " + std::to_string(pass + 1) + " of " + std::to_string(runs));
-      }
-    }
-    preparation = RunPreparation();
-    PreparationFailure failure;
-    if (!PrepareRun(run, working_directory, preparation, failure, variables)) {
-      remove_scratch();
-      SayError(failure.message);
-      return failure.exit_code;
-    }
-    StartResult started = StartProgram(preparation.request);
-    if (!started.ok()) {
-      remove_scratch();
-      std::remove(preparation.manifest_path.c_str());
-      SayError(started.failure);
-      return started.failure_exit_code;
-    }
-    for (const std::string& warning : preparation.warnings) Say(warning);
-    outcome = WaitForProgram(started.pid);
-    root_pid = started.pid;
-    if (!last) {
-      // The scratch reports are not kept; their manifest neither.
-      std::remove(preparation.manifest_path.c_str());
-      if (ExitCodeFor(outcome) != 0) {
-        remove_scratch();
-        SayError("run " + std::to_string(pass + 1) + " of the application replay ended with " +
-                 (DescribeOutcome(outcome).empty() ? std::string("an error")
-                                                   : DescribeOutcome(outcome)) +
-                 "; the program must run the same way " + std::to_string(runs) + " times");
-        EndLikeTheProgram(outcome);
-        return ExitCodeFor(outcome);
-      }
-    }
+  if (std::optional<int> ended = RunProgram(options, *plan, scratch, program, outcome)) {
+    return *ended;
   }
-  remove_scratch();
+  scratch.Remove();
   timer.Lap("the program");
   if (std::string ending = DescribeOutcome(outcome); !ending.empty()) Say(ending);
 
-  StatusOr<Manifest> manifest =
-      TakeManifest(preparation.manifest_path, static_cast<std::uint32_t>(root_pid));
-  std::vector<std::string> reports;
   std::size_t reports_written = 0;
-  if (!manifest.ok()) {
-    SayError(manifest.status().message());
-  } else {
-    reports_written = manifest->entries.size();
-    for (const ManifestEntry& entry : manifest->entries) {
-      Status finalized = store::FinalizeReport(entry.report_path);
-      if (!finalized.ok()) {
-        SayError(finalized.message());
-        Say("Report (not evaluated): " + entry.report_path);
-        continue;
-      }
-      evaluate::ProfileAsk asked;
-      asked.request.present = true;
-      asked.request.sections = plan->section_ids;
-      asked.request.metrics = plan->extra_metrics;
-      asked.metric_names = plan->metrics;
-      StatusOr<evaluate::EvaluationSummary> evaluated =
-          evaluate::EvaluateReport(entry.report_path, asked);
-      if (!evaluated.ok()) {
-        // The counter data is in the report: `gpuscope stats --page details` evaluates it again.
-        SayError(evaluated.status().message());
-        Say("Report (not evaluated): " + entry.report_path);
-        continue;
-      }
-      for (const std::string& problem : evaluated->problems) SayError(problem);
-      reports.push_back(entry.report_path);
-    }
-  }
+  std::vector<std::string> reports = EvaluateReports(program, *plan, reports_written);
   timer.Lap("finalising and evaluating the reports");
-  if (reports.empty()) {
-    if (reports_written == 0) {
-      SayError("no report was written: the program made no CUDA call that gpuscope saw");
-    }
-  } else {
-    ProfileOutputOptions output;
-    output.csv = options.csv;
-    output.page = options.page;
-    output.summary = options.print_summary;
-    StatusOr<ProfileOutputResult> printed = PrintProfiles(std::cout, reports, output);
-    if (!printed.ok()) {
-      SayError(printed.status().message());
-    } else if (printed->profiled == 0) {
-      std::vector<std::string> seen = SeenKernelNames(reports, options.kernel_name_base);
-      std::string list;
-      for (const std::string& name : seen) list += (list.empty() ? "" : ", ") + name;
-      Say("Warning: no kernel was profiled: the filter matched none of the launches" +
-          (seen.empty() ? std::string(" (the program launched no kernel)")
-                        : " (kernels seen: " + list + ")"));
-    }
-    for (const std::string& path : reports) Say("Report: " + path);
-    timer.Lap("printing");
-  }
+  PrintResults(options, reports, reports_written, timer);
   std::cout.flush();
   EndLikeTheProgram(outcome);
   return ExitCodeFor(outcome);

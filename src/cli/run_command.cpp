@@ -1,21 +1,18 @@
 #include "cli/run_command.h"
 
-#include <unistd.h>
-
-#include <climits>
-#include <cstdio>
 #include <iostream>
 
 #include "cli/command_prologue.h"
 #include "cli/cuda_probe.h"
 #include "cli/exit_codes.h"
-#include "cli/launcher.h"
 #include "cli/log_output.h"
-#include "cli/manifest.h"
+#include "cli/manifest_file.h"
 #include "cli/option_parser.h"
 #include "cli/process_report_printer.h"
+#include "cli/program_outcome.h"
 #include "cli/run_options.h"
 #include "cli/run_preparation.h"
+#include "cli/traced_program.h"
 #include "util/path_pattern.h"
 
 namespace gpuscope::cli {
@@ -24,11 +21,6 @@ namespace {
 // Failures before the program exists have no pid to put in nvprof's "==PID==" prefix.
 void LauncherError(std::string_view message) {
   std::cerr << "==gpuscope== error: " << message << '\n';
-}
-
-std::string WorkingDirectory() {
-  char buffer[PATH_MAX] = {};
-  return getcwd(buffer, sizeof(buffer)) != nullptr ? std::string(buffer) : std::string(".");
 }
 
 // The log named by --log-file, expanded with the program's pid; stderr if that fails (the
@@ -47,10 +39,8 @@ std::unique_ptr<LogOutput> OpenLog(const RunOptions& options, pid_t program_pid)
 }
 
 // After the program ended: one block per report in the manifest, or why there is none.
-void ReportProcesses(const RunOptions& options, const RunPreparation& preparation, pid_t root_pid,
+void ReportProcesses(const RunOptions& options, const StatusOr<Manifest>& manifest, pid_t root_pid,
                      const std::string& working_directory, LogOutput& log) {
-  StatusOr<Manifest> manifest =
-      TakeManifest(preparation.manifest_path, static_cast<std::uint32_t>(root_pid));
   if (!manifest.ok()) {
     log.Line(root_pid, "Error: " + manifest.status().message());
     return;
@@ -83,37 +73,27 @@ int RunCommand(std::span<const std::string> args) {
   }
   const RunOptions& options = parsed.value();
 
-  std::string working_directory = WorkingDirectory();
-  RunPreparation preparation;
+  std::string working_directory = CurrentWorkingDirectory();
+  TracedProgram program;
   PreparationFailure failure;
-  if (!PrepareRun(options, working_directory, preparation, failure)) {
+  if (!program.Start(options, working_directory, failure)) {
     LauncherError(failure.message);
     return failure.exit_code;
   }
-
-  StartResult started = StartProgram(preparation.request);
-  if (!started.ok()) {
-    std::remove(preparation.manifest_path.c_str());
-    LauncherError(started.failure);
-    return started.failure_exit_code;
-  }
-  std::unique_ptr<LogOutput> log = OpenLog(options, started.pid);
-  for (const std::string& warning : preparation.warnings) log->Line(started.pid, warning);
+  const pid_t pid = program.pid();
+  std::unique_ptr<LogOutput> log = OpenLog(options, pid);
+  for (const std::string& warning : program.warnings()) log->Line(pid, warning);
   // The injection library prints the "gpuscope is profiling process" banner from inside
   // each traced process (children included), as nvprof did. Output sent to a log file keeps
   // the program's stderr clean (GPUSCOPE_QUIET), so the banner of the root goes to the log.
   if (options.log_file.has_value() && !options.quiet) {
-    std::string command;
-    for (const std::string& word : options.program) command += (command.empty() ? "" : " ") + word;
-    log->Line(started.pid, "gpuscope is profiling process " + std::to_string(started.pid) +
-                               ", command: " + command);
+    log->Line(pid, "gpuscope is profiling process " + std::to_string(pid) +
+                       ", command: " + CommandLineText(options.program));
   }
 
-  ProgramOutcome outcome = WaitForProgram(started.pid);
-  if (std::string ending = DescribeOutcome(outcome); !ending.empty()) {
-    log->Line(started.pid, ending);
-  }
-  ReportProcesses(options, preparation, started.pid, working_directory, *log);
+  ProgramOutcome outcome = program.Wait();
+  if (std::string ending = DescribeOutcome(outcome); !ending.empty()) log->Line(pid, ending);
+  ReportProcesses(options, program.TakeManifest(), pid, working_directory, *log);
   log.reset();  // closes a --log-file: nothing runs after EndLikeTheProgram's signal
   EndLikeTheProgram(outcome);
   return ExitCodeFor(outcome);

@@ -7,11 +7,10 @@
 #include <vector>
 
 #include "analysis/printers.h"
+#include "contract/report_path_rules.h"
 #include "util/status.h"
 
 namespace gpuscope::cli {
-
-inline constexpr const char* kDefaultReportPattern = "gpuscope_%p.sqlite";
 
 struct RunOptions {
   // What is printed for each traced process. With no print option at all, nvprof prints the
@@ -24,7 +23,7 @@ struct RunOptions {
   analysis::OutputOptions output;  // --csv, -u, --demangling
 
   std::optional<std::string> log_file;  // pattern; "%1" stdout, "%2" stderr; unset: stderr
-  std::string report_pattern = kDefaultReportPattern;
+  std::string report_pattern = contract::kDefaultReportPattern;
   bool force_overwrite = false;
   bool profile_from_start = true;
   bool follow_children = true;

@@ -1,13 +1,17 @@
 #include "cli/run_preparation.h"
 
+#include <unistd.h>
+
+#include <climits>
 #include <cstdlib>
 
 #include "cli/child_environment.h"
 #include "cli/exit_codes.h"
 #include "cli/install_paths.h"
-#include "cli/manifest.h"
+#include "cli/manifest_file.h"
+#include "cli/output_path_checks.h"
 #include "cli/program_resolver.h"
-#include "cli/report_path.h"
+#include "contract/environment_variables.h"
 #include "util/path_pattern.h"
 
 namespace gpuscope::cli {
@@ -21,10 +25,16 @@ bool Fail(PreparationFailure& failure, int exit_code, std::string message) {
 StatusOr<std::string> LocateInjectionLibrary() {
   StatusOr<std::string> executable_dir = ExecutableDirectory();
   if (!executable_dir.ok()) return executable_dir.status();
-  return FindInjectionLibrary(std::getenv("GPUSCOPE_INJECTION_LIBRARY"), executable_dir.value());
+  return FindInjectionLibrary(std::getenv(contract::kInjectionLibraryVariable),
+                              executable_dir.value());
 }
 
 }  // namespace
+
+std::string CurrentWorkingDirectory() {
+  char buffer[PATH_MAX] = {};
+  return getcwd(buffer, sizeof(buffer)) != nullptr ? std::string(buffer) : std::string(".");
+}
 
 std::string CommandLineText(const std::vector<std::string>& words) {
   std::string line;
@@ -57,12 +67,12 @@ bool PrepareRun(const RunOptions& options, const std::string& working_directory,
 
   StatusOr<std::string> library = LocateInjectionLibrary();
   if (!library.ok()) return Fail(failure, kExitGpuscopeFailure, library.status().message());
-  std::string cupti_dir = CuptiDirectory(std::getenv("GPUSCOPE_CUPTI_DIR"));
+  std::string cupti_dir = CuptiDirectory(std::getenv(contract::kCuptiDirVariable));
   if (!CuptiLibraryPresent(cupti_dir)) {
     preparation.warnings.push_back(std::string("Warning: ") + kCuptiLibraryName +
                                    " was not found in " + cupti_dir +
-                                   "; NVTX ranges and tracing may fail (set GPUSCOPE_CUPTI_DIR "
-                                   "to the directory holding it)");
+                                   "; NVTX ranges and tracing may fail (set " +
+                                   contract::kCuptiDirVariable + " to the directory holding it)");
   }
 
   // Created last: nothing after this can fail, so no failure path leaves it behind.

@@ -33,6 +33,10 @@ bool PrepareRun(const RunOptions& options, const std::string& working_directory,
                 RunPreparation& preparation, PreparationFailure& failure,
                 const std::vector<std::pair<std::string, std::string>>& profile_variables = {});
 
+// The launcher's working directory, against which relative report patterns are made
+// absolute; "." when it cannot be found.
+std::string CurrentWorkingDirectory();
+
 // The program's words joined by spaces, as nvprof shows a command line.
 std::string CommandLineText(const std::vector<std::string>& words);
 

@@ -4,10 +4,12 @@
 #include <cstdlib>
 #include <string>
 
+#include "contract/environment_variables.h"
+
 namespace gpuscope::cli {
 
 StepTimer::StepTimer() {
-  const char* debug = std::getenv("GPUSCOPE_DEBUG");
+  const char* debug = std::getenv(contract::kDebugVariable);
   enabled_ = debug != nullptr && std::string_view(debug) == "1";
 }
 

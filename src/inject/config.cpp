@@ -8,9 +8,13 @@
 #include <set>
 #include <string_view>
 
+#include "contract/environment_variables.h"
 #include "util/comma_list.h"
 
 namespace gpuscope::inject {
+
+using namespace contract;  // the variable names (environment_variables.h)
+
 namespace {
 
 // Longest flush period we accept: beyond an hour "periodic" flushing means nothing.
@@ -55,7 +59,7 @@ void ReadBool(const EnvironmentLookup& getenv, const char* name, bool& field,
 // the wrong kernels would be worse than measuring none.
 void ReadProfileConfig(const EnvironmentLookup& getenv, InjectionConfig& config) {
   ProfileConfig& profile = config.profile;
-  const char* metrics = getenv("GPUSCOPE_PROFILE_METRICS");
+  const char* metrics = getenv(kProfileMetricsVariable);
   if (metrics == nullptr || *metrics == '\0') return;
   std::vector<std::string> names = SplitCommaList(metrics);
   std::vector<std::string> problems;
@@ -64,7 +68,7 @@ void ReadProfileConfig(const EnvironmentLookup& getenv, InjectionConfig& config)
     if (raw == nullptr || *raw == '\0') return std::nullopt;
     return std::string_view(raw);
   };
-  if (auto name = text("GPUSCOPE_KERNEL_NAME")) {
+  if (auto name = text(kKernelNameVariable)) {
     StatusOr<NameMatcher> matcher = NameMatcher::Parse(*name);
     if (matcher.ok()) {
       profile.filter.name = *matcher;
@@ -72,7 +76,7 @@ void ReadProfileConfig(const EnvironmentLookup& getenv, InjectionConfig& config)
       problems.push_back(matcher.status().message());
     }
   }
-  if (auto base = text("GPUSCOPE_KERNEL_NAME_BASE")) {
+  if (auto base = text(kKernelNameBaseVariable)) {
     StatusOr<NameBase> parsed = ParseNameBase(*base);
     if (parsed.ok()) {
       profile.filter.name_base = *parsed;
@@ -91,9 +95,9 @@ void ReadProfileConfig(const EnvironmentLookup& getenv, InjectionConfig& config)
     }
     field = value;
   };
-  count("GPUSCOPE_LAUNCH_SKIP", profile.filter.launch_skip);
-  count("GPUSCOPE_LAUNCH_COUNT", profile.filter.launch_count);
-  if (auto id = text("GPUSCOPE_KERNEL_ID")) {
+  count(kLaunchSkipVariable, profile.filter.launch_skip);
+  count(kLaunchCountVariable, profile.filter.launch_count);
+  if (auto id = text(kKernelIdVariable)) {
     StatusOr<KernelIdFilter> parsed = ParseKernelId(*id);
     if (parsed.ok()) {
       profile.filter.kernel_id = *parsed;
@@ -101,12 +105,12 @@ void ReadProfileConfig(const EnvironmentLookup& getenv, InjectionConfig& config)
       problems.push_back(parsed.status().message());
     }
   }
-  if (auto devices = text("GPUSCOPE_DEVICES")) {
+  if (auto devices = text(kDevicesVariable)) {
     std::set<std::uint32_t> ids;
     for (const std::string& item : SplitCommaList(*devices)) {
       std::optional<unsigned> id = ParseUnsigned(item);
       if (!id) {
-        problems.push_back("GPUSCOPE_DEVICES='" + std::string(*devices) +
+        problems.push_back(std::string(kDevicesVariable) + "='" + std::string(*devices) +
                            "' is not a list of device ordinals");
         break;
       }
@@ -114,26 +118,25 @@ void ReadProfileConfig(const EnvironmentLookup& getenv, InjectionConfig& config)
     }
     profile.filter.devices = ids;
   }
-  if (auto mode = text("GPUSCOPE_REPLAY_MODE")) {
+  if (auto mode = text(kReplayModeVariable)) {
     if (*mode == "kernel") {
       profile.replay_mode = model::ReplayMode::kKernel;
     } else if (*mode == "application") {
       profile.replay_mode = model::ReplayMode::kApplication;
     } else {
-      problems.push_back("GPUSCOPE_REPLAY_MODE='" + std::string(*mode) +
+      problems.push_back(std::string(kReplayModeVariable) + "='" + std::string(*mode) +
                          "' is not kernel or application");
     }
   }
   if (profile.replay_mode == model::ReplayMode::kApplication) {
-    auto pass = text("GPUSCOPE_REPLAY_PASS");
-    auto passes = text("GPUSCOPE_REPLAY_PASSES");
-    auto dir = text("GPUSCOPE_REPLAY_DIR");
+    auto pass = text(kReplayPassVariable);
+    auto passes = text(kReplayPassesVariable);
+    auto dir = text(kReplayDirVariable);
     std::optional<unsigned> pass_number = pass ? ParseUnsigned(*pass) : std::nullopt;
     std::optional<unsigned> pass_count = passes ? ParseUnsigned(*passes) : std::nullopt;
     if (!pass_number || !pass_count || !dir || *pass_number >= *pass_count) {
-      problems.push_back(
-          "application replay needs GPUSCOPE_REPLAY_PASS < GPUSCOPE_REPLAY_PASSES and "
-          "GPUSCOPE_REPLAY_DIR");
+      problems.push_back(std::string("application replay needs ") + kReplayPassVariable + " < " +
+                         kReplayPassesVariable + " and " + kReplayDirVariable);
     } else {
       profile.app_pass = *pass_number;
       profile.app_passes = *pass_count;
@@ -141,9 +144,9 @@ void ReadProfileConfig(const EnvironmentLookup& getenv, InjectionConfig& config)
     }
   }
   // The prebuilt config image: a problem here only costs time (the image is built again).
-  auto file = text("GPUSCOPE_PROFILE_CONFIG_FILE");
-  auto chip = text("GPUSCOPE_PROFILE_CHIP");
-  auto passes = text("GPUSCOPE_PROFILE_PASSES");
+  auto file = text(kProfileConfigFileVariable);
+  auto chip = text(kProfileChipVariable);
+  auto passes = text(kProfilePassesVariable);
   if (file && chip && passes) {
     std::ifstream in{std::string(*file), std::ios::binary};
     std::vector<std::uint8_t> bytes{std::istreambuf_iterator<char>(in),
@@ -168,35 +171,35 @@ void ReadProfileConfig(const EnvironmentLookup& getenv, InjectionConfig& config)
 
 InjectionConfig ReadInjectionConfig(const EnvironmentLookup& getenv) {
   InjectionConfig config;
-  if (const char* pattern = getenv("GPUSCOPE_REPORT"); pattern != nullptr && *pattern != '\0') {
+  if (const char* pattern = getenv(kReportVariable); pattern != nullptr && *pattern != '\0') {
     config.report_pattern = pattern;
   }
-  if (const char* root = getenv("GPUSCOPE_ROOT_PID"); root != nullptr && *root != '\0') {
+  if (const char* root = getenv(kRootPidVariable); root != nullptr && *root != '\0') {
     std::optional<unsigned> pid = ParseUnsigned(root);
     if (pid && *pid > 0) {
       config.root_pid = *pid;
     } else {
-      config.warnings.push_back(std::string("GPUSCOPE_ROOT_PID='") + root +
+      config.warnings.push_back(std::string(kRootPidVariable) + "='" + root +
                                 "' is not a process id; treating this process as the root");
     }
   }
-  ReadBool(getenv, "GPUSCOPE_FOLLOW_CHILDREN", config.follow_children, config.warnings);
-  ReadBool(getenv, "GPUSCOPE_FORCE_OVERWRITE", config.force_overwrite, config.warnings);
-  ReadBool(getenv, "GPUSCOPE_PROFILE_FROM_START", config.profile_from_start, config.warnings);
-  ReadBool(getenv, "GPUSCOPE_DEBUG", config.debug, config.warnings);
-  ReadBool(getenv, "GPUSCOPE_QUIET", config.quiet, config.warnings);
-  if (const char* flush = getenv("GPUSCOPE_FLUSH_MS"); flush != nullptr && *flush != '\0') {
+  ReadBool(getenv, kFollowChildrenVariable, config.follow_children, config.warnings);
+  ReadBool(getenv, kForceOverwriteVariable, config.force_overwrite, config.warnings);
+  ReadBool(getenv, kProfileFromStartVariable, config.profile_from_start, config.warnings);
+  ReadBool(getenv, kDebugVariable, config.debug, config.warnings);
+  ReadBool(getenv, kQuietVariable, config.quiet, config.warnings);
+  if (const char* flush = getenv(kFlushMsVariable); flush != nullptr && *flush != '\0') {
     std::optional<unsigned> ms = ParseUnsigned(flush);
     if (ms && *ms >= 1 && *ms <= kMaxFlushMs) {
       config.flush_ms = *ms;
     } else {
-      config.warnings.push_back(std::string("GPUSCOPE_FLUSH_MS='") + flush +
+      config.warnings.push_back(std::string(kFlushMsVariable) + "='" + flush +
                                 "' is not a number of milliseconds from 1 to " +
                                 std::to_string(kMaxFlushMs) + "; using " +
                                 std::to_string(kDefaultFlushMs));
     }
   }
-  if (const char* manifest = getenv("GPUSCOPE_MANIFEST"); manifest != nullptr) {
+  if (const char* manifest = getenv(kManifestVariable); manifest != nullptr) {
     config.manifest_path = manifest;
   }
   ReadProfileConfig(getenv, config);

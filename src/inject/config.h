@@ -10,12 +10,12 @@
 #include <string>
 #include <vector>
 
+#include "contract/report_path_rules.h"
 #include "model/profile_records.h"
 #include "util/kernel_filter.h"
 
 namespace gpuscope::inject {
 
-inline constexpr const char* kDefaultReportPattern = "gpuscope_%p.sqlite";
 inline constexpr unsigned kDefaultFlushMs = 500;
 
 // `gpuscope profile`: what to measure and for which launches (GPUSCOPE_PROFILE_* and the
@@ -38,14 +38,14 @@ struct ProfileConfig {
 };
 
 struct InjectionConfig {
-  std::string report_pattern = kDefaultReportPattern;  // GPUSCOPE_REPORT, unexpanded
-  std::optional<unsigned> root_pid;                    // GPUSCOPE_ROOT_PID; unset: we are root
-  bool follow_children = true;                         // GPUSCOPE_FOLLOW_CHILDREN
-  bool force_overwrite = false;                        // GPUSCOPE_FORCE_OVERWRITE
-  bool profile_from_start = true;                      // GPUSCOPE_PROFILE_FROM_START
-  unsigned flush_ms = kDefaultFlushMs;                 // GPUSCOPE_FLUSH_MS
-  std::string manifest_path;                           // GPUSCOPE_MANIFEST; empty: none
-  bool debug = false;                                  // GPUSCOPE_DEBUG
+  std::string report_pattern = contract::kDefaultReportPattern;  // GPUSCOPE_REPORT, unexpanded
+  std::optional<unsigned> root_pid;     // GPUSCOPE_ROOT_PID; unset: we are root
+  bool follow_children = true;          // GPUSCOPE_FOLLOW_CHILDREN
+  bool force_overwrite = false;         // GPUSCOPE_FORCE_OVERWRITE
+  bool profile_from_start = true;       // GPUSCOPE_PROFILE_FROM_START
+  unsigned flush_ms = kDefaultFlushMs;  // GPUSCOPE_FLUSH_MS
+  std::string manifest_path;            // GPUSCOPE_MANIFEST; empty: none
+  bool debug = false;                   // GPUSCOPE_DEBUG
   bool quiet = false;  // GPUSCOPE_QUIET: no banner (--quiet, or output sent to --log-file)
   ProfileConfig profile;
   // One line per variable that held a value we could not use (the default was used).

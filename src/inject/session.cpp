@@ -4,11 +4,13 @@
 
 #include <string>
 
+#include "contract/manifest_line.h"
+#include "contract/report_path_rules.h"
 #include "inject/log.h"
-#include "inject/manifest.h"
+#include "inject/manifest_append.h"
 #include "inject/nvtx_start_end_ids.h"
 #include "inject/process_info.h"
-#include "inject/report_path.h"
+#include "inject/report_file_claim.h"
 #include "inject/signal_flush.h"
 #include "util/path_pattern.h"
 
@@ -43,7 +45,8 @@ std::unique_ptr<Session> Session::Begin(const InjectionConfig& config,
   }
 
   PatternContext context = CurrentProcessPatternContext();
-  StatusOr<std::string> requested = ExpandReportPath(config, context, IsRootProcess(config, pid));
+  StatusOr<std::string> requested =
+      contract::ExpandReportPath(config.report_pattern, context, IsRootProcess(config, pid));
   if (!requested.ok()) {
     LogError("cannot name the report: " + requested.status().message() +
              "; this process is not traced");
@@ -76,9 +79,9 @@ std::unique_ptr<Session> Session::Begin(const InjectionConfig& config,
   session->close_sink_ = make_sink.close;
   const ProcessDescription process = DescribeThisProcess(session->backend_->Now());
 
-  Status manifest =
-      AppendToManifest(config.manifest_path,
-                       FormatManifestLine(process.pid, process.parent_pid, session->report_path_));
+  Status manifest = AppendToManifest(
+      config.manifest_path,
+      contract::FormatManifestLine({process.pid, process.parent_pid, session->report_path_}));
   if (!manifest.ok()) LogError(manifest.message());
   if (!config.quiet) {
     LogBanner("gpuscope is profiling process " + std::to_string(process.pid) +

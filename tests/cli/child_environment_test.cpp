@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <map>
 
+#include "contract/environment_variables.h"
+
 namespace gpuscope::cli {
 namespace {
 
@@ -42,7 +44,7 @@ TEST(ChildEnvironment, SetsEveryContractVariable) {
   EXPECT_EQ(env["GPUSCOPE_MANIFEST"], "/tmp/gpuscope-manifest-abc");
   EXPECT_EQ(env["HOME"], "/root");
   EXPECT_EQ(env["PATH"], "/usr/bin");
-  EXPECT_EQ(env.count(kRootPidVariable), 0u);  // the launcher adds it in the child
+  EXPECT_EQ(env.count(contract::kRootPidVariable), 0u);  // the launcher adds it in the child
 }
 
 TEST(ChildEnvironment, OptionsReachTheInjection) {

@@ -1,6 +1,7 @@
-// Checks the report path pattern before the program starts, so that a typo in -o costs the
-// user an error message instead of a whole (possibly long) run whose report cannot be
-// written. The injection library expands the pattern again in each traced process.
+// Checks the report and log path patterns before the program starts, so that a typo in -o
+// or --log-file costs the user an error message instead of a whole (possibly long) run whose
+// output cannot be written. The injection library expands the report pattern again in each
+// traced process, by the same rules (contract/report_path_rules.h).
 #pragma once
 
 #include <string>

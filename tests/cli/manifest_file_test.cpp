@@ -1,4 +1,4 @@
-#include "cli/manifest.h"
+#include "cli/manifest_file.h"
 
 #include <gtest/gtest.h>
 

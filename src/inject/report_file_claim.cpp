@@ -1,10 +1,12 @@
-#include "inject/report_path.h"
+#include "inject/report_file_claim.h"
 
 #include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
+
+#include "util/path_pattern.h"
 
 namespace gpuscope::inject {
 namespace {
@@ -13,20 +15,6 @@ namespace {
 constexpr int kMaxRenameAttempts = 10'000;
 
 }  // namespace
-
-StatusOr<std::string> ExpandReportPath(const InjectionConfig& config, const PatternContext& context,
-                                       bool is_root) {
-  StatusOr<std::string> expanded = ExpandPathPattern(config.report_pattern, context);
-  if (!expanded.ok()) return expanded.status();
-  if (expanded->empty()) return Status::Error("the report path is empty");
-  if (!is_root && !PatternHasPid(config.report_pattern)) {
-    // (Built with append: GCC 12 warns falsely about `"." + std::to_string(...)`.)
-    std::string suffix = ".";
-    suffix += std::to_string(context.pid);
-    return InsertBeforeExtension(*expanded, suffix);
-  }
-  return expanded;
-}
 
 StatusOr<ClaimedReportPath> ClaimReportPath(const std::string& requested, bool force_overwrite) {
   if (force_overwrite) return ClaimedReportPath{requested, false, false};

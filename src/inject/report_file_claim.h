@@ -1,20 +1,13 @@
-// Where this process writes its report: the pattern of GPUSCOPE_REPORT expanded for this
-// process, made unique among processes and never overwriting an earlier report unless
-// the user asked for it (-f).
+// The report file this process writes: the path its pattern gave
+// (contract::ExpandReportPath) taken so that no other process writes it too, and never
+// overwriting an earlier report unless the user asked for it (-f).
 #pragma once
 
 #include <string>
 
-#include "inject/config.h"
-#include "util/path_pattern.h"
 #include "util/status.h"
 
 namespace gpuscope::inject {
-
-// Expands the pattern (%p %h %q{ENV} %%). A child process whose pattern has no %p gets
-// ".<pid>" before the extension, so that parent and children never share a report.
-StatusOr<std::string> ExpandReportPath(const InjectionConfig& config, const PatternContext& context,
-                                       bool is_root);
 
 struct ClaimedReportPath {
   std::string path;            // the file this process owns now

@@ -1,19 +1,12 @@
-#include "cli/report_path.h"
+#include "cli/output_path_checks.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "contract/report_path_rules.h"
+
 namespace gpuscope::cli {
 namespace {
-
-std::string EscapePercent(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    out.push_back(c);
-    if (c == '%') out.push_back('%');
-  }
-  return out;
-}
 
 // The directory of `path` exists and we may create files in it; `path` is not a directory.
 Status CheckWritableLocation(const std::string& path, std::string_view what) {
@@ -44,11 +37,9 @@ StatusOr<std::string> PrepareReportPattern(std::string_view pattern, bool force_
                                            const PatternContext& context,
                                            std::string_view working_directory) {
   if (pattern.empty()) return Status::Error("the report path is empty");
-  std::string absolute(pattern);
-  if (!pattern.starts_with('/')) {
-    absolute = EscapePercent(working_directory) + "/" + std::string(pattern);
-  }
-  StatusOr<std::string> example = ExpandPathPattern(absolute, context);
+  std::string absolute = contract::AbsoluteReportPattern(pattern, working_directory);
+  // The root process's report: the one a pattern without %p names in every run.
+  StatusOr<std::string> example = contract::ExpandReportPath(absolute, context, /*is_root=*/true);
   if (!example.ok()) return example.status();
   GPUSCOPE_RETURN_IF_ERROR(CheckWritableLocation(example.value(), "report"));
   if (!PatternHasPid(pattern) && !force_overwrite && access(example->c_str(), F_OK) == 0) {

@@ -1,4 +1,4 @@
-#include "inject/manifest.h"
+#include "inject/manifest_append.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -7,10 +7,6 @@
 #include <cstring>
 
 namespace gpuscope::inject {
-
-std::string FormatManifestLine(unsigned pid, unsigned parent_pid, const std::string& report_path) {
-  return std::to_string(pid) + "\t" + std::to_string(parent_pid) + "\t" + report_path + "\n";
-}
 
 Status AppendToManifest(const std::string& manifest_path, const std::string& line) {
   if (manifest_path.empty()) return Status();

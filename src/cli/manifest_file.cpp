@@ -1,58 +1,37 @@
-#include "cli/manifest.h"
+#include "cli/manifest_file.h"
 
 #include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
-#include <charconv>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 
 #include "cli/temp_dir.h"
 
 namespace gpuscope::cli {
-namespace {
-
-bool ParseNumber(std::string_view text, std::uint32_t& value) {
-  if (text.empty()) return false;
-  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  return error == std::errc() && end == text.data() + text.size();
-}
-
-bool ParseLine(std::string_view line, ManifestEntry& entry) {
-  std::size_t first_tab = line.find('\t');
-  if (first_tab == std::string_view::npos) return false;
-  std::size_t second_tab = line.find('\t', first_tab + 1);
-  if (second_tab == std::string_view::npos) return false;
-  entry.report_path = std::string(line.substr(second_tab + 1));
-  return ParseNumber(line.substr(0, first_tab), entry.pid) &&
-         ParseNumber(line.substr(first_tab + 1, second_tab - first_tab - 1), entry.parent_pid) &&
-         !entry.report_path.empty();
-}
-
-}  // namespace
 
 Manifest ParseManifest(std::string_view text, std::uint32_t root_pid) {
   Manifest manifest;
   std::size_t begin = 0;
   while (begin < text.size()) {
-    std::size_t end = text.find('\n', begin);
-    bool complete = end != std::string_view::npos;
-    if (!complete) end = text.size();
-    std::string_view line = text.substr(begin, end - begin);
-    begin = end + 1;
-    if (line.empty()) continue;
-    ManifestEntry entry;
-    // A line without its newline was cut short by a process that died while writing it.
-    if (!complete || !ParseLine(line, entry)) {
-      manifest.malformed_lines.emplace_back(line);
+    std::size_t newline = text.find('\n', begin);
+    std::size_t end = newline == std::string_view::npos ? text.size() : newline + 1;
+    std::string_view line = text.substr(begin, end - begin);  // with its newline, if any
+    begin = end;
+    std::string_view content = line.substr(0, line.find('\n'));
+    if (content.empty()) continue;
+    std::optional<ManifestEntry> entry = contract::ParseManifestLine(line);
+    if (!entry) {
+      manifest.malformed_lines.emplace_back(content);
       continue;
     }
     bool seen =
         std::any_of(manifest.entries.begin(), manifest.entries.end(),
-                    [&](const ManifestEntry& e) { return e.report_path == entry.report_path; });
-    if (!seen) manifest.entries.push_back(std::move(entry));
+                    [&](const ManifestEntry& e) { return e.report_path == entry->report_path; });
+    if (!seen) manifest.entries.push_back(std::move(*entry));
   }
   std::stable_partition(manifest.entries.begin(), manifest.entries.end(),
                         [&](const ManifestEntry& e) { return e.pid == root_pid; });

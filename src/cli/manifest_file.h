@@ -1,6 +1,6 @@
-// The manifest: a file each traced process appends one line to when it creates its report
-// ("pid<TAB>parent_pid<TAB>report path\n", ARCHITECTURE.md). It is how the launcher learns
-// which reports a run produced, including those of child processes it never saw.
+// The launcher side of the manifest: a file each traced process appends one line to when it
+// creates its report (contract/manifest_line.h). It is how the launcher learns which reports
+// a run produced, including those of child processes it never saw.
 #pragma once
 
 #include <cstdint>
@@ -8,15 +8,12 @@
 #include <string_view>
 #include <vector>
 
+#include "contract/manifest_line.h"
 #include "util/status.h"
 
 namespace gpuscope::cli {
 
-struct ManifestEntry {
-  std::uint32_t pid = 0;
-  std::uint32_t parent_pid = 0;
-  std::string report_path;
-};
+using contract::ManifestEntry;  // one parsed line: pid, parent pid, report path
 
 struct Manifest {
   std::vector<ManifestEntry> entries;  // the root process first, then in the order written

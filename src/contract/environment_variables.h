@@ -1,0 +1,108 @@
+// Every environment variable gpuscope reads or sets, named once. Most of them are the
+// launcher -> injection contract (ARCHITECTURE.md): `gpuscope run` / `gpuscope profile` set
+// them in the traced program's environment and libgpuscope_inject.so reads them there. The
+// two sides are built from this one list, so a name cannot drift on one side only. The last
+// group holds the variables a user sets for one side alone; they are listed here so that
+// every GPUSCOPE_* name has one home.
+#pragma once
+
+namespace gpuscope::contract {
+
+// --- Read by the CUDA driver, NVTX and the dynamic linker in the traced program ---
+
+// Absolute path of libgpuscope_inject.so; the driver loads it in cuInit.
+inline constexpr const char* kCudaInjectionVariable = "CUDA_INJECTION64_PATH";
+// libcupti.so.13 in the CUPTI directory, so that NVTX calls reach CUPTI.
+inline constexpr const char* kNvtxInjectionVariable = "NVTX_INJECTION64_PATH";
+// Prefixed with the CUPTI directory: CUPTI dlopens libnvperf_* from it.
+inline constexpr const char* kLibraryPathVariable = "LD_LIBRARY_PATH";
+
+// --- Tracing (`gpuscope run` and `gpuscope profile`) ---
+
+// The report path pattern, unexpanded (%p %h %q{ENV} %%); each traced process expands it
+// with its own pid (report_path_rules.h).
+inline constexpr const char* kReportVariable = "GPUSCOPE_REPORT";
+// Pid of the program the launcher started; every other process is a child. Set by the
+// launcher in the forked child itself, the only place that knows the pid before exec.
+inline constexpr const char* kRootPidVariable = "GPUSCOPE_ROOT_PID";
+// "1" (default) or "0": whether processes other than the root are traced.
+inline constexpr const char* kFollowChildrenVariable = "GPUSCOPE_FOLLOW_CHILDREN";
+// "1": overwrite existing reports instead of choosing a free name.
+inline constexpr const char* kForceOverwriteVariable = "GPUSCOPE_FORCE_OVERWRITE";
+// "1" (default) or "0": record only between cudaProfilerStart and cudaProfilerStop.
+inline constexpr const char* kProfileFromStartVariable = "GPUSCOPE_PROFILE_FROM_START";
+// How often, in milliseconds, records are committed to the report (default 500). The
+// launcher never sets it: a user's value passes through to the program.
+inline constexpr const char* kFlushMsVariable = "GPUSCOPE_FLUSH_MS";
+// The file to which each traced process appends its manifest line (manifest_line.h).
+inline constexpr const char* kManifestVariable = "GPUSCOPE_MANIFEST";
+// "1": no "gpuscope is profiling process" banner on the program's stderr (--quiet, or the
+// launcher's output sent to --log-file).
+inline constexpr const char* kQuietVariable = "GPUSCOPE_QUIET";
+// "1": a short trace of the injection's lifecycle on stderr, and the CLI's step timings.
+// Set by the user, read by both sides.
+inline constexpr const char* kDebugVariable = "GPUSCOPE_DEBUG";
+
+// --- Profiling (`gpuscope profile`) ---
+
+// The CUPTI metric names to collect, comma separated, already checked on the chip by the
+// CLI; empty: tracing only.
+inline constexpr const char* kProfileMetricsVariable = "GPUSCOPE_PROFILE_METRICS";
+// -k: "name" or "regex:expr" (util/kernel_filter.h).
+inline constexpr const char* kKernelNameVariable = "GPUSCOPE_KERNEL_NAME";
+// --kernel-name-base: "function", "demangled" or "mangled".
+inline constexpr const char* kKernelNameBaseVariable = "GPUSCOPE_KERNEL_NAME_BASE";
+// -s N: launches to skip, counted over matching launches only.
+inline constexpr const char* kLaunchSkipVariable = "GPUSCOPE_LAUNCH_SKIP";
+// -c N: launches to profile, counted over matching launches only.
+inline constexpr const char* kLaunchCountVariable = "GPUSCOPE_LAUNCH_COUNT";
+// --kernel-id ctx:stream:name:invocation.
+inline constexpr const char* kKernelIdVariable = "GPUSCOPE_KERNEL_ID";
+// --devices 0,1.
+inline constexpr const char* kDevicesVariable = "GPUSCOPE_DEVICES";
+// "kernel" or "application" (--replay-mode).
+inline constexpr const char* kReplayModeVariable = "GPUSCOPE_REPLAY_MODE";
+// Application replay: this run's pass, counted from 0.
+inline constexpr const char* kReplayPassVariable = "GPUSCOPE_REPLAY_PASS";
+// Application replay: how many runs (passes) the series has.
+inline constexpr const char* kReplayPassesVariable = "GPUSCOPE_REPLAY_PASSES";
+// Application replay: the directory keeping the counter data between runs
+// (inject/app_replay_store.h).
+inline constexpr const char* kReplayDirVariable = "GPUSCOPE_REPLAY_DIR";
+// The config image the CLI built (and cached) for the chip; the injection reads it instead
+// of building it in the program's first profiled launch.
+inline constexpr const char* kProfileConfigFileVariable = "GPUSCOPE_PROFILE_CONFIG_FILE";
+// The chip that config image was built for.
+inline constexpr const char* kProfileChipVariable = "GPUSCOPE_PROFILE_CHIP";
+// The number of passes that config image needs.
+inline constexpr const char* kProfilePassesVariable = "GPUSCOPE_PROFILE_PASSES";
+
+// The profiling variables, in the order the launcher sets them. The launcher sets every one
+// of them (empty when not asked for), so that a `gpuscope run` started inside a profiled
+// program's environment never inherits a profiling request.
+inline constexpr const char* kProfileVariables[] = {
+    kProfileMetricsVariable,    kKernelNameVariable,  kKernelNameBaseVariable, kLaunchSkipVariable,
+    kLaunchCountVariable,       kKernelIdVariable,    kDevicesVariable,        kReplayModeVariable,
+    kProfileConfigFileVariable, kProfileChipVariable, kProfilePassesVariable,  kReplayPassVariable,
+    kReplayPassesVariable,      kReplayDirVariable,
+};
+
+// --- Set by the user for one side only ---
+
+// The CLI: where libgpuscope_inject.so is, for relocated installs (default
+// <bin>/../lib/libgpuscope_inject.so).
+inline constexpr const char* kInjectionLibraryVariable = "GPUSCOPE_INJECTION_LIBRARY";
+// The CLI: the directory holding libcupti.so.13 (default: the toolkit gpuscope was built
+// with).
+inline constexpr const char* kCuptiDirVariable = "GPUSCOPE_CUPTI_DIR";
+// The CLI: where profile config images are cached ("off": no cache; default
+// $XDG_CACHE_HOME/gpuscope or ~/.cache/gpuscope).
+inline constexpr const char* kCacheDirVariable = "GPUSCOPE_CACHE_DIR";
+// The report reader (store): how many threads decode rows.
+inline constexpr const char* kReaderThreadsVariable = "GPUSCOPE_READER_THREADS";
+
+// The value of a "1"/"0" variable. (The injection also accepts true/false, yes/no, on/off
+// from users who set them by hand.)
+inline constexpr const char* FlagValue(bool on) { return on ? "1" : "0"; }
+
+}  // namespace gpuscope::contract
