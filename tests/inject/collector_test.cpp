@@ -36,36 +36,39 @@ TEST(CollectorTest, TheProcessRecordComesFirst) {
 }
 
 TEST(CollectorTest, KernelEveryField) {
+  // Every field gets a value of its own (none 0 or a model default), so a translation that
+  // copies one CUPTI field into another model field fails here. The values need not make a
+  // launchable kernel.
   RecordingSink sink;
   CollectorHarness harness(sink);
   harness.Deliver([](CuptiRecordWriter& w) {
     CUpti_ActivityKernel10& k = w.Kernel();
     k.start = 1'000'000;
     k.end = 1'250'000;
-    k.deviceId = 1;
-    k.contextId = 2;
+    k.deviceId = 3;
+    k.contextId = 4;
     k.streamId = 13;
     k.correlationId = 77;
     k.gridId = 9001;
     k.gridX = 256;
-    k.gridY = 2;
-    k.gridZ = 1;
+    k.gridY = 5;
+    k.gridZ = 6;
     k.blockX = 128;
-    k.blockY = 1;
-    k.blockZ = 1;
-    k.clusterX = 2;
-    k.clusterY = 1;
-    k.clusterZ = 1;
+    k.blockY = 7;
+    k.blockZ = 8;
+    k.clusterX = 9;
+    k.clusterY = 10;
+    k.clusterZ = 11;
     k.registersPerThread = 40;
     k.staticSharedMemory = 16896;
     k.dynamicSharedMemory = 1024;
     k.sharedMemoryExecuted = 167936;
-    k.localMemoryPerThread = 8;
-    k.localMemoryTotal = 1;  // deprecated 32-bit field: the 64-bit one wins
+    k.localMemoryPerThread = 24;
+    k.localMemoryTotal = 12345;  // deprecated 32-bit field: the 64-bit one wins
     k.localMemoryTotal_v2 = 5'000'000'000ull;
-    k.graphId = 5;
+    k.graphId = 15;
     k.graphNodeId = 0x100000002ull;
-    k.launchType = CUPTI_ACTIVITY_LAUNCH_TYPE_COOPERATIVE_SINGLE_DEVICE;
+    k.launchType = CUPTI_ACTIVITY_LAUNCH_TYPE_COOPERATIVE_MULTI_DEVICE;
     k.cacheConfig.both = 0x21;
     k.isDeviceLaunched = 1;
     k.name = kKernelName;
@@ -75,29 +78,29 @@ TEST(CollectorTest, KernelEveryField) {
   const model::KernelRecord& r = sink.kernels[0].record;
   EXPECT_EQ(r.start, 1'000'000u);
   EXPECT_EQ(r.end, 1'250'000u);
-  EXPECT_EQ(r.device_id, 1u);
-  EXPECT_EQ(r.context_id, 2u);
+  EXPECT_EQ(r.device_id, 3u);
+  EXPECT_EQ(r.context_id, 4u);
   EXPECT_EQ(r.stream_id, 13u);
   EXPECT_EQ(r.correlation_id, 77u);
   EXPECT_EQ(r.grid_id, 9001);
   EXPECT_EQ(r.grid_x, 256);
-  EXPECT_EQ(r.grid_y, 2);
-  EXPECT_EQ(r.grid_z, 1);
+  EXPECT_EQ(r.grid_y, 5);
+  EXPECT_EQ(r.grid_z, 6);
   EXPECT_EQ(r.block_x, 128);
-  EXPECT_EQ(r.block_y, 1);
-  EXPECT_EQ(r.block_z, 1);
-  EXPECT_EQ(r.cluster_x, 2u);
-  EXPECT_EQ(r.cluster_y, 1u);
-  EXPECT_EQ(r.cluster_z, 1u);
+  EXPECT_EQ(r.block_y, 7);
+  EXPECT_EQ(r.block_z, 8);
+  EXPECT_EQ(r.cluster_x, 9u);
+  EXPECT_EQ(r.cluster_y, 10u);
+  EXPECT_EQ(r.cluster_z, 11u);
   EXPECT_EQ(r.registers_per_thread, 40);
   EXPECT_EQ(r.static_shared_memory, 16896);
   EXPECT_EQ(r.dynamic_shared_memory, 1024);
   EXPECT_EQ(r.shared_memory_executed, 167936u);
-  EXPECT_EQ(r.local_memory_per_thread, 8u);
+  EXPECT_EQ(r.local_memory_per_thread, 24u);
   EXPECT_EQ(r.local_memory_total, 5'000'000'000ull);
-  EXPECT_EQ(r.graph_id, 5u);
+  EXPECT_EQ(r.graph_id, 15u);
   EXPECT_EQ(r.graph_node_id, 0x100000002ull);
-  EXPECT_EQ(r.launch_type, 1);
+  EXPECT_EQ(r.launch_type, 2) << "cooperative multi-device";
   EXPECT_EQ(r.cache_config, 0x21);
   EXPECT_TRUE(r.device_launched);
   EXPECT_EQ(sink.kernels[0].text, kKernelName);
@@ -135,7 +138,7 @@ TEST(CollectorTest, EveryCopyKindIncludingPeer) {
       m.start = t;
       m.end = t + 100;
       t += 1000;
-      m.deviceId = 0;
+      m.deviceId = 2;
       m.contextId = 1;
       m.streamId = 7;
       m.correlationId = 500u + c.cupti;
@@ -154,7 +157,7 @@ TEST(CollectorTest, EveryCopyKindIncludingPeer) {
     p.deviceId = 0;
     p.contextId = 1;
     p.streamId = 8;
-    p.srcDeviceId = 0;
+    p.srcDeviceId = 2;
     p.dstDeviceId = 1;
     p.correlationId = 999;
     p.graphId = 0;
@@ -170,6 +173,7 @@ TEST(CollectorTest, EveryCopyKindIncludingPeer) {
     EXPECT_EQ(r.is_async, cases[i].cupti % 2 == 1);
     EXPECT_EQ(r.bytes, 4096u * cases[i].cupti + 1);
     EXPECT_EQ(r.end - r.start, 100u);
+    EXPECT_EQ(r.device_id, 2u);
     EXPECT_EQ(r.context_id, 1u);
     EXPECT_EQ(r.stream_id, 7u);
     EXPECT_EQ(r.correlation_id, 500u + cases[i].cupti);
@@ -179,7 +183,7 @@ TEST(CollectorTest, EveryCopyKindIncludingPeer) {
   }
   const model::MemcpyRecord& peer = sink.memcpys.back();
   EXPECT_EQ(peer.copy_kind, model::CopyKind::kPtoP);
-  EXPECT_EQ(peer.src_device_id, 0u);
+  EXPECT_EQ(peer.src_device_id, 2u);
   EXPECT_EQ(peer.dst_device_id, 1u);
   EXPECT_EQ(peer.bytes, 1u << 20);
   EXPECT_TRUE(peer.is_async);
@@ -472,19 +476,22 @@ TEST(CollectorTest, OverheadDeviceAndContext) {
     o.objectId.pt.threadId = 77;
     o.start = 10;
     o.end = 2'200'010;
+    // Device, context and stream fields each get a value of their own (none 0 or a model
+    // default such as warp size 32), so a swapped or forgotten field fails; the values need
+    // not describe a real GPU.
     CUpti_ActivityDevice5& d = w.Device();
-    d.id = 0;
+    d.id = 2;
     d.name = "NVIDIA H200";
     for (int i = 0; i < 16; ++i) d.uuid.bytes[i] = static_cast<char>(i * 17);
     d.computeCapabilityMajor = 9;
-    d.computeCapabilityMinor = 0;
+    d.computeCapabilityMinor = 3;
     d.numMultiprocessors = 132;
-    d.numThreadsPerWarp = 32;
+    d.numThreadsPerWarp = 48;
     d.maxThreadsPerBlock = 1024;
     d.maxWarpsPerMultiprocessor = 64;
     d.maxBlocksPerMultiprocessor = 32;
     d.maxRegistersPerMultiprocessor = 65536;
-    d.maxRegistersPerBlock = 65536;
+    d.maxRegistersPerBlock = 65535;
     d.maxSharedMemoryPerMultiprocessor = 233472;
     d.maxSharedMemoryPerBlock = 49152;
     d.globalMemorySize = 150'000'000'000ull;
@@ -493,13 +500,13 @@ TEST(CollectorTest, OverheadDeviceAndContext) {
     d.l2CacheSize = 62'914'560;
     d.maxIPC = 0xFFFFFFFFu;
     d.eccEnabled = 1;
-    d.isMigEnabled = 0;
+    d.isMigEnabled = 1;
     CUpti_ActivityContext3& c = w.Context();
-    c.contextId = 1;
-    c.deviceId = 0;
+    c.contextId = 5;
+    c.deviceId = 2;
     c.nullStreamId = 7;
     CUpti_ActivityStream& s = w.Stream();
-    s.contextId = 1;
+    s.contextId = 5;
     s.streamId = 13;
     s.priority = static_cast<uint32_t>(-2);  // CUDA priorities are negative numbers
     s.flag = CUPTI_ACTIVITY_STREAM_CREATE_FLAG_NON_BLOCKING;
@@ -519,15 +526,16 @@ TEST(CollectorTest, OverheadDeviceAndContext) {
   const model::DeviceRecord& d = sink.devices[0].record;
   EXPECT_EQ(sink.devices[0].text, "NVIDIA H200");
   EXPECT_EQ(sink.devices[0].text2, "00112233445566778899aabbccddeeff");
+  EXPECT_EQ(d.id, 2u);
   EXPECT_EQ(d.compute_major, 9u);
-  EXPECT_EQ(d.compute_minor, 0u);
+  EXPECT_EQ(d.compute_minor, 3u);
   EXPECT_EQ(d.num_sms, 132u);
-  EXPECT_EQ(d.warp_size, 32u);
+  EXPECT_EQ(d.warp_size, 48u);
   EXPECT_EQ(d.max_threads_per_block, 1024u);
   EXPECT_EQ(d.max_warps_per_sm, 64u);
   EXPECT_EQ(d.max_blocks_per_sm, 32u);
   EXPECT_EQ(d.max_registers_per_sm, 65536u);
-  EXPECT_EQ(d.max_registers_per_block, 65536u);
+  EXPECT_EQ(d.max_registers_per_block, 65535u);
   EXPECT_EQ(d.max_shared_memory_per_sm, 233472u);
   EXPECT_EQ(d.max_shared_memory_per_block, 49152u);
   EXPECT_EQ(d.max_shared_memory_per_block_optin, 232448u) << "H200's cudaDevAttr...Optin";
@@ -537,16 +545,16 @@ TEST(CollectorTest, OverheadDeviceAndContext) {
   EXPECT_EQ(d.l2_cache_bytes, 62'914'560u);
   EXPECT_EQ(d.max_ipc, 0xFFFFFFFFu);
   EXPECT_EQ(d.ecc_enabled, 1u);
-  EXPECT_FALSE(d.mig_enabled);
+  EXPECT_TRUE(d.mig_enabled);
 
   ASSERT_EQ(sink.contexts.size(), 1u);
-  EXPECT_EQ(sink.contexts[0].context_id, 1u);
-  EXPECT_EQ(sink.contexts[0].device_id, 0u);
+  EXPECT_EQ(sink.contexts[0].context_id, 5u);
+  EXPECT_EQ(sink.contexts[0].device_id, 2u);
   EXPECT_EQ(sink.contexts[0].null_stream_id, 7u);
 
   ASSERT_EQ(sink.streams.size(), 1u);
   EXPECT_EQ(sink.streams[0].stream_id, 13u);
-  EXPECT_EQ(sink.streams[0].context_id, 1u);
+  EXPECT_EQ(sink.streams[0].context_id, 5u);
   EXPECT_EQ(sink.streams[0].priority, -2);
   EXPECT_EQ(sink.streams[0].flags, 2u);  // non-blocking
 }
