@@ -234,35 +234,15 @@ TEST(CollectorTest, ApiCallsAreNamedAndNested) {
   harness.Deliver([](CuptiRecordWriter& w) {
     // Thread 31: cudaMalloc (100..200) made cuMemAlloc_v2 (120..180); then the program
     // called cuCtxSynchronize itself (300..310).
-    CUpti_ActivityAPI& nested = w.Driver();
-    nested.cbid = CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2;
-    nested.start = 120;
-    nested.end = 180;
-    nested.processId = 4321;
-    nested.threadId = 31;
-    nested.correlationId = 2;
-    CUpti_ActivityAPI& outer = w.Runtime();
-    outer.cbid = CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020;
-    outer.start = 100;
-    outer.end = 200;
-    outer.processId = 4321;
-    outer.threadId = 31;
-    outer.correlationId = 1;
+    w.Api(CUPTI_ACTIVITY_KIND_DRIVER, CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2, 120, 180, 4321, 31, 2);
+    CUpti_ActivityAPI& outer =
+        w.Api(CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020, 100, 200,
+              4321, 31, 1);
     outer.returnValue = 2;  // cudaErrorMemoryAllocation
-    CUpti_ActivityAPI& own = w.Driver();
-    own.cbid = CUPTI_DRIVER_TRACE_CBID_cuCtxSynchronize;
-    own.start = 300;
-    own.end = 310;
-    own.processId = 4321;
-    own.threadId = 31;
-    own.correlationId = 3;
-    CUpti_ActivityAPI& memcpy_call = w.Runtime();
-    memcpy_call.cbid = CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_ptds_v7000;
-    memcpy_call.start = 400;
-    memcpy_call.end = 450;
-    memcpy_call.processId = 4321;
-    memcpy_call.threadId = 31;
-    memcpy_call.correlationId = 4;
+    w.Api(CUPTI_ACTIVITY_KIND_DRIVER, CUPTI_DRIVER_TRACE_CBID_cuCtxSynchronize, 300, 310, 4321, 31,
+          3);
+    w.Api(CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_ptds_v7000, 400, 450,
+          4321, 31, 4);
   });
   harness.Commit();
   ASSERT_EQ(sink.api_calls.size(), 4u);
@@ -369,30 +349,6 @@ TEST(CollectorTest, Synchronizations) {
   }
 }
 
-void AddMarker(CuptiRecordWriter& w, CUpti_ActivityFlag flags, CUpti_ActivityObjectKind object,
-               std::uint32_t id, std::uint64_t t, std::uint32_t thread, const char* name,
-               const char* domain) {
-  CUpti_ActivityMarker2& m = w.Marker();
-  m.flags = flags;
-  m.timestamp = t;
-  m.id = id;
-  m.objectKind = object;
-  m.objectId.pt.processId = 4321;
-  m.objectId.pt.threadId = thread;
-  m.name = name;
-  m.domain = domain;
-}
-
-void AddMarkerData(CuptiRecordWriter& w, std::uint32_t id, std::uint32_t color,
-                   std::uint32_t category) {
-  CUpti_ActivityMarkerData2& d = w.MarkerData();
-  d.id = id;
-  d.flags =
-      color != 0 ? CUPTI_ACTIVITY_FLAG_MARKER_COLOR_ARGB : CUPTI_ACTIVITY_FLAG_MARKER_COLOR_NONE;
-  d.color = color;
-  d.category = category;
-}
-
 TEST(CollectorTest, NvtxRangesMarksAndDomains) {
   RecordingSink sink;
   CollectorHarness harness(sink);
@@ -402,26 +358,18 @@ TEST(CollectorTest, NvtxRangesMarksAndDomains) {
   // Thread 8: nvtxRangeStart "io" in domain "loader", ended by thread 9 in a later buffer.
   harness.start_end_ids().Add(5);
   harness.Deliver([](CuptiRecordWriter& w) {
-    AddMarker(w, CUPTI_ACTIVITY_FLAG_MARKER_START, CUPTI_ACTIVITY_OBJECT_THREAD, 1, 1000, 7,
-              "epoch", nullptr);
-    AddMarkerData(w, 1, 0xFFFF0000u, 1);
-    AddMarker(w, CUPTI_ACTIVITY_FLAG_MARKER_INSTANTANEOUS, CUPTI_ACTIVITY_OBJECT_THREAD, 2, 1500, 7,
-              "step", "train");
-    AddMarkerData(w, 2, 0, 0);
-    AddMarker(w, CUPTI_ACTIVITY_FLAG_MARKER_END, CUPTI_ACTIVITY_OBJECT_THREAD, 1, 2000, 7, nullptr,
-              nullptr);
-    AddMarker(w, CUPTI_ACTIVITY_FLAG_MARKER_START, CUPTI_ACTIVITY_OBJECT_THREAD, 3, 1200, 8, "io",
-              "loader");
-    AddMarker(w, CUPTI_ACTIVITY_FLAG_MARKER_START, CUPTI_ACTIVITY_OBJECT_THREAD, 5, 2100, 7, "load",
-              nullptr);
-    AddMarker(w, CUPTI_ACTIVITY_FLAG_MARKER_END, CUPTI_ACTIVITY_OBJECT_THREAD, 5, 2200, 7, nullptr,
-              nullptr);
-    AddMarker(w, CUPTI_ACTIVITY_FLAG_MARKER_START, CUPTI_ACTIVITY_OBJECT_THREAD, 4, 2500, 7,
-              "never popped", nullptr);
+    w.Marker(CUPTI_ACTIVITY_FLAG_MARKER_START, 1, 1000, 4321, 7, "epoch", nullptr);
+    w.MarkerData(1, 0xFFFF0000u, 1);
+    w.Marker(CUPTI_ACTIVITY_FLAG_MARKER_INSTANTANEOUS, 2, 1500, 4321, 7, "step", "train");
+    w.MarkerData(2, 0, 0);
+    w.Marker(CUPTI_ACTIVITY_FLAG_MARKER_END, 1, 2000, 4321, 7, nullptr, nullptr);
+    w.Marker(CUPTI_ACTIVITY_FLAG_MARKER_START, 3, 1200, 4321, 8, "io", "loader");
+    w.Marker(CUPTI_ACTIVITY_FLAG_MARKER_START, 5, 2100, 4321, 7, "load", nullptr);
+    w.Marker(CUPTI_ACTIVITY_FLAG_MARKER_END, 5, 2200, 4321, 7, nullptr, nullptr);
+    w.Marker(CUPTI_ACTIVITY_FLAG_MARKER_START, 4, 2500, 4321, 7, "never popped", nullptr);
   });
   harness.Deliver([](CuptiRecordWriter& w) {
-    AddMarker(w, CUPTI_ACTIVITY_FLAG_MARKER_END, CUPTI_ACTIVITY_OBJECT_THREAD, 3, 3000, 9, nullptr,
-              nullptr);
+    w.Marker(CUPTI_ACTIVITY_FLAG_MARKER_END, 3, 3000, 4321, 9, nullptr, nullptr);
   });
   harness.Commit();
   ASSERT_EQ(sink.nvtx.size(), 4u);

@@ -9,22 +9,12 @@
 #include <string>
 
 #include "inject/manifest.h"
+#include "temp_dir.h"
 
 namespace gpuscope::inject {
 namespace {
 
-class TempDir {
- public:
-  TempDir() {
-    char pattern[] = "/tmp/gpuscope_inject_test_XXXXXX";
-    path_ = mkdtemp(pattern);
-  }
-  ~TempDir() { std::system(("rm -rf '" + path_ + "'").c_str()); }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
+using testing::TempDir;
 
 bool Exists(const std::string& path) {
   struct stat info;
