@@ -7,17 +7,17 @@
 
 #include "analysis/nvprof_summary_format.h"
 #include "analysis/summary_builder.h"
-#include "rows.h"
+#include "store/testing/reader_rows.h"
 
 namespace gpuscope::analysis {
 namespace {
 
 using model::CopyKind;
-using testing::Api;
-using testing::Driver;
-using testing::Kernel;
-using testing::Memcpy;
-using testing::Memset;
+using store::testing::Api;
+using store::testing::Driver;
+using store::testing::Kernel;
+using store::testing::Memcpy;
+using store::testing::Memset;
 
 constexpr std::uint64_t kT0 = 1'700'000'000'000'000'000;  // an absolute CUPTI time
 

@@ -10,18 +10,18 @@
 #include "analysis/stats_builders.h"
 #include "analysis/stats_table.h"
 #include "json_checker.h"
-#include "rows.h"
+#include "store/testing/reader_rows.h"
 
 namespace gpuscope::analysis {
 namespace {
 
 using model::CopyKind;
-using testing::Api;
-using testing::Driver;
+using store::testing::Api;
+using store::testing::Driver;
+using store::testing::Kernel;
+using store::testing::Memcpy;
+using store::testing::Memset;
 using testing::JsonValue;
-using testing::Kernel;
-using testing::Memcpy;
-using testing::Memset;
 using testing::ParseJson;
 
 constexpr std::uint64_t kT0 = 1'700'000'000'000'000'000;

@@ -2,66 +2,29 @@
 
 #include <gtest/gtest.h>
 
-#include "store/report_writer.h"
+#include "store/testing/report_builder.h"
 
 namespace gpuscope::cli::testing {
-namespace {
-
-constexpr model::Timestamp kT0 = 1'700'000'000'000'000'000;  // an absolute CUPTI time
-
-void Api(store::ReportWriter& writer, std::string_view name, model::Timestamp start,
-         model::Timestamp duration, std::uint32_t correlation) {
-  model::ApiCallRecord call;
-  call.domain = model::ApiDomain::kRuntime;
-  call.name = name;
-  call.start = start;
-  call.end = start + duration;
-  call.process_id = 4242;
-  call.thread_id = 1;
-  call.correlation_id = correlation;
-  writer.OnApiCall(call, false);
-}
-
-}  // namespace
 
 void WriteAddProgramReport(const std::string& path, std::uint32_t pid,
                            const model::CollectionCounters& losses) {
-  StatusOr<std::unique_ptr<store::ReportWriter>> created = store::ReportWriter::Create(path, false);
-  ASSERT_TRUE(created.ok()) << created.status().message();
-  store::ReportWriter& writer = *created.value();
-  model::ProcessRecord process;
-  process.pid = pid;
-  process.parent_pid = 1;
-  process.hostname = "node";
-  process.command_line = "./sample";
-  process.start = kT0;
-  writer.OnProcess(process);
-
-  Api(writer, "cudaMalloc", kT0, 165'860'000, 1);
-  Api(writer, "cudaLaunchKernel", kT0 + 170'000'000, 20'007, 2);
-  model::KernelRecord kernel;
-  kernel.start = kT0 + 170'010'000;
-  kernel.end = kernel.start + 3'424;
-  kernel.correlation_id = 2;
-  kernel.stream_id = 7;
-  kernel.grid_x = kernel.grid_y = kernel.grid_z = 1;
-  kernel.block_x = kernel.block_y = kernel.block_z = 1;
-  kernel.mangled_name = "_Z3addiiPi";
-  writer.OnKernel(kernel);
-  Api(writer, "cudaMemcpy", kT0 + 170'100'000, 38'522, 3);
-  model::MemcpyRecord copy;
-  copy.start = kT0 + 170'110'000;
-  copy.end = copy.start + 2'656;
-  copy.correlation_id = 3;
-  copy.copy_kind = model::CopyKind::kDtoH;
-  copy.src_kind = model::MemoryKind::kDevice;
-  copy.dst_kind = model::MemoryKind::kPageable;
-  copy.bytes = 4;
-  writer.OnMemcpy(copy);
-  Api(writer, "cudaFree", kT0 + 171'000'000, 81'893, 4);
-  writer.OnCounters(losses);
-  writer.Flush();
-  Status closed = writer.Close();
+  store::testing::ReportBuilder report(path, {.pid = pid, .command_line = "./sample"});
+  ASSERT_TRUE(report.status().ok()) << report.status().message();
+  report.Api("cudaMalloc", 0, 165'860'000, 1);
+  report.Api("cudaLaunchKernel", 170'000'000, 20'007, 2);
+  report.Kernel(170'010'000, 3'424,
+                {.name = "_Z3addiiPi", .stream = 7, .correlation = 2, .block = {1, 1, 1}});
+  report.Api("cudaMemcpy", 170'100'000, 38'522, 3);
+  report.Copy(170'110'000, 2'656,
+              {.kind = model::CopyKind::kDtoH,
+               .host = model::MemoryKind::kPageable,
+               .is_async = false,
+               .bytes = 4,
+               .stream = 0,
+               .correlation = 3});
+  report.Api("cudaFree", 171'000'000, 81'893, 4);
+  report.Write(losses);
+  Status closed = report.Close();
   ASSERT_TRUE(closed.ok()) << closed.message();
 }
 

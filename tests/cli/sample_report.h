@@ -1,4 +1,4 @@
-// A real report, written through store::ReportWriter, of reference 002's `add` program:
+// A real report, built with the test fixtures' ReportBuilder, of reference 002's `add` program:
 // the input of the tests that check what gpuscope prints from reports.
 #pragma once
 

@@ -3,26 +3,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cstdlib>
-#include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <stdexcept>
 
 namespace gpuscope::cli::testing {
-
-TempDir::TempDir() {
-  const char* tmpdir = std::getenv("TMPDIR");
-  std::string pattern =
-      std::string(tmpdir != nullptr && *tmpdir != '\0' ? tmpdir : "/tmp") + "/gpuscope-cli-XXXXXX";
-  if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-  path_ = pattern;
-}
-
-TempDir::~TempDir() {
-  std::error_code ignored;
-  std::filesystem::remove_all(path_, ignored);
-}
 
 std::string TempDir::Write(const std::string& name, const std::string& content, int mode) const {
   std::string path = File(name);

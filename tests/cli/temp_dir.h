@@ -3,23 +3,15 @@
 
 #include <string>
 
+#include "store/testing/scratch_dir.h"
+
 namespace gpuscope::cli::testing {
 
-class TempDir {
+// The fixtures' scratch directory, plus writing files into it.
+class TempDir : public store::testing::ScratchDir {
  public:
-  TempDir();
-  ~TempDir();
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  const std::string& path() const { return path_; }
-  // path()/name
-  std::string File(const std::string& name) const { return path_ + "/" + name; }
   // Creates path()/name with `content` and the given permission bits; returns its path.
   std::string Write(const std::string& name, const std::string& content, int mode = 0644) const;
-
- private:
-  std::string path_;
 };
 
 std::string ReadFile(const std::string& path);

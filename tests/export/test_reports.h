@@ -1,12 +1,13 @@
-// Real reports for the export and viewer tests, written through store::ReportWriter: a small
-// "rich" report with one of every kind of record (and hostile names), and large synthetic
-// launch-bound ones.
+// Real reports for the export and viewer tests, built with the test fixtures
+// (store/testing): a small "rich" report with one of every kind of record (and hostile
+// names), and large synthetic launch-bound ones.
 #pragma once
 
 #include <cstdint>
 #include <string>
 
 #include "model/records.h"
+#include "store/testing/scratch_dir.h"
 
 namespace gpuscope::exporter::testing {
 
@@ -29,23 +30,14 @@ inline constexpr const char* kHostileRange = "quote\" back\\slash\ttab\x01 bad\x
 //   NVTX push/pop "outer" [0, 50000) containing "inner" [1000, 30000); mark "tick" at 25000;
 //   start/end hostile range [40000, 60000); an unended push/pop "open" at 70000
 //   one kernel without timestamps (corr 8)
-//   device 0 "NVIDIA H200", cc 9.0, 132 SMs
+//   device 0: store::testing::H200() ("NVIDIA H200", cc 9.0, 132 SMs)
 void WriteRichReport(const std::string& path);
 
 // WriteSyntheticTrace with `kernels` kernels (2 * kernels events).
 void WriteSyntheticReport(const std::string& path, std::uint64_t kernels);
 
-// A fresh temporary directory, removed with its contents when the object dies.
-class ScratchDir {
- public:
-  ScratchDir();
-  ~ScratchDir();
-  const std::string& path() const { return path_; }
-  std::string File(const std::string& name) const { return path_ + "/" + name; }
-
- private:
-  std::string path_;
-};
+// The fixtures' scratch directory, under the name the export and viewer tests use.
+using store::testing::ScratchDir;
 
 std::string ReadWholeFile(const std::string& path);
 

@@ -36,36 +36,39 @@ TEST(CollectorTest, TheProcessRecordComesFirst) {
 }
 
 TEST(CollectorTest, KernelEveryField) {
+  // Every field gets a value of its own (none 0 or a model default), so a translation that
+  // copies one CUPTI field into another model field fails here. The values need not make a
+  // launchable kernel.
   RecordingSink sink;
   CollectorHarness harness(sink);
   harness.Deliver([](CuptiRecordWriter& w) {
     CUpti_ActivityKernel10& k = w.Kernel();
     k.start = 1'000'000;
     k.end = 1'250'000;
-    k.deviceId = 1;
-    k.contextId = 2;
+    k.deviceId = 3;
+    k.contextId = 4;
     k.streamId = 13;
     k.correlationId = 77;
     k.gridId = 9001;
     k.gridX = 256;
-    k.gridY = 2;
-    k.gridZ = 1;
+    k.gridY = 5;
+    k.gridZ = 6;
     k.blockX = 128;
-    k.blockY = 1;
-    k.blockZ = 1;
-    k.clusterX = 2;
-    k.clusterY = 1;
-    k.clusterZ = 1;
+    k.blockY = 7;
+    k.blockZ = 8;
+    k.clusterX = 9;
+    k.clusterY = 10;
+    k.clusterZ = 11;
     k.registersPerThread = 40;
     k.staticSharedMemory = 16896;
     k.dynamicSharedMemory = 1024;
     k.sharedMemoryExecuted = 167936;
-    k.localMemoryPerThread = 8;
-    k.localMemoryTotal = 1;  // deprecated 32-bit field: the 64-bit one wins
+    k.localMemoryPerThread = 24;
+    k.localMemoryTotal = 12345;  // deprecated 32-bit field: the 64-bit one wins
     k.localMemoryTotal_v2 = 5'000'000'000ull;
-    k.graphId = 5;
+    k.graphId = 15;
     k.graphNodeId = 0x100000002ull;
-    k.launchType = CUPTI_ACTIVITY_LAUNCH_TYPE_COOPERATIVE_SINGLE_DEVICE;
+    k.launchType = CUPTI_ACTIVITY_LAUNCH_TYPE_COOPERATIVE_MULTI_DEVICE;
     k.cacheConfig.both = 0x21;
     k.isDeviceLaunched = 1;
     k.name = kKernelName;
@@ -75,29 +78,29 @@ TEST(CollectorTest, KernelEveryField) {
   const model::KernelRecord& r = sink.kernels[0].record;
   EXPECT_EQ(r.start, 1'000'000u);
   EXPECT_EQ(r.end, 1'250'000u);
-  EXPECT_EQ(r.device_id, 1u);
-  EXPECT_EQ(r.context_id, 2u);
+  EXPECT_EQ(r.device_id, 3u);
+  EXPECT_EQ(r.context_id, 4u);
   EXPECT_EQ(r.stream_id, 13u);
   EXPECT_EQ(r.correlation_id, 77u);
   EXPECT_EQ(r.grid_id, 9001);
   EXPECT_EQ(r.grid_x, 256);
-  EXPECT_EQ(r.grid_y, 2);
-  EXPECT_EQ(r.grid_z, 1);
+  EXPECT_EQ(r.grid_y, 5);
+  EXPECT_EQ(r.grid_z, 6);
   EXPECT_EQ(r.block_x, 128);
-  EXPECT_EQ(r.block_y, 1);
-  EXPECT_EQ(r.block_z, 1);
-  EXPECT_EQ(r.cluster_x, 2u);
-  EXPECT_EQ(r.cluster_y, 1u);
-  EXPECT_EQ(r.cluster_z, 1u);
+  EXPECT_EQ(r.block_y, 7);
+  EXPECT_EQ(r.block_z, 8);
+  EXPECT_EQ(r.cluster_x, 9u);
+  EXPECT_EQ(r.cluster_y, 10u);
+  EXPECT_EQ(r.cluster_z, 11u);
   EXPECT_EQ(r.registers_per_thread, 40);
   EXPECT_EQ(r.static_shared_memory, 16896);
   EXPECT_EQ(r.dynamic_shared_memory, 1024);
   EXPECT_EQ(r.shared_memory_executed, 167936u);
-  EXPECT_EQ(r.local_memory_per_thread, 8u);
+  EXPECT_EQ(r.local_memory_per_thread, 24u);
   EXPECT_EQ(r.local_memory_total, 5'000'000'000ull);
-  EXPECT_EQ(r.graph_id, 5u);
+  EXPECT_EQ(r.graph_id, 15u);
   EXPECT_EQ(r.graph_node_id, 0x100000002ull);
-  EXPECT_EQ(r.launch_type, 1);
+  EXPECT_EQ(r.launch_type, 2) << "cooperative multi-device";
   EXPECT_EQ(r.cache_config, 0x21);
   EXPECT_TRUE(r.device_launched);
   EXPECT_EQ(sink.kernels[0].text, kKernelName);
@@ -135,7 +138,7 @@ TEST(CollectorTest, EveryCopyKindIncludingPeer) {
       m.start = t;
       m.end = t + 100;
       t += 1000;
-      m.deviceId = 0;
+      m.deviceId = 2;
       m.contextId = 1;
       m.streamId = 7;
       m.correlationId = 500u + c.cupti;
@@ -154,7 +157,7 @@ TEST(CollectorTest, EveryCopyKindIncludingPeer) {
     p.deviceId = 0;
     p.contextId = 1;
     p.streamId = 8;
-    p.srcDeviceId = 0;
+    p.srcDeviceId = 2;
     p.dstDeviceId = 1;
     p.correlationId = 999;
     p.graphId = 0;
@@ -170,6 +173,7 @@ TEST(CollectorTest, EveryCopyKindIncludingPeer) {
     EXPECT_EQ(r.is_async, cases[i].cupti % 2 == 1);
     EXPECT_EQ(r.bytes, 4096u * cases[i].cupti + 1);
     EXPECT_EQ(r.end - r.start, 100u);
+    EXPECT_EQ(r.device_id, 2u);
     EXPECT_EQ(r.context_id, 1u);
     EXPECT_EQ(r.stream_id, 7u);
     EXPECT_EQ(r.correlation_id, 500u + cases[i].cupti);
@@ -179,7 +183,7 @@ TEST(CollectorTest, EveryCopyKindIncludingPeer) {
   }
   const model::MemcpyRecord& peer = sink.memcpys.back();
   EXPECT_EQ(peer.copy_kind, model::CopyKind::kPtoP);
-  EXPECT_EQ(peer.src_device_id, 0u);
+  EXPECT_EQ(peer.src_device_id, 2u);
   EXPECT_EQ(peer.dst_device_id, 1u);
   EXPECT_EQ(peer.bytes, 1u << 20);
   EXPECT_TRUE(peer.is_async);
@@ -230,35 +234,15 @@ TEST(CollectorTest, ApiCallsAreNamedAndNested) {
   harness.Deliver([](CuptiRecordWriter& w) {
     // Thread 31: cudaMalloc (100..200) made cuMemAlloc_v2 (120..180); then the program
     // called cuCtxSynchronize itself (300..310).
-    CUpti_ActivityAPI& nested = w.Driver();
-    nested.cbid = CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2;
-    nested.start = 120;
-    nested.end = 180;
-    nested.processId = 4321;
-    nested.threadId = 31;
-    nested.correlationId = 2;
-    CUpti_ActivityAPI& outer = w.Runtime();
-    outer.cbid = CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020;
-    outer.start = 100;
-    outer.end = 200;
-    outer.processId = 4321;
-    outer.threadId = 31;
-    outer.correlationId = 1;
+    w.Api(CUPTI_ACTIVITY_KIND_DRIVER, CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2, 120, 180, 4321, 31, 2);
+    CUpti_ActivityAPI& outer =
+        w.Api(CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020, 100, 200,
+              4321, 31, 1);
     outer.returnValue = 2;  // cudaErrorMemoryAllocation
-    CUpti_ActivityAPI& own = w.Driver();
-    own.cbid = CUPTI_DRIVER_TRACE_CBID_cuCtxSynchronize;
-    own.start = 300;
-    own.end = 310;
-    own.processId = 4321;
-    own.threadId = 31;
-    own.correlationId = 3;
-    CUpti_ActivityAPI& memcpy_call = w.Runtime();
-    memcpy_call.cbid = CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_ptds_v7000;
-    memcpy_call.start = 400;
-    memcpy_call.end = 450;
-    memcpy_call.processId = 4321;
-    memcpy_call.threadId = 31;
-    memcpy_call.correlationId = 4;
+    w.Api(CUPTI_ACTIVITY_KIND_DRIVER, CUPTI_DRIVER_TRACE_CBID_cuCtxSynchronize, 300, 310, 4321, 31,
+          3);
+    w.Api(CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_ptds_v7000, 400, 450,
+          4321, 31, 4);
   });
   harness.Commit();
   ASSERT_EQ(sink.api_calls.size(), 4u);
@@ -365,30 +349,6 @@ TEST(CollectorTest, Synchronizations) {
   }
 }
 
-void AddMarker(CuptiRecordWriter& w, CUpti_ActivityFlag flags, CUpti_ActivityObjectKind object,
-               std::uint32_t id, std::uint64_t t, std::uint32_t thread, const char* name,
-               const char* domain) {
-  CUpti_ActivityMarker2& m = w.Marker();
-  m.flags = flags;
-  m.timestamp = t;
-  m.id = id;
-  m.objectKind = object;
-  m.objectId.pt.processId = 4321;
-  m.objectId.pt.threadId = thread;
-  m.name = name;
-  m.domain = domain;
-}
-
-void AddMarkerData(CuptiRecordWriter& w, std::uint32_t id, std::uint32_t color,
-                   std::uint32_t category) {
-  CUpti_ActivityMarkerData2& d = w.MarkerData();
-  d.id = id;
-  d.flags =
-      color != 0 ? CUPTI_ACTIVITY_FLAG_MARKER_COLOR_ARGB : CUPTI_ACTIVITY_FLAG_MARKER_COLOR_NONE;
-  d.color = color;
-  d.category = category;
-}
-
 TEST(CollectorTest, NvtxRangesMarksAndDomains) {
   RecordingSink sink;
   CollectorHarness harness(sink);
@@ -398,26 +358,18 @@ TEST(CollectorTest, NvtxRangesMarksAndDomains) {
   // Thread 8: nvtxRangeStart "io" in domain "loader", ended by thread 9 in a later buffer.
   harness.start_end_ids().Add(5);
   harness.Deliver([](CuptiRecordWriter& w) {
-    AddMarker(w, CUPTI_ACTIVITY_FLAG_MARKER_START, CUPTI_ACTIVITY_OBJECT_THREAD, 1, 1000, 7,
-              "epoch", nullptr);
-    AddMarkerData(w, 1, 0xFFFF0000u, 1);
-    AddMarker(w, CUPTI_ACTIVITY_FLAG_MARKER_INSTANTANEOUS, CUPTI_ACTIVITY_OBJECT_THREAD, 2, 1500, 7,
-              "step", "train");
-    AddMarkerData(w, 2, 0, 0);
-    AddMarker(w, CUPTI_ACTIVITY_FLAG_MARKER_END, CUPTI_ACTIVITY_OBJECT_THREAD, 1, 2000, 7, nullptr,
-              nullptr);
-    AddMarker(w, CUPTI_ACTIVITY_FLAG_MARKER_START, CUPTI_ACTIVITY_OBJECT_THREAD, 3, 1200, 8, "io",
-              "loader");
-    AddMarker(w, CUPTI_ACTIVITY_FLAG_MARKER_START, CUPTI_ACTIVITY_OBJECT_THREAD, 5, 2100, 7, "load",
-              nullptr);
-    AddMarker(w, CUPTI_ACTIVITY_FLAG_MARKER_END, CUPTI_ACTIVITY_OBJECT_THREAD, 5, 2200, 7, nullptr,
-              nullptr);
-    AddMarker(w, CUPTI_ACTIVITY_FLAG_MARKER_START, CUPTI_ACTIVITY_OBJECT_THREAD, 4, 2500, 7,
-              "never popped", nullptr);
+    w.Marker(CUPTI_ACTIVITY_FLAG_MARKER_START, 1, 1000, 4321, 7, "epoch", nullptr);
+    w.MarkerData(1, 0xFFFF0000u, 1);
+    w.Marker(CUPTI_ACTIVITY_FLAG_MARKER_INSTANTANEOUS, 2, 1500, 4321, 7, "step", "train");
+    w.MarkerData(2, 0, 0);
+    w.Marker(CUPTI_ACTIVITY_FLAG_MARKER_END, 1, 2000, 4321, 7, nullptr, nullptr);
+    w.Marker(CUPTI_ACTIVITY_FLAG_MARKER_START, 3, 1200, 4321, 8, "io", "loader");
+    w.Marker(CUPTI_ACTIVITY_FLAG_MARKER_START, 5, 2100, 4321, 7, "load", nullptr);
+    w.Marker(CUPTI_ACTIVITY_FLAG_MARKER_END, 5, 2200, 4321, 7, nullptr, nullptr);
+    w.Marker(CUPTI_ACTIVITY_FLAG_MARKER_START, 4, 2500, 4321, 7, "never popped", nullptr);
   });
   harness.Deliver([](CuptiRecordWriter& w) {
-    AddMarker(w, CUPTI_ACTIVITY_FLAG_MARKER_END, CUPTI_ACTIVITY_OBJECT_THREAD, 3, 3000, 9, nullptr,
-              nullptr);
+    w.Marker(CUPTI_ACTIVITY_FLAG_MARKER_END, 3, 3000, 4321, 9, nullptr, nullptr);
   });
   harness.Commit();
   ASSERT_EQ(sink.nvtx.size(), 4u);
@@ -472,19 +424,22 @@ TEST(CollectorTest, OverheadDeviceAndContext) {
     o.objectId.pt.threadId = 77;
     o.start = 10;
     o.end = 2'200'010;
+    // Device, context and stream fields each get a value of their own (none 0 or a model
+    // default such as warp size 32), so a swapped or forgotten field fails; the values need
+    // not describe a real GPU.
     CUpti_ActivityDevice5& d = w.Device();
-    d.id = 0;
+    d.id = 2;
     d.name = "NVIDIA H200";
     for (int i = 0; i < 16; ++i) d.uuid.bytes[i] = static_cast<char>(i * 17);
     d.computeCapabilityMajor = 9;
-    d.computeCapabilityMinor = 0;
+    d.computeCapabilityMinor = 3;
     d.numMultiprocessors = 132;
-    d.numThreadsPerWarp = 32;
+    d.numThreadsPerWarp = 48;
     d.maxThreadsPerBlock = 1024;
     d.maxWarpsPerMultiprocessor = 64;
     d.maxBlocksPerMultiprocessor = 32;
     d.maxRegistersPerMultiprocessor = 65536;
-    d.maxRegistersPerBlock = 65536;
+    d.maxRegistersPerBlock = 65535;
     d.maxSharedMemoryPerMultiprocessor = 233472;
     d.maxSharedMemoryPerBlock = 49152;
     d.globalMemorySize = 150'000'000'000ull;
@@ -493,13 +448,13 @@ TEST(CollectorTest, OverheadDeviceAndContext) {
     d.l2CacheSize = 62'914'560;
     d.maxIPC = 0xFFFFFFFFu;
     d.eccEnabled = 1;
-    d.isMigEnabled = 0;
+    d.isMigEnabled = 1;
     CUpti_ActivityContext3& c = w.Context();
-    c.contextId = 1;
-    c.deviceId = 0;
+    c.contextId = 5;
+    c.deviceId = 2;
     c.nullStreamId = 7;
     CUpti_ActivityStream& s = w.Stream();
-    s.contextId = 1;
+    s.contextId = 5;
     s.streamId = 13;
     s.priority = static_cast<uint32_t>(-2);  // CUDA priorities are negative numbers
     s.flag = CUPTI_ACTIVITY_STREAM_CREATE_FLAG_NON_BLOCKING;
@@ -519,15 +474,16 @@ TEST(CollectorTest, OverheadDeviceAndContext) {
   const model::DeviceRecord& d = sink.devices[0].record;
   EXPECT_EQ(sink.devices[0].text, "NVIDIA H200");
   EXPECT_EQ(sink.devices[0].text2, "00112233445566778899aabbccddeeff");
+  EXPECT_EQ(d.id, 2u);
   EXPECT_EQ(d.compute_major, 9u);
-  EXPECT_EQ(d.compute_minor, 0u);
+  EXPECT_EQ(d.compute_minor, 3u);
   EXPECT_EQ(d.num_sms, 132u);
-  EXPECT_EQ(d.warp_size, 32u);
+  EXPECT_EQ(d.warp_size, 48u);
   EXPECT_EQ(d.max_threads_per_block, 1024u);
   EXPECT_EQ(d.max_warps_per_sm, 64u);
   EXPECT_EQ(d.max_blocks_per_sm, 32u);
   EXPECT_EQ(d.max_registers_per_sm, 65536u);
-  EXPECT_EQ(d.max_registers_per_block, 65536u);
+  EXPECT_EQ(d.max_registers_per_block, 65535u);
   EXPECT_EQ(d.max_shared_memory_per_sm, 233472u);
   EXPECT_EQ(d.max_shared_memory_per_block, 49152u);
   EXPECT_EQ(d.max_shared_memory_per_block_optin, 232448u) << "H200's cudaDevAttr...Optin";
@@ -537,16 +493,16 @@ TEST(CollectorTest, OverheadDeviceAndContext) {
   EXPECT_EQ(d.l2_cache_bytes, 62'914'560u);
   EXPECT_EQ(d.max_ipc, 0xFFFFFFFFu);
   EXPECT_EQ(d.ecc_enabled, 1u);
-  EXPECT_FALSE(d.mig_enabled);
+  EXPECT_TRUE(d.mig_enabled);
 
   ASSERT_EQ(sink.contexts.size(), 1u);
-  EXPECT_EQ(sink.contexts[0].context_id, 1u);
-  EXPECT_EQ(sink.contexts[0].device_id, 0u);
+  EXPECT_EQ(sink.contexts[0].context_id, 5u);
+  EXPECT_EQ(sink.contexts[0].device_id, 2u);
   EXPECT_EQ(sink.contexts[0].null_stream_id, 7u);
 
   ASSERT_EQ(sink.streams.size(), 1u);
   EXPECT_EQ(sink.streams[0].stream_id, 13u);
-  EXPECT_EQ(sink.streams[0].context_id, 1u);
+  EXPECT_EQ(sink.streams[0].context_id, 5u);
   EXPECT_EQ(sink.streams[0].priority, -2);
   EXPECT_EQ(sink.streams[0].flags, 2u);  // non-blocking
 }

@@ -58,6 +58,48 @@ class CuptiRecordWriter {
   }
   CUpti_ActivityStream& Stream() { return Add<CUpti_ActivityStream>(CUPTI_ACTIVITY_KIND_STREAM); }
 
+  // The shapes most tests write, fields not named here left zero.
+  // A runtime or driver call on one thread of a process.
+  CUpti_ActivityAPI& Api(CUpti_ActivityKind kind, std::uint32_t cbid, std::uint64_t start,
+                         std::uint64_t end, std::uint32_t process, std::uint32_t thread,
+                         std::uint32_t correlation) {
+    CUpti_ActivityAPI& call = Add<CUpti_ActivityAPI>(kind);
+    call.cbid = cbid;
+    call.start = start;
+    call.end = end;
+    call.processId = process;
+    call.threadId = thread;
+    call.correlationId = correlation;
+    return call;
+  }
+  // An NVTX marker as CUPTI 13 delivers every one: object kind THREAD. `flags` says what it
+  // is (START, END, INSTANTANEOUS); `id` pairs a START with its END.
+  CUpti_ActivityMarker2& Marker(CUpti_ActivityFlag flags, std::uint32_t id, std::uint64_t time,
+                                std::uint32_t process, std::uint32_t thread, const char* name,
+                                const char* domain) {
+    CUpti_ActivityMarker2& m = Marker();
+    m.flags = flags;
+    m.timestamp = time;
+    m.id = id;
+    m.objectKind = CUPTI_ACTIVITY_OBJECT_THREAD;
+    m.objectId.pt.processId = process;
+    m.objectId.pt.threadId = thread;
+    m.name = name;
+    m.domain = domain;
+    return m;
+  }
+  // The color (ARGB, 0: none) and category of marker `id`.
+  CUpti_ActivityMarkerData2& MarkerData(std::uint32_t id, std::uint32_t color,
+                                        std::uint32_t category) {
+    CUpti_ActivityMarkerData2& d = MarkerData();
+    d.id = id;
+    d.flags =
+        color != 0 ? CUPTI_ACTIVITY_FLAG_MARKER_COLOR_ARGB : CUPTI_ACTIVITY_FLAG_MARKER_COLOR_NONE;
+    d.color = color;
+    d.category = category;
+    return d;
+  }
+
   std::size_t used() const { return used_; }
 
  private:

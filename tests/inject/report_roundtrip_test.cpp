@@ -39,19 +39,10 @@ void DeliverProgram(CollectorHarness& harness) {
     CUpti_ActivityContext3& c = w.Context();
     c.contextId = 1;
     c.nullStreamId = 7;
-    CUpti_ActivityAPI& alloc = w.Driver();
-    alloc.cbid = CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2;
-    alloc.start = 1'000'100;
-    alloc.end = 1'000'900;
-    alloc.threadId = 55;
-    alloc.processId = 4321;
-    CUpti_ActivityAPI& malloc_call = w.Runtime();
-    malloc_call.cbid = CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020;
-    malloc_call.start = 1'000'000;
-    malloc_call.end = 1'001'000;
-    malloc_call.threadId = 55;
-    malloc_call.processId = 4321;
-    malloc_call.correlationId = 1;
+    w.Api(CUPTI_ACTIVITY_KIND_DRIVER, CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2, 1'000'100, 1'000'900,
+          4321, 55, 0);
+    w.Api(CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020, 1'000'000,
+          1'001'000, 4321, 55, 1);
     CUpti_ActivityMemory4& m = w.Memory();
     m.memoryOperationType = CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_ALLOCATION;
     m.memoryKind = CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
@@ -88,15 +79,7 @@ void DeliverProgram(CollectorHarness& harness) {
     ms.contextId = 1;
     ms.streamId = 7;
     ms.memoryKind = CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
-    CUpti_ActivityMarker2& push = w.Marker();
-    push.flags = CUPTI_ACTIVITY_FLAG_MARKER_START;
-    push.objectKind = CUPTI_ACTIVITY_OBJECT_THREAD;
-    push.objectId.pt.processId = 4321;
-    push.objectId.pt.threadId = 55;
-    push.id = 1;
-    push.timestamp = 1'004'500;
-    push.name = "compute";
-    push.domain = "app";
+    w.Marker(CUPTI_ACTIVITY_FLAG_MARKER_START, 1, 1'004'500, 4321, 55, "compute", "app");
   });
   harness.Deliver([](CuptiRecordWriter& w) {
     CUpti_ActivityKernel10& k = w.Kernel();
@@ -132,19 +115,8 @@ void DeliverProgram(CollectorHarness& harness) {
     sync.start = 1'006'000;
     sync.end = 1'007'600;
     sync.contextId = 1;
-    CUpti_ActivityMarker2& mark = w.Marker();
-    mark.flags = CUPTI_ACTIVITY_FLAG_MARKER_INSTANTANEOUS;
-    mark.objectKind = CUPTI_ACTIVITY_OBJECT_THREAD;
-    mark.objectId.pt.threadId = 55;
-    mark.id = 2;
-    mark.timestamp = 1'006'500;
-    mark.name = "halfway";
-    CUpti_ActivityMarker2& pop = w.Marker();
-    pop.flags = CUPTI_ACTIVITY_FLAG_MARKER_END;
-    pop.objectKind = CUPTI_ACTIVITY_OBJECT_THREAD;
-    pop.objectId.pt.threadId = 55;
-    pop.id = 1;
-    pop.timestamp = 1'008'000;
+    w.Marker(CUPTI_ACTIVITY_FLAG_MARKER_INSTANTANEOUS, 2, 1'006'500, 4321, 55, "halfway", nullptr);
+    w.Marker(CUPTI_ACTIVITY_FLAG_MARKER_END, 1, 1'008'000, 4321, 55, nullptr, nullptr);
     CUpti_ActivityOverhead3& o = w.Overhead();
     o.overheadKind = CUPTI_ACTIVITY_OVERHEAD_CUPTI_RESOURCE;
     o.start = 1'000'000;

@@ -1,27 +1,11 @@
-// A temporary directory removed with everything in it at the end of the test.
+// A temporary directory removed with everything in it at the end of the test: the
+// fixtures' scratch directory, under the name the injection tests use.
 #pragma once
 
-#include <stdlib.h>
-
-#include <cstdlib>
-#include <string>
+#include "store/testing/scratch_dir.h"
 
 namespace gpuscope::inject::testing {
 
-class TempDir {
- public:
-  TempDir() {
-    char pattern[] = "/tmp/gpuscope_inject_test_XXXXXX";
-    const char* made = mkdtemp(pattern);
-    path_ = made != nullptr ? made : "/tmp";
-  }
-  ~TempDir() {
-    if (path_ != "/tmp") std::system(("rm -rf '" + path_ + "'").c_str());
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
+using TempDir = store::testing::ScratchDir;
 
 }  // namespace gpuscope::inject::testing

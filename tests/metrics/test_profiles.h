@@ -4,24 +4,29 @@
 // Metrics Appendix A does not list are absent, so the sections show "n/a" for them.
 #pragma once
 
+#include <string>
+
 #include "analysis/metrics/kernel_profile.h"
+#include "store/testing/devices.h"
 
 namespace gpuscope::analysis::testing {
 
+// The fixtures' H200 (store/testing/devices.h) as a KernelProfile carries it.
 inline ProfiledDevice H200() {
+  const model::DeviceRecord record = store::testing::H200();
   ProfiledDevice d;
-  d.id = 0;
-  d.name = "NVIDIA H200";
-  d.compute_major = 9;
-  d.compute_minor = 0;
-  d.num_sms = 132;
-  d.max_warps_per_sm = 64;
-  d.max_blocks_per_sm = 32;
-  d.max_registers_per_sm = 65536;
-  d.max_shared_memory_per_sm = 233472;
-  d.max_shared_memory_per_block_optin = 232448;
-  d.global_memory_bandwidth_kbps = 4814304000;
-  d.l2_cache_bytes = 62914560;
+  d.id = record.id;
+  d.name = std::string(record.name);
+  d.compute_major = record.compute_major;
+  d.compute_minor = record.compute_minor;
+  d.num_sms = record.num_sms;
+  d.max_warps_per_sm = record.max_warps_per_sm;
+  d.max_blocks_per_sm = record.max_blocks_per_sm;
+  d.max_registers_per_sm = record.max_registers_per_sm;
+  d.max_shared_memory_per_sm = record.max_shared_memory_per_sm;
+  d.max_shared_memory_per_block_optin = record.max_shared_memory_per_block_optin;
+  d.global_memory_bandwidth_kbps = record.global_memory_bandwidth_kbps;
+  d.l2_cache_bytes = record.l2_cache_bytes;
   return d;
 }
 

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "store/testing/scratch_dir.h"
+
 namespace gpuscope::occupancy_testing {
 
 struct Ran {
@@ -16,18 +18,7 @@ struct Ran {
 Ran RunGpuscope(const std::vector<std::string>& args);
 
 // A fresh directory, removed with its contents at destruction.
-class ScratchDir {
- public:
-  ScratchDir();
-  ~ScratchDir();
-  ScratchDir(const ScratchDir&) = delete;
-  ScratchDir& operator=(const ScratchDir&) = delete;
-  std::string File(const std::string& name) const { return path_ + "/" + name; }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
+using ScratchDir = store::testing::ScratchDir;
 
 std::string ReadWholeFile(const std::string& path);
 

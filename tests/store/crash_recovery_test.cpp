@@ -12,6 +12,7 @@
 #include "store/report_finalizer.h"
 #include "store/report_reader.h"
 #include "store/report_writer.h"
+#include "store/testing/sample_records.h"
 #include "store_test_util.h"
 
 namespace gpuscope::store {
@@ -31,8 +32,8 @@ void WriteAndDie(const std::string& path, Death death) {
     if (!writer.ok()) _exit(2);
     for (int i = 0; i < kFlushed + kUnflushed; ++i) {
       if (i == kFlushed) writer.value()->Flush();
-      writer.value()->OnKernel(test::SampleKernel(i));
-      writer.value()->OnApiCall(test::SampleApiCall(i), false);
+      writer.value()->OnKernel(testing::SampleKernel(i));
+      writer.value()->OnApiCall(testing::SampleApiCall(i), false);
     }
     switch (death) {
       case Death::kExit:
@@ -65,7 +66,7 @@ void ExpectFlushedRows(const std::string& path, bool finalized) {
   ASSERT_TRUE(reader.value()
                   ->ForEachKernel([&](const KernelRow& row) {
                     EXPECT_EQ(row.record.correlation_id,
-                              test::SampleKernel(kernels).correlation_id);
+                              testing::SampleKernel(kernels).correlation_id);
                     ++kernels;
                     return true;
                   })
@@ -101,9 +102,9 @@ TEST(LiveReport, ReaderSeesWhatTheRunningWriterFlushed) {
   std::string path = dir.File("r.sqlite");
   auto writer = ReportWriter::Create(path, false);
   ASSERT_TRUE(writer.ok());
-  for (int i = 0; i < 10; ++i) writer.value()->OnKernel(test::SampleKernel(i));
+  for (int i = 0; i < 10; ++i) writer.value()->OnKernel(testing::SampleKernel(i));
   writer.value()->Flush();
-  for (int i = 10; i < 15; ++i) writer.value()->OnKernel(test::SampleKernel(i));
+  for (int i = 10; i < 15; ++i) writer.value()->OnKernel(testing::SampleKernel(i));
   {
     auto reader = ReportReader::Open(path);
     ASSERT_TRUE(reader.ok()) << reader.status().message();

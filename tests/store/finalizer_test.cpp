@@ -6,6 +6,7 @@
 #include "store/report_finalizer.h"
 #include "store/report_reader.h"
 #include "store/report_writer.h"
+#include "store/testing/sample_records.h"
 #include "store_test_util.h"
 
 namespace gpuscope::store {
@@ -17,7 +18,7 @@ TEST(Finalizer, IsIdempotentAndLeavesOneFile) {
   {
     auto writer = ReportWriter::Create(path, false);
     ASSERT_TRUE(writer.ok());
-    writer.value()->OnKernel(test::SampleKernel(0));
+    writer.value()->OnKernel(testing::SampleKernel(0));
     ASSERT_TRUE(writer.value()->Close().ok());
   }
   // A cleanly closed report is already one file; finalizing (twice) changes nothing.

@@ -19,12 +19,13 @@
 #include "store/evaluation_writer.h"
 #include "store/report_reader.h"
 #include "store/report_writer.h"
+#include "store/testing/sample_records.h"
 #include "store_test_util.h"
 
 namespace gpuscope::store {
 namespace {
 
-using test::kT0;
+constexpr model::Timestamp kT0 = testing::kSampleStart;
 
 constexpr const char* kMangled = "_Z6vecAddPKfS0_Pfi";
 constexpr const char* kDemangled = "vecAdd(float const*, float const*, float*, int)";

@@ -10,6 +10,7 @@
 #include "store/reorder_window.h"
 #include "store/report_reader.h"
 #include "store/report_writer.h"
+#include "store/testing/sample_records.h"
 #include "store_test_util.h"
 
 namespace gpuscope::store {
@@ -90,9 +91,9 @@ std::vector<model::KernelRecord> InterleavedKernels(int count) {
   for (int block = 0; block * 100 < count; ++block) {
     for (int stream = 0; stream < 2; ++stream) {
       for (int i = 0; i < 50 && static_cast<int>(kernels.size()) < count; ++i) {
-        model::KernelRecord k = test::SampleKernel(i % 3);
+        model::KernelRecord k = testing::SampleKernel(i % 3);
         k.stream_id = 13 + stream;
-        k.start = test::kT0 + (block * 50 + i) * 1000 + stream * 300;
+        k.start = testing::kSampleStart + (block * 50 + i) * 1000 + stream * 300;
         k.end = k.start + 800;
         k.correlation_id = static_cast<std::uint32_t>(kernels.size());
         kernels.push_back(k);

@@ -8,7 +8,6 @@
 #include <string>
 
 #include "store/report_reader.h"
-#include "store/report_writer.h"
 #include "store/testing/synthetic_trace.h"
 #include "store_test_util.h"
 #include "without_permission_override.h"
@@ -32,13 +31,10 @@ std::string Rejection(const std::string& path) {
 
 std::string WriteRealReport(const test::TempDir& dir, std::uint64_t kernels) {
   std::string path = dir.File("real.sqlite");
-  auto writer = ReportWriter::Create(path, false);
-  EXPECT_TRUE(writer.ok());
   testing::SyntheticTraceOptions options;
   options.kernels = kernels;
   options.flush_every_kernels = 5000;
-  testing::WriteSyntheticTrace(*writer.value(), options);
-  EXPECT_TRUE(writer.value()->Close().ok());
+  EXPECT_TRUE(testing::WriteSyntheticReport(path, options).ok());
   return path;
 }
 

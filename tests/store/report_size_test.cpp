@@ -5,7 +5,6 @@
 #include <string>
 
 #include "store/report_reader.h"
-#include "store/report_writer.h"
 #include "store/testing/synthetic_trace.h"
 #include "store_test_util.h"
 
@@ -16,15 +15,10 @@ TEST(ReportSize, AtMost64BytesPerEventOnALaunchBoundTrace) {
   test::TempDir dir;
   std::string path = dir.File("r.sqlite");
   constexpr std::uint64_t kKernels = 100'000;
-  {
-    auto writer = ReportWriter::Create(path, false);
-    ASSERT_TRUE(writer.ok());
-    testing::SyntheticTraceOptions options;
-    options.kernels = kKernels;
-    options.flush_every_kernels = 25'000;  // several commits, as while tracing
-    testing::WriteSyntheticTrace(*writer.value(), options);
-    ASSERT_TRUE(writer.value()->Close().ok());
-  }
+  testing::SyntheticTraceOptions options;
+  options.kernels = kKernels;
+  options.flush_every_kernels = 25'000;  // several commits, as while tracing
+  ASSERT_TRUE(testing::WriteSyntheticReport(path, options).ok());
   auto reader = ReportReader::Open(path);
   ASSERT_TRUE(reader.ok());
   ASSERT_EQ(reader.value()->CountRows("kernels").value(), kKernels);

@@ -6,14 +6,15 @@
 #include <vector>
 
 #include "store/report_reader.h"
-#include "store/schema.h"
 #include "store/report_writer.h"
+#include "store/schema.h"
+#include "store/testing/sample_records.h"
 #include "store_test_util.h"
 
 namespace gpuscope::store {
 namespace {
 
-using test::kT0;
+constexpr model::Timestamp kT0 = testing::kSampleStart;
 
 // Compares one field and names it in the failure message.
 #define EXPECT_FIELD(field) EXPECT_EQ(actual.field, expected.field) << #field
@@ -192,20 +193,20 @@ class RoundTripTest : public ::testing::Test {
     ReportWriter& writer = *created.value();
     writer.set_clock(&FixedClock);
     writer.OnProcess({4242, 4241, "node-a", "./app --size 3", kT0 - 5'000});
-    writer.OnDevice(test::SampleDevice(0));
-    writer.OnDevice(test::SampleDevice(1));
+    writer.OnDevice(testing::SampleDevice(0));
+    writer.OnDevice(testing::SampleDevice(1));
     writer.OnContext({3, 1, 13});
     writer.OnStream({13, 3, -2, 1});
     writer.OnStream({14, 3, 0, 0});
     for (int i = 0; i < kEach; ++i) {
-      writer.OnKernel(test::SampleKernel(i));
-      writer.OnMemcpy(test::SampleMemcpy(i));
-      writer.OnMemset(test::SampleMemset(i));
-      writer.OnApiCall(test::SampleApiCall(i), /*nested_in_runtime=*/i == 1);
-      writer.OnMemory(test::SampleMemory(i));
-      writer.OnSync(test::SampleSync(i));
-      writer.OnNvtx(test::SampleNvtx(i));
-      writer.OnOverhead(test::SampleOverhead(i));
+      writer.OnKernel(testing::SampleKernel(i));
+      writer.OnMemcpy(testing::SampleMemcpy(i));
+      writer.OnMemset(testing::SampleMemset(i));
+      writer.OnApiCall(testing::SampleApiCall(i), /*nested_in_runtime=*/i == 1);
+      writer.OnMemory(testing::SampleMemory(i));
+      writer.OnSync(testing::SampleSync(i));
+      writer.OnNvtx(testing::SampleNvtx(i));
+      writer.OnOverhead(testing::SampleOverhead(i));
     }
     model::CollectionCounters counters;
     counters.dropped_records = 11;
@@ -244,7 +245,7 @@ TEST_F(RoundTripTest, ProcessDevicesContextsStreamsAndMeta) {
   ASSERT_EQ(reader_->devices().size(), 2u);
   for (int i = 0; i < 2; ++i) {
     const DeviceInfo& device = reader_->devices()[i];
-    ExpectSame(device.record, test::SampleDevice(i));
+    ExpectSame(device.record, testing::SampleDevice(i));
     EXPECT_EQ(device.name, "NVIDIA H200");
     EXPECT_EQ(device.record.name.data(), device.name.data());  // views into the row's strings
   }
@@ -278,7 +279,7 @@ TEST_F(RoundTripTest, Kernels) {
   ASSERT_EQ(rows.size(), static_cast<std::size_t>(kEach));
   for (int i = 0; i < kEach; ++i) {
     SCOPED_TRACE(i);
-    ExpectSame(rows[i].record, test::SampleKernel(i));
+    ExpectSame(rows[i].record, testing::SampleKernel(i));
     EXPECT_EQ(rows[i].demangled_name, i == 0   ? "vecAdd(float const*, float const*, float*, int)"
                                       : i == 1 ? "add(int, int, int*)"
                                                : "triton_poi_fused_0");
@@ -291,7 +292,7 @@ TEST_F(RoundTripTest, ApiCalls) {
   ASSERT_EQ(rows.size(), static_cast<std::size_t>(kEach));
   for (int i = 0; i < kEach; ++i) {
     SCOPED_TRACE(i);
-    ExpectSame(rows[i].record, test::SampleApiCall(i));
+    ExpectSame(rows[i].record, testing::SampleApiCall(i));
     EXPECT_EQ(rows[i].nested_in_runtime, i == 1);
   }
 }
@@ -307,10 +308,10 @@ TEST_F(RoundTripTest, CopiesMemsetsMemorySyncs) {
   ASSERT_EQ(syncs.size(), static_cast<std::size_t>(kEach));
   for (int i = 0; i < kEach; ++i) {
     SCOPED_TRACE(i);
-    ExpectSame(copies[i], test::SampleMemcpy(i));
-    ExpectSame(memsets[i], test::SampleMemset(i));
-    ExpectSame(memory[i], test::SampleMemory(i));
-    ExpectSame(syncs[i], test::SampleSync(i));
+    ExpectSame(copies[i], testing::SampleMemcpy(i));
+    ExpectSame(memsets[i], testing::SampleMemset(i));
+    ExpectSame(memory[i], testing::SampleMemory(i));
+    ExpectSame(syncs[i], testing::SampleSync(i));
   }
 }
 
@@ -322,8 +323,8 @@ TEST_F(RoundTripTest, NvtxAndOverheads) {
   ASSERT_EQ(overheads.size(), static_cast<std::size_t>(kEach));
   for (int i = 0; i < kEach; ++i) {
     SCOPED_TRACE(i);
-    ExpectSame(nvtx[i], test::SampleNvtx(i));
-    ExpectSame(overheads[i], test::SampleOverhead(i));
+    ExpectSame(nvtx[i], testing::SampleNvtx(i));
+    ExpectSame(overheads[i], testing::SampleOverhead(i));
   }
   // The default domain is stored as NULL, not as an empty name.
   EXPECT_EQ(test::QueryInt(path_, "SELECT count(*) FROM nvtx WHERE domain_id IS NULL"), 2);
@@ -351,11 +352,11 @@ TEST(RoundTrip, MissingTimestampsStayZero) {
   {
     auto writer = ReportWriter::Create(path, false);
     ASSERT_TRUE(writer.ok());
-    model::KernelRecord untimed = test::SampleKernel(0);
+    model::KernelRecord untimed = testing::SampleKernel(0);
     untimed.start = untimed.end = 0;
-    writer.value()->OnKernel(test::SampleKernel(1));
+    writer.value()->OnKernel(testing::SampleKernel(1));
     writer.value()->OnKernel(untimed);
-    model::NvtxRecord open_range = test::SampleNvtx(0);
+    model::NvtxRecord open_range = testing::SampleNvtx(0);
     open_range.end = 0;  // never ended
     writer.value()->OnNvtx(open_range);
     ASSERT_TRUE(writer.value()->Close().ok());
@@ -368,11 +369,11 @@ TEST(RoundTrip, MissingTimestampsStayZero) {
   // Untimed rows sort first, as ORDER BY start puts NULLs first.
   EXPECT_EQ(kernels[0].record.start, 0u);
   EXPECT_EQ(kernels[0].record.end, 0u);
-  EXPECT_EQ(kernels[1].record.start, test::SampleKernel(1).start);
+  EXPECT_EQ(kernels[1].record.start, testing::SampleKernel(1).start);
   auto nvtx = Collect<model::NvtxRecord>([&](auto fn) { return reader.value()->ForEachNvtx(fn); });
   ASSERT_EQ(nvtx.size(), 1u);
   EXPECT_EQ(nvtx[0].end, 0u);
-  EXPECT_EQ(nvtx[0].start, test::SampleNvtx(0).start);
+  EXPECT_EQ(nvtx[0].start, testing::SampleNvtx(0).start);
 }
 
 // CUPTI may give no UUID and gethostname may fail: an empty (even default-constructed,
@@ -387,10 +388,10 @@ TEST(RoundTrip, EmptyStringsAreStoredAsEmptyText) {
     process.pid = 7;
     process.start = kT0;
     writer.value()->OnProcess(process);  // hostname and command line: null string_views
-    model::DeviceRecord device = test::SampleDevice(0);
+    model::DeviceRecord device = testing::SampleDevice(0);
     device.uuid = std::string_view();
     writer.value()->OnDevice(device);
-    writer.value()->OnKernel(test::SampleKernel(1));
+    writer.value()->OnKernel(testing::SampleKernel(1));
     ASSERT_TRUE(writer.value()->Close().ok()) << writer.value()->status().message();
   }
   EXPECT_EQ(test::QueryInt(path, "SELECT count(*) FROM devices WHERE uuid = ''"), 1);

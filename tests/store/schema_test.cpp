@@ -10,6 +10,7 @@
 #include <string>
 
 #include "store/report_writer.h"
+#include "store/testing/sample_records.h"
 #include "store_test_util.h"
 
 namespace gpuscope::store {
@@ -91,10 +92,10 @@ TEST(Schema, EveryViewRuns) {
   {
     auto writer = ReportWriter::Create(path, false);
     ASSERT_TRUE(writer.ok());
-    writer.value()->OnKernel(test::SampleKernel(0));
-    writer.value()->OnApiCall(test::SampleApiCall(0), false);
-    writer.value()->OnMemcpy(test::SampleMemcpy(0));
-    writer.value()->OnNvtx(test::SampleNvtx(1));
+    writer.value()->OnKernel(testing::SampleKernel(0));
+    writer.value()->OnApiCall(testing::SampleApiCall(0), false);
+    writer.value()->OnMemcpy(testing::SampleMemcpy(0));
+    writer.value()->OnNvtx(testing::SampleNvtx(1));
     ASSERT_TRUE(writer.value()->Close().ok());
   }
   for (const char* view : {"process_v", "kernels_v", "memcpys_v", "memsets_v", "memory_v",
@@ -112,7 +113,7 @@ TEST(Schema, EveryViewRuns) {
   EXPECT_EQ(test::QueryText(path, "SELECT domain FROM api_calls_v"), "runtime");
   // Absolute times: the view's start is the recorded timestamp.
   EXPECT_EQ(test::QueryText(path, "SELECT start FROM kernels_v"),
-            std::to_string(test::SampleKernel(0).start));
+            std::to_string(testing::SampleKernel(0).start));
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include "store/report_finalizer.h"
 #include "store/report_reader.h"
 #include "store/report_writer.h"
+#include "store/testing/sample_records.h"
 #include "store/testing/synthetic_trace.h"
 #include "store_test_util.h"
 #include "util/demangle.h"
@@ -21,7 +22,7 @@
 namespace gpuscope::store {
 namespace {
 
-using test::kT0;
+constexpr model::Timestamp kT0 = testing::kSampleStart;
 
 TEST(Writer, InternsEachNameOnceAndDemanglesKernelNames) {
   test::TempDir dir;
@@ -30,16 +31,16 @@ TEST(Writer, InternsEachNameOnceAndDemanglesKernelNames) {
     auto writer = ReportWriter::Create(path, false);
     ASSERT_TRUE(writer.ok());
     // "_Z3addiiPi" is first seen as an API name, later as a kernel name.
-    model::ApiCallRecord odd = test::SampleApiCall(0);
+    model::ApiCallRecord odd = testing::SampleApiCall(0);
     odd.name = "_Z3addiiPi";
     writer.value()->OnApiCall(odd, false);
     for (int i = 0; i < 300; ++i) {
       // Each record gets its own copy of the name: interning must not rely on pointers.
-      model::KernelRecord kernel = test::SampleKernel(i);
+      model::KernelRecord kernel = testing::SampleKernel(i);
       std::string name(kernel.mangled_name);
       kernel.mangled_name = name;
       writer.value()->OnKernel(kernel);
-      writer.value()->OnApiCall(test::SampleApiCall(i), false);
+      writer.value()->OnApiCall(testing::SampleApiCall(i), false);
     }
     ASSERT_TRUE(writer.value()->Close().ok());
   }
@@ -65,8 +66,8 @@ TEST(Writer, InternsEachNameOnceAndDemanglesKernelNames) {
 TEST(Writer, StoresTimesRelativeToTheFirstTimestamp) {
   test::TempDir dir;
   std::string path = dir.File("r.sqlite");
-  model::KernelRecord first = test::SampleKernel(0);
-  model::KernelRecord earlier = test::SampleKernel(1);
+  model::KernelRecord first = testing::SampleKernel(0);
+  model::KernelRecord earlier = testing::SampleKernel(1);
   earlier.start = first.start - 1'000'000;  // arrives later, happened earlier
   earlier.end = first.start - 10;
   {
@@ -125,7 +126,7 @@ TEST(Writer, RefusesToOverwriteUnlessAsked) {
   {
     auto writer = ReportWriter::Create(path, false);
     ASSERT_TRUE(writer.ok());
-    writer.value()->OnKernel(test::SampleKernel(0));
+    writer.value()->OnKernel(testing::SampleKernel(0));
   }
   auto again = ReportWriter::Create(path, false);
   ASSERT_FALSE(again.ok());
@@ -154,7 +155,7 @@ TEST(Writer, OverwritingKeepsTheClaimedFile) {
   {
     auto writer = ReportWriter::Create(path, /*overwrite=*/true);
     ASSERT_TRUE(writer.ok()) << writer.status().message();
-    writer.value()->OnKernel(test::SampleKernel(0));
+    writer.value()->OnKernel(testing::SampleKernel(0));
     ASSERT_TRUE(writer.value()->Close().ok());
   }
   struct stat report {};
@@ -246,7 +247,7 @@ TEST(Writer, RecordsAfterCloseAreCountedNotLost) {
   auto writer = ReportWriter::Create(dir.File("r.sqlite"), false);
   ASSERT_TRUE(writer.ok());
   ASSERT_TRUE(writer.value()->Close().ok());
-  writer.value()->OnKernel(test::SampleKernel(0));
+  writer.value()->OnKernel(testing::SampleKernel(0));
   writer.value()->Flush();
   EXPECT_EQ(writer.value()->records_not_written(), 1u);
   EXPECT_TRUE(writer.value()->Close().ok());  // idempotent

@@ -4,8 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "planted_report.h"
 #include "store/report_reader.h"
-#include "synthetic_trace.h"
 
 namespace gpuscope::analysis::testing {
 namespace {
@@ -16,16 +16,16 @@ using trace_rules::GpuActivity;
 TEST(GpuActivityStream, MergesTablesInStartOrder) {
   ScratchDir dir;
   std::string path = dir.File("r.sqlite");
-  SyntheticTrace trace(path);
+  ReportBuilder trace(path, Planted());
   // 20000 of each kind (five times the queue capacity), interleaved: kernel at 3i, copy at
   // 3i+1, memset at 3i+2 (us).
   constexpr int kRows = 20000;
   for (int i = 0; i < kRows; ++i) {
     trace.Kernel(3 * i * kUs + 1, kUs);
     trace.Copy(3 * i * kUs + kUs + 1, kUs);
-    trace.Memset(3 * i * kUs + 2 * kUs + 1, kUs, true);
+    trace.Memset(3 * i * kUs + 2 * kUs + 1, kUs, {.is_async = true});
   }
-  trace.Close();
+  ASSERT_TRUE(trace.Close().ok());
   StatusOr<std::unique_ptr<store::ReportReader>> reader = store::ReportReader::Open(path);
   ASSERT_TRUE(reader.ok()) << reader.status().message();
   std::vector<GpuActivity> seen;
@@ -44,11 +44,11 @@ TEST(GpuActivityStream, MergesTablesInStartOrder) {
 TEST(GpuActivityStream, EqualStartsGiveKernelsThenCopiesThenMemsets) {
   ScratchDir dir;
   std::string path = dir.File("r.sqlite");
-  SyntheticTrace trace(path);
-  std::uint32_t memset = trace.Memset(kUs, kUs, true);
+  ReportBuilder trace(path, Planted());
+  std::uint32_t memset = trace.Memset(kUs, kUs, {.is_async = true});
   std::uint32_t copy = trace.Copy(kUs, kUs);
   std::uint32_t kernel = trace.Kernel(kUs, kUs);
-  trace.Close();
+  ASSERT_TRUE(trace.Close().ok());
   StatusOr<std::unique_ptr<store::ReportReader>> reader = store::ReportReader::Open(path);
   ASSERT_TRUE(reader.ok()) << reader.status().message();
   std::vector<std::uint32_t> ids;

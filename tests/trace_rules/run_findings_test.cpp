@@ -7,7 +7,7 @@
 
 #include "cli/log_output.h"
 #include "cli/process_report_printer.h"
-#include "synthetic_trace.h"
+#include "planted_report.h"
 
 namespace gpuscope::cli {
 namespace {
@@ -33,10 +33,10 @@ std::string PrintedFor(const std::string& report, const std::string& log_path,
 class RunFindings : public ::testing::Test {
  protected:
   RunFindings() {
-    analysis::testing::SyntheticTrace trace(report_);
+    analysis::testing::ReportBuilder trace(report_, analysis::testing::Planted());
     trace.Kernel(0, kMs);
     trace.Copy(kMs, 4 * kMs, CopySpec{.host = model::MemoryKind::kPageable});
-    trace.Close();
+    EXPECT_TRUE(trace.Close().ok());  // ASSERT cannot return from a constructor
   }
   analysis::testing::ScratchDir dir_;
   std::string report_ = dir_.File("r.sqlite");

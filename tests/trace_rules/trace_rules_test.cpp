@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "synthetic_trace.h"
+#include "planted_report.h"
 
 namespace gpuscope::analysis::testing {
 namespace {
@@ -19,7 +19,7 @@ class TraceRules : public ::testing::Test {
 };
 
 TEST_F(TraceRules, CleanTraceHasNoFindings) {
-  SyntheticTrace trace(path_);
+  ReportBuilder trace(path_, Planted());
   // Pinned async copies on two streams overlapping long kernels, back to back; one
   // allocation and one free.
   std::uint32_t alloc = trace.NextCorrelation();
@@ -27,18 +27,18 @@ TEST_F(TraceRules, CleanTraceHasNoFindings) {
   trace.Memory(model::MemoryOp::kAlloc, 50 * kUs, 0x1000, 1 << 20, alloc);
   for (int i = 0; i < 10; ++i) {
     std::uint64_t t = 200 * kUs + i * kMs;
-    trace.Kernel(t, kMs, 7);
+    trace.Kernel(t, kMs, {.stream = 7});
     trace.Copy(t + 100 * kUs, 500 * kUs, CopySpec{.stream = 8});
   }
   std::uint32_t free = trace.NextCorrelation();
   trace.Api("cudaFree", 10'300 * kUs, 50 * kUs, free);
   trace.Memory(model::MemoryOp::kFree, 10'320 * kUs, 0x1000, 1 << 20, free);
-  trace.Close();
+  ASSERT_TRUE(trace.Close().ok());
   EXPECT_TRUE(FindingsOf(path_).empty()) << RuleIds(FindingsOf(path_)).front();
 }
 
 TEST_F(TraceRules, PageableCopiesAreCitedLongestFirst) {
-  SyntheticTrace trace(path_);
+  ReportBuilder trace(path_, Planted());
   std::vector<std::uint32_t> ids;
   std::uint64_t t = 0;
   for (int i = 0; i < 8; ++i) {  // 1.0, 1.1, ... 1.7 ms, back to back
@@ -46,7 +46,7 @@ TEST_F(TraceRules, PageableCopiesAreCitedLongestFirst) {
     ids.push_back(trace.Copy(t, duration, CopySpec{.host = model::MemoryKind::kPageable}));
     t += duration;
   }
-  trace.Close();
+  ASSERT_TRUE(trace.Close().ok());
   std::vector<TraceFinding> findings = FindingsOf(path_);
   ASSERT_EQ(RuleIds(findings), Ids{"pageable_copies"});
   const TraceFinding& finding = findings[0];
@@ -66,15 +66,15 @@ TEST_F(TraceRules, PageableCopiesAreCitedLongestFirst) {
 }
 
 TEST_F(TraceRules, SynchronousCopiesAndMemsets) {
-  SyntheticTrace trace(path_);
+  ReportBuilder trace(path_, Planted());
   std::uint32_t first = trace.Copy(0, 2 * kMs, CopySpec{.is_async = false});
   std::uint32_t second =
       trace.Copy(2 * kMs, 3 * kMs, CopySpec{.kind = model::CopyKind::kDtoH, .is_async = false});
-  std::uint32_t memset = trace.Memset(5 * kMs, kMs, false);
+  std::uint32_t memset = trace.Memset(5 * kMs, kMs, {.is_async = false});
   // Not synchronous transfers: an async copy and a device-to-device cudaMemcpy.
   trace.Copy(6 * kMs, kMs, CopySpec{});
   trace.Copy(7 * kMs, kMs, CopySpec{.kind = model::CopyKind::kDtoD, .is_async = false});
-  trace.Close();
+  ASSERT_TRUE(trace.Close().ok());
   std::vector<TraceFinding> findings = FindingsOf(path_);
   ASSERT_EQ(RuleIds(findings), Ids{"synchronous_transfers"});
   const TraceFinding& finding = findings[0];
@@ -93,13 +93,13 @@ TEST_F(TraceRules, SynchronousCopiesAndMemsets) {
 }
 
 TEST_F(TraceRules, IdleGapBetweenKernels) {
-  SyntheticTrace trace(path_);
+  ReportBuilder trace(path_, Planted());
   trace.Kernel(0, kMs);
-  std::uint32_t after_gap = trace.Kernel(6 * kMs, kMs);  // 5 ms idle before it
-  trace.Kernel(7 * kMs + 20 * kUs, kMs);                 // 20 us: launch latency
-  trace.Memset(8 * kMs + 20 * kUs, 2 * kMs, true);       // fills what would be a gap
+  std::uint32_t after_gap = trace.Kernel(6 * kMs, kMs);           // 5 ms idle before it
+  trace.Kernel(7 * kMs + 20 * kUs, kMs);                          // 20 us: launch latency
+  trace.Memset(8 * kMs + 20 * kUs, 2 * kMs, {.is_async = true});  // fills what would be a gap
   trace.Kernel(10 * kMs + 30 * kUs, kMs);
-  trace.Close();
+  ASSERT_TRUE(trace.Close().ok());
   std::vector<TraceFinding> findings = FindingsOf(path_);
   ASSERT_EQ(RuleIds(findings), Ids{"idle_gaps"});
   const TraceFinding& finding = findings[0];
@@ -115,23 +115,23 @@ TEST_F(TraceRules, IdleGapBetweenKernels) {
 // Kernel replay stretches the timeline of a `gpuscope profile` report: its gaps are not the
 // program's. Rules that need no timing between activities still run.
 TEST_F(TraceRules, ReplayedReportGetsNoTimelineFindings) {
-  SyntheticTrace trace(path_);
+  ReportBuilder trace(path_, Planted());
   std::uint32_t replayed = trace.Kernel(0, kMs);
   trace.ProfiledLaunch(replayed, 0, 5 * kMs);
   trace.Kernel(6 * kMs, kMs);  // 5 ms idle before it
   trace.Copy(7 * kMs, 2 * kMs, CopySpec{.host = model::MemoryKind::kPageable});
-  trace.Close();
+  ASSERT_TRUE(trace.Close().ok());
   EXPECT_EQ(RuleIds(FindingsOf(path_)), Ids{"pageable_copies"});
 }
 
 TEST_F(TraceRules, ThousandTinyKernelsAreLaunchBound) {
-  SyntheticTrace trace(path_);
+  ReportBuilder trace(path_, Planted());
   std::uint32_t first = 0;
   for (int i = 0; i < 1000; ++i) {  // 2 us kernels, 3 us apart
     std::uint32_t id = trace.Kernel(i * 5 * kUs, 2 * kUs);
     if (i == 0) first = id;
   }
-  trace.Close();
+  ASSERT_TRUE(trace.Close().ok());
   std::vector<TraceFinding> findings = FindingsOf(path_);
   ASSERT_EQ(RuleIds(findings), Ids{"launch_bound_kernels"});
   const TraceFinding& finding = findings[0];
@@ -144,14 +144,14 @@ TEST_F(TraceRules, ThousandTinyKernelsAreLaunchBound) {
 }
 
 TEST_F(TraceRules, FewTinyKernelsAreNotAStretch) {
-  SyntheticTrace trace(path_);
+  ReportBuilder trace(path_, Planted());
   for (int i = 0; i < 19; ++i) trace.Kernel(i * 5 * kUs, 2 * kUs);
-  trace.Close();
+  ASSERT_TRUE(trace.Close().ok());
   EXPECT_TRUE(FindingsOf(path_).empty());
 }
 
 TEST_F(TraceRules, SerialisedCopiesAndKernelsOnOneStream) {
-  SyntheticTrace trace(path_);
+  ReportBuilder trace(path_, Planted());
   std::uint64_t t = 0;
   for (int i = 0; i < 10; ++i) {
     trace.Copy(t, kMs, CopySpec{.kind = model::CopyKind::kHtoD});
@@ -159,8 +159,8 @@ TEST_F(TraceRules, SerialisedCopiesAndKernelsOnOneStream) {
     trace.Copy(t + 2 * kMs, kMs, CopySpec{.kind = model::CopyKind::kDtoH});
     t += 3 * kMs;
   }
-  trace.Kernel(t, kMs, 9);  // another stream, used once: still nothing overlapped
-  trace.Close();
+  trace.Kernel(t, kMs, {.stream = 9});  // another stream, used once: still nothing overlapped
+  ASSERT_TRUE(trace.Close().ok());
   std::vector<TraceFinding> findings = FindingsOf(path_);
   ASSERT_EQ(RuleIds(findings), Ids{"serialized_transfers"});
   const TraceFinding& finding = findings[0];
@@ -176,7 +176,7 @@ TEST_F(TraceRules, SerialisedCopiesAndKernelsOnOneStream) {
 }
 
 TEST_F(TraceRules, AllocationAndFreeInALoop) {
-  SyntheticTrace trace(path_);
+  ReportBuilder trace(path_, Planted());
   std::vector<std::uint32_t> frees;
   for (int i = 0; i < 50; ++i) {
     std::uint64_t t = i * kMs;
@@ -189,7 +189,7 @@ TEST_F(TraceRules, AllocationAndFreeInALoop) {
     trace.Api("cudaFree", t + 500 * kUs, i == 10 ? 400 * kUs : 200 * kUs, free);
     trace.Memory(model::MemoryOp::kFree, t + 550 * kUs, 0x7000, 4 << 20, free);
   }
-  trace.Close();
+  ASSERT_TRUE(trace.Close().ok());
   std::vector<TraceFinding> findings = FindingsOf(path_);
   ASSERT_EQ(RuleIds(findings), Ids{"allocation_in_loop"});
   const TraceFinding& finding = findings[0];
@@ -204,7 +204,7 @@ TEST_F(TraceRules, AllocationAndFreeInALoop) {
 }
 
 TEST_F(TraceRules, PatternUnderOnePercentOfTheRunIsNotReported) {
-  SyntheticTrace trace(path_);
+  ReportBuilder trace(path_, Planted());
   // reference 002's `add`: one 4-byte synchronous copy to pageable memory in a 171 ms run.
   trace.Api("cudaMalloc", 0, 165 * kMs, trace.NextCorrelation());
   trace.Kernel(170 * kMs, 3 * kUs);
@@ -214,13 +214,13 @@ TEST_F(TraceRules, PatternUnderOnePercentOfTheRunIsNotReported) {
                       .is_async = false,
                       .bytes = 4});
   trace.Api("cudaFree", 171 * kMs, 80 * kUs, trace.NextCorrelation());
-  trace.Close();
+  ASSERT_TRUE(trace.Close().ok());
   EXPECT_TRUE(FindingsOf(path_).empty());
 }
 
 TEST_F(TraceRules, EmptyReportHasNoFindings) {
-  SyntheticTrace trace(path_);
-  trace.Close();
+  ReportBuilder trace(path_, Planted());
+  ASSERT_TRUE(trace.Close().ok());
   EXPECT_TRUE(FindingsOf(path_).empty());
 }
 

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <array>
 
+#include "store/report_writer.h"
+#include "store/testing/devices.h"
+
 namespace gpuscope::store::testing {
 
 namespace {
@@ -103,27 +106,7 @@ void WriteSyntheticTrace(model::RecordSink& sink, const SyntheticTraceOptions& o
 
   model::Timestamp now = options.start_time;
   sink.OnProcess({kPid, 48100, "gpu-node-17", "python3 train.py --steps 1000", now});
-  model::DeviceRecord device;
-  device.id = 0;
-  device.name = "NVIDIA H200";
-  device.uuid = "GPU-5f0e3a52-8c4d-1b7e-a9f2-0c61d2e4b7a8";
-  device.compute_major = 9;
-  device.num_sms = 132;
-  device.max_threads_per_block = 1024;
-  device.max_warps_per_sm = 64;
-  device.max_blocks_per_sm = 32;
-  device.max_registers_per_sm = 65536;
-  device.max_registers_per_block = 65536;
-  device.max_shared_memory_per_sm = 233472;
-  device.max_shared_memory_per_block = 49152;
-  device.max_shared_memory_per_block_optin = 232448;
-  device.global_memory_bytes = 150'754'820'096ull;
-  device.global_memory_bandwidth_kbps = 4'800'000'000ull;
-  device.core_clock_khz = 1'980'000;
-  device.l2_cache_bytes = 52'428'800;
-  device.max_ipc = 0xFFFFFFFFu;
-  device.ecc_enabled = 1;
-  sink.OnDevice(device);
+  sink.OnDevice(H200());
   sink.OnContext({kContext, 0, kStream});
   sink.OnStream({kStream, kContext, 0, 0});
 
@@ -179,6 +162,14 @@ void WriteSyntheticTrace(model::RecordSink& sink, const SyntheticTraceOptions& o
       sink.Flush();
     }
   }
+}
+
+Status WriteSyntheticReport(const std::string& path, const SyntheticTraceOptions& options) {
+  StatusOr<std::unique_ptr<ReportWriter>> created = ReportWriter::Create(path, true);
+  if (!created.ok()) return created.status();
+  WriteSyntheticTrace(*created.value(), options);
+  created.value()->Flush();
+  return created.value()->Close();
 }
 
 }  // namespace gpuscope::store::testing

@@ -1,6 +1,7 @@
 // Synthetic launch-bound traces: what the writer sees when a program launches many small
 // kernels from one thread (PyTorch's eager mode, a tight CUDA loop). Used by the size and
-// round-trip tests, the writer benchmark and make_synthetic_report (for the stats benchmark).
+// round-trip tests, the export and viewer tests' large reports, the writer benchmark and
+// make_synthetic_report (for the stats benchmark).
 //
 // Values are realistic in magnitude, which is what report size depends on: absolute
 // CLOCK_REALTIME nanoseconds, microsecond durations, growing correlation and grid ids,
@@ -10,10 +11,12 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "model/record_sink.h"
 #include "model/records.h"
+#include "util/status.h"
 
 namespace gpuscope::store::testing {
 
@@ -31,6 +34,10 @@ inline constexpr std::uint32_t kLaunchKernelCbid = 211;
 // Process, device, context and stream records, then per kernel its cudaLaunchKernel
 // runtime call and the kernel record: 2 * kernels event records. Does not flush at the end.
 void WriteSyntheticTrace(model::RecordSink& sink, const SyntheticTraceOptions& options);
+
+// The trace in a new report at `path` (through the production ReportWriter), flushed and
+// closed; the first error.
+Status WriteSyntheticReport(const std::string& path, const SyntheticTraceOptions& options);
 
 // The kernel names the trace draws from (mangled, and a few unmangled ones as Triton and
 // cuBLAS emit them).

@@ -1,4 +1,5 @@
-// Builders of reader rows for the analysis tests: only the fields a test cares about.
+// Reader rows (what store::ReportReader hands the analyses) built directly, for tests of
+// the analyses that need no report file: only the fields a test cares about are set.
 #pragma once
 
 #include <cstdint>
@@ -7,12 +8,11 @@
 #include "model/records.h"
 #include "store/report_reader.h"
 
-namespace gpuscope::analysis::testing {
+namespace gpuscope::store::testing {
 
-inline store::KernelRow Kernel(std::uint32_t name_id, std::string_view demangled,
-                               std::uint64_t start, std::uint64_t end,
-                               std::string_view mangled = "") {
-  store::KernelRow row;
+inline KernelRow Kernel(std::uint32_t name_id, std::string_view demangled, std::uint64_t start,
+                        std::uint64_t end, std::string_view mangled = "") {
+  KernelRow row;
   row.record.start = start;
   row.record.end = end;
   row.record.mangled_name = mangled.empty() ? demangled : mangled;
@@ -39,11 +39,10 @@ inline model::MemsetRecord Memset(std::uint64_t start, std::uint64_t end, std::u
   return record;
 }
 
-inline store::ApiCallRow Api(std::uint32_t name_id, std::string_view name, std::uint64_t start,
-                             std::uint64_t end,
-                             model::ApiDomain domain = model::ApiDomain::kRuntime,
-                             bool nested_in_runtime = false) {
-  store::ApiCallRow row;
+inline ApiCallRow Api(std::uint32_t name_id, std::string_view name, std::uint64_t start,
+                      std::uint64_t end, model::ApiDomain domain = model::ApiDomain::kRuntime,
+                      bool nested_in_runtime = false) {
+  ApiCallRow row;
   row.record.domain = domain;
   row.record.name = name;
   row.record.start = start;
@@ -53,9 +52,9 @@ inline store::ApiCallRow Api(std::uint32_t name_id, std::string_view name, std::
   return row;
 }
 
-inline store::ApiCallRow Driver(std::uint32_t name_id, std::string_view name, std::uint64_t start,
-                                std::uint64_t end, bool nested = false) {
+inline ApiCallRow Driver(std::uint32_t name_id, std::string_view name, std::uint64_t start,
+                         std::uint64_t end, bool nested = false) {
   return Api(name_id, name, start, end, model::ApiDomain::kDriver, nested);
 }
 
-}  // namespace gpuscope::analysis::testing
+}  // namespace gpuscope::store::testing

@@ -1,0 +1,150 @@
+// Writes a report through the production store::ReportWriter for tests that read reports
+// back (export, viewer, trace rules, the CLI's printers): one call per record, with
+// sensible defaults for everything a test does not care about.
+//
+// Times given to the shorthands (Kernel, Copy, Api, ...) are nanoseconds after the
+// builder's origin; records passed whole (Write) keep their absolute times, and At() turns
+// an offset into one. Correlation ids are handed out from 101 on unless a spec names one.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "model/profile_records.h"
+#include "model/records.h"
+#include "store/report_writer.h"
+#include "util/status.h"
+
+namespace gpuscope::store::testing {
+
+// An absolute CUPTI time (CLOCK_REALTIME ns, November 2023): the default origin.
+inline constexpr model::Timestamp kTraceOrigin = 1'700'000'000'000'000'000ull;
+inline constexpr std::uint64_t kUs = 1'000;
+inline constexpr std::uint64_t kMs = 1'000'000;
+
+struct Dim3 {
+  std::int32_t x = 1, y = 1, z = 1;
+};
+
+// A kernel launch; the defaults are a one-block launch of a warp on stream 7.
+struct KernelSpec {
+  std::string_view name = "_Z4workv";
+  std::uint32_t stream = 7;
+  std::uint32_t correlation = 0;  // 0: the next free one
+  Dim3 grid = {1, 1, 1};
+  Dim3 block = {32, 1, 1};
+  std::uint16_t registers_per_thread = 0;
+};
+
+// A copy; host memory is the side that is not the device (both are device for DtoD).
+struct CopySpec {
+  model::CopyKind kind = model::CopyKind::kHtoD;
+  model::MemoryKind host = model::MemoryKind::kPinned;
+  bool is_async = true;
+  std::uint64_t bytes = 1 << 20;
+  std::uint32_t stream = 7;
+  std::uint32_t correlation = 0;          // 0: the next free one
+  std::uint32_t runtime_correlation = 0;  // of the runtime call, when a driver call copied
+};
+
+struct MemsetSpec {
+  bool is_async = true;
+  std::uint64_t bytes = 4096;
+  std::uint32_t stream = 7;
+  model::MemoryKind memory_kind = model::MemoryKind::kDevice;
+  std::uint32_t correlation = 0;  // 0: the next free one
+};
+
+struct ApiSpec {
+  model::ApiDomain domain = model::ApiDomain::kRuntime;
+  bool nested_in_runtime = false;  // a driver call made by a runtime call
+};
+
+struct NvtxSpec {
+  std::uint32_t id = 0;
+  std::string_view domain = {};  // empty: the default domain
+};
+
+class ReportBuilder {
+ public:
+  struct Options {
+    model::Timestamp origin = kTraceOrigin;  // the process record's start
+    std::uint32_t pid = 4242;  // of the process record and every API call and NVTX range
+    std::uint32_t parent_pid = 1;
+    std::uint32_t thread_id = 1;
+    std::string_view command_line = "./app";
+    std::string_view hostname = "node";
+    bool overwrite = false;
+  };
+
+  explicit ReportBuilder(const std::string& path) : ReportBuilder(path, Options()) {}
+  // Creates the report and writes the process record, as the collector does first.
+  ReportBuilder(const std::string& path, Options options);
+  ReportBuilder(const ReportBuilder&) = delete;
+  ReportBuilder& operator=(const ReportBuilder&) = delete;
+
+  // Why the report could not be created (every call below is then a no-op); after Close,
+  // also the writer's first error.
+  const Status& status() const { return status_; }
+  // The absolute time `offset` ns after the origin, for records passed to Write.
+  model::Timestamp At(std::uint64_t offset) const { return options_.origin + offset; }
+  std::uint32_t NextCorrelation() { return ++correlation_; }
+
+  // Shorthands with times after the origin; each returns the record's correlation id.
+  std::uint32_t Kernel(std::uint64_t start, std::uint64_t duration, const KernelSpec& spec = {});
+  // A kernel CUPTI gave no timestamps (start = end = 0).
+  std::uint32_t UntimedKernel(const KernelSpec& spec = {});
+  std::uint32_t Copy(std::uint64_t start, std::uint64_t duration, const CopySpec& spec = {});
+  std::uint32_t Memset(std::uint64_t start, std::uint64_t duration, const MemsetSpec& spec = {});
+  ReportBuilder& Api(std::string_view name, std::uint64_t start, std::uint64_t duration,
+                     std::uint32_t correlation, const ApiSpec& spec = {});
+  // A synchronous allocation or free of device memory (stream 0xFFFFFFFF).
+  ReportBuilder& Memory(model::MemoryOp op, std::uint64_t time, std::uint64_t address,
+                        std::uint64_t bytes, std::uint32_t correlation);
+  ReportBuilder& Range(model::NvtxKind kind, std::string_view name, std::uint64_t start,
+                       std::uint64_t duration, const NvtxSpec& spec = {});
+  ReportBuilder& Mark(std::string_view name, std::uint64_t time, const NvtxSpec& spec = {});
+  // A range that was started and never ended (end 0).
+  ReportBuilder& OpenRange(model::NvtxKind kind, std::string_view name, std::uint64_t start,
+                           const NvtxSpec& spec = {});
+  // Marks the report as one of `gpuscope profile`: the launch `correlation` of "_Z4workv"
+  // was replayed, and the replay failed (no counter data).
+  ReportBuilder& ProfiledLaunch(std::uint32_t correlation, std::uint64_t start,
+                                std::uint64_t duration);
+
+  // Whole records, times as given.
+  ReportBuilder& Write(const model::DeviceRecord& record);
+  ReportBuilder& Write(const model::ContextRecord& record);
+  ReportBuilder& Write(const model::StreamRecord& record);
+  ReportBuilder& Write(const model::KernelRecord& record);
+  ReportBuilder& Write(const model::MemcpyRecord& record);
+  ReportBuilder& Write(const model::MemsetRecord& record);
+  ReportBuilder& Write(const model::ApiCallRecord& record, bool nested_in_runtime = false);
+  ReportBuilder& Write(const model::MemoryRecord& record);
+  ReportBuilder& Write(const model::SyncRecord& record);
+  ReportBuilder& Write(const model::NvtxRecord& record);
+  ReportBuilder& Write(const model::OverheadRecord& record);
+  ReportBuilder& Write(const model::ProfiledKernelRecord& record);
+  ReportBuilder& Write(const model::CollectionCounters& counters);
+
+  // Flushes and closes the report; returns the first error.
+  Status Close();
+
+ private:
+  std::string_view Keep(std::string_view text);
+  model::KernelRecord KernelOf(const KernelSpec& spec);
+  std::uint32_t CorrelationOr(std::uint32_t given) {
+    return given != 0 ? given : NextCorrelation();
+  }
+
+  Options options_;
+  Status status_;
+  std::unique_ptr<ReportWriter> writer_;
+  std::deque<std::string> strings_;  // names outlive the writer's calls
+  std::uint32_t correlation_ = 100;
+};
+
+}  // namespace gpuscope::store::testing
