@@ -181,7 +181,7 @@ class SpilledMerge {
 // The whole merge (rows need `start` and `end`): streams 0..stream_count-1, each read with
 // `for_each_stream(index, sink)` (sink returns false to stop; rows in start order), are
 // emitted in one start order through `emit(row, base)`, where `base` (the zero of nvprof's
-// Start column) is `origin` - the profiling start, trace_origin.h - or the earliest timed
+// Start column) is `origin` - the profiling start, render/trace_origin.h - or the earliest timed
 // start of all streams if that is earlier (UINT64_MAX: always the earliest start). Every
 // stream but `driver` is spilled first; the driver is read last, once, and never stored.
 template <typename Row, typename ForEachStream, typename Emit>

@@ -10,7 +10,6 @@
 #include <iostream>
 #include <set>
 
-#include "analysis/metrics/section_listing.h"
 #include "cli/command_prologue.h"
 #include "cli/exit_codes.h"
 #include "cli/launcher.h"
@@ -24,6 +23,7 @@
 #include "cli/run_preparation.h"
 #include "cli/step_timer.h"
 #include "cli/temp_dir.h"
+#include "render/section_listing.h"
 #include "store/report_finalizer.h"
 #include "store/report_reader.h"
 #include "util/comma_list.h"
@@ -97,7 +97,7 @@ int ListOrQuery(const ProfileOptions& options) {
       if (auto opened = metric_host::MetricHost::Open(*chip); opened.ok())
         host = std::move(*opened);
     }
-    analysis::PassCounter passes = nullptr;
+    render::PassCounter passes = nullptr;
     if (host) {
       passes = [&host](const std::vector<std::string>& names) -> std::optional<int> {
         std::vector<std::string> valid;
@@ -109,8 +109,8 @@ int ListOrQuery(const ProfileOptions& options) {
         return static_cast<int>(*count);
       };
     }
-    std::cout << (options.list_sets ? analysis::FormatSetList(passes)
-                                    : analysis::FormatSectionList(passes));
+    std::cout << (options.list_sets ? render::FormatSetList(passes)
+                                    : render::FormatSectionList(passes));
     return kExitOk;
   }
   StatusOr<std::string> chip = ChooseChip(options);

@@ -4,14 +4,16 @@
 #include <memory>
 #include <sstream>
 
-#include "analysis/printers.h"
-#include "analysis/trace_rules/findings_format.h"
+#include "analysis/report_warnings.h"
 #include "analysis/trace_rules/run_trace_rules.h"
 #include "cli/command_prologue.h"
 #include "cli/exit_codes.h"
 #include "cli/option_parser.h"
 #include "cli/profile_output.h"
 #include "cli/stats_options.h"
+#include "render/nvprof_summary.h"
+#include "render/stats_report.h"
+#include "render/trace_findings_format.h"
 #include "store/report_reader.h"
 
 namespace gpuscope::cli {
@@ -25,13 +27,13 @@ std::string NamingPath(const std::string& message, const std::string& path) {
 
 // Several JSON tables as one document, {"name": table, ...}: concatenated documents would
 // not parse.
-Status WriteJsonTables(const std::vector<std::string>& names, const analysis::Reports& reports,
+Status WriteJsonTables(const std::vector<std::string>& names, const render::Reports& reports,
                        std::ostream& out) {
   out << "{\n";
   for (std::size_t i = 0; i < names.size(); ++i) {
     std::ostringstream table;
     GPUSCOPE_RETURN_IF_ERROR(
-        analysis::WriteStatsReport(names[i], reports, analysis::StatsFormat::kJson, table));
+        render::WriteStatsReport(names[i], reports, render::StatsFormat::kJson, table));
     std::string text = table.str();
     while (!text.empty() && text.back() == '\n') text.pop_back();
     out << "\"" << names[i] << "\": " << text << (i + 1 < names.size() ? ",\n" : "\n");
@@ -42,43 +44,43 @@ Status WriteJsonTables(const std::vector<std::string>& names, const analysis::Re
 
 // `--rules`: each report's findings, one block per process (rules judge one process's
 // timeline; aggregating them would hide which process has the problem).
-Status WriteFindings(const StatsOptions& options, const analysis::Reports& reports,
+Status WriteFindings(const StatsOptions& options, const render::Reports& reports,
                      std::ostream& out) {
-  bool csv = options.format == analysis::StatsFormat::kCsv;
+  bool csv = options.format == render::StatsFormat::kCsv;
   bool first = true;
   for (const store::ReportReader* reader : reports) {
-    StatusOr<std::vector<analysis::TraceFinding>> findings = analysis::RunTraceRules(*reader);
+    StatusOr<std::vector<analysis::Finding>> findings =
+        analysis::trace_rules::RunTraceRules(*reader);
     if (!findings.ok()) return findings.status();
     if (!first) out << '\n';
     first = false;
     if (csv) {
-      analysis::WriteTraceFindingsCsv(findings.value(), reader->process().start, out);
+      render::WriteTraceFindingsCsv(findings.value(), reader->process().start, out);
     } else if (findings->empty()) {
       out << "==" << reader->process().pid << "== Findings: none (no trace rule fired)\n";
     } else {
-      analysis::WriteTraceFindings(findings.value(), reader->process().pid,
-                                   reader->process().start, out);
+      render::WriteTraceFindings(findings.value(), reader->process().pid, reader->process().start,
+                                 out);
     }
   }
   return {};
 }
 
-Status WriteStats(const StatsOptions& options, const analysis::Reports& reports,
-                  std::ostream& out) {
+Status WriteStats(const StatsOptions& options, const render::Reports& reports, std::ostream& out) {
   if (options.rules) return WriteFindings(options, reports, out);
   if (options.report_names.empty()) {
-    return analysis::WriteNvprofSummary(reports, options.output, out);
+    return render::WriteNvprofSummary(reports, options.output, out);
   }
-  if (options.format == analysis::StatsFormat::kJson && options.report_names.size() > 1) {
+  if (options.format == render::StatsFormat::kJson && options.report_names.size() > 1) {
     return WriteJsonTables(options.report_names, reports, out);
   }
   bool first = true;
   for (const std::string& name : options.report_names) {
     // Column tables carry their own title and trailing blank line (nsys's layout); CSV
     // tables get a blank line between them so that scripts can split them.
-    if (!first && options.format == analysis::StatsFormat::kCsv) out << '\n';
+    if (!first && options.format == render::StatsFormat::kCsv) out << '\n';
     first = false;
-    GPUSCOPE_RETURN_IF_ERROR(analysis::WriteStatsReport(name, reports, options.format, out));
+    GPUSCOPE_RETURN_IF_ERROR(render::WriteStatsReport(name, reports, options.format, out));
   }
   return {};
 }
@@ -87,7 +89,7 @@ Status WriteStats(const StatsOptions& options, const analysis::Reports& reports,
 // that was never evaluated, e.g. of a program that was killed).
 int PrintProfilePages(const StatsOptions& options) {
   ProfileOutputOptions output;
-  output.csv = options.format == analysis::StatsFormat::kCsv;
+  output.csv = options.format == render::StatsFormat::kCsv;
   output.page = *options.page == "raw" ? ProfilePage::kRaw : ProfilePage::kDetails;
   output.summary = options.per_kernel_summary ? ProfileSummary::kPerKernel : ProfileSummary::kNone;
   StatusOr<ProfileOutputResult> printed = PrintProfiles(std::cout, options.report_paths, output);
@@ -121,7 +123,7 @@ int StatsCommand(std::span<const std::string> args) {
   // Every report is opened before anything is printed, so a bad one among several gives
   // one error line and no partial output.
   std::vector<std::unique_ptr<store::ReportReader>> readers;
-  analysis::Reports reports;
+  render::Reports reports;
   for (const std::string& path : options.report_paths) {
     StatusOr<std::unique_ptr<store::ReportReader>> reader = store::ReportReader::Open(path);
     if (!reader.ok()) {

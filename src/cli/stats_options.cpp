@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "cli/option_parser.h"
+#include "render/stats_report.h"
 
 namespace gpuscope::cli {
 namespace {
@@ -36,7 +37,7 @@ constexpr OptionSpec kStatsOptions[] = {
 
 std::string KnownReportNames() {
   std::string list;
-  for (const std::string& name : analysis::StatsReportNames()) {
+  for (const std::string& name : render::StatsReportNames()) {
     if (!list.empty()) list += ", ";
     list += name;
   }
@@ -44,7 +45,7 @@ std::string KnownReportNames() {
 }
 
 Status AddReportNames(const std::string& value, std::vector<std::string>& names) {
-  const std::vector<std::string>& known = analysis::StatsReportNames();
+  const std::vector<std::string>& known = render::StatsReportNames();
   std::size_t begin = 0;
   while (begin <= value.size()) {
     std::size_t end = value.find(',', begin);
@@ -66,7 +67,7 @@ Status Apply(const ParsedOption& option, StatsOptions& options) {
     case kReport:
       return AddReportNames(option.value, options.report_names);
     case kFormat: {
-      StatusOr<analysis::StatsFormat> format = analysis::ParseStatsFormat(option.value);
+      StatusOr<render::StatsFormat> format = render::ParseStatsFormat(option.value);
       if (!format.ok()) {
         return Status::Error("option '--format' expects column, csv or json, not '" + option.value +
                              "'");
@@ -127,20 +128,20 @@ StatusOr<StatsOptions> ParseStatsOptions(std::span<const std::string> args) {
   if (options.rules && (options.page || !options.report_names.empty())) {
     return Status::Error("--rules cannot be combined with --page or --report");
   }
-  if (options.rules && options.format == analysis::StatsFormat::kJson) {
+  if (options.rules && options.format == render::StatsFormat::kJson) {
     return Status::Error("--rules prints text or CSV, not JSON");
   }
   if (options.page && !options.report_names.empty()) {
     return Status::Error("--page and --report cannot be combined: one prints metrics, the other trace tables");
   }
-  if (options.page && options.format == analysis::StatsFormat::kJson) {
+  if (options.page && options.format == render::StatsFormat::kJson) {
     return Status::Error("--page prints text or CSV, not JSON");
   }
   if (options.report_names.empty() && !options.page &&
-      options.format == analysis::StatsFormat::kJson) {
+      options.format == render::StatsFormat::kJson) {
     return Status::Error("--format json needs --report: nvprof's summary has no JSON form");
   }
-  options.output.csv = options.format == analysis::StatsFormat::kCsv;
+  options.output.csv = options.format == render::StatsFormat::kCsv;
   return options;
 }
 

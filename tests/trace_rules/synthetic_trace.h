@@ -63,8 +63,8 @@ class SyntheticTrace {
 };
 
 // Opens the report and runs the rules; fails the test on error.
-std::vector<TraceFinding> FindingsOf(const std::string& path);
+std::vector<Finding> FindingsOf(const std::string& path);
 // The rule ids of the findings, in order.
-std::vector<std::string> RuleIds(const std::vector<TraceFinding>& findings);
+std::vector<std::string> RuleIds(const std::vector<Finding>& findings);
 
 }  // namespace gpuscope::analysis::testing
