@@ -223,4 +223,21 @@ Status MergeStartOrdered(std::size_t stream_count, std::size_t driver, std::uint
   return merge.EmitAll(emit_spilled);
 }
 
+// The stream with the most rows, to drive MergeStartOrdered: it is the one never copied
+// aside. `count_rows(i)` returns StatusOr<std::uint64_t> for stream i; a count that cannot be
+// read only makes the choice worse, never the output wrong.
+template <typename CountRows>
+std::size_t LargestStream(std::size_t stream_count, CountRows&& count_rows) {
+  std::size_t driver = 0;
+  std::uint64_t most = 0;
+  for (std::size_t i = 0; i < stream_count; ++i) {
+    StatusOr<std::uint64_t> rows = count_rows(i);
+    if (rows.ok() && *rows > most) {
+      most = *rows;
+      driver = i;
+    }
+  }
+  return driver;
+}
+
 }  // namespace gpuscope::analysis

@@ -16,7 +16,7 @@ namespace {
 
 // The tables asked for, in nvprof's order: traces first, then the summary. With no print
 // option at all, the summary is what nvprof prints. A blank line separates tables.
-Status WriteRequestedOutput(const render::Reports& reports, const RunOptions& options,
+Status WriteRequestedOutput(const analysis::Reports& reports, const RunOptions& options,
                             std::ostream& out) {
   bool any_trace = options.print_gpu_trace || options.print_api_trace;
   bool any_summary = options.print_gpu_summary || options.print_api_summary;

@@ -27,7 +27,7 @@ std::string NamingPath(const std::string& message, const std::string& path) {
 
 // Several JSON tables as one document, {"name": table, ...}: concatenated documents would
 // not parse.
-Status WriteJsonTables(const std::vector<std::string>& names, const render::Reports& reports,
+Status WriteJsonTables(const std::vector<std::string>& names, const analysis::Reports& reports,
                        std::ostream& out) {
   out << "{\n";
   for (std::size_t i = 0; i < names.size(); ++i) {
@@ -44,7 +44,7 @@ Status WriteJsonTables(const std::vector<std::string>& names, const render::Repo
 
 // `--rules`: each report's findings, one block per process (rules judge one process's
 // timeline; aggregating them would hide which process has the problem).
-Status WriteFindings(const StatsOptions& options, const render::Reports& reports,
+Status WriteFindings(const StatsOptions& options, const analysis::Reports& reports,
                      std::ostream& out) {
   bool csv = options.format == render::StatsFormat::kCsv;
   bool first = true;
@@ -66,7 +66,8 @@ Status WriteFindings(const StatsOptions& options, const render::Reports& reports
   return {};
 }
 
-Status WriteStats(const StatsOptions& options, const render::Reports& reports, std::ostream& out) {
+Status WriteStats(const StatsOptions& options, const analysis::Reports& reports,
+                  std::ostream& out) {
   if (options.rules) return WriteFindings(options, reports, out);
   if (options.report_names.empty()) {
     return render::WriteNvprofSummary(reports, options.output, out);
@@ -123,7 +124,7 @@ int StatsCommand(std::span<const std::string> args) {
   // Every report is opened before anything is printed, so a bad one among several gives
   // one error line and no partial output.
   std::vector<std::unique_ptr<store::ReportReader>> readers;
-  render::Reports reports;
+  analysis::Reports reports;
   for (const std::string& path : options.report_paths) {
     StatusOr<std::unique_ptr<store::ReportReader>> reader = store::ReportReader::Open(path);
     if (!reader.ok()) {

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
+#include "analysis/stats_reports.h"
 #include "cli/option_parser.h"
-#include "render/stats_report.h"
 
 namespace gpuscope::cli {
 namespace {
@@ -37,7 +37,7 @@ constexpr OptionSpec kStatsOptions[] = {
 
 std::string KnownReportNames() {
   std::string list;
-  for (const std::string& name : render::StatsReportNames()) {
+  for (const std::string& name : analysis::StatsReportNames()) {
     if (!list.empty()) list += ", ";
     list += name;
   }
@@ -45,7 +45,7 @@ std::string KnownReportNames() {
 }
 
 Status AddReportNames(const std::string& value, std::vector<std::string>& names) {
-  const std::vector<std::string>& known = render::StatsReportNames();
+  const std::vector<std::string>& known = analysis::StatsReportNames();
   std::size_t begin = 0;
   while (begin <= value.size()) {
     std::size_t end = value.find(',', begin);

@@ -5,17 +5,20 @@
 #include <cstdint>
 
 #include "analysis/name_groups.h"
+#include "analysis/report_checks.h"
 #include "analysis/spill_merge.h"
 #include "analysis/summary_builder.h"
 #include "render/api_trace_format.h"
-#include "render/report_checks.h"
 #include "render/trace_origin.h"
 
 namespace gpuscope::render {
 
+using analysis::CheckReports;
 using analysis::IsSummarizedApiCall;
+using analysis::LargestStream;
 using analysis::MergeStartOrdered;
 using analysis::NameGroups;
+using analysis::Reports;
 
 namespace {
 
@@ -36,16 +39,8 @@ Status ForEachTraceRow(const store::ReportReader& report, NameGroups& names, Sin
 
 // The report with the most calls drives the merge (see spill_merge.h).
 std::size_t ChooseDriver(const Reports& reports) {
-  std::size_t driver = 0;
-  std::uint64_t most = 0;
-  for (std::size_t i = 0; i < reports.size(); ++i) {
-    StatusOr<std::uint64_t> rows = reports[i]->CountRows("api_calls");
-    if (rows.ok() && *rows > most) {
-      most = *rows;
-      driver = i;
-    }
-  }
-  return driver;
+  return LargestStream(reports.size(),
+                       [&](std::size_t i) { return reports[i]->CountRows("api_calls"); });
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 
 #include <ostream>
 
+#include "analysis/report_checks.h"
 #include "render/output_options.h"
 #include "util/status.h"
 
@@ -11,6 +12,7 @@ namespace gpuscope::render {
 // nvprof --print-api-trace: Start, Duration, Name for the summary's selection of API calls
 // (nested driver calls left out), every report merged into one start order; CSV adds
 // Correlation_ID. Streams like WriteGpuTrace.
-Status WriteApiTrace(const Reports& reports, const OutputOptions& options, std::ostream& out);
+Status WriteApiTrace(const analysis::Reports& reports, const OutputOptions& options,
+                     std::ostream& out);
 
 }  // namespace gpuscope::render

@@ -4,6 +4,7 @@
 
 namespace gpuscope::render {
 
+using analysis::Reports;
 namespace {
 
 std::string MakeLabel(std::string_view name, std::uint32_t device_id) {

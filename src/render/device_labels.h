@@ -7,7 +7,7 @@
 #include <string_view>
 #include <utility>
 
-#include "render/output_options.h"
+#include "analysis/report_checks.h"
 
 namespace gpuscope::render {
 
@@ -15,7 +15,7 @@ class DeviceLabels {
  public:
   DeviceLabels() = default;
   // The devices tables of the reports; report indexes follow the order of `reports`.
-  explicit DeviceLabels(const Reports& reports);
+  explicit DeviceLabels(const analysis::Reports& reports);
 
   void Add(std::uint32_t report, std::uint32_t device_id, std::string_view name);
 

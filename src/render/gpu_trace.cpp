@@ -6,16 +6,19 @@
 #include <vector>
 
 #include "analysis/name_groups.h"
+#include "analysis/report_checks.h"
 #include "analysis/spill_merge.h"
 #include "render/device_labels.h"
 #include "render/gpu_trace_format.h"
-#include "render/report_checks.h"
 #include "render/trace_origin.h"
 
 namespace gpuscope::render {
 
+using analysis::CheckReports;
+using analysis::LargestStream;
 using analysis::MergeStartOrdered;
 using analysis::NameGroups;
+using analysis::Reports;
 
 namespace {
 
@@ -61,20 +64,11 @@ const char* TableOf(GpuActivity activity) {
   return "memsets";
 }
 
-// The stream with the most rows drives the merge: it is the one never copied aside. A
-// count that cannot be read only makes the choice worse, never the output wrong.
+// The stream with the most rows drives the merge (see spill_merge.h).
 std::size_t ChooseDriver(const Reports& reports, const std::vector<GpuStream>& streams) {
-  std::size_t driver = 0;
-  std::uint64_t most = 0;
-  for (std::size_t i = 0; i < streams.size(); ++i) {
-    StatusOr<std::uint64_t> rows =
-        reports[streams[i].report]->CountRows(TableOf(streams[i].activity));
-    if (rows.ok() && *rows > most) {
-      most = *rows;
-      driver = i;
-    }
-  }
-  return driver;
+  return LargestStream(streams.size(), [&](std::size_t i) {
+    return reports[streams[i].report]->CountRows(TableOf(streams[i].activity));
+  });
 }
 
 }  // namespace

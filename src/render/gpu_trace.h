@@ -3,6 +3,7 @@
 
 #include <ostream>
 
+#include "analysis/report_checks.h"
 #include "render/output_options.h"
 #include "util/status.h"
 
@@ -15,6 +16,7 @@ namespace gpuscope::render {
 // has it in a Correlation_ID column. Rows without timestamps come first, with "-" times.
 // Streams: memory stays bounded however many rows (streams other than the largest are
 // buffered in a temporary file while they are merged).
-Status WriteGpuTrace(const Reports& reports, const OutputOptions& options, std::ostream& out);
+Status WriteGpuTrace(const analysis::Reports& reports, const OutputOptions& options,
+                     std::ostream& out);
 
 }  // namespace gpuscope::render

@@ -3,6 +3,7 @@
 
 #include <ostream>
 
+#include "analysis/report_checks.h"
 #include "render/output_options.h"
 #include "util/status.h"
 
@@ -15,6 +16,7 @@ namespace gpuscope::render {
 // (CollectionWarnings counts them). When no requested section has a row, one line says so
 // ("No kernels, memory copies, memsets or API calls were profiled."); CSV then prints only
 // its header and units rows.
-Status WriteNvprofSummary(const Reports& reports, const OutputOptions& options, std::ostream& out);
+Status WriteNvprofSummary(const analysis::Reports& reports, const OutputOptions& options,
+                          std::ostream& out);
 
 }  // namespace gpuscope::render

@@ -1,11 +1,8 @@
-// What the nvprof-style printers (nvprof_summary.h, gpu_trace.h, api_trace.h) are given:
-// the reports to aggregate (one per process or rank) and how to write them.
+// How the nvprof-style printers (nvprof_summary.h, gpu_trace.h, api_trace.h) write the
+// reports they aggregate: text or CSV, time unit, kernel names, sections.
 #pragma once
 
-#include <vector>
-
 #include "analysis/units.h"
-#include "store/report_reader.h"
 
 namespace gpuscope::render {
 
@@ -22,9 +19,5 @@ struct OutputOptions {
   bool gpu_activities = true;
   bool api_calls = true;
 };
-
-// Every printer takes one or more reports and aggregates them; rows come out sorted the
-// way the tools users know sort them.
-using Reports = std::vector<const store::ReportReader*>;
 
 }  // namespace gpuscope::render

@@ -6,14 +6,14 @@
 
 #include <cstdint>
 
-#include "render/output_options.h"
+#include "analysis/report_checks.h"
 #include "store/report_reader.h"
 
 namespace gpuscope::render {
 
 // The earliest tracing start (ProcessInfo::start) of the reports; UINT64_MAX when none
 // recorded one, and the merge then measures from the earliest row instead.
-inline std::uint64_t TraceOrigin(const Reports& reports) {
+inline std::uint64_t TraceOrigin(const analysis::Reports& reports) {
   std::uint64_t origin = UINT64_MAX;
   for (const store::ReportReader* report : reports) {
     std::uint64_t start = report != nullptr ? report->process().start : 0;

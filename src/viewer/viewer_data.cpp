@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "analysis/report_warnings.h"
+#include "analysis/stats_reports.h"
 #include "export/sql_rows.h"
 #include "render/escaping.h"
 #include "render/stats_report.h"
@@ -318,10 +319,10 @@ StatusOr<std::string> ViewerData::SummaryJson(std::span<const std::size_t> repor
   std::vector<std::size_t> key(reports.begin(), reports.end());
   auto cached = summaries_.find(key);
   if (cached != summaries_.end()) return cached->second;
-  render::Reports readers;
+  analysis::Reports readers;
   for (std::size_t r : reports) readers.push_back(reports_[r].reader.get());
   std::string out = "{\"tables\":{";
-  const std::vector<std::string>& names = render::StatsReportNames();
+  const std::vector<std::string>& names = analysis::StatsReportNames();
   for (std::size_t i = 0; i < names.size(); ++i) {
     std::ostringstream table;
     GPUSCOPE_RETURN_IF_ERROR(

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "analysis/report_warnings.h"
+#include "analysis/stats_reports.h"
 #include "json_checker.h"
 #include "render/api_trace.h"
 #include "render/gpu_trace.h"
@@ -26,9 +27,7 @@ namespace gpuscope::analysis {
 namespace {
 
 using render::OutputOptions;
-using render::Reports;
 using render::StatsFormat;
-using render::StatsReportNames;
 using render::WriteApiTrace;
 using render::WriteGpuTrace;
 using render::WriteNvprofSummary;

@@ -7,7 +7,9 @@
 
 #include "analysis/duration_stats.h"
 #include "analysis/stats_builders.h"
+#include "analysis/stats_reports.h"
 #include "analysis/stats_table.h"
+#include "analysis/units.h"
 #include "json_checker.h"
 #include "render/stats_report.h"
 #include "render/stats_table_format.h"
@@ -18,7 +20,6 @@ namespace {
 
 using render::ParseStatsFormat;
 using render::StatsFormat;
-using render::StatsReportNames;
 using render::WithThousandsSeparators;
 using render::WriteStatsReport;
 using render::WriteStatsTable;

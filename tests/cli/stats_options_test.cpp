@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "render/stats_report.h"
+#include "analysis/stats_reports.h"
 
 namespace gpuscope::cli {
 namespace {
@@ -40,7 +40,7 @@ TEST(StatsOptions, ParsesEveryOptionInBothSpellings) {
 }
 
 TEST(StatsOptions, AcceptsEveryKnownReportName) {
-  for (const std::string& name : render::StatsReportNames()) {
+  for (const std::string& name : analysis::StatsReportNames()) {
     StatusOr<StatsOptions> parsed = Parse({"--report", name, "a.sqlite"});
     ASSERT_TRUE(parsed.ok()) << name << ": " << parsed.status().message();
     EXPECT_EQ(parsed->report_names, std::vector<std::string>{name});
@@ -52,7 +52,7 @@ TEST(StatsOptions, UnknownReportNameListsTheKnownOnes) {
   ASSERT_FALSE(parsed.ok());
   const std::string& message = parsed.status().message();
   EXPECT_EQ(message.rfind("unknown report 'gpu_kern' (known: ", 0), 0u) << message;
-  for (const std::string& name : render::StatsReportNames()) {
+  for (const std::string& name : analysis::StatsReportNames()) {
     EXPECT_NE(message.find(name), std::string::npos) << name;
   }
 }

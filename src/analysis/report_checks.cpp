@@ -1,8 +1,8 @@
-#include "render/report_checks.h"
+#include "analysis/report_checks.h"
 
 #include <string>
 
-namespace gpuscope::render {
+namespace gpuscope::analysis {
 
 Status CheckReports(const Reports& reports) {
   if (reports.empty()) return Status::Error("no report to print");
@@ -15,4 +15,4 @@ Status CheckReports(const Reports& reports) {
   return Status();
 }
 
-}  // namespace gpuscope::render
+}  // namespace gpuscope::analysis
