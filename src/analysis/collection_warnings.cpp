@@ -2,7 +2,6 @@
 
 #include <cstdint>
 
-#include "analysis/printers.h"
 #include "analysis/units.h"
 
 namespace gpuscope::analysis {

@@ -1,40 +1,22 @@
-// WriteNvprofSummary: the report loop. Reading feeds the builder; the builder aggregates;
-// the formatter prints. Only the tables a requested section needs are read.
-#include "analysis/nvprof_summary_format.h"
-#include "analysis/printers.h"
-#include "analysis/report_checks.h"
-#include "analysis/summary_builder.h"
+// SummarizeReports: the report loop. Reading feeds the builder; the builder aggregates.
+#include "analysis/nvprof_summary.h"
+
+#include "analysis/report_feed.h"
 
 namespace gpuscope::analysis {
 
-Status WriteNvprofSummary(const Reports& reports, const OutputOptions& options, std::ostream& out) {
+StatusOr<NvprofSummary> SummarizeReports(const Reports& reports, const SummaryRequest& request) {
   GPUSCOPE_RETURN_IF_ERROR(CheckReports(reports));
-  NvprofSummaryBuilder builder(options.demangle);
+  NvprofSummaryBuilder builder(request.demangle);
   for (const store::ReportReader* report : reports) {
     builder.BeginReport();
-    if (options.gpu_activities) {
-      GPUSCOPE_RETURN_IF_ERROR(report->ForEachKernel([&](const store::KernelRow& row) {
-        builder.AddKernel(row);
-        return true;
-      }));
-      GPUSCOPE_RETURN_IF_ERROR(report->ForEachMemcpy([&](const model::MemcpyRecord& record) {
-        builder.AddMemcpy(record);
-        return true;
-      }));
-      GPUSCOPE_RETURN_IF_ERROR(report->ForEachMemset([&](const model::MemsetRecord& record) {
-        builder.AddMemset(record);
-        return true;
-      }));
+    if (request.gpu_activities) {
+      GPUSCOPE_RETURN_IF_ERROR(FeedKernels(*report, builder));
+      GPUSCOPE_RETURN_IF_ERROR(FeedCopiesAndMemsets(*report, builder));
     }
-    if (options.api_calls) {
-      GPUSCOPE_RETURN_IF_ERROR(report->ForEachApiCall([&](const store::ApiCallRow& row) {
-        builder.AddApiCall(row);
-        return true;
-      }));
-    }
+    if (request.api_calls) GPUSCOPE_RETURN_IF_ERROR(FeedApiCalls(*report, builder));
   }
-  FormatNvprofSummary(builder.Build(), options, out);
-  return Status();
+  return builder.Build();
 }
 
 }  // namespace gpuscope::analysis

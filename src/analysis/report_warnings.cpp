@@ -1,6 +1,7 @@
 // CollectionWarnings: a report's own record of its losses, put into words.
+#include "analysis/report_warnings.h"
+
 #include "analysis/collection_warnings.h"
-#include "analysis/printers.h"
 
 namespace gpuscope::analysis {
 

@@ -181,7 +181,7 @@ class SpilledMerge {
 // The whole merge (rows need `start` and `end`): streams 0..stream_count-1, each read with
 // `for_each_stream(index, sink)` (sink returns false to stop; rows in start order), are
 // emitted in one start order through `emit(row, base)`, where `base` (the zero of nvprof's
-// Start column) is `origin` - the profiling start, trace_origin.h - or the earliest timed
+// Start column) is `origin` - the profiling start, render/trace_origin.h - or the earliest timed
 // start of all streams if that is earlier (UINT64_MAX: always the earliest start). Every
 // stream but `driver` is spilled first; the driver is read last, once, and never stored.
 template <typename Row, typename ForEachStream, typename Emit>
@@ -221,6 +221,23 @@ Status MergeStartOrdered(std::size_t stream_count, std::size_t driver, std::uint
     GPUSCOPE_RETURN_IF_ERROR(merge_status);
   }
   return merge.EmitAll(emit_spilled);
+}
+
+// The stream with the most rows, to drive MergeStartOrdered: it is the one never copied
+// aside. `count_rows(i)` returns StatusOr<std::uint64_t> for stream i; a count that cannot be
+// read only makes the choice worse, never the output wrong.
+template <typename CountRows>
+std::size_t LargestStream(std::size_t stream_count, CountRows&& count_rows) {
+  std::size_t driver = 0;
+  std::uint64_t most = 0;
+  for (std::size_t i = 0; i < stream_count; ++i) {
+    StatusOr<std::uint64_t> rows = count_rows(i);
+    if (rows.ok() && *rows > most) {
+      most = *rows;
+      driver = i;
+    }
+  }
+  return driver;
 }
 
 }  // namespace gpuscope::analysis

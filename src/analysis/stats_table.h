@@ -1,13 +1,10 @@
-// An nsys-style statistics table and its three renderings: nsys's aligned columns, CSV and
-// JSON. The builders (stats_builders.h) produce tables; this file only prints them.
+// An nsys-style statistics table as data: its columns, how each is written, and its rows.
+// The builders (stats_builders.h) produce tables; render/stats_table_format.h prints them.
 #pragma once
 
 #include <cstdint>
-#include <ostream>
 #include <string>
 #include <vector>
-
-#include "analysis/printers.h"
 
 namespace gpuscope::analysis {
 
@@ -40,14 +37,5 @@ struct StatsTable {
   std::vector<StatsColumn> columns;
   std::vector<std::vector<StatsCell>> rows;
 };
-
-// Column: " ** Title (name):", a blank line, header, dashes, rows, a blank line; an empty
-// table prints "SKIPPED: no <subject> in the report(s)" instead of the grid.
-// CSV: a header row of column names, then the rows. JSON: an array of objects keyed by
-// column name, numbers as JSON numbers.
-void WriteStatsTable(const StatsTable& table, StatsFormat format, std::ostream& out);
-
-// "1234567" -> "1,234,567"; keeps a decimal part as it is ("1234.5" -> "1,234.5").
-std::string WithThousandsSeparators(const std::string& number);
 
 }  // namespace gpuscope::analysis

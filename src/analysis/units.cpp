@@ -8,6 +8,16 @@
 
 namespace gpuscope::analysis {
 
+StatusOr<TimeUnit> ParseTimeUnit(std::string_view text) {
+  if (text == "auto") return TimeUnit::kAuto;
+  if (text == "s") return TimeUnit::kSeconds;
+  if (text == "ms") return TimeUnit::kMilliseconds;
+  if (text == "us") return TimeUnit::kMicroseconds;
+  if (text == "ns") return TimeUnit::kNanoseconds;
+  return Status::Error("unknown time unit '" + std::string(text) +
+                       "' (expected s, ms, us, ns or auto)");
+}
+
 namespace {
 
 std::string Printf(const char* format, int decimals, double value) {

@@ -11,9 +11,14 @@
 #include <string>
 #include <string_view>
 
-#include "analysis/printers.h"
+#include "util/status.h"
 
 namespace gpuscope::analysis {
+
+enum class TimeUnit { kAuto, kSeconds, kMilliseconds, kMicroseconds, kNanoseconds };
+
+// "auto", "s", "ms", "us", "ns" (nvprof's -u/--normalized-time-unit).
+StatusOr<TimeUnit> ParseTimeUnit(std::string_view text);
 
 // `nanoseconds` may be fractional (averages). With kAuto the unit is chosen per value;
 // with a fixed unit every value is written in it with nanosecond resolution (ns: 0

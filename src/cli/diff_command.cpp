@@ -2,12 +2,12 @@
 
 #include <iostream>
 
-#include "analysis/diff/diff_format.h"
 #include "analysis/diff/kernel_launches.h"
 #include "analysis/diff/report_diff.h"
 #include "cli/command_prologue.h"
 #include "cli/exit_codes.h"
 #include "cli/option_parser.h"
+#include "render/diff_format.h"
 #include "store/report_reader.h"
 
 namespace gpuscope::cli {
@@ -89,9 +89,9 @@ int DiffCommand(std::span<const std::string> args) {
   }
   analysis::ReportDiff diff = analysis::DiffReports(*before, *after);
   if (options.csv) {
-    analysis::WriteDiffCsv(diff, std::cout);
+    render::WriteDiffCsv(diff, std::cout);
   } else {
-    analysis::WriteDiffText(diff, {.all_rows = options.all}, std::cout);
+    render::WriteDiffText(diff, {.all_rows = options.all}, std::cout);
   }
   std::cout.flush();
   return kExitOk;

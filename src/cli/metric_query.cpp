@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <memory>
 
-#include "analysis/escaping.h"
 #include "cupti/host/metric_host.h"
+#include "render/escaping.h"
 
 namespace gpuscope::cli {
 namespace {
@@ -24,9 +24,9 @@ Status PrintMetricQuery(std::ostream& out, const std::string& chip, bool csv) {
   if (csv) {
     out << "\"Metric Name\",\"Metric Type\",\"Metric Unit\",\"Metric Description\"\n";
     for (const metric_host::MetricDescription& m : metrics) {
-      out << analysis::CsvQuoted(m.name) << ','
-          << analysis::CsvQuoted(Capitalised(metric_host::MetricKindName(m.kind))) << ','
-          << analysis::CsvQuoted(m.unit) << ',' << analysis::CsvQuoted(m.description) << '\n';
+      out << render::CsvQuoted(m.name) << ','
+          << render::CsvQuoted(Capitalised(metric_host::MetricKindName(m.kind))) << ','
+          << render::CsvQuoted(m.unit) << ',' << render::CsvQuoted(m.description) << '\n';
     }
     return Status();
   }

@@ -8,12 +8,12 @@
 #include <optional>
 
 #include "analysis/occupancy.h"
-#include "analysis/occupancy_format.h"
 #include "analysis/occupancy_graphs.h"
-#include "analysis/occupancy_svg.h"
 #include "cli/command_prologue.h"
 #include "cli/exit_codes.h"
 #include "cli/option_parser.h"
+#include "render/occupancy_format.h"
+#include "render/occupancy_svg.h"
 
 namespace gpuscope::cli {
 namespace {
@@ -252,17 +252,17 @@ int OccupancyCommand(std::span<const std::string> args) {
 
   if (!options.svg_path.empty()) {
     Status written =
-        WriteSvgFile(options.svg_path, analysis::OccupancySvg(arch, options.input, result, graphs));
+        WriteSvgFile(options.svg_path, render::OccupancySvg(arch, options.input, result, graphs));
     if (!written.ok()) {
       CommandError(written.message());
       return kExitGpuscopeFailure;
     }
   }
   if (options.csv) {
-    analysis::WriteOccupancyCsv(arch, options.input, result, std::cout);
+    render::WriteOccupancyCsv(arch, options.input, result, std::cout);
     if (options.graphs) {
       std::cout << '\n';  // a blank line between the two tables, as `stats` separates them
-      analysis::WriteOccupancyGraphsCsv(graphs, std::cout);
+      render::WriteOccupancyGraphsCsv(graphs, std::cout);
     }
     // CSV readers take stdout; the person at the terminal still learns why nothing fits.
     if (result.blocks_per_sm == 0) {
@@ -270,8 +270,8 @@ int OccupancyCommand(std::span<const std::string> args) {
                 << '\n';
     }
   } else {
-    analysis::WriteOccupancyText(arch, options.input, result, std::cout);
-    if (options.graphs) analysis::WriteOccupancyGraphsText(graphs, std::cout);
+    render::WriteOccupancyText(arch, options.input, result, std::cout);
+    if (options.graphs) render::WriteOccupancyGraphsText(graphs, std::cout);
   }
   std::cout.flush();
   return kExitOk;

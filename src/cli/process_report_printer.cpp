@@ -2,9 +2,12 @@
 
 #include <memory>
 
-#include "analysis/printers.h"
-#include "analysis/trace_rules/findings_format.h"
+#include "analysis/report_warnings.h"
 #include "analysis/trace_rules/run_trace_rules.h"
+#include "render/api_trace.h"
+#include "render/gpu_trace.h"
+#include "render/nvprof_summary.h"
+#include "render/trace_findings_format.h"
 #include "store/report_finalizer.h"
 #include "store/report_reader.h"
 
@@ -24,18 +27,18 @@ Status WriteRequestedOutput(const analysis::Reports& reports, const RunOptions& 
   };
   if (options.print_gpu_trace) {
     separate();
-    GPUSCOPE_RETURN_IF_ERROR(analysis::WriteGpuTrace(reports, options.output, out));
+    GPUSCOPE_RETURN_IF_ERROR(render::WriteGpuTrace(reports, options.output, out));
   }
   if (options.print_api_trace) {
     separate();
-    GPUSCOPE_RETURN_IF_ERROR(analysis::WriteApiTrace(reports, options.output, out));
+    GPUSCOPE_RETURN_IF_ERROR(render::WriteApiTrace(reports, options.output, out));
   }
   if (any_summary || !any_trace) {
     separate();
-    analysis::OutputOptions summary = options.output;
+    render::OutputOptions summary = options.output;
     summary.gpu_activities = !any_summary || options.print_gpu_summary;
     summary.api_calls = !any_summary || options.print_api_summary;
-    GPUSCOPE_RETURN_IF_ERROR(analysis::WriteNvprofSummary(reports, summary, out));
+    GPUSCOPE_RETURN_IF_ERROR(render::WriteNvprofSummary(reports, summary, out));
   }
   return {};
 }
@@ -43,7 +46,7 @@ Status WriteRequestedOutput(const analysis::Reports& reports, const RunOptions& 
 // The trace rules' findings (nothing when the trace is clean), after the summary.
 void WriteFindings(const store::ReportReader& reader, const RunOptions& options, long pid,
                    LogOutput& log) {
-  StatusOr<std::vector<analysis::TraceFinding>> findings = analysis::RunTraceRules(reader);
+  StatusOr<std::vector<analysis::Finding>> findings = analysis::trace_rules::RunTraceRules(reader);
   if (!findings.ok()) {
     log.Line(pid, "Error: trace rules: " + findings.status().message());
     return;
@@ -52,9 +55,9 @@ void WriteFindings(const store::ReportReader& reader, const RunOptions& options,
   log.stream() << '\n';
   if (options.output.csv) {
     log.Line(pid, "Findings:");
-    analysis::WriteTraceFindingsCsv(findings.value(), reader.process().start, log.stream());
+    render::WriteTraceFindingsCsv(findings.value(), reader.process().start, log.stream());
   } else {
-    analysis::WriteTraceFindings(findings.value(), pid, reader.process().start, log.stream());
+    render::WriteTraceFindings(findings.value(), pid, reader.process().start, log.stream());
   }
   log.stream().flush();
 }

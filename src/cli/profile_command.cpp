@@ -7,7 +7,6 @@
 #include <optional>
 #include <set>
 
-#include "analysis/metrics/section_listing.h"
 #include "cli/command_prologue.h"
 #include "cli/exit_codes.h"
 #include "cli/manifest_file.h"
@@ -22,6 +21,7 @@
 #include "cli/traced_program.h"
 #include "contract/environment_variables.h"
 #include "evaluate/report_evaluation.h"
+#include "render/section_listing.h"
 #include "store/report_finalizer.h"
 #include "store/report_reader.h"
 #include "util/comma_list.h"
@@ -93,7 +93,7 @@ int ListOrQuery(const ProfileOptions& options) {
       if (auto opened = metric_host::MetricHost::Open(*chip); opened.ok())
         host = std::move(*opened);
     }
-    analysis::PassCounter passes = nullptr;
+    render::PassCounter passes = nullptr;
     if (host) {
       passes = [&host](const std::vector<std::string>& names) -> std::optional<int> {
         std::vector<std::string> valid;
@@ -105,8 +105,8 @@ int ListOrQuery(const ProfileOptions& options) {
         return static_cast<int>(*count);
       };
     }
-    std::cout << (options.list_sets ? analysis::FormatSetList(passes)
-                                    : analysis::FormatSectionList(passes));
+    std::cout << (options.list_sets ? render::FormatSetList(passes)
+                                    : render::FormatSectionList(passes));
     return kExitOk;
   }
   StatusOr<std::string> chip = ChooseChip(options);

@@ -3,11 +3,11 @@
 #include <map>
 #include <memory>
 
-#include "analysis/metrics/details_format.h"
-#include "analysis/metrics/kernel_summary.h"
-#include "analysis/metrics/metrics_csv.h"
 #include "analysis/metrics/section_catalog.h"
 #include "analysis/profile_loader.h"
+#include "render/details_format.h"
+#include "render/kernel_summary.h"
+#include "render/metrics_csv.h"
 #include "store/profile_store.h"
 #include "store/report_reader.h"
 
@@ -82,16 +82,16 @@ StatusOr<ProfileOutputResult> PrintProfiles(std::ostream& out,
     }
     out << report.process_line << '\n';
     if (options.page == ProfilePage::kRaw) {
-      analysis::PrintRawPage(out, report.kernels, report.units);
+      render::PrintRawPage(out, report.kernels, report.units);
     } else if (options.summary == ProfileSummary::kPerKernel) {
-      analysis::PrintKernelSummary(out, report.kernels, printed);
+      render::PrintKernelSummary(out, report.kernels, printed);
     } else {
-      analysis::PrintDetailsPage(out, report.kernels, printed);
+      render::PrintDetailsPage(out, report.kernels, printed);
     }
   }
   if (options.csv) {
     if (options.page == ProfilePage::kRaw) {
-      analysis::WriteRawCsv(out, all, units);
+      render::WriteRawCsv(out, all, units);
     } else {
       // The extra metrics of the first report (all processes of one run share them).
       analysis::Section extra;
@@ -102,7 +102,7 @@ StatusOr<ProfileOutputResult> PrintProfiles(std::ostream& out,
         printed.push_back(&extra);
         break;
       }
-      analysis::WriteDetailsCsv(out, all, printed);
+      render::WriteDetailsCsv(out, all, printed);
     }
   }
   return result;

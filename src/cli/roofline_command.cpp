@@ -7,11 +7,11 @@
 
 #include "analysis/profile_loader.h"
 #include "analysis/roofline/roofline.h"
-#include "analysis/roofline/roofline_format.h"
-#include "analysis/roofline/roofline_svg.h"
 #include "cli/command_prologue.h"
 #include "cli/exit_codes.h"
 #include "cli/option_parser.h"
+#include "render/roofline_format.h"
+#include "render/roofline_svg.h"
 #include "store/report_reader.h"
 
 namespace gpuscope::cli {
@@ -104,7 +104,7 @@ int RooflineCommand(std::span<const std::string> args) {
   }
   if (!options.svg_path.empty()) {
     std::ofstream file(options.svg_path, std::ios::binary | std::ios::trunc);
-    if (file) file << analysis::RooflineSvg(results);
+    if (file) file << render::RooflineSvg(results);
     if (file) file.close();
     if (!file) {
       CommandError("cannot write '" + options.svg_path + "': " + std::strerror(errno));
@@ -112,12 +112,12 @@ int RooflineCommand(std::span<const std::string> args) {
     }
   }
   if (options.csv) {
-    analysis::WriteRooflineCsv(results, std::cout);
+    render::WriteRooflineCsv(results, std::cout);
   } else {
     std::cout << "Roofline (verdict: a unit above " << analysis::kBusyUnitThresholdPct
               << "% of its peak bounds the kernel; none: latency-bound)\n\n";
     for (const analysis::RooflineResult& result : results) {
-      analysis::WriteRooflineText(result, std::cout);
+      render::WriteRooflineText(result, std::cout);
     }
   }
   std::cout.flush();

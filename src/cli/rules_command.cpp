@@ -2,11 +2,11 @@
 
 #include <iostream>
 
-#include "analysis/escaping.h"
-#include "analysis/rules/findings_format.h"
 #include "analysis/rules/rule_registry.h"
 #include "cli/command_prologue.h"
 #include "cli/option_parser.h"
+#include "render/escaping.h"
+#include "render/word_wrap.h"
 
 namespace gpuscope::cli {
 namespace {
@@ -58,26 +58,26 @@ int RulesCommand(std::span<const std::string> args) {
           EndOnUsageErrorOrHelp(parsed, RulesUsage(), "rules", CommandError)) {
     return *exit_code;
   }
-  const std::vector<analysis::Rule>& rules = analysis::AllRules();
+  const std::vector<analysis::rules::Rule>& rules = analysis::rules::AllRules();
   if (parsed->csv) {
     std::cout << "\"Rule\",\"Section\",\"Severity\",\"Checks\",\"Estimated Speedup\"\n";
-    for (const analysis::Rule& rule : rules) {
-      std::cout << analysis::CsvQuoted(rule.id) << ',' << analysis::CsvQuoted(rule.section) << ','
-                << analysis::CsvQuoted(analysis::SeverityName(rule.severity)) << ','
-                << analysis::CsvQuoted(rule.checks) << ','
-                << analysis::CsvQuoted(rule.speedup_formula) << '\n';
+    for (const analysis::rules::Rule& rule : rules) {
+      std::cout << render::CsvQuoted(rule.id) << ',' << render::CsvQuoted(rule.section) << ','
+                << render::CsvQuoted(analysis::SeverityName(rule.severity)) << ','
+                << render::CsvQuoted(rule.checks) << ',' << render::CsvQuoted(rule.speedup_formula)
+                << '\n';
     }
     return kExitOk;
   }
-  for (const analysis::Rule& rule : rules) {
+  for (const analysis::rules::Rule& rule : rules) {
     std::cout << analysis::SeverityName(rule.severity) << "  " << rule.id << "  (section "
               << rule.section << ")\n";
-    for (const std::string& line : analysis::WrapWords("Checks: " + rule.checks, 94)) {
+    for (const std::string& line : render::WrapWords("Checks: " + rule.checks, 94)) {
       std::cout << "     " << line << '\n';
     }
     if (!rule.speedup_formula.empty()) {
       for (const std::string& line :
-           analysis::WrapWords("Est. speedup: " + rule.speedup_formula, 94)) {
+           render::WrapWords("Est. speedup: " + rule.speedup_formula, 94)) {
         std::cout << "     " << line << '\n';
       }
     }

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "analysis/printers.h"
 #include "contract/report_path_rules.h"
+#include "render/output_options.h"
 #include "util/status.h"
 
 namespace gpuscope::cli {
@@ -20,7 +20,7 @@ struct RunOptions {
   bool print_api_trace = false;
   bool print_gpu_summary = false;
   bool print_api_summary = false;
-  analysis::OutputOptions output;  // --csv, -u, --demangling
+  render::OutputOptions output;  // --csv, -u, --demangling
 
   std::optional<std::string> log_file;  // pattern; "%1" stdout, "%2" stderr; unset: stderr
   std::string report_pattern = contract::kDefaultReportPattern;

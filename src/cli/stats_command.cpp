@@ -4,8 +4,7 @@
 #include <memory>
 #include <sstream>
 
-#include "analysis/printers.h"
-#include "analysis/trace_rules/findings_format.h"
+#include "analysis/report_warnings.h"
 #include "analysis/trace_rules/run_trace_rules.h"
 #include "cli/command_prologue.h"
 #include "cli/exit_codes.h"
@@ -13,6 +12,9 @@
 #include "cli/profile_output.h"
 #include "cli/stats_options.h"
 #include "evaluate/report_evaluation.h"
+#include "render/nvprof_summary.h"
+#include "render/stats_report.h"
+#include "render/trace_findings_format.h"
 #include "store/report_reader.h"
 
 namespace gpuscope::cli {
@@ -32,7 +34,7 @@ Status WriteJsonTables(const std::vector<std::string>& names, const analysis::Re
   for (std::size_t i = 0; i < names.size(); ++i) {
     std::ostringstream table;
     GPUSCOPE_RETURN_IF_ERROR(
-        analysis::WriteStatsReport(names[i], reports, analysis::StatsFormat::kJson, table));
+        render::WriteStatsReport(names[i], reports, render::StatsFormat::kJson, table));
     std::string text = table.str();
     while (!text.empty() && text.back() == '\n') text.pop_back();
     out << "\"" << names[i] << "\": " << text << (i + 1 < names.size() ? ",\n" : "\n");
@@ -45,20 +47,21 @@ Status WriteJsonTables(const std::vector<std::string>& names, const analysis::Re
 // timeline; aggregating them would hide which process has the problem).
 Status WriteFindings(const StatsOptions& options, const analysis::Reports& reports,
                      std::ostream& out) {
-  bool csv = options.format == analysis::StatsFormat::kCsv;
+  bool csv = options.format == render::StatsFormat::kCsv;
   bool first = true;
   for (const store::ReportReader* reader : reports) {
-    StatusOr<std::vector<analysis::TraceFinding>> findings = analysis::RunTraceRules(*reader);
+    StatusOr<std::vector<analysis::Finding>> findings =
+        analysis::trace_rules::RunTraceRules(*reader);
     if (!findings.ok()) return findings.status();
     if (!first) out << '\n';
     first = false;
     if (csv) {
-      analysis::WriteTraceFindingsCsv(findings.value(), reader->process().start, out);
+      render::WriteTraceFindingsCsv(findings.value(), reader->process().start, out);
     } else if (findings->empty()) {
       out << "==" << reader->process().pid << "== Findings: none (no trace rule fired)\n";
     } else {
-      analysis::WriteTraceFindings(findings.value(), reader->process().pid,
-                                   reader->process().start, out);
+      render::WriteTraceFindings(findings.value(), reader->process().pid, reader->process().start,
+                                 out);
     }
   }
   return {};
@@ -68,18 +71,18 @@ Status WriteStats(const StatsOptions& options, const analysis::Reports& reports,
                   std::ostream& out) {
   if (options.rules) return WriteFindings(options, reports, out);
   if (options.report_names.empty()) {
-    return analysis::WriteNvprofSummary(reports, options.output, out);
+    return render::WriteNvprofSummary(reports, options.output, out);
   }
-  if (options.format == analysis::StatsFormat::kJson && options.report_names.size() > 1) {
+  if (options.format == render::StatsFormat::kJson && options.report_names.size() > 1) {
     return WriteJsonTables(options.report_names, reports, out);
   }
   bool first = true;
   for (const std::string& name : options.report_names) {
     // Column tables carry their own title and trailing blank line (nsys's layout); CSV
     // tables get a blank line between them so that scripts can split them.
-    if (!first && options.format == analysis::StatsFormat::kCsv) out << '\n';
+    if (!first && options.format == render::StatsFormat::kCsv) out << '\n';
     first = false;
-    GPUSCOPE_RETURN_IF_ERROR(analysis::WriteStatsReport(name, reports, options.format, out));
+    GPUSCOPE_RETURN_IF_ERROR(render::WriteStatsReport(name, reports, options.format, out));
   }
   return {};
 }
@@ -88,7 +91,7 @@ Status WriteStats(const StatsOptions& options, const analysis::Reports& reports,
 // that was never evaluated, e.g. of a program that was killed).
 int PrintProfilePages(const StatsOptions& options) {
   ProfileOutputOptions output;
-  output.csv = options.format == analysis::StatsFormat::kCsv;
+  output.csv = options.format == render::StatsFormat::kCsv;
   output.page = *options.page == "raw" ? ProfilePage::kRaw : ProfilePage::kDetails;
   output.summary = options.per_kernel_summary ? ProfileSummary::kPerKernel : ProfileSummary::kNone;
   // Counter data never evaluated (a killed program, a report copied from the GPU machine) is

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "analysis/stats_reports.h"
 #include "cli/option_parser.h"
 
 namespace gpuscope::cli {
@@ -66,7 +67,7 @@ Status Apply(const ParsedOption& option, StatsOptions& options) {
     case kReport:
       return AddReportNames(option.value, options.report_names);
     case kFormat: {
-      StatusOr<analysis::StatsFormat> format = analysis::ParseStatsFormat(option.value);
+      StatusOr<render::StatsFormat> format = render::ParseStatsFormat(option.value);
       if (!format.ok()) {
         return Status::Error("option '--format' expects column, csv or json, not '" + option.value +
                              "'");
@@ -127,20 +128,20 @@ StatusOr<StatsOptions> ParseStatsOptions(std::span<const std::string> args) {
   if (options.rules && (options.page || !options.report_names.empty())) {
     return Status::Error("--rules cannot be combined with --page or --report");
   }
-  if (options.rules && options.format == analysis::StatsFormat::kJson) {
+  if (options.rules && options.format == render::StatsFormat::kJson) {
     return Status::Error("--rules prints text or CSV, not JSON");
   }
   if (options.page && !options.report_names.empty()) {
     return Status::Error("--page and --report cannot be combined: one prints metrics, the other trace tables");
   }
-  if (options.page && options.format == analysis::StatsFormat::kJson) {
+  if (options.page && options.format == render::StatsFormat::kJson) {
     return Status::Error("--page prints text or CSV, not JSON");
   }
   if (options.report_names.empty() && !options.page &&
-      options.format == analysis::StatsFormat::kJson) {
+      options.format == render::StatsFormat::kJson) {
     return Status::Error("--format json needs --report: nvprof's summary has no JSON form");
   }
-  options.output.csv = options.format == analysis::StatsFormat::kCsv;
+  options.output.csv = options.format == render::StatsFormat::kCsv;
   return options;
 }
 

@@ -1,12 +1,13 @@
 // What `gpuscope stats` was asked to print.
 #pragma once
 
-#include <span>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
-#include "analysis/printers.h"
+#include "render/output_options.h"
+#include "render/stats_table_format.h"
 #include "util/status.h"
 
 namespace gpuscope::cli {
@@ -14,8 +15,8 @@ namespace gpuscope::cli {
 struct StatsOptions {
   // nsys-style tables by name, in the order given; empty: nvprof's summary.
   std::vector<std::string> report_names;
-  analysis::StatsFormat format = analysis::StatsFormat::kColumn;
-  analysis::OutputOptions output;  // -u and --demangling, for the nvprof summary
+  render::StatsFormat format = render::StatsFormat::kColumn;
+  render::OutputOptions output;  // -u and --demangling, for the nvprof summary
   // `--page details|raw`: the profiled kernels' metrics (gpuscope profile) instead of the
   // trace summary; `--print-summary per-kernel` aggregates them.
   std::optional<std::string> page;

@@ -13,7 +13,7 @@ std::map<std::int64_t, std::vector<store::StoredFinding>> FindingsOfMeasuredKern
   for (const analysis::KernelProfile& kernel : kernels) {
     if (!kernel.measured) continue;
     std::vector<store::StoredFinding>& list = stored[kernel.id];
-    for (const analysis::Finding& finding : analysis::RunKernelRules(kernel)) {
+    for (const analysis::Finding& finding : analysis::rules::RunKernelRules(kernel)) {
       store::StoredFinding f;
       f.rule_id = finding.rule_id;
       f.severity = std::string(analysis::SeverityName(finding.severity));

@@ -4,8 +4,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "analysis/escaping.h"
 #include "export/sql_rows.h"
+#include "render/escaping.h"
 
 namespace gpuscope::exporter {
 namespace {
@@ -92,7 +92,7 @@ Status WriteTable(const store::ReportReader& report, const CsvTable& table,
 
 }  // namespace
 
-std::string CsvField(std::string_view text) { return analysis::CsvField(text); }
+std::string CsvField(std::string_view text) { return render::CsvField(text); }
 
 const std::vector<std::string>& CsvTableNames() {
   static const std::vector<std::string> kNames = [] {

@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "analysis/escaping.h"
+#include "render/escaping.h"
 
 namespace gpuscope::exporter {
 
@@ -26,7 +26,7 @@ JsonStream& JsonStream::Raw(std::string_view text) {
 }
 
 JsonStream& JsonStream::String(std::string_view text) {
-  buffer_ += analysis::JsonString(text);
+  buffer_ += render::JsonString(text);
   MaybeFlush();
   return *this;
 }

@@ -1,6 +1,6 @@
 // A buffered JSON text writer for documents too large to build in memory (a Chrome trace of
 // ten million events): callers append tokens, the buffer goes to the stream every 64 KiB.
-// Strings always go through analysis::JsonString, so quotes, backslashes, control
+// Strings always go through render::JsonString, so quotes, backslashes, control
 // characters and invalid UTF-8 (-> U+FFFD) can never make the document invalid.
 #pragma once
 

@@ -7,8 +7,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "analysis/escaping.h"
 #include "export/json_stream.h"
+#include "render/escaping.h"
 
 namespace gpuscope::viewer {
 namespace {
@@ -225,7 +225,7 @@ class DataWriter {
     }
     json_.Raw("},\"strings\":[");
     for (std::size_t i = 0; i < strings_.size(); ++i) {
-      json_.Raw(i ? "," : "").Raw(ScriptSafe(analysis::JsonString(strings_[i])));
+      json_.Raw(i ? "," : "").Raw(ScriptSafe(render::JsonString(strings_[i])));
     }
     std::vector<std::size_t> all(data_.size());
     for (std::size_t r = 0; r < all.size(); ++r) all[r] = r;
@@ -299,7 +299,7 @@ class DataWriter {
   void WriteEvents(const TrackIndex& index, std::uint64_t cut) {
     bool first = true;
     for (const Track& track : index.tracks()) {
-      json_.Raw(first ? "" : ",").Raw(ScriptSafe(analysis::JsonString(track.id))).Raw(":{");
+      json_.Raw(first ? "" : ",").Raw(ScriptSafe(render::JsonString(track.id))).Raw(":{");
       first = false;
       if (track.kind == "counter") {
         std::size_t n = track.counter.size();
@@ -417,9 +417,9 @@ StatusOr<HtmlReportStats> WriteHtmlReport(ViewerData& data, std::span<const Embe
     bool module = path.ends_with(".js") || path.ends_with(".mjs");
     if (!module) continue;
     json.Raw(first ? "" : ",")
-        .Raw(ScriptSafe(analysis::JsonString(path)))
+        .Raw(ScriptSafe(render::JsonString(path)))
         .Raw(":")
-        .Raw(ScriptSafe(analysis::JsonString(file.bytes)));
+        .Raw(ScriptSafe(render::JsonString(file.bytes)));
     first = false;
   }
   json.Raw("}</script>\n");
@@ -427,7 +427,7 @@ StatusOr<HtmlReportStats> WriteHtmlReport(ViewerData& data, std::span<const Embe
     std::string entries = "[";
     for (std::size_t i = 0; i < page.entries.size(); ++i) {
       if (i) entries += ",";
-      entries += analysis::JsonString(page.entries[i]);
+      entries += render::JsonString(page.entries[i]);
     }
     entries += "]";
     json.Raw("<script>")

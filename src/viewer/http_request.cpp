@@ -2,7 +2,7 @@
 
 #include <cctype>
 
-#include "analysis/escaping.h"
+#include "render/escaping.h"
 
 namespace gpuscope::viewer {
 namespace {
@@ -157,7 +157,7 @@ std::string FormatHttpResponse(const HttpResponse& response, bool head_only) {
 HttpResponse JsonError(int status, std::string_view message) {
   HttpResponse response;
   response.status = status;
-  response.body = "{\"error\":" + analysis::JsonString(message) + "}";
+  response.body = "{\"error\":" + render::JsonString(message) + "}";
   return response;
 }
 

@@ -5,18 +5,18 @@
 #include <cstdio>
 #include <optional>
 
-#include "analysis/escaping.h"
 #include "analysis/metrics/metric_units.h"
 #include "analysis/metrics/section_values.h"
 #include "analysis/occupancy.h"
 #include "analysis/occupancy_graphs.h"
 #include "analysis/roofline/roofline.h"
 #include "analysis/rules/rule_registry.h"
+#include "render/escaping.h"
 
 namespace gpuscope::viewer {
 namespace {
 
-using analysis::JsonString;
+using render::JsonString;
 
 // What Nsight Compute's "Achieved Occupancy" is: active warps over the SM's maximum while the
 // SM was active.
@@ -218,7 +218,7 @@ std::string SectionsJson(const analysis::KernelProfile& profile,
 std::string FindingsJson(const analysis::KernelProfile& profile) {
   std::string out = "[";
   bool first = true;
-  for (const analysis::Finding& finding : analysis::RunKernelRules(profile)) {
+  for (const analysis::Finding& finding : analysis::rules::RunKernelRules(profile)) {
     if (!first) out += ',';
     first = false;
     out += "{\"severity\":" + JsonString(analysis::SeverityName(finding.severity)) +

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "analysis/escaping.h"
+#include "render/escaping.h"
 
 namespace gpuscope::viewer {
 namespace {
@@ -26,7 +26,7 @@ void AppendSlice(std::string& out, const TrackIndex& index, const TrackEvent& ev
   out += "{\"id\":" + std::to_string(event.id) + ",\"type\":\"";
   out += EventTypeName(event.type());
   out += "\",\"s\":" + std::to_string(event.start) + ",\"e\":" + std::to_string(event.end) +
-         ",\"name\":" + analysis::JsonString(index.Name(event)) +
+         ",\"name\":" + render::JsonString(index.Name(event)) +
          ",\"depth\":" + std::to_string(event.depth()) + "}";
 }
 

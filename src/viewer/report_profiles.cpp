@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <optional>
 
-#include "analysis/escaping.h"
 #include "analysis/profile_loader.h"
+#include "render/escaping.h"
 #include "store/profile_store.h"
 #include "viewer/kernel_profile_json.h"
 
@@ -92,7 +92,7 @@ std::string ReportProfiles::KernelFieldsJson(std::string_view name,
           "the metrics were not evaluated yet: `gpuscope stats --page details <report>` "
           "evaluates and stores them";
     }
-    return kEmptyFields + count + ",\"profile_note\":" + analysis::JsonString(note);
+    return kEmptyFields + count + ",\"profile_note\":" + render::JsonString(note);
   }
   return ",\"sections\":" + SectionsJson(*shown, sections_) +
          ",\"findings\":" + FindingsJson(*shown) + ",\"roofline\":" + RooflineJson(*shown) +

@@ -5,16 +5,18 @@
 #include <sstream>
 #include <unordered_map>
 
-#include "analysis/escaping.h"
-#include "analysis/printers.h"
+#include "analysis/report_warnings.h"
+#include "analysis/stats_reports.h"
 #include "export/sql_rows.h"
+#include "render/escaping.h"
+#include "render/stats_report.h"
 
 namespace gpuscope::viewer {
 namespace {
 
-using analysis::JsonString;
 using exporter::SqlRow;
 using exporter::SqlValue;
+using render::JsonString;
 
 std::string JsonValue(const SqlValue& value) {
   switch (value.kind) {
@@ -324,7 +326,7 @@ StatusOr<std::string> ViewerData::SummaryJson(std::span<const std::size_t> repor
   for (std::size_t i = 0; i < names.size(); ++i) {
     std::ostringstream table;
     GPUSCOPE_RETURN_IF_ERROR(
-        analysis::WriteStatsReport(names[i], readers, analysis::StatsFormat::kJson, table));
+        render::WriteStatsReport(names[i], readers, render::StatsFormat::kJson, table));
     std::string text = table.str();
     while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
     out += (i ? "," : "") + JsonString(names[i]) + ":" + (text.empty() ? "[]" : text);

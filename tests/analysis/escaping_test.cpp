@@ -1,9 +1,13 @@
-#include "analysis/escaping.h"
+#include "render/escaping.h"
 
 #include <gtest/gtest.h>
 
 namespace gpuscope::analysis {
 namespace {
+
+using render::CsvField;
+using render::CsvQuoted;
+using render::JsonString;
 
 TEST(CsvQuoted, QuotesEverythingAndDoublesInnerQuotes) {
   EXPECT_EQ(CsvQuoted("cudaMalloc"), "\"cudaMalloc\"");

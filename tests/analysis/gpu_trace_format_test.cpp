@@ -1,19 +1,29 @@
 // The GPU and API trace layouts. The expected lines are nvprof's own output (the
 // --print-gpu-trace sample of a vector add on a Tesla T4 and nvprof --csv rows of an
 // RTX 2080 Ti), rebuilt from the same values.
-#include "analysis/gpu_trace_format.h"
+#include "render/gpu_trace_format.h"
 
 #include <gtest/gtest.h>
 
 #include <sstream>
 #include <string>
 
-#include "analysis/api_trace_format.h"
-#include "analysis/device_labels.h"
 #include "analysis/name_groups.h"
+#include "render/api_trace_format.h"
+#include "render/device_labels.h"
 
 namespace gpuscope::analysis {
 namespace {
+
+using render::ApiTraceFormatter;
+using render::ApiTraceRow;
+using render::DeviceLabels;
+using render::GpuTraceFormatter;
+using render::GpuTraceRow;
+using render::KernelTraceRow;
+using render::MemcpyTraceRow;
+using render::MemsetTraceRow;
+using render::OutputOptions;
 
 using model::CopyKind;
 using model::MemoryKind;

@@ -5,12 +5,15 @@
 #include <sstream>
 #include <string>
 
-#include "analysis/nvprof_summary_format.h"
 #include "analysis/summary_builder.h"
+#include "render/nvprof_summary_format.h"
 #include "store/testing/reader_rows.h"
 
 namespace gpuscope::analysis {
 namespace {
+
+using render::FormatNvprofSummary;
+using render::OutputOptions;
 
 using model::CopyKind;
 using store::testing::Api;

@@ -12,14 +12,26 @@
 #include <string>
 #include <vector>
 
-#include "analysis/printers.h"
+#include "analysis/report_warnings.h"
+#include "analysis/stats_reports.h"
 #include "json_checker.h"
+#include "render/api_trace.h"
+#include "render/gpu_trace.h"
+#include "render/nvprof_summary.h"
+#include "render/stats_report.h"
 #include "store/report_finalizer.h"
 #include "store/report_reader.h"
 #include "store/report_writer.h"
 
 namespace gpuscope::analysis {
 namespace {
+
+using render::OutputOptions;
+using render::StatsFormat;
+using render::WriteApiTrace;
+using render::WriteGpuTrace;
+using render::WriteNvprofSummary;
+using render::WriteStatsReport;
 
 using model::ApiDomain;
 using model::CopyKind;

@@ -6,14 +6,23 @@
 #include <string>
 
 #include "analysis/duration_stats.h"
-#include "analysis/printers.h"
 #include "analysis/stats_builders.h"
+#include "analysis/stats_reports.h"
 #include "analysis/stats_table.h"
+#include "analysis/units.h"
 #include "json_checker.h"
+#include "render/stats_report.h"
+#include "render/stats_table_format.h"
 #include "store/testing/reader_rows.h"
 
 namespace gpuscope::analysis {
 namespace {
+
+using render::ParseStatsFormat;
+using render::StatsFormat;
+using render::WithThousandsSeparators;
+using render::WriteStatsReport;
+using render::WriteStatsTable;
 
 using model::CopyKind;
 using store::testing::Api;

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "analysis/stats_reports.h"
+
 namespace gpuscope::cli {
 namespace {
 
@@ -11,7 +13,7 @@ TEST(StatsOptions, DefaultsToTheNvprofSummaryOfAllReports) {
   StatusOr<StatsOptions> parsed = Parse({"a.sqlite", "b.sqlite"});
   ASSERT_TRUE(parsed.ok()) << parsed.status().message();
   EXPECT_TRUE(parsed->report_names.empty());
-  EXPECT_EQ(parsed->format, analysis::StatsFormat::kColumn);
+  EXPECT_EQ(parsed->format, render::StatsFormat::kColumn);
   EXPECT_FALSE(parsed->output.csv);
   EXPECT_EQ(parsed->report_paths, (std::vector<std::string>{"a.sqlite", "b.sqlite"}));
 }
@@ -23,7 +25,7 @@ TEST(StatsOptions, ParsesEveryOptionInBothSpellings) {
   ASSERT_TRUE(parsed.ok()) << parsed.status().message();
   EXPECT_EQ(parsed->report_names,
             (std::vector<std::string>{"cuda_api_sum", "nvtx_sum", "cuda_gpu_kern_sum"}));
-  EXPECT_EQ(parsed->format, analysis::StatsFormat::kCsv);
+  EXPECT_EQ(parsed->format, render::StatsFormat::kCsv);
   EXPECT_TRUE(parsed->output.csv);
   EXPECT_EQ(parsed->output.unit, analysis::TimeUnit::kMilliseconds);
   EXPECT_FALSE(parsed->output.demangle);
@@ -33,7 +35,7 @@ TEST(StatsOptions, ParsesEveryOptionInBothSpellings) {
                   "--demangling=on", "a.sqlite"});
   ASSERT_TRUE(parsed.ok()) << parsed.status().message();
   EXPECT_EQ(parsed->report_names, std::vector<std::string>{"cuda_gpu_mem_time_sum"});
-  EXPECT_EQ(parsed->format, analysis::StatsFormat::kJson);
+  EXPECT_EQ(parsed->format, render::StatsFormat::kJson);
   EXPECT_EQ(parsed->output.unit, analysis::TimeUnit::kMicroseconds);
 }
 

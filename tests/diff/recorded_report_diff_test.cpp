@@ -8,13 +8,15 @@
 #include <fstream>
 #include <sstream>
 
-#include "analysis/diff/diff_format.h"
 #include "analysis/diff/kernel_launches.h"
 #include "analysis/diff/report_diff.h"
+#include "render/diff_format.h"
 #include "store/report_reader.h"
 
 namespace gpuscope::analysis {
 namespace {
+
+using render::WriteDiffText;
 
 namespace fs = std::filesystem;
 

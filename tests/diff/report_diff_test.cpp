@@ -4,10 +4,13 @@
 
 #include <sstream>
 
-#include "analysis/diff/diff_format.h"
+#include "render/diff_format.h"
 
 namespace gpuscope::analysis {
 namespace {
+
+using render::WriteDiffCsv;
+using render::WriteDiffText;
 
 KernelLaunches Group(const std::string& name, std::vector<double> durations,
                      std::map<std::string, std::vector<double>> metrics = {}) {

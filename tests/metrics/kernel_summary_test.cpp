@@ -1,4 +1,4 @@
-#include "analysis/metrics/kernel_summary.h"
+#include "render/kernel_summary.h"
 
 #include <gtest/gtest.h>
 
@@ -6,6 +6,8 @@
 
 namespace gpuscope::analysis {
 namespace {
+
+using render::FormatKernelSummary;
 
 using testing::Saxpy;
 using testing::SharedMemoryConflicts;

@@ -2,13 +2,22 @@
 
 #include <sstream>
 
-#include "analysis/metrics/details_format.h"
-#include "analysis/metrics/metrics_csv.h"
-#include "analysis/metrics/section_listing.h"
+#include "render/details_format.h"
+#include "render/metrics_csv.h"
+#include "render/section_listing.h"
 #include "test_profiles.h"
 
 namespace gpuscope::analysis {
 namespace {
+
+using render::ClocksLine;
+using render::FormatDetailsPage;
+using render::FormatSectionList;
+using render::FormatSetList;
+using render::MetricsCsvColumns;
+using render::PrintRawPage;
+using render::WriteDetailsCsv;
+using render::WriteRawCsv;
 
 using testing::Saxpy;
 using testing::SharedMemoryConflicts;

@@ -3,12 +3,20 @@
 
 #include <sstream>
 
-#include "analysis/occupancy_format.h"
-#include "analysis/occupancy_svg.h"
+#include "render/escaping.h"
+#include "render/occupancy_format.h"
+#include "render/occupancy_svg.h"
 #include "xml_checker.h"
 
 namespace gpuscope::analysis {
 namespace {
+
+using render::OccupancySvg;
+using render::WriteOccupancyCsv;
+using render::WriteOccupancyGraphsCsv;
+using render::WriteOccupancyGraphsText;
+using render::WriteOccupancyText;
+using render::XmlEscaped;
 
 struct Example {
   ArchitectureLimits arch;

@@ -6,12 +6,16 @@
 #include <sstream>
 
 #include "analysis/profile_loader.h"
-#include "analysis/roofline/roofline_format.h"
-#include "analysis/roofline/roofline_svg.h"
+#include "render/roofline_format.h"
+#include "render/roofline_svg.h"
 #include "store/report_reader.h"
 
 namespace gpuscope::analysis {
 namespace {
+
+using render::RooflineSvg;
+using render::WriteRooflineCsv;
+using render::WriteRooflineText;
 
 // The recorded report's kernels by function name (the first launch of each).
 std::map<std::string, RooflineResult> RecordedRooflines() {

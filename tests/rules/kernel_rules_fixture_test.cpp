@@ -14,6 +14,10 @@
 namespace gpuscope::analysis {
 namespace {
 
+using rules::AllRules;
+using rules::Rule;
+using rules::RunKernelRules;
+
 class KernelRulesFixture : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
@@ -158,7 +162,7 @@ TEST(RuleRegistry, EveryRuleIsDescribed) {
     EXPECT_FALSE(rule.section.empty());
     EXPECT_FALSE(rule.checks.empty()) << rule.id;
     EXPECT_NE(rule.evaluate, nullptr) << rule.id;
-    if (rule.severity == Finding::kOpt) EXPECT_FALSE(rule.speedup_formula.empty()) << rule.id;
+    if (rule.severity == Severity::kOpt) EXPECT_FALSE(rule.speedup_formula.empty()) << rule.id;
     ++ids[rule.id];
   }
   for (const auto& [id, count] : ids) EXPECT_EQ(count, 1) << id;

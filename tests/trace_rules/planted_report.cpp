@@ -6,19 +6,19 @@
 
 namespace gpuscope::analysis::testing {
 
-std::vector<TraceFinding> FindingsOf(const std::string& path) {
+std::vector<Finding> FindingsOf(const std::string& path) {
   StatusOr<std::unique_ptr<store::ReportReader>> reader = store::ReportReader::Open(path);
   EXPECT_TRUE(reader.ok()) << reader.status().message();
   if (!reader.ok()) return {};
-  StatusOr<std::vector<TraceFinding>> findings = RunTraceRules(*reader.value());
+  StatusOr<std::vector<Finding>> findings = trace_rules::RunTraceRules(*reader.value());
   EXPECT_TRUE(findings.ok()) << findings.status().message();
   if (!findings.ok()) return {};
   return std::move(findings.value());
 }
 
-std::vector<std::string> RuleIds(const std::vector<TraceFinding>& findings) {
+std::vector<std::string> RuleIds(const std::vector<Finding>& findings) {
   std::vector<std::string> ids;
-  for (const TraceFinding& finding : findings) ids.push_back(finding.rule_id);
+  for (const Finding& finding : findings) ids.push_back(finding.rule_id);
   return ids;
 }
 

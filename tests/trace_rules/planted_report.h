@@ -25,8 +25,8 @@ inline constexpr model::Timestamp kT0 = store::testing::kTraceOrigin;
 inline ReportBuilder::Options Planted() { return {.command_line = "./planted"}; }
 
 // Opens the report and runs the rules; fails the test on error.
-std::vector<TraceFinding> FindingsOf(const std::string& path);
+std::vector<Finding> FindingsOf(const std::string& path);
 // The rule ids of the findings, in order.
-std::vector<std::string> RuleIds(const std::vector<TraceFinding>& findings);
+std::vector<std::string> RuleIds(const std::vector<Finding>& findings);
 
 }  // namespace gpuscope::analysis::testing

@@ -47,13 +47,13 @@ TEST_F(TraceRules, PageableCopiesAreCitedLongestFirst) {
     t += duration;
   }
   ASSERT_TRUE(trace.Close().ok());
-  std::vector<TraceFinding> findings = FindingsOf(path_);
+  std::vector<Finding> findings = FindingsOf(path_);
   ASSERT_EQ(RuleIds(findings), Ids{"pageable_copies"});
-  const TraceFinding& finding = findings[0];
+  const Finding& finding = findings[0];
   EXPECT_EQ(finding.occurrences, 8u);
   EXPECT_EQ(finding.time_ns, 10'800 * kUs);
   EXPECT_EQ(finding.est_gain_ns, 5'400 * kUs);
-  EXPECT_EQ(finding.severity, FindingSeverity::kOpt);
+  EXPECT_EQ(finding.severity, Severity::kOpt);
   ASSERT_EQ(finding.cited.size(), 5u);
   for (int i = 0; i < 5; ++i) {
     EXPECT_EQ(finding.cited[i].table, "memcpys");
@@ -75,9 +75,9 @@ TEST_F(TraceRules, SynchronousCopiesAndMemsets) {
   trace.Copy(6 * kMs, kMs, CopySpec{});
   trace.Copy(7 * kMs, kMs, CopySpec{.kind = model::CopyKind::kDtoD, .is_async = false});
   ASSERT_TRUE(trace.Close().ok());
-  std::vector<TraceFinding> findings = FindingsOf(path_);
+  std::vector<Finding> findings = FindingsOf(path_);
   ASSERT_EQ(RuleIds(findings), Ids{"synchronous_transfers"});
-  const TraceFinding& finding = findings[0];
+  const Finding& finding = findings[0];
   EXPECT_EQ(finding.occurrences, 3u);
   EXPECT_EQ(finding.time_ns, 6 * kMs);
   EXPECT_EQ(finding.est_gain_ns, 6 * kMs);
@@ -100,9 +100,9 @@ TEST_F(TraceRules, IdleGapBetweenKernels) {
   trace.Memset(8 * kMs + 20 * kUs, 2 * kMs, {.is_async = true});  // fills what would be a gap
   trace.Kernel(10 * kMs + 30 * kUs, kMs);
   ASSERT_TRUE(trace.Close().ok());
-  std::vector<TraceFinding> findings = FindingsOf(path_);
+  std::vector<Finding> findings = FindingsOf(path_);
   ASSERT_EQ(RuleIds(findings), Ids{"idle_gaps"});
-  const TraceFinding& finding = findings[0];
+  const Finding& finding = findings[0];
   EXPECT_EQ(finding.occurrences, 1u);
   EXPECT_EQ(finding.time_ns, 5 * kMs);
   ASSERT_EQ(finding.cited.size(), 1u);
@@ -132,9 +132,9 @@ TEST_F(TraceRules, ThousandTinyKernelsAreLaunchBound) {
     if (i == 0) first = id;
   }
   ASSERT_TRUE(trace.Close().ok());
-  std::vector<TraceFinding> findings = FindingsOf(path_);
+  std::vector<Finding> findings = FindingsOf(path_);
   ASSERT_EQ(RuleIds(findings), Ids{"launch_bound_kernels"});
-  const TraceFinding& finding = findings[0];
+  const Finding& finding = findings[0];
   EXPECT_EQ(finding.occurrences, 1u);
   EXPECT_EQ(finding.time_ns, 4'997 * kUs);      // first start to last end
   EXPECT_EQ(finding.est_gain_ns, 2'997 * kUs);  // 999 gaps of 3 us
@@ -161,9 +161,9 @@ TEST_F(TraceRules, SerialisedCopiesAndKernelsOnOneStream) {
   }
   trace.Kernel(t, kMs, {.stream = 9});  // another stream, used once: still nothing overlapped
   ASSERT_TRUE(trace.Close().ok());
-  std::vector<TraceFinding> findings = FindingsOf(path_);
+  std::vector<Finding> findings = FindingsOf(path_);
   ASSERT_EQ(RuleIds(findings), Ids{"serialized_transfers"});
-  const TraceFinding& finding = findings[0];
+  const Finding& finding = findings[0];
   EXPECT_EQ(finding.occurrences, 20u);
   EXPECT_EQ(finding.time_ns, 20 * kMs);
   EXPECT_EQ(finding.est_gain_ns, 11 * kMs);  // the shorter: kernel time
@@ -190,9 +190,9 @@ TEST_F(TraceRules, AllocationAndFreeInALoop) {
     trace.Memory(model::MemoryOp::kFree, t + 550 * kUs, 0x7000, 4 << 20, free);
   }
   ASSERT_TRUE(trace.Close().ok());
-  std::vector<TraceFinding> findings = FindingsOf(path_);
+  std::vector<Finding> findings = FindingsOf(path_);
   ASSERT_EQ(RuleIds(findings), Ids{"allocation_in_loop"});
-  const TraceFinding& finding = findings[0];
+  const Finding& finding = findings[0];
   EXPECT_EQ(finding.occurrences, 49u);
   // 49 reallocations: allocations 2..50 (100 us) and frees 1..49 (200 us, one 400 us).
   EXPECT_EQ(finding.time_ns, 49 * 100 * kUs + 49 * 200 * kUs + 200 * kUs);

@@ -4,7 +4,7 @@
 
 #include "analysis/rules/rule.h"
 
-namespace gpuscope::analysis {
+namespace gpuscope::analysis::rules {
 
 std::optional<AccessPatternEstimate> EstimateAccessPattern(const RuleInputs& in, bool load) {
   const auto bytes =
@@ -66,4 +66,4 @@ std::optional<Finding> AccessPatternFinding(const RuleInputs& in, bool load, con
                      estimate->speedup_pct);
 }
 
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::rules

@@ -7,9 +7,10 @@
 #include <optional>
 #include <string>
 
+#include "analysis/finding.h"
 #include "analysis/rules/rule_inputs.h"
 
-namespace gpuscope::analysis {
+namespace gpuscope::analysis::rules {
 
 struct AccessPatternEstimate {
   double bytes_per_sector = 0;
@@ -21,7 +22,6 @@ struct AccessPatternEstimate {
 // missing or the accesses use whole sectors.
 std::optional<AccessPatternEstimate> EstimateAccessPattern(const RuleInputs& in, bool load);
 
-struct Finding;
 struct Rule;
 
 // The finding of the uncoalesced-load (`load`) or -store rule: only a pattern that wastes at
@@ -32,4 +32,4 @@ inline constexpr const char* kAccessPatternFormula =
     "max over L1TEX, L2, DRAM of (1 - bytes per sector / 32) x miss rates of the levels above x "
     "level throughput %";
 
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::rules

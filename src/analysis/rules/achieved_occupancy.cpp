@@ -5,7 +5,7 @@
 
 #include "analysis/rules/all_rules.h"
 
-namespace gpuscope::analysis {
+namespace gpuscope::analysis::rules {
 namespace {
 
 // ncu's threshold: a gap of more than 10 occupancy points.
@@ -45,7 +45,7 @@ const Rule& AchievedOccupancyRule() {
   static const Rule rule{
       "achieved_occupancy",
       "Occupancy",
-      Finding::kOpt,
+      Severity::kOpt,
       "achieved occupancy more than 10 points below the theoretical one (or below what the grid "
       "can fill)",
       "(allowed - achieved) / allowed x (1 - busiest unit throughput %)",
@@ -53,4 +53,4 @@ const Rule& AchievedOccupancyRule() {
   return rule;
 }
 
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::rules

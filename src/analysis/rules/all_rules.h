@@ -4,7 +4,7 @@
 
 #include "analysis/rules/rule.h"
 
-namespace gpuscope::analysis {
+namespace gpuscope::analysis::rules {
 
 const Rule& SolBoundRule();
 const Rule& Fp64WithFp32DataRule();
@@ -23,4 +23,4 @@ const Rule& DivergentBranchesRule();
 const Rule& TopStallReasonRule();
 const Rule& FewEligibleWarpsRule();
 
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::rules

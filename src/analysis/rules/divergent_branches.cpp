@@ -2,7 +2,7 @@
 // the other with part of the warp masked off.
 #include "analysis/rules/all_rules.h"
 
-namespace gpuscope::analysis {
+namespace gpuscope::analysis::rules {
 namespace {
 
 // Fewer than 90% of a warp's threads active per executed instruction, on average.
@@ -34,7 +34,7 @@ std::optional<Finding> Evaluate(const RuleInputs& in) {
 const Rule& DivergentBranchesRule() {
   static const Rule rule{"divergent_branches",
                          "SourceCounters",
-                         Finding::kOpt,
+                         Severity::kOpt,
                          "divergent branch targets, with < 90% of a warp's 32 threads active "
                          "per executed instruction",
                          "(1 - active threads per warp / 32) x SM throughput %",
@@ -42,4 +42,4 @@ const Rule& DivergentBranchesRule() {
   return rule;
 }
 
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::rules

@@ -1,7 +1,7 @@
 // Schedulers that find no eligible warp on many cycles (ncu's IssueSlotUtilization).
 #include "analysis/rules/all_rules.h"
 
-namespace gpuscope::analysis {
+namespace gpuscope::analysis::rules {
 namespace {
 
 // ncu's target: one instruction issued on at least 60% of cycles.
@@ -37,7 +37,7 @@ std::optional<Finding> Evaluate(const RuleInputs& in) {
 const Rule& FewEligibleWarpsRule() {
   static const Rule rule{"few_eligible_warps",
                          "SchedulerStats",
-                         Finding::kOpt,
+                         Severity::kOpt,
                          "schedulers issue on < 60% of cycles (few eligible warps), in a kernel "
                          "that is not memory-bound",
                          "(1 - issued warps per scheduler per cycle) x (1 - busiest unit "
@@ -46,4 +46,4 @@ const Rule& FewEligibleWarpsRule() {
   return rule;
 }
 
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::rules

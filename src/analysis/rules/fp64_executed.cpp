@@ -3,7 +3,7 @@
 #include "analysis/rules/all_rules.h"
 #include "analysis/rules/fp_counts.h"
 
-namespace gpuscope::analysis {
+namespace gpuscope::analysis::rules {
 namespace {
 
 std::optional<Finding> Evaluate(const RuleInputs& in) {
@@ -33,7 +33,7 @@ std::optional<Finding> Evaluate(const RuleInputs& in) {
 const Rule& Fp64ExecutedRule() {
   static const Rule rule{"fp64_executed",
                          "InstructionStats",
-                         Finding::kInf,
+                         Severity::kInf,
                          "FP64 instructions executed in a kernel whose arithmetic is FP64 (FP32 "
                          "less than half as frequent)",
                          "",
@@ -41,4 +41,4 @@ const Rule& Fp64ExecutedRule() {
   return rule;
 }
 
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::rules

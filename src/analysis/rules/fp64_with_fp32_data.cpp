@@ -7,7 +7,7 @@
 #include "analysis/rules/all_rules.h"
 #include "analysis/rules/fp_counts.h"
 
-namespace gpuscope::analysis {
+namespace gpuscope::analysis::rules {
 namespace {
 
 std::optional<Finding> Evaluate(const RuleInputs& in) {
@@ -46,7 +46,7 @@ const Rule& Fp64WithFp32DataRule() {
   static const Rule rule{
       "fp64_with_fp32_data",
       "InstructionStats",
-      Finding::kOpt,
+      Severity::kOpt,
       "FP64 instructions executed while FP32 arithmetic is at least half as frequent (FP32 data "
       "promoted by a double literal or accumulator)",
       "max(FP64 pipe %, XU pipe %) x min(1, SM throughput / busiest unit throughput)",
@@ -54,4 +54,4 @@ const Rule& Fp64WithFp32DataRule() {
   return rule;
 }
 
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::rules

@@ -2,7 +2,7 @@
 
 #include <string>
 
-namespace gpuscope::analysis {
+namespace gpuscope::analysis::rules {
 
 std::optional<FpCounts> ReadFpCounts(const RuleInputs& in, char precision) {
   const auto name = [precision](const char* op) {
@@ -19,4 +19,4 @@ bool LooksLikeFp32Data(const FpCounts& fp32, const FpCounts& fp64) {
   return fp64.Total() > 0 && fp32.Total() >= 0.5 * fp64.Total();
 }
 
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::rules

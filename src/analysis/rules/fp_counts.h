@@ -6,7 +6,7 @@
 
 #include "analysis/rules/rule_inputs.h"
 
-namespace gpuscope::analysis {
+namespace gpuscope::analysis::rules {
 
 struct FpCounts {
   double add = 0, mul = 0, fma = 0;
@@ -21,4 +21,4 @@ std::optional<FpCounts> ReadFpCounts(const RuleInputs& in, char precision);
 // loops over double data) has almost no FP32 arithmetic.
 bool LooksLikeFp32Data(const FpCounts& fp32, const FpCounts& fp64);
 
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::rules

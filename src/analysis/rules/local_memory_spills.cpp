@@ -4,7 +4,7 @@
 
 #include "analysis/rules/all_rules.h"
 
-namespace gpuscope::analysis {
+namespace gpuscope::analysis::rules {
 namespace {
 
 std::optional<Finding> Evaluate(const RuleInputs& in) {
@@ -56,7 +56,7 @@ const Rule& LocalMemorySpillsRule() {
   static const Rule rule{
       "local_memory_spills",
       "MemoryWorkloadAnalysis",
-      Finding::kOpt,
+      Severity::kOpt,
       "local loads or stores executed (register spills, stack arrays)",
       "local / (local + global + shared memory instructions) x max(memory throughput %, "
       "(long scoreboard + LG throttle stalls) / warp cycles per issued instruction)",
@@ -64,4 +64,4 @@ const Rule& LocalMemorySpillsRule() {
   return rule;
 }
 
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::rules

@@ -3,7 +3,7 @@
 // access-pattern and spill rules carry the speedups.
 #include "analysis/rules/all_rules.h"
 
-namespace gpuscope::analysis {
+namespace gpuscope::analysis::rules {
 
 namespace {
 
@@ -34,7 +34,7 @@ std::optional<Finding> Evaluate(const RuleInputs& in) {
 const Rule& MemoryTrafficRule() {
   static const Rule rule{"memory_traffic",
                          "MemoryWorkloadAnalysis",
-                         Finding::kInf,
+                         Severity::kInf,
                          "memory-bound kernel (busiest memory unit >= 60% and above SM): DRAM "
                          "bytes and bandwidth vs peak, L2 throughput and hit rate",
                          "",
@@ -42,4 +42,4 @@ const Rule& MemoryTrafficRule() {
   return rule;
 }
 
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::rules

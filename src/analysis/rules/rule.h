@@ -6,15 +6,15 @@
 #include <optional>
 #include <string>
 
-#include "analysis/rules/finding.h"
+#include "analysis/finding.h"
 #include "analysis/rules/rule_inputs.h"
 
-namespace gpuscope::analysis {
+namespace gpuscope::analysis::rules {
 
 struct Rule {
   std::string id;       // "smem_bank_conflicts"
   std::string section;  // ncu section identifier the finding prints after
-  Finding::Severity severity = Finding::kOpt;
+  Severity severity = Severity::kOpt;
   std::string checks;           // one sentence: the condition over the metrics
   std::string speedup_formula;  // "" for rules that never estimate a speedup
   // nullopt: the rule does not apply (condition false or a metric it needs is missing).
@@ -25,4 +25,4 @@ struct Rule {
 Finding MakeFinding(const Rule& rule, std::string title, std::string message,
                     std::optional<double> speedup_pct);
 
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::rules

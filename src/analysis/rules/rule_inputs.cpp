@@ -6,7 +6,7 @@
 
 #include "analysis/metrics/section_values.h"
 
-namespace gpuscope::analysis {
+namespace gpuscope::analysis::rules {
 
 RuleInputs::RuleInputs(const KernelProfile& profile) : profile_(profile) {
   sm_pct_ = Metric("sm__throughput.avg.pct_of_peak_sustained_elapsed");
@@ -107,4 +107,4 @@ std::string Fixed(double value, int digits) {
   return buffer;
 }
 
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::rules

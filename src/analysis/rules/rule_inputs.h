@@ -17,7 +17,7 @@
 #include "analysis/metrics/kernel_profile.h"
 #include "analysis/occupancy.h"
 
-namespace gpuscope::analysis {
+namespace gpuscope::analysis::rules {
 
 // Throughput (% of peak) from which a unit counts as busy, and as near its roof: ncu's own
 // thresholds (its SOL rule speaks of "latency issues" below 60% and "High Throughput" above
@@ -71,4 +71,4 @@ class RuleInputs {
 std::string Count(double value);
 std::string Fixed(double value, int digits);
 
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::rules

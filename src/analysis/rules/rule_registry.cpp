@@ -4,7 +4,7 @@
 
 #include "analysis/rules/all_rules.h"
 
-namespace gpuscope::analysis {
+namespace gpuscope::analysis::rules {
 
 const std::vector<Rule>& AllRules() {
   static const std::vector<Rule> rules = {
@@ -43,4 +43,4 @@ std::vector<Finding> RunKernelRules(const KernelProfile& profile) {
   return findings;
 }
 
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::rules

@@ -3,11 +3,11 @@
 
 #include <vector>
 
+#include "analysis/finding.h"
 #include "analysis/metrics/kernel_profile.h"
-#include "analysis/rules/finding.h"
 #include "analysis/rules/rule.h"
 
-namespace gpuscope::analysis {
+namespace gpuscope::analysis::rules {
 
 // Every kernel rule, in the order `gpuscope rules --list` prints them.
 const std::vector<Rule>& AllRules();
@@ -16,4 +16,4 @@ const std::vector<Rule>& AllRules();
 // an estimate follow, in rule order. A kernel that was not measured has none.
 std::vector<Finding> RunKernelRules(const KernelProfile& profile);
 
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::rules

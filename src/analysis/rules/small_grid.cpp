@@ -4,7 +4,7 @@
 
 #include "analysis/rules/all_rules.h"
 
-namespace gpuscope::analysis {
+namespace gpuscope::analysis::rules {
 namespace {
 
 std::optional<Finding> Evaluate(const RuleInputs& in) {
@@ -35,7 +35,7 @@ std::optional<Finding> Evaluate(const RuleInputs& in) {
 const Rule& SmallGridRule() {
   static const Rule rule{"small_grid",
                          "LaunchStats",
-                         Finding::kOpt,
+                         Severity::kOpt,
                          "fewer blocks in the grid than SMs on the device (less than one wave; "
                          "launch-bound when it also lasts < 10 us)",
                          "min(1 - grid blocks / SMs, 100% - busiest unit throughput %)",
@@ -43,4 +43,4 @@ const Rule& SmallGridRule() {
   return rule;
 }
 
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::rules

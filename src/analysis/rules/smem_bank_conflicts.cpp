@@ -2,7 +2,7 @@
 // different addresses is split into several wavefronts (ncu's SharedMemoryConflicts rule).
 #include "analysis/rules/all_rules.h"
 
-namespace gpuscope::analysis {
+namespace gpuscope::analysis::rules {
 namespace {
 
 // At least this share of the shared-memory wavefronts are conflicts.
@@ -44,7 +44,7 @@ const Rule& SmemBankConflictsRule() {
   static const Rule rule{
       "smem_bank_conflicts",
       "MemoryWorkloadAnalysis",
-      Finding::kOpt,
+      Severity::kOpt,
       "shared-memory bank conflicts make >= 5% of the shared wavefronts (n-way = wavefronts / "
       "requests)",
       "bank conflicts / shared wavefronts x L1/TEX throughput %",
@@ -52,4 +52,4 @@ const Rule& SmemBankConflictsRule() {
   return rule;
 }
 
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::rules

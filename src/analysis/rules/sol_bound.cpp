@@ -6,7 +6,7 @@
 #include "analysis/metrics/section_catalog.h"
 #include "analysis/rules/all_rules.h"
 
-namespace gpuscope::analysis {
+namespace gpuscope::analysis::rules {
 namespace {
 
 // The busiest row of one SOL breakdown table ("SM: Inst Executed Pipe FMA", 84.2).
@@ -73,7 +73,7 @@ const Rule& SolBoundRule() {
   static const Rule rule{
       "sol_bound",
       "SpeedOfLight",
-      Finding::kInf,
+      Severity::kInf,
       "which unit bounds the kernel: Compute (SM) vs the busiest memory unit (Memory, L1/TEX, "
       "L2, DRAM) of the SOL header; >= 80%: High Throughput, >= 60%: compute/memory bound, "
       "else latency bound; names the busiest breakdown row",
@@ -82,4 +82,4 @@ const Rule& SolBoundRule() {
   return rule;
 }
 
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::rules

@@ -4,7 +4,7 @@
 
 #include "analysis/rules/all_rules.h"
 
-namespace gpuscope::analysis {
+namespace gpuscope::analysis::rules {
 namespace {
 
 // Below 1% the tail is noise.
@@ -46,7 +46,7 @@ std::optional<Finding> Evaluate(const RuleInputs& in) {
 const Rule& TailEffectRule() {
   static const Rule rule{"tail_effect",
                          "LaunchStats",
-                         Finding::kOpt,
+                         Severity::kOpt,
                          "the grid ends with a partial wave of blocks (estimate >= 1%)",
                          "min((1 - partial wave fill) / number of waves (rounded up), "
                          "100% - busiest unit throughput %)",
@@ -54,4 +54,4 @@ const Rule& TailEffectRule() {
   return rule;
 }
 
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::rules

@@ -2,7 +2,7 @@
 // that lifts it: the register or shared-memory budget that fits one more block per SM.
 #include "analysis/rules/all_rules.h"
 
-namespace gpuscope::analysis {
+namespace gpuscope::analysis::rules {
 namespace {
 
 OccupancyInput InputFor(const KernelProfile& p, int registers, std::int64_t static_smem) {
@@ -117,7 +117,7 @@ const Rule& TheoreticalOccupancyRule() {
   static const Rule rule{
       "theoretical_occupancy",
       "Occupancy",
-      Finding::kOpt,
+      Severity::kOpt,
       "theoretical occupancy (our calculator) below 100%, with the limiting resource and the "
       "register or shared-memory budget that fits one more block",
       "(1 - theoretical occupancy) x (1 - busiest unit throughput %)",
@@ -125,4 +125,4 @@ const Rule& TheoreticalOccupancyRule() {
   return rule;
 }
 
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::rules

@@ -5,7 +5,7 @@
 
 #include "analysis/rules/all_rules.h"
 
-namespace gpuscope::analysis {
+namespace gpuscope::analysis::rules {
 namespace {
 
 struct StallReason {
@@ -86,7 +86,7 @@ std::optional<Finding> Evaluate(const RuleInputs& in) {
                "%): these stalls are that bound, and moving fewer bytes is what shortens them.";
     Finding finding = MakeFinding(TopStallReasonRule(), "Stall " + std::string(top->label), message,
                                   std::nullopt);
-    finding.severity = Finding::kInf;
+    finding.severity = Severity::kInf;
     return finding;
   }
   // Speedup = stall cycles / warp cycles per issued instruction x (1 - busiest unit %)
@@ -101,7 +101,7 @@ const Rule& TopStallReasonRule() {
   static const Rule rule{
       "top_stall_reason",
       "WarpStateStats",
-      Finding::kOpt,
+      Severity::kOpt,
       "schedulers issue on < 80% of cycles and one stall reason takes >= 20% of the warp cycles "
       "per issued instruction (INF when it is a memory stall of a memory-bound kernel)",
       "stall cycles / warp cycles per issued instruction x (1 - busiest unit throughput %)",
@@ -109,4 +109,4 @@ const Rule& TopStallReasonRule() {
   return rule;
 }
 
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::rules

@@ -3,7 +3,7 @@
 #include "analysis/rules/access_pattern.h"
 #include "analysis/rules/all_rules.h"
 
-namespace gpuscope::analysis {
+namespace gpuscope::analysis::rules {
 namespace {
 
 std::optional<Finding> Evaluate(const RuleInputs& in) {
@@ -15,7 +15,7 @@ std::optional<Finding> Evaluate(const RuleInputs& in) {
 const Rule& UncoalescedGlobalLoadsRule() {
   static const Rule rule{"uncoalesced_global_loads",
                          "MemoryWorkloadAnalysis",
-                         Finding::kOpt,
+                         Severity::kOpt,
                          "global loads use < 28 of the 32 bytes of each sector "
                          "(smsp__sass_average_data_bytes_per_sector_mem_global_op_ld)",
                          kAccessPatternFormula,
@@ -23,4 +23,4 @@ const Rule& UncoalescedGlobalLoadsRule() {
   return rule;
 }
 
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::rules

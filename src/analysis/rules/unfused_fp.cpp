@@ -4,7 +4,7 @@
 #include "analysis/rules/all_rules.h"
 #include "analysis/rules/fp_counts.h"
 
-namespace gpuscope::analysis {
+namespace gpuscope::analysis::rules {
 namespace {
 
 struct Candidate {
@@ -52,7 +52,7 @@ const Rule& UnfusedFpRule() {
   static const Rule rule{
       "unfused_fp",
       "InstructionStats",
-      Finding::kOpt,
+      Severity::kOpt,
       "FP32 or FP64 adds and multiplies that could pair into FMAs make >= 10% of the "
       "precision's arithmetic (and the estimate is >= 1%)",
       "min(add, mul) / (add + mul + fma) x FMA (or FP64) pipe %",
@@ -60,4 +60,4 @@ const Rule& UnfusedFpRule() {
   return rule;
 }
 
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::rules

@@ -71,7 +71,7 @@ class AllocationInLoopRule final : public TraceRule {
                              std::string(call.record.name) + " repeated in a loop"});
   }
 
-  std::optional<TraceFinding> Finish(const RunExtent& run) override {
+  std::optional<Finding> Finish(const RunExtent& run) override {
     if (reallocations_ < kMinReallocations) return std::nullopt;
     std::uint64_t time_ns = calls_ns_;
     if (calls_untracked_ > 0 && calls_found_ > 0) {
@@ -80,7 +80,7 @@ class AllocationInLoopRule final : public TraceRule {
                                            static_cast<double>(calls_found_));
     }
     if (!WorthReporting(time_ns, run)) return std::nullopt;
-    TraceFinding finding;
+    Finding finding;
     finding.rule_id = "allocation_in_loop";
     // Estimated gain: allocated once (or from a pool) the repeated calls cost nothing.
     finding.est_gain_ns = time_ns;

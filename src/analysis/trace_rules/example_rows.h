@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "analysis/trace_rules/trace_finding.h"
+#include "analysis/finding.h"
 
 namespace gpuscope::analysis::trace_rules {
 

@@ -38,10 +38,10 @@ class IdleGapsRule final : public TraceRule {
     device.seen = true;
   }
 
-  std::optional<TraceFinding> Finish(const RunExtent& run) override {
+  std::optional<Finding> Finish(const RunExtent& run) override {
     if (run.kernel_replay) return std::nullopt;  // see RunExtent
     if (!WorthReporting(idle_ns_, run)) return std::nullopt;
-    TraceFinding finding;
+    Finding finding;
     finding.rule_id = "idle_gaps";
     // Estimated gain: at best the host work in the gaps overlaps with GPU work (queued ahead
     // on streams), removing the gaps from the run.

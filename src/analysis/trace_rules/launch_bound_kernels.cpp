@@ -39,13 +39,13 @@ class LaunchBoundKernelsRule final : public TraceRule {
     stretch.end = std::max(stretch.end, activity.end);
   }
 
-  std::optional<TraceFinding> Finish(const RunExtent& run) override {
+  std::optional<Finding> Finish(const RunExtent& run) override {
     for (auto& [device, stretch] : stretches_) {
       if (stretch.kernels > 0) Close(stretch);
     }
     if (run.kernel_replay) return std::nullopt;  // see RunExtent
     if (!WorthReporting(gap_ns_, run)) return std::nullopt;
-    TraceFinding finding;
+    Finding finding;
     finding.rule_id = "launch_bound_kernels";
     // Estimated gain: fused into fewer kernels, or launched as one CUDA graph, the time
     // between the kernels of each stretch mostly disappears; their own time stays.

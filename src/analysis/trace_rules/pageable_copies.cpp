@@ -35,9 +35,9 @@ class PageableCopiesRule final : public TraceRule {
                                                                          : "to pageable memory")));
   }
 
-  std::optional<TraceFinding> Finish(const RunExtent& run) override {
+  std::optional<Finding> Finish(const RunExtent& run) override {
     if (!WorthReporting(time_ns_, run)) return std::nullopt;
-    TraceFinding finding;
+    Finding finding;
     finding.rule_id = "pageable_copies";
     finding.est_gain_ns =
         static_cast<std::uint64_t>(static_cast<double>(time_ns_) * kPinnedGainShare);

@@ -15,8 +15,8 @@ bool WorthReporting(std::uint64_t time_ns, const RunExtent& run) {
   return time_ns > 0 && ShareOfRun(time_ns, run) >= kMinShareOfRun;
 }
 
-FindingSeverity SeverityFor(std::uint64_t gain_ns, const RunExtent& run) {
-  return ShareOfRun(gain_ns, run) >= kOptShareOfRun ? FindingSeverity::kOpt : FindingSeverity::kInf;
+Severity SeverityFor(std::uint64_t gain_ns, const RunExtent& run) {
+  return ShareOfRun(gain_ns, run) >= kOptShareOfRun ? Severity::kOpt : Severity::kInf;
 }
 
 std::string Duration(std::uint64_t ns) {

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "analysis/trace_rules/trace_finding.h"
+#include "analysis/finding.h"
 #include "analysis/trace_rules/trace_rule.h"
 
 namespace gpuscope::analysis::trace_rules {
@@ -21,7 +21,7 @@ inline constexpr double kOptShareOfRun = 0.05;
 // `time_ns` as a share of the run, 0 for an empty run.
 double ShareOfRun(std::uint64_t time_ns, const RunExtent& run);
 bool WorthReporting(std::uint64_t time_ns, const RunExtent& run);
-FindingSeverity SeverityFor(std::uint64_t gain_ns, const RunExtent& run);
+Severity SeverityFor(std::uint64_t gain_ns, const RunExtent& run);
 
 // "1.2345ms" (nvprof's auto unit), "12.3%", "3 copies" / "1 copy".
 std::string Duration(std::uint64_t ns);

@@ -7,8 +7,7 @@
 #include "analysis/trace_rules/trace_rule.h"
 #include "store/profile_store.h"
 
-namespace gpuscope::analysis {
-namespace trace_rules {
+namespace gpuscope::analysis::trace_rules {
 
 std::vector<std::unique_ptr<TraceRule>> MakeAllTraceRules() {
   std::vector<std::unique_ptr<TraceRule>> rules;
@@ -30,10 +29,8 @@ void Extend(RunExtent& run, model::Timestamp start, model::Timestamp end) {
 }
 
 }  // namespace
-}  // namespace trace_rules
 
-StatusOr<std::vector<TraceFinding>> RunTraceRules(const store::ReportReader& reader) {
-  using namespace trace_rules;
+StatusOr<std::vector<Finding>> RunTraceRules(const store::ReportReader& reader) {
   std::vector<std::unique_ptr<TraceRule>> rules = MakeAllTraceRules();
   RunExtent run;
   // One small row per profiled launch (the counter data stays in the file).
@@ -55,13 +52,13 @@ StatusOr<std::vector<TraceFinding>> RunTraceRules(const store::ReportReader& rea
     for (auto& rule : rules) rule->OnApiCall(call);
     return true;
   }));
-  std::vector<TraceFinding> findings;
+  std::vector<Finding> findings;
   for (auto& rule : rules) {
-    if (std::optional<TraceFinding> finding = rule->Finish(run)) {
+    if (std::optional<Finding> finding = rule->Finish(run)) {
       findings.push_back(std::move(*finding));
     }
   }
   return findings;
 }
 
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::trace_rules

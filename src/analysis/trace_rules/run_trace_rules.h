@@ -8,14 +8,14 @@
 
 #include <vector>
 
-#include "analysis/trace_rules/trace_finding.h"
+#include "analysis/finding.h"
 #include "store/report_reader.h"
 #include "util/status.h"
 
-namespace gpuscope::analysis {
+namespace gpuscope::analysis::trace_rules {
 
 // Streams the report once (memory bounded whatever its size) and returns the findings that
 // matter for this run, in the rules' fixed order; empty for a clean trace.
-StatusOr<std::vector<TraceFinding>> RunTraceRules(const store::ReportReader& reader);
+StatusOr<std::vector<Finding>> RunTraceRules(const store::ReportReader& reader);
 
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::trace_rules

@@ -59,9 +59,9 @@ class SerializedTransfersRule final : public TraceRule {
     }
   }
 
-  std::optional<TraceFinding> Finish(const RunExtent& run) override {
+  std::optional<Finding> Finish(const RunExtent& run) override {
     if (run.kernel_replay) return std::nullopt;  // see RunExtent
-    TraceFinding finding;
+    Finding finding;
     std::uint64_t copies = 0, kernels = 0, copy_ns = 0, kernel_ns = 0;
     std::set<std::pair<std::uint32_t, std::uint32_t>> streams;  // (device, stream)
     ExampleRows examples;

@@ -34,9 +34,9 @@ class SynchronousTransfersRule final : public TraceRule {
                       FormatBytes(activity.bytes)));
   }
 
-  std::optional<TraceFinding> Finish(const RunExtent& run) override {
+  std::optional<Finding> Finish(const RunExtent& run) override {
     if (!WorthReporting(time_ns_, run)) return std::nullopt;
-    TraceFinding finding;
+    Finding finding;
     finding.rule_id = "synchronous_transfers";
     // Estimated gain: the host thread waits for the whole transfer; issued asynchronously on
     // a stream, at best all of that time becomes available for other work.

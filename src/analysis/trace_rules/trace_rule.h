@@ -10,8 +10,8 @@
 #include <optional>
 #include <vector>
 
+#include "analysis/finding.h"
 #include "analysis/trace_rules/gpu_activity.h"
-#include "analysis/trace_rules/trace_finding.h"
 #include "model/records.h"
 #include "store/report_reader.h"
 
@@ -35,7 +35,7 @@ class TraceRule {
   virtual void OnApiCall(const store::ApiCallRow& call) { (void)call; }
   virtual void OnMemory(const model::MemoryRecord& record) { (void)record; }
   // The finding, if the pattern was found and matters for this run.
-  virtual std::optional<TraceFinding> Finish(const RunExtent& run) = 0;
+  virtual std::optional<Finding> Finish(const RunExtent& run) = 0;
 };
 
 // One factory per rule (one file each), in the order findings are printed.

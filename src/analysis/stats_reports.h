@@ -1,0 +1,24 @@
+// nsys's statistics reports (`gpuscope stats --report NAME`) computed from reports: each name
+// picks a builder (stats_builders.h) and the tables it reads. render/stats_report.h prints.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analysis/report_checks.h"
+#include "analysis/stats_table.h"
+#include "util/status.h"
+
+namespace gpuscope::analysis {
+
+// cuda_gpu_kern_sum, cuda_api_sum, cuda_gpu_mem_time_sum, cuda_gpu_mem_size_sum, nvtx_sum.
+const std::vector<std::string>& StatsReportNames();
+
+// One nsys-style table (with Med and StdDev, the sample standard deviation), aggregated
+// over the reports: kernels by demangled name, API calls as in the nvprof summary, copies
+// by kind ("[CUDA memcpy Host-to-Device]") and memsets, NVTX ranges by style and
+// "domain:name". An unknown name is an error listing the known ones.
+StatusOr<StatsTable> BuildStatsReport(std::string_view name, const Reports& reports);
+
+}  // namespace gpuscope::analysis

@@ -1,0 +1,24 @@
+// Quoting for the machine-readable outputs (CSV, JSON) and the SVG charts. Kernel names are
+// arbitrary text (commas in template argument lists, quotes in Numba names), so every name
+// cell goes through here.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace gpuscope::render {
+
+// Always quoted, inner quotes doubled (nvprof quotes every text cell): a,"b -> "a,""b".
+std::string CsvQuoted(std::string_view text);
+
+// Quoted only when needed (a comma, quote, CR or LF inside), as nsys writes its CSV.
+std::string CsvField(std::string_view text);
+
+// A JSON string literal, quotes included; control characters become \uXXXX escapes.
+std::string JsonString(std::string_view text);
+
+// Text for SVG/XML content and attribute values: & < > " ' become entities, and control
+// characters XML 1.0 forbids become U+FFFD.
+std::string XmlEscaped(std::string_view text);
+
+}  // namespace gpuscope::render

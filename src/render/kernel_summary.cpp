@@ -1,0 +1,136 @@
+#include "render/kernel_summary.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <tuple>
+
+#include "analysis/metrics/metric_units.h"
+#include "analysis/metrics/section_values.h"
+#include "render/details_format.h"
+#include "render/metric_table.h"
+
+namespace gpuscope::render {
+
+using analysis::EvaluateSections;
+using analysis::FormatMetricNumber;
+using analysis::KernelProfile;
+using analysis::MetricRow;
+using analysis::ScaledValue;
+using analysis::ScaleValue;
+using analysis::Section;
+using analysis::SectionEntry;
+
+namespace {
+
+using GroupKey = std::tuple<std::uint32_t, std::string, std::array<std::int32_t, 3>,
+                            std::array<std::int32_t, 3>>;
+
+GroupKey KeyOf(const KernelProfile& k) { return {k.device_id, k.demangled_name, k.grid, k.block}; }
+
+// One row of the summary: a catalog row's values over the group's launches.
+struct Aggregate {
+  std::string section;
+  std::string table;
+  std::string label;
+  const SectionEntry* entry = nullptr;
+  double min = 0, max = 0, sum = 0;
+  int count = 0;
+};
+
+std::vector<Aggregate> AggregateRows(const std::vector<const KernelProfile*>& group,
+                                     const std::vector<const Section*>& sections) {
+  std::vector<Aggregate> rows;
+  std::map<std::tuple<std::string, std::string, std::string>, std::size_t> index;
+  for (const KernelProfile* kernel : group) {
+    if (!kernel->measured) continue;
+    for (const MetricRow& row : EvaluateSections(*kernel, sections)) {
+      const auto key = std::make_tuple(row.section, row.table, row.label);
+      auto [it, inserted] = index.emplace(key, rows.size());
+      if (inserted) rows.push_back({row.section, row.table, row.label, row.entry});
+      Aggregate& a = rows[it->second];
+      if (!row.value) continue;
+      const double v = *row.value;
+      a.min = a.count == 0 ? v : std::min(a.min, v);
+      a.max = a.count == 0 ? v : std::max(a.max, v);
+      a.sum += v;
+      ++a.count;
+    }
+  }
+  return rows;
+}
+
+std::vector<std::string> Cells(const Aggregate& a) {
+  if (a.count == 0 || a.entry == nullptr) {
+    const std::string unit =
+        a.entry ? ScaleValue(a.entry->unit_kind, a.entry->unit, 0).text_unit : std::string();
+    return {a.label, unit, "n/a", "n/a", "n/a"};
+  }
+  const double average = a.sum / a.count;
+  const ScaledValue scaled = ScaleValue(a.entry->unit_kind, a.entry->unit, average);
+  const auto number = [&](double v) {
+    return FormatMetricNumber(v / scaled.divisor, /*group_thousands=*/true);
+  };
+  return {a.label, scaled.text_unit, number(a.min), number(a.max), number(average)};
+}
+
+void PrintGroup(std::ostream& out, const std::vector<const KernelProfile*>& group,
+                const std::vector<const Section*>& sections) {
+  const KernelProfile& first = *group.front();
+  out << KernelHeaderLine(first) << ", Invocations " << group.size() << '\n';
+  const auto unmeasured = std::count_if(group.begin(), group.end(),
+                                        [](const KernelProfile* k) { return !k->measured; });
+  if (unmeasured > 0) {
+    const auto failed = std::find_if(group.begin(), group.end(),
+                                     [](const KernelProfile* k) { return !k->measured; });
+    out << "    " << NotMeasuredLine(**failed) << " (" << unmeasured << " of " << group.size()
+        << " invocations)\n";
+  }
+  if (unmeasured == static_cast<long>(group.size())) return;
+  const std::vector<Aggregate> rows = AggregateRows(group, sections);
+  const std::vector<std::string> headers = {"Metric Name", "Metric Unit", "Minimum", "Maximum",
+                                            "Average"};
+  for (const Section* section : sections) {
+    out << "    Section: " << section->display_name << '\n';
+    std::vector<std::string> tables = {""};
+    for (const Aggregate& a : rows) {
+      if (a.section == section->display_name &&
+          std::find(tables.begin(), tables.end(), a.table) == tables.end()) {
+        tables.push_back(a.table);
+      }
+    }
+    for (const std::string& table : tables) {
+      std::vector<std::vector<std::string>> cells;
+      for (const Aggregate& a : rows) {
+        if (a.section == section->display_name && a.table == table) cells.push_back(Cells(a));
+      }
+      if (!table.empty()) out << "    " << table << '\n';
+      WriteMetricTable(out, headers, cells);
+    }
+  }
+  out << '\n';
+}
+
+}  // namespace
+
+void PrintKernelSummary(std::ostream& out, const std::vector<KernelProfile>& kernels,
+                        const std::vector<const Section*>& sections) {
+  std::vector<std::vector<const KernelProfile*>> groups;
+  std::map<GroupKey, std::size_t> index;
+  for (const KernelProfile& kernel : kernels) {
+    auto [it, inserted] = index.emplace(KeyOf(kernel), groups.size());
+    if (inserted) groups.emplace_back();
+    groups[it->second].push_back(&kernel);
+  }
+  for (const auto& group : groups) PrintGroup(out, group, sections);
+}
+
+std::string FormatKernelSummary(const std::vector<KernelProfile>& kernels,
+                                const std::vector<const Section*>& sections) {
+  std::ostringstream out;
+  PrintKernelSummary(out, kernels, sections);
+  return out.str();
+}
+
+}  // namespace gpuscope::render

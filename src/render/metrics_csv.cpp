@@ -1,0 +1,99 @@
+#include "render/metrics_csv.h"
+
+#include "analysis/metrics/metric_units.h"
+#include "analysis/metrics/section_values.h"
+#include "render/escaping.h"
+
+namespace gpuscope::render {
+
+using analysis::EvaluateSections;
+using analysis::FormatDim3;
+using analysis::FormatMetricNumber;
+using analysis::FormatRawNumber;
+using analysis::KernelProfile;
+using analysis::MetricRow;
+using analysis::Section;
+
+namespace {
+
+void WriteRow(std::ostream& out, const std::vector<std::string>& cells) {
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    if (i > 0) out << ',';
+    out << CsvQuoted(cells[i]);
+  }
+  out << '\n';
+}
+
+// The ten cells that identify the kernel, the same on every row of it.
+std::vector<std::string> KernelCells(const KernelProfile& k) {
+  return {std::to_string(k.profile_index),
+          std::to_string(k.pid),
+          k.demangled_name,
+          std::to_string(k.invocation),
+          std::to_string(k.context_id),
+          std::to_string(k.stream_id),
+          std::to_string(k.device_id),
+          std::to_string(k.device.compute_major) + "." + std::to_string(k.device.compute_minor),
+          FormatDim3(k.grid),
+          FormatDim3(k.block)};
+}
+
+void WriteMetricRow(std::ostream& out, std::vector<std::string> cells, std::string section,
+                    std::string name, std::string unit, std::string value, std::string id) {
+  cells.push_back(std::move(section));
+  cells.push_back(std::move(name));
+  cells.push_back(std::move(unit));
+  cells.push_back(std::move(value));
+  cells.push_back(std::move(id));
+  WriteRow(out, cells);
+}
+
+// Returns true when the kernel has metric rows to write.
+bool WriteFailureRow(std::ostream& out, const KernelProfile& k) {
+  if (k.measured) return true;
+  WriteMetricRow(out, KernelCells(k), "error", "Not measured", "",
+                 k.failure.empty() ? "no metric values were recorded" : k.failure, "");
+  return false;
+}
+
+}  // namespace
+
+const std::vector<std::string>& MetricsCsvColumns() {
+  static const std::vector<std::string> columns = {
+      "ID",           "Process ID",  "Kernel Name", "Invocation",   "Context",
+      "Stream",       "Device",      "CC",          "Grid Size",    "Block Size",
+      "Section Name", "Metric Name", "Metric Unit", "Metric Value", "Metric Id"};
+  return columns;
+}
+
+void WriteDetailsCsv(std::ostream& out, const std::vector<KernelProfile>& kernels,
+                     const std::vector<const Section*>& sections) {
+  WriteRow(out, MetricsCsvColumns());
+  for (const KernelProfile& kernel : kernels) {
+    if (!WriteFailureRow(out, kernel)) continue;
+    const std::vector<std::string> cells = KernelCells(kernel);
+    for (const MetricRow& row : EvaluateSections(kernel, sections)) {
+      WriteMetricRow(
+          out, cells, row.section, row.label, row.scaled.csv_unit,
+          row.value ? FormatMetricNumber(row.scaled.value, /*group_thousands=*/false) : "n/a",
+          row.metric_id);
+    }
+  }
+}
+
+void WriteRawCsv(std::ostream& out, const std::vector<KernelProfile>& kernels,
+                 const std::map<std::string, std::string>& base_units) {
+  WriteRow(out, MetricsCsvColumns());
+  for (const KernelProfile& kernel : kernels) {
+    if (!WriteFailureRow(out, kernel)) continue;
+    const std::vector<std::string> cells = KernelCells(kernel);
+    for (const auto& [name, value] : kernel.metrics) {
+      const auto unit = base_units.find(name);
+      WriteMetricRow(out, cells, "raw", name,
+                     unit == base_units.end() ? std::string() : unit->second,
+                     FormatRawNumber(value), name);
+    }
+  }
+}
+
+}  // namespace gpuscope::render

@@ -1,0 +1,20 @@
+// WriteNvprofSummary: analysis computes the summary, the formatter prints it.
+#include "render/nvprof_summary.h"
+
+#include "analysis/nvprof_summary.h"
+#include "render/nvprof_summary_format.h"
+
+namespace gpuscope::render {
+
+Status WriteNvprofSummary(const analysis::Reports& reports, const OutputOptions& options,
+                          std::ostream& out) {
+  StatusOr<analysis::NvprofSummary> summary =
+      analysis::SummarizeReports(reports, {.demangle = options.demangle,
+                                           .gpu_activities = options.gpu_activities,
+                                           .api_calls = options.api_calls});
+  if (!summary.ok()) return summary.status();
+  FormatNvprofSummary(*summary, options, out);
+  return Status();
+}
+
+}  // namespace gpuscope::render

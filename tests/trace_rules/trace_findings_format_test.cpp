@@ -1,0 +1,103 @@
+// The text block after `gpuscope run`'s summary and the CSV form of findings.
+#include "render/trace_findings_format.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "analysis/trace_rules/example_rows.h"
+
+namespace gpuscope::analysis {
+namespace {
+
+using render::WriteTraceFindings;
+using render::WriteTraceFindingsCsv;
+
+constexpr model::Timestamp kOrigin = 1'700'000'000'000'000'000;
+
+Finding SampleFinding() {
+  Finding finding;
+  finding.rule_id = "idle_gaps";
+  finding.severity = Severity::kOpt;
+  finding.title = "GPU idle between activities";
+  finding.message = "The GPU ran nothing in 2 gaps, \"quoted\", 5.0000ms idle.";
+  finding.est_gain_ns = 5'000'000;
+  finding.occurrences = 2;
+  finding.time_ns = 5'000'000;
+  finding.cited.push_back({"kernels", 17, kOrigin + 2'500'000, 1'000'000, "starts after 4ms"});
+  finding.cited.push_back({"memcpys", 18, kOrigin + 9'000, 2'000, ""});
+  return finding;
+}
+
+TEST(FindingsFormat, TextBlockInNvprofsFraming) {
+  std::ostringstream out;
+  WriteTraceFindings({SampleFinding()}, 42, kOrigin, out);
+  EXPECT_EQ(out.str(),
+            "==42== Findings:\n"
+            "    OPT   GPU idle between activities [idle_gaps]   Est. Gain: 5.0000ms\n"
+            "          The GPU ran nothing in 2 gaps, \"quoted\", 5.0000ms idle.\n"
+            "          Rows:\n"
+            "            kernels correlation 17  start 2.5000ms  duration 1.0000ms  starts "
+            "after 4ms\n"
+            "            memcpys correlation 18  start 9.0000us  duration 2.0000us\n");
+}
+
+TEST(FindingsFormat, NothingForNoFindings) {
+  std::ostringstream out;
+  WriteTraceFindings({}, 42, kOrigin, out);
+  EXPECT_EQ(out.str(), "");
+}
+
+TEST(FindingsFormat, LongMessagesWrapAtOneHundredColumns) {
+  Finding finding = SampleFinding();
+  finding.message = std::string(60, 'a') + " " + std::string(60, 'b');
+  finding.cited.clear();
+  std::ostringstream out;
+  WriteTraceFindings({finding}, 1, kOrigin, out);
+  EXPECT_NE(out.str().find("          " + std::string(60, 'a') + "\n          " +
+                           std::string(60, 'b') + "\n"),
+            std::string::npos)
+      << out.str();
+}
+
+TEST(FindingsFormat, CsvRowPerCitedRow) {
+  std::ostringstream out;
+  WriteTraceFindingsCsv({SampleFinding()}, kOrigin, out);
+  std::string text = out.str();
+  EXPECT_EQ(text.substr(0, text.find('\n')),
+            "\"Rule\",\"Severity\",\"Title\",\"Est. Gain (ns)\",\"Occurrences\",\"Time (ns)\","
+            "\"Message\",\"Table\",\"Correlation ID\",\"Start (ns)\",\"Duration (ns)\",\"Note\"");
+  EXPECT_NE(text.find("\"idle_gaps\",\"OPT\",\"GPU idle between activities\",5000000,2,5000000,"
+                      "\"The GPU ran nothing in 2 gaps, \"\"quoted\"\", 5.0000ms idle.\","
+                      "\"kernels\",17,2500000,1000000,\"starts after 4ms\"\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find(",\"memcpys\",18,9000,2000,\"\"\n"), std::string::npos) << text;
+}
+
+TEST(ExampleRows, KeepsTheLongestFewInOrder) {
+  trace_rules::ExampleRows rows(3);
+  for (std::uint64_t i = 0; i < 100; ++i) {
+    rows.Offer(CitedRow{"kernels", i, kOrigin + i, (i * 37) % 101, ""});
+  }
+  std::vector<CitedRow> kept = rows.Sorted();
+  ASSERT_EQ(kept.size(), 3u);
+  // (i * 37) % 101 is a permutation: its three largest values over i < 100 are 100, 99, 98.
+  EXPECT_EQ(kept[0].duration_ns, 100u);
+  EXPECT_EQ(kept[1].duration_ns, 99u);
+  EXPECT_EQ(kept[2].duration_ns, 98u);
+}
+
+TEST(ExampleRows, RanksByTheGivenKey) {
+  trace_rules::ExampleRows rows(2);
+  rows.Offer(CitedRow{"kernels", 1, kOrigin, 1000, ""}, 5);
+  rows.Offer(CitedRow{"kernels", 2, kOrigin, 10, ""}, 50);
+  rows.Offer(CitedRow{"kernels", 3, kOrigin, 100, ""}, 20);
+  std::vector<CitedRow> kept = rows.Sorted();
+  ASSERT_EQ(kept.size(), 2u);
+  EXPECT_EQ(kept[0].id, 2u);
+  EXPECT_EQ(kept[1].id, 3u);
+}
+
+}  // namespace
+}  // namespace gpuscope::analysis
