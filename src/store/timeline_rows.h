@@ -1,11 +1,11 @@
 // The few columns of each event that a timeline index needs (the viewer's TrackIndex):
 // row id, times, name id, where it ran and its correlation ids, read straight from the
-// event tables in row order, without the reader's start ordering or full-row decoding. It
-// is much cheaper than ForEach*, and it gives the row ids that ReadEventRow looks up.
+// event tables in row order, without the reader's start ordering or full-row decoding:
+// cheaper than ReportReader::ForEach*, and with the row ids that ReadEventRow looks up.
 //
 // A TimelineRowReader reads either on the report reader's connection or on one of its own,
-// so that the GPU and the host side of a 10-million-event report load on two threads at
-// once (about 2 s instead of 4). Times are absolute; nullopt where the row has none.
+// so that the GPU and the host side of a report load on two threads at once (10 M events
+// in about 2 s, bench/RESULTS.md). Times are absolute; nullopt where the row has none.
 #pragma once
 
 #include <cstdint>
