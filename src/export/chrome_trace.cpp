@@ -10,7 +10,7 @@
 
 #include "analysis/activity_names.h"
 #include "export/json_stream.h"
-#include "export/sql_rows.h"
+#include "store/correlation_ids.h"
 
 namespace gpuscope::exporter {
 namespace {
@@ -20,19 +20,6 @@ namespace {
 constexpr std::int64_t kGpuPidBase = std::int64_t{1} << 23;
 // The thread of NVTX start/end ranges (async slices need a tid to sit under).
 constexpr std::int64_t kStartEndRangesTid = 0x7FFFFFF0;
-
-std::vector<std::uint32_t> SortedCorrelations(sqlite3* db, std::string_view sql,
-                                              std::string_view what, Status* status) {
-  std::vector<std::uint32_t> ids;
-  Status queried = QueryRows(db, sql, {}, what, [&](const SqlRow& row) {
-    ids.push_back(static_cast<std::uint32_t>(row.values[0].integer));
-    return true;
-  });
-  if (!queried.ok()) *status = queried;
-  std::sort(ids.begin(), ids.end());
-  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-  return ids;
-}
 
 bool Contains(const std::vector<std::uint32_t>& sorted, std::uint32_t id) {
   return std::binary_search(sorted.begin(), sorted.end(), id);
@@ -47,18 +34,13 @@ class ReportExporter {
       : report_(report), index_(index), pid_(pid), origin_(origin), json_(json), stats_(stats) {}
 
   Status Write() {
-    Status status;
-    // Flows need both ends: collect the correlation ids of GPU work and of API calls first
-    // (SQL over one column, much cheaper than decoding the rows twice).
-    gpu_correlations_ = SortedCorrelations(
-        report_.db(),
-        "SELECT correlation_id FROM kernels UNION ALL SELECT CASE WHEN runtime_correlation_id "
-        "> 0 THEN runtime_correlation_id ELSE correlation_id END FROM memcpys UNION ALL SELECT "
-        "correlation_id FROM memsets",
-        "the GPU correlation ids", &status);
-    api_correlations_ = SortedCorrelations(report_.db(), "SELECT correlation_id FROM api_calls",
-                                           "the API correlation ids", &status);
-    GPUSCOPE_RETURN_IF_ERROR(status);
+    // Flows need both ends: collect the correlation ids of GPU work and of API calls first.
+    StatusOr<std::vector<std::uint32_t>> gpu_correlations = store::GpuCorrelationIds(report_);
+    if (!gpu_correlations.ok()) return gpu_correlations.status();
+    gpu_correlations_ = std::move(gpu_correlations.value());
+    StatusOr<std::vector<std::uint32_t>> api_correlations = store::ApiCorrelationIds(report_);
+    if (!api_correlations.ok()) return api_correlations.status();
+    api_correlations_ = std::move(api_correlations.value());
 
     const store::ProcessInfo& process = report_.process();
     std::string label = process.command_line.empty() ? "process" : process.command_line;

@@ -109,7 +109,8 @@ class ReportReader {
   // Row counts, cheap (for tests and headers). `table` must be a table of the schema.
   StatusOr<std::uint64_t> CountRows(const std::string& table) const;
 
-  // The underlying connection, read-only, for ad-hoc queries in tests and tools.
+  // The underlying connection, read-only, for the store's query files (profile_store,
+  // table_rows, timeline_rows, ...); code outside src/store calls their typed functions.
   sqlite3* db() const { return db_; }
 
  private:

@@ -358,21 +358,21 @@ class DataWriter {
       Column(name, n, [&](std::size_t i) { json_.Int(field(*facts[i])); });
     };
     if (kernels || copies || memsets || api) {
-      column("corr", [](const EventFacts& f) { return std::int64_t{f.correlation}; });
+      column("corr", [](const EventFacts& f) { return std::int64_t{f.correlation_id}; });
     }
     if (copies) {
-      column("rcorr", [](const EventFacts& f) { return std::int64_t{f.runtime_correlation}; });
+      column("rcorr", [](const EventFacts& f) { return std::int64_t{f.runtime_correlation_id}; });
     }
     if (kernels) {
-      column("gx", [](const EventFacts& f) { return f.grid[0]; });
-      column("gy", [](const EventFacts& f) { return f.grid[1]; });
-      column("gz", [](const EventFacts& f) { return f.grid[2]; });
-      column("bx", [](const EventFacts& f) { return f.block[0]; });
-      column("by", [](const EventFacts& f) { return f.block[1]; });
-      column("bz", [](const EventFacts& f) { return f.block[2]; });
-      column("regs", [](const EventFacts& f) { return f.registers; });
-      column("ssmem", [](const EventFacts& f) { return f.static_smem; });
-      column("dsmem", [](const EventFacts& f) { return f.dynamic_smem; });
+      column("gx", [](const EventFacts& f) { return f.launch.grid[0]; });
+      column("gy", [](const EventFacts& f) { return f.launch.grid[1]; });
+      column("gz", [](const EventFacts& f) { return f.launch.grid[2]; });
+      column("bx", [](const EventFacts& f) { return f.launch.block[0]; });
+      column("by", [](const EventFacts& f) { return f.launch.block[1]; });
+      column("bz", [](const EventFacts& f) { return f.launch.block[2]; });
+      column("regs", [](const EventFacts& f) { return f.launch.registers_per_thread; });
+      column("ssmem", [](const EventFacts& f) { return f.launch.static_shared_memory; });
+      column("dsmem", [](const EventFacts& f) { return f.launch.dynamic_shared_memory; });
     }
     if (copies || memsets) column("bytes", [](const EventFacts& f) { return f.bytes; });
     if (copies) {

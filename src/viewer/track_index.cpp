@@ -2,14 +2,13 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <functional>
 #include <map>
 #include <numeric>
 #include <thread>
 
 #include "analysis/activity_names.h"
-#include "export/sql_rows.h"
 #include "model/records.h"
+#include "store/timeline_rows.h"
 
 namespace gpuscope::viewer {
 namespace {
@@ -102,15 +101,6 @@ struct TrackSet {
     return {static_cast<std::uint32_t>(&track - tracks.data()),
             static_cast<std::uint32_t>(track.events.size() - 1)};
   }
-
-  void Query(sqlite3* db, std::string_view sql, std::string_view what,
-             const std::function<void(const exporter::SqlRow&)>& fn) {
-    if (!status.ok()) return;
-    status = exporter::QueryRows(db, sql, {}, what, [&](const exporter::SqlRow& row) {
-      fn(row);
-      return true;
-    });
-  }
 };
 
 Track MakeTrack(std::string id, std::string group, std::string label, std::string kind) {
@@ -122,18 +112,9 @@ Track MakeTrack(std::string id, std::string group, std::string label, std::strin
   return track;
 }
 
-std::uint32_t U32(const exporter::SqlValue& value) {
-  return static_cast<std::uint32_t>(value.integer);
-}
-
 // Both times present and in order; counts the row as untimed otherwise.
-bool Timed(const exporter::SqlRow& row, std::size_t start_column, TrackSet& set) {
-  const exporter::SqlValue& start = row.values[start_column];
-  const exporter::SqlValue& end = row.values[start_column + 1];
-  if (start.kind == exporter::SqlValue::Kind::kInteger &&
-      end.kind == exporter::SqlValue::Kind::kInteger && end.integer >= start.integer) {
-    return true;
-  }
+bool Timed(const store::EventSpan& span, TrackSet& set) {
+  if (span.start && span.end && *span.end >= *span.start) return true;
   ++set.untimed;
   return false;
 }
@@ -141,24 +122,17 @@ bool Timed(const exporter::SqlRow& row, std::size_t start_column, TrackSet& set)
 }  // namespace
 
 Status TrackIndex::Load(const store::ReportReader& report) {
-  // Plain SQL over the few columns the timeline needs (not the reader's full-row streams):
-  // it is faster, and it gives the row ids that /api/event looks rows up by. GPU activities
-  // and host events are read at the same time on two connections.
-  const auto base = static_cast<std::int64_t>(report.time_base());
-  auto time = [base](const exporter::SqlValue& value) {
-    return static_cast<std::uint64_t>(value.integer + base);
-  };
+  // The store's timeline rows (the few columns the timeline needs, with the row ids that
+  // /api/event looks rows up by) rather than the reader's full-row streams: faster. GPU
+  // activities and host events are read at the same time on two connections.
+  const store::TimelineRowReader on_reader(report);
 
   // Names: the report's string ids are our ids (kernel names demangled); copy and memset
   // names are appended now, so that the loading threads only read the table.
-  GPUSCOPE_RETURN_IF_ERROR(exporter::QueryRows(
-      report.db(), "SELECT id, COALESCE(demangled, value) FROM strings ORDER BY id", {}, "names",
-      [&](const exporter::SqlRow& row) {
-        auto id = static_cast<std::size_t>(row.values[0].integer);
-        if (id >= strings_.size()) strings_.resize(id + 1);
-        strings_[id] = std::string(row.values[1].text);
-        return true;
-      }));
+  GPUSCOPE_RETURN_IF_ERROR(on_reader.ForEachName([&](std::uint32_t id, std::string_view text) {
+    if (id >= strings_.size()) strings_.resize(std::size_t{id} + 1);
+    strings_[id] = std::string(text);
+  }));
   if (strings_.empty()) strings_.emplace_back();
   for (std::uint32_t id = 0; id < strings_.size(); ++id) string_ids_.emplace(strings_[id], id);
   std::vector<std::uint32_t> copy_names;
@@ -172,80 +146,65 @@ Status TrackIndex::Load(const store::ReportReader& report) {
         "index it");
   }
   const auto name_count = static_cast<std::uint32_t>(strings_.size());
-  auto known_name = [name_count](const exporter::SqlValue& value) {
-    auto id = static_cast<std::uint32_t>(value.integer);
-    return id < name_count ? id : 0;
-  };
+  auto known_name = [name_count](std::uint32_t id) { return id < name_count ? id : 0; };
 
   TrackSet gpu, host;
-  auto load_gpu = [&](sqlite3* db) {
+  auto load_gpu = [&](const store::TimelineRowReader& rows) {
     auto stream_track = [&](std::uint32_t device, std::uint32_t stream) -> Track& {
       return gpu.Find((std::uint64_t{device} << 32) | stream, [&] {
         return MakeTrack("gpu" + std::to_string(device) + ".s" + std::to_string(stream),
                          GpuGroup(report, device), "Stream " + std::to_string(stream), "gpu");
       });
     };
-    gpu.Query(db,
-              "SELECT id, start, \"end\", name_id, device_id, stream_id, correlation_id FROM "
-              "kernels",
-              "kernels", [&](const exporter::SqlRow& row) {
-                if (!Timed(row, 1, gpu)) return;
-                auto where = gpu.Add(stream_track(U32(row.values[4]), U32(row.values[5])),
-                                     time(row.values[1]), time(row.values[2]), U32(row.values[0]),
-                                     known_name(row.values[3]), EventType::kKernel);
-                gpu.correlations.push_back({U32(row.values[6]), where});
-              });
-    gpu.Query(db,
-              "SELECT id, start, \"end\", copy_kind, device_id, stream_id, correlation_id, "
-              "runtime_correlation_id FROM memcpys",
-              "memory copies", [&](const exporter::SqlRow& row) {
-                if (!Timed(row, 1, gpu)) return;
-                std::uint32_t kind = U32(row.values[3]);
-                auto where =
-                    gpu.Add(stream_track(U32(row.values[4]), U32(row.values[5])),
-                            time(row.values[1]), time(row.values[2]), U32(row.values[0]),
-                            copy_names[kind < copy_names.size() ? kind : 0], EventType::kMemcpy);
-                // Both the driver call and the runtime call that made it link to the copy.
-                gpu.correlations.push_back({U32(row.values[6]), where});
-                if (U32(row.values[7]) != 0)
-                  gpu.correlations.push_back({U32(row.values[7]), where});
-              });
-    gpu.Query(db, "SELECT id, start, \"end\", device_id, stream_id, correlation_id FROM memsets",
-              "memsets", [&](const exporter::SqlRow& row) {
-                if (!Timed(row, 1, gpu)) return;
-                auto where = gpu.Add(stream_track(U32(row.values[3]), U32(row.values[4])),
-                                     time(row.values[1]), time(row.values[2]), U32(row.values[0]),
-                                     memset_name, EventType::kMemset);
-                gpu.correlations.push_back({U32(row.values[5]), where});
-              });
+    gpu.status = rows.ForEachKernel([&](const store::KernelSpan& k) {
+      if (!Timed(k, gpu)) return;
+      auto where = gpu.Add(stream_track(k.device_id, k.stream_id), *k.start, *k.end, k.id,
+                           known_name(k.name_id), EventType::kKernel);
+      gpu.correlations.push_back({k.correlation_id, where});
+    });
+    if (!gpu.status.ok()) return;
+    gpu.status = rows.ForEachMemcpy([&](const store::MemcpySpan& m) {
+      if (!Timed(m, gpu)) return;
+      auto where = gpu.Add(stream_track(m.device_id, m.stream_id), *m.start, *m.end, m.id,
+                           copy_names[m.copy_kind < copy_names.size() ? m.copy_kind : 0],
+                           EventType::kMemcpy);
+      // Both the driver call and the runtime call that made it link to the copy.
+      gpu.correlations.push_back({m.correlation_id, where});
+      if (m.runtime_correlation_id != 0) {
+        gpu.correlations.push_back({m.runtime_correlation_id, where});
+      }
+    });
+    if (!gpu.status.ok()) return;
+    gpu.status = rows.ForEachMemset([&](const store::MemsetSpan& m) {
+      if (!Timed(m, gpu)) return;
+      auto where = gpu.Add(stream_track(m.device_id, m.stream_id), *m.start, *m.end, m.id,
+                           memset_name, EventType::kMemset);
+      gpu.correlations.push_back({m.correlation_id, where});
+    });
+    if (!gpu.status.ok()) return;
     // Device memory in use per GPU after each allocation or free; a free without a size
     // takes it from its allocation.
     std::map<std::uint32_t, std::int64_t> in_use;
-    std::unordered_map<std::int64_t, std::int64_t> live;
-    gpu.Query(db,
-              "SELECT timestamp, op, bytes, address, device_id FROM memory "
-              "WHERE timestamp IS NOT NULL ORDER BY timestamp, id",
-              "memory allocations", [&](const exporter::SqlRow& row) {
-                std::uint32_t device = U32(row.values[4]);
-                std::int64_t bytes = row.values[2].integer;
-                std::int64_t address = row.values[3].integer;
-                if (row.values[1].integer == static_cast<int>(model::MemoryOp::kAlloc)) {
-                  live[address] = bytes;
-                  in_use[device] += bytes;
-                } else {
-                  auto found = live.find(address);
-                  if (bytes == 0 && found != live.end()) bytes = found->second;
-                  if (found != live.end()) live.erase(found);
-                  in_use[device] -= bytes;
-                }
-                Track& track = gpu.Find((std::uint64_t{1} << 40) | device, [&] {
-                  return MakeTrack("mem" + std::to_string(device), GpuGroup(report, device),
-                                   "Device memory", "counter");
-                });
-                track.counter.push_back({time(row.values[0]), in_use[device]});
-              });
+    std::unordered_map<std::uint64_t, std::int64_t> live;
+    gpu.status = rows.ForEachMemoryChange([&](const store::MemoryChange& change) {
+      auto bytes = static_cast<std::int64_t>(change.bytes);
+      if (change.op == model::MemoryOp::kAlloc) {
+        live[change.address] = bytes;
+        in_use[change.device_id] += bytes;
+      } else {
+        auto found = live.find(change.address);
+        if (bytes == 0 && found != live.end()) bytes = found->second;
+        if (found != live.end()) live.erase(found);
+        in_use[change.device_id] -= bytes;
+      }
+      Track& track = gpu.Find((std::uint64_t{1} << 40) | change.device_id, [&] {
+        return MakeTrack("mem" + std::to_string(change.device_id),
+                         GpuGroup(report, change.device_id), "Device memory", "counter");
+      });
+      track.counter.push_back({change.timestamp, in_use[change.device_id]});
+    });
   };
-  auto load_host = [&](sqlite3* db) {
+  auto load_host = [&](const store::TimelineRowReader& rows) {
     auto thread_track = [&](bool nvtx, std::uint32_t tid) -> Track& {
       return host.Find((std::uint64_t{nvtx} << 32) | tid, [&] {
         std::string number = std::to_string(tid);
@@ -253,50 +212,45 @@ Status TrackIndex::Load(const store::ReportReader& report) {
                     : MakeTrack("t" + number, "Threads", "Thread " + number, "api");
       });
     };
-    host.Query(db, "SELECT id, start, \"end\", name_id, thread_id, correlation_id FROM api_calls",
-               "API calls", [&](const exporter::SqlRow& row) {
-                 if (!Timed(row, 1, host)) return;
-                 auto where = host.Add(thread_track(false, U32(row.values[4])), time(row.values[1]),
-                                       time(row.values[2]), U32(row.values[0]),
-                                       known_name(row.values[3]), EventType::kApi);
-                 host.correlations.push_back({U32(row.values[5]), where});
-               });
+    host.status = rows.ForEachApiCall([&](const store::ApiSpan& a) {
+      if (!Timed(a, host)) return;
+      auto where = host.Add(thread_track(false, a.thread_id), *a.start, *a.end, a.id,
+                            known_name(a.name_id), EventType::kApi);
+      host.correlations.push_back({a.correlation_id, where});
+    });
+    if (!host.status.ok()) return;
     // A range that never ended is drawn up to the end of the recording rather than left out.
     const model::Timestamp recording_end = report.process().end;
-    host.Query(db, "SELECT id, kind, start, \"end\", name_id, thread_id FROM nvtx", "NVTX ranges",
-               [&](const exporter::SqlRow& row) {
-                 if (row.values[2].kind != exporter::SqlValue::Kind::kInteger) {
-                   ++host.untimed;
-                   return;
-                 }
-                 std::uint64_t start = time(row.values[2]);
-                 std::uint64_t end = row.values[3].kind == exporter::SqlValue::Kind::kInteger
-                                         ? time(row.values[3])
-                                         : std::max<std::uint64_t>(start, recording_end);
-                 bool mark = row.values[1].integer == static_cast<int>(model::NvtxKind::kMark);
-                 host.Add(thread_track(true, U32(row.values[5])), start,
-                          mark ? start : std::max(start, end), U32(row.values[0]),
-                          known_name(row.values[4]), mark ? EventType::kMark : EventType::kNvtx);
-               });
+    host.status = rows.ForEachNvtx([&](const store::NvtxSpan& n) {
+      if (!n.start) {
+        ++host.untimed;
+        return;
+      }
+      std::uint64_t start = *n.start;
+      std::uint64_t end = n.end ? *n.end : std::max<std::uint64_t>(start, recording_end);
+      bool mark = n.kind == model::NvtxKind::kMark;
+      host.Add(thread_track(true, n.thread_id), start, mark ? start : std::max(start, end), n.id,
+               known_name(n.name_id), mark ? EventType::kMark : EventType::kNvtx);
+    });
   };
 
   // A second connection for the GPU side; without one (a report being written, say) both
   // sides are read one after the other on the reader's connection.
-  StatusOr<std::unique_ptr<exporter::ReadOnlyConnection>> second =
-      exporter::ReadOnlyConnection::Open(report.path());
+  StatusOr<std::unique_ptr<store::TimelineRowReader>> second =
+      store::TimelineRowReader::WithOwnConnection(report);
   if (second.ok()) {
-    std::thread gpu_thread([&] { load_gpu(second.value()->db()); });
-    load_host(report.db());
+    std::thread gpu_thread([&] { load_gpu(*second.value()); });
+    load_host(on_reader);
     gpu_thread.join();
     if (!gpu.status.ok()) {
       // The second connection opened but could not read (a live report's WAL it may not
       // map, say): the reader's own connection can, so read the GPU side again there.
       gpu = TrackSet{};
-      load_gpu(report.db());
+      load_gpu(on_reader);
     }
   } else {
-    load_gpu(report.db());
-    load_host(report.db());
+    load_gpu(on_reader);
+    load_host(on_reader);
   }
   GPUSCOPE_RETURN_IF_ERROR(gpu.status);
   GPUSCOPE_RETURN_IF_ERROR(host.status);

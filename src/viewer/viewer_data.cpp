@@ -7,56 +7,56 @@
 
 #include "analysis/report_warnings.h"
 #include "analysis/stats_reports.h"
-#include "export/sql_rows.h"
 #include "render/escaping.h"
 #include "render/stats_report.h"
+#include "store/event_attributes.h"
+#include "store/kernel_launch_groups.h"
+#include "store/table_rows.h"
 
 namespace gpuscope::viewer {
 namespace {
 
-using exporter::SqlRow;
-using exporter::SqlValue;
 using render::JsonString;
+using store::FieldValue;
 
-std::string JsonValue(const SqlValue& value) {
+std::string JsonValue(const FieldValue& value) {
   switch (value.kind) {
-    case SqlValue::Kind::kNull:
+    case FieldValue::Kind::kNull:
       return "null";
-    case SqlValue::Kind::kInteger:
+    case FieldValue::Kind::kInteger:
       return std::to_string(value.integer);
-    case SqlValue::Kind::kReal: {
+    case FieldValue::Kind::kReal: {
       std::ostringstream text;
       text.precision(17);
       text << value.real;
       return text.str();
     }
-    case SqlValue::Kind::kText:
+    case FieldValue::Kind::kText:
       break;
   }
   return JsonString(value.text);
 }
 
-const char* ViewOf(EventType type) {
+store::EventTable TableOf(EventType type) {
   switch (type) {
     case EventType::kKernel:
-      return "kernels_v";
+      return store::EventTable::kKernels;
     case EventType::kMemcpy:
-      return "memcpys_v";
+      return store::EventTable::kMemcpys;
     case EventType::kMemset:
-      return "memsets_v";
+      return store::EventTable::kMemsets;
     case EventType::kApi:
-      return "api_calls_v";
+      return store::EventTable::kApiCalls;
     case EventType::kNvtx:
     case EventType::kMark:
       break;
   }
-  return "nvtx_v";
+  return store::EventTable::kNvtx;
 }
 
 struct KernelConfig {
-  std::int64_t grid[3] = {0, 0, 0};
-  std::int64_t block[3] = {0, 0, 0};
-  std::int64_t registers = 0, static_smem = 0, dynamic_smem = 0, count = 0;
+  store::LaunchConfig launch;
+  std::int64_t count = 0;  // launches with this configuration
 };
 
 struct KernelPage {
@@ -80,59 +80,38 @@ std::string KernelPageJson(const std::string& name, const KernelPage& page,
                     ",\"max\":" + std::to_string(page.max) +
                     ",\"timed\":" + std::to_string(page.timed) + ",\"configs\":[";
   for (std::size_t i = 0; i < page.configs.size(); ++i) {
-    const KernelConfig& c = page.configs[i];
+    const store::LaunchConfig& c = page.configs[i].launch;
     out += (i ? "," : "");
     out += "{\"grid\":[" + std::to_string(c.grid[0]) + "," + std::to_string(c.grid[1]) + "," +
            std::to_string(c.grid[2]) + "],\"block\":[" + std::to_string(c.block[0]) + "," +
            std::to_string(c.block[1]) + "," + std::to_string(c.block[2]) +
-           "],\"registers\":" + std::to_string(c.registers) +
-           ",\"static_smem\":" + std::to_string(c.static_smem) +
-           ",\"dynamic_smem\":" + std::to_string(c.dynamic_smem) +
-           ",\"count\":" + std::to_string(c.count) + "}";
+           "],\"registers\":" + std::to_string(c.registers_per_thread) +
+           ",\"static_smem\":" + std::to_string(c.static_shared_memory) +
+           ",\"dynamic_smem\":" + std::to_string(c.dynamic_shared_memory) +
+           ",\"count\":" + std::to_string(page.configs[i].count) + "}";
   }
   out += "]" + profiles.KernelFieldsJson(name, page.mangled) + "}";
   return out;
 }
 
-// Kernel pages by demangled name, one GROUP BY pass over the kernels (optionally of one
-// name). Configurations come most-launched first.
+// Kernel pages by demangled name, from the launch groups (optionally of one name).
+// Configurations come most-launched first.
 StatusOr<std::map<std::string, KernelPage>> KernelPages(const store::ReportReader& report,
                                                         const std::string* only) {
-  std::string sql =
-      "SELECT name, mangled_name, grid_x, grid_y, grid_z, block_x, block_y, block_z, "
-      "registers_per_thread, static_shared_memory, dynamic_shared_memory, count(*), "
-      "count(duration), sum(duration), min(duration), max(duration) FROM kernels_v";
-  std::vector<exporter::SqlParam> params;
-  if (only) {
-    sql += " WHERE name = ?1";
-    params.emplace_back(*only);
-  }
-  sql += " GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 ORDER BY 1, 12 DESC";
   std::map<std::string, KernelPage> pages;
-  Status read =
-      exporter::QueryRows(report.db(), sql, params, "kernel launches", [&](const SqlRow& row) {
-        auto v = [&](std::size_t i) { return row.values[i].integer; };
-        KernelPage& page = pages[std::string(row.values[0].text)];
-        if (page.mangled.empty()) page.mangled = row.values[1].text;
-        KernelConfig config;
-        for (int d = 0; d < 3; ++d) {
-          config.grid[d] = v(2 + d);
-          config.block[d] = v(5 + d);
+  Status read = store::ForEachKernelLaunchGroup(
+      report, only ? std::optional<std::string_view>(*only) : std::nullopt,
+      [&](const store::KernelLaunchGroup& group) {
+        KernelPage& page = pages[std::string(group.name)];
+        if (page.mangled.empty()) page.mangled = group.mangled_name;
+        if (group.timed > 0) {
+          page.min = page.timed ? std::min(page.min, group.min_duration) : group.min_duration;
+          page.max = page.timed ? std::max(page.max, group.max_duration) : group.max_duration;
         }
-        config.registers = v(8);
-        config.static_smem = v(9);
-        config.dynamic_smem = v(10);
-        config.count = v(11);
-        const std::int64_t timed = v(12);  // min and max are NULL (read 0) without any
-        if (timed > 0) {
-          page.min = page.timed ? std::min(page.min, v(14)) : v(14);
-          page.max = page.timed ? std::max(page.max, v(15)) : v(15);
-        }
-        page.launches += v(11);
-        page.timed += timed;
-        page.total += v(13);
-        page.configs.push_back(config);
-        return true;
+        page.launches += group.launches;
+        page.timed += group.timed;
+        page.total += group.total_duration;
+        page.configs.push_back({group.launch, group.launches});
       });
   if (!read.ok()) return read;
   for (auto& [name, page] : pages) {
@@ -278,9 +257,8 @@ StatusOr<std::string> ViewerData::EventJson(std::size_t report, EventType type,
   const TrackIndex& index = *reports_[report].index;
   std::string out;
   std::vector<std::uint32_t> correlations;
-  Status read = exporter::QueryRows(
-      reader.db(), std::string("SELECT * FROM ") + ViewOf(type) + " WHERE id = ?1",
-      std::vector<exporter::SqlParam>{std::int64_t{id}}, "the event", [&](const SqlRow& row) {
+  StatusOr<bool> found =
+      store::ReadEventRow(reader, TableOf(type), id, [&](const store::TableRow& row) {
         out = "{\"type\":\"" + std::string(EventTypeName(type)) + "\"";
         for (std::size_t c = 0; c < row.columns.size(); ++c) {
           if (row.columns[c] == "type") continue;  // ours: the event's viewer type
@@ -290,9 +268,8 @@ StatusOr<std::string> ViewerData::EventJson(std::size_t report, EventType type,
             correlations.push_back(static_cast<std::uint32_t>(row.values[c].integer));
           }
         }
-        return false;
       });
-  if (!read.ok()) return read;
+  if (!found.ok()) return found.status();
   if (out.empty()) {
     return Status::Error("no " + std::string(EventTypeName(type)) + " with id " +
                          std::to_string(id) + " in report " + std::to_string(report));
@@ -377,67 +354,7 @@ StatusOr<const ReportProfiles*> ViewerData::Profiles(std::size_t report) const {
 
 Status ViewerData::FillEventFacts(std::size_t report, EventType type,
                                   std::unordered_map<std::uint32_t, EventFacts>& facts) const {
-  if (facts.empty()) return {};
-  std::string sql;
-  switch (type) {
-    case EventType::kKernel:
-      sql =
-          "SELECT id, correlation_id, grid_x, grid_y, grid_z, block_x, block_y, block_z, "
-          "registers_per_thread, static_shared_memory, dynamic_shared_memory FROM kernels";
-      break;
-    case EventType::kMemcpy:
-      sql =
-          "SELECT m.id, m.correlation_id, m.runtime_correlation_id, m.bytes, c.name FROM memcpys m "
-          "LEFT JOIN copy_kinds c ON c.id = m.copy_kind";
-      break;
-    case EventType::kMemset:
-      sql = "SELECT id, correlation_id, bytes FROM memsets";
-      break;
-    case EventType::kApi:
-      sql = "SELECT id, correlation_id FROM api_calls";
-      break;
-    case EventType::kNvtx:
-    case EventType::kMark:
-      return {};
-  }
-  std::uint32_t low = UINT32_MAX, high = 0;
-  for (const auto& [id, unused] : facts) {
-    low = std::min(low, id);
-    high = std::max(high, id);
-  }
-  sql +=
-      type == EventType::kMemcpy ? " WHERE m.id BETWEEN ?1 AND ?2" : " WHERE id BETWEEN ?1 AND ?2";
-  std::vector<exporter::SqlParam> params{std::int64_t{low}, std::int64_t{high}};
-  return exporter::QueryRows(
-      reports_[report].reader->db(), sql, params, "event details", [&](const SqlRow& row) {
-        auto found = facts.find(static_cast<std::uint32_t>(row.values[0].integer));
-        if (found == facts.end()) return true;
-        EventFacts& f = found->second;
-        auto v = [&](std::size_t i) { return row.values[i].integer; };  // NULL reads 0
-        f.correlation = static_cast<std::uint32_t>(v(1));
-        switch (type) {
-          case EventType::kKernel:
-            for (int d = 0; d < 3; ++d) {
-              f.grid[d] = v(2 + d);
-              f.block[d] = v(5 + d);
-            }
-            f.registers = v(8);
-            f.static_smem = v(9);
-            f.dynamic_smem = v(10);
-            break;
-          case EventType::kMemcpy:
-            f.runtime_correlation = static_cast<std::uint32_t>(v(2));
-            f.bytes = v(3);
-            f.copy_kind = std::string(row.values[4].text);
-            break;
-          case EventType::kMemset:
-            f.bytes = v(2);
-            break;
-          default:
-            break;
-        }
-        return true;
-      });
+  return store::FillEventAttributes(*reports_[report].reader, TableOf(type), facts);
 }
 
 std::string ViewerData::DiffJson(std::size_t a, std::size_t b) const {

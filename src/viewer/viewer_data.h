@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "store/event_attributes.h"
 #include "store/report_reader.h"
 #include "util/status.h"
 #include "viewer/report_profiles.h"
@@ -24,15 +25,7 @@ namespace gpuscope::viewer {
 // "Embedded format"), so that the page's tooltip, details and related events need no server:
 // the correlation ids, a kernel's launch configuration, a copy's or memset's bytes and the
 // copy kind's name. Zero (empty) where a column does not apply or is NULL.
-struct EventFacts {
-  std::uint32_t correlation = 0;
-  std::uint32_t runtime_correlation = 0;  // copies: the runtime call's correlation id
-  std::int64_t grid[3] = {0, 0, 0};
-  std::int64_t block[3] = {0, 0, 0};
-  std::int64_t registers = 0, static_smem = 0, dynamic_smem = 0;
-  std::int64_t bytes = 0;
-  std::string copy_kind;  // copy_kinds.name ("DtoH"), as memcpys_v has it
-};
+using EventFacts = store::EventAttributes;
 
 class ViewerData {
  public:
