@@ -16,10 +16,9 @@ namespace gpuscope::store {
 namespace {
 
 std::string SourceSchema() {
-  // tests/store/schema_test.cpp -> src/store/schema.sql
-  std::string here = __FILE__;
-  std::string root = here.substr(0, here.rfind("/tests/store/"));
-  std::ifstream in(root + "/src/store/schema.sql");
+  // The source tree's schema.sql. Not found through __FILE__: Ninja passes sources by a
+  // path relative to the build directory, and ctest runs tests elsewhere.
+  std::ifstream in(std::string(GPUSCOPE_SOURCE_DIR) + "/src/store/schema.sql");
   std::stringstream text;
   text << in.rdbuf();
   return text.str();
