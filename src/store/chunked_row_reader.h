@@ -46,11 +46,10 @@ class ChunkedRowReader {
  public:
   // decode(stmt, row) fills `row` from the current result row and returns false when the
   // row is damaged (then `damaged` is the error). `sql` selects rows with ?1 <= id <= ?2,
-  // ordered by id; its column `start_column` is the relative start time (never NULL) and
-  // its last column the id. consume(start, id, row) returns false to stop. last_id < first_id: no
-  // rows.
+  // ordered by id; its first column is the relative start time (never NULL) and its last
+  // column the id. consume(start, id, row) returns false to stop. last_id < first_id: no rows.
   template <typename Decode>
-  static Status Read(sqlite3* db, const std::string& path, const std::string& sql, int start_column,
+  static Status Read(sqlite3* db, const std::string& path, const std::string& sql,
                      std::int64_t first_id, std::int64_t last_id, Decode& decode,
                      const Status& damaged, const auto& consume);
 
@@ -69,9 +68,8 @@ class ChunkedRowReader {
 
   // Decodes ids [first, last] with `stmt` (bound and stepped here) into `chunk`.
   template <typename Decode>
-  static bool Fill(sqlite3* db, sqlite3_stmt* stmt, const std::string& path, int start_column,
-                   std::int64_t first, std::int64_t last, Decode& decode, const Status& damaged,
-                   Chunk& chunk) {
+  static bool Fill(sqlite3* db, sqlite3_stmt* stmt, const std::string& path, std::int64_t first,
+                   std::int64_t last, Decode& decode, const Status& damaged, Chunk& chunk) {
     chunk.count = 0;
     sqlite3_bind_int64(stmt, 1, first);
     sqlite3_bind_int64(stmt, 2, last);
@@ -83,7 +81,7 @@ class ChunkedRowReader {
         chunk.starts.emplace_back();
         chunk.ids.emplace_back();
       }
-      chunk.starts[chunk.count] = sqlite3_column_int64(stmt, start_column);
+      chunk.starts[chunk.count] = sqlite3_column_int64(stmt, 0);
       chunk.ids[chunk.count] = sqlite3_column_int64(stmt, id_column);
       if (!decode(stmt, chunk.rows[chunk.count])) {
         chunk.status = damaged;
@@ -105,8 +103,8 @@ class ChunkedRowReader {
 template <typename Row>
 template <typename Decode>
 Status ChunkedRowReader<Row>::Read(sqlite3* db, const std::string& path, const std::string& sql,
-                                   int start_column, std::int64_t first_id, std::int64_t last_id,
-                                   Decode& decode, const Status& damaged, const auto& consume) {
+                                   std::int64_t first_id, std::int64_t last_id, Decode& decode,
+                                   const Status& damaged, const auto& consume) {
   if (last_id < first_id) return Status();
   const std::int64_t rows = last_id - first_id + 1;
   const std::int64_t chunks = (rows + kRowsPerChunk - 1) / kRowsPerChunk;
@@ -120,9 +118,7 @@ Status ChunkedRowReader<Row>::Read(sqlite3* db, const std::string& path, const s
     for (std::int64_t c = 0; c < chunks; ++c) {
       std::int64_t first = first_id + c * kRowsPerChunk;
       std::int64_t last = std::min(last_id, first + kRowsPerChunk - 1);
-      if (!Fill(db, stmt->get(), path, start_column, first, last, decode, damaged, chunk)) {
-        return chunk.status;
-      }
+      if (!Fill(db, stmt->get(), path, first, last, decode, damaged, chunk)) return chunk.status;
       for (std::size_t i = 0; i < chunk.count; ++i) {
         if (!consume(chunk.starts[i], chunk.ids[i], chunk.rows[i])) return Status();
       }
@@ -164,7 +160,7 @@ Status ChunkedRowReader<Row>::Read(sqlite3* db, const std::string& path, const s
       if (opened.ok()) {
         std::int64_t first = first_id + c * kRowsPerChunk;
         std::int64_t last = std::min(last_id, first + kRowsPerChunk - 1);
-        Fill(own, stmt.get(), path, start_column, first, last, decode, damaged, chunk);
+        Fill(own, stmt.get(), path, first, last, decode, damaged, chunk);
       } else {
         chunk.count = 0;
         chunk.status = opened;

@@ -17,12 +17,14 @@ namespace {
 
 constexpr const char* kReadAction = "cannot read report";
 
-// The table's declared columns, quoted, in declaration order (what DecodeRow reads).
+// What the scan selects: the start column first, then the table's other declared columns
+// in declaration order (the order DecodeRow reads them, see SelectedColumn). Fetching the
+// start first measured cheaper in SQLite's VM than the table's own order.
 std::string ColumnList(const EventTableInfo& table) {
-  std::string list;
+  std::string list = '"' + std::string(table.start_column) + '"';
   for (const ColumnInfo& column : table.columns) {
-    if (!list.empty()) list += ", ";
-    list += '"';
+    if (column.name == table.start_column) continue;
+    list += ", \"";
     list += column.name;
     list += '"';
   }
@@ -56,7 +58,9 @@ Status ReportReader::Scan(Fn& fn) const {
   const std::string start(info.start_column);
   const std::string select = "SELECT " + ColumnList(info) + ", id FROM " + name;
   const DecodeContext context{time_base_, &strings_, &demangled_};
-  auto decode = [&context](sqlite3_stmt* stmt, Row& row) {
+  // Inlined into the chunk loop, as a hand-written decode was (callgrind: otherwise ~18 more
+  // instructions per kernel row).
+  auto decode = [&context](sqlite3_stmt * stmt, Row & row) __attribute__((always_inline)) {
     return DecodeRow<Table>(stmt, context, row);
   };
   const Status damaged =
@@ -127,8 +131,7 @@ Status ReportReader::Scan(Fn& fn) const {
     return !window_full;
   };
   Status read =
-      ChunkedRowReader<Row>::Read(db_, path_, sql, static_cast<int>(kStartColumnIndex<Table>),
-                                  first_id, last_id, decode, damaged, consume);
+      ChunkedRowReader<Row>::Read(db_, path_, sql, first_id, last_id, decode, damaged, consume);
   if (!read.ok()) return read;
   if (out_of_order) {
     return Status::Error(std::string(kReadAction) + " " + path_ + ": corrupt (" + name +

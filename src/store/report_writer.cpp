@@ -163,12 +163,6 @@ Status ReportWriter::PrepareStatements() {
 
 ReportWriter::~ReportWriter() { (void)Close(); }
 
-bool ReportWriter::Accepting() {
-  if (status_.ok() && !closed_ && !out_of_memory_) return true;
-  ++records_not_written_;
-  return false;
-}
-
 void ReportWriter::Fail(const char* what) {
   FailWith(SqliteError(db_, "report " + path_ + ": " + what));
 }
@@ -237,12 +231,6 @@ void ReportWriter::ChooseTimeBase(model::Timestamp time) {
   char text[24];
   auto written = std::to_chars(text, text + sizeof(text), time);
   SetMeta("time_base_ns", std::string_view(text, static_cast<std::size_t>(written.ptr - text)));
-}
-
-std::int64_t ReportWriter::Relative(model::Timestamp time) {
-  if (!time_base_chosen_) ChooseTimeBase(time);
-  // Modular arithmetic: the reader adds the base back and gets `time` for any value.
-  return static_cast<std::int64_t>(time - time_base_);
 }
 
 std::optional<std::int64_t> ReportWriter::StoredTime(model::Timestamp time) {

@@ -151,4 +151,17 @@ class ReportWriter final : public model::RecordSink {
   std::unique_ptr<Statements> stmts_;
 };
 
+// Inline: run for every record, from the files the writer is split into.
+inline bool ReportWriter::Accepting() {
+  if (status_.ok() && !closed_ && !out_of_memory_) return true;
+  ++records_not_written_;
+  return false;
+}
+
+inline std::int64_t ReportWriter::Relative(model::Timestamp time) {
+  if (!time_base_chosen_) ChooseTimeBase(time);
+  // Modular arithmetic: the reader adds the base back and gets `time` for any value.
+  return static_cast<std::int64_t>(time - time_base_);
+}
+
 }  // namespace gpuscope::store
