@@ -22,6 +22,9 @@
 --   * Event tables declare no NOT NULL constraints, for write speed (a constraint makes
 --     SQLite keep a statement journal for every multi-row insert). Only the columns
 --     documented as nullable (times, nvtx.domain_id) are ever NULL.
+--   * The event tables are also declared in src/store/tables/event_table_defs.h, from which
+--     the writer and the reader take their columns; a test (table_declarations_test) checks
+--     that each CREATE TABLE below says exactly what the declaration says.
 --
 -- Never change a table or a column meaning without raising the schema version (PRAGMA
 -- user_version and meta.schema_version below, kSchemaVersion in schema.h).
