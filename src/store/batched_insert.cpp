@@ -4,13 +4,12 @@ namespace gpuscope::store {
 
 namespace {
 
-std::string InsertSql(std::string_view table, const std::vector<std::string_view>& columns,
-                      int rows) {
+std::string InsertSql(std::string_view table, std::span<const ColumnInfo> columns, int rows) {
   std::string sql = "INSERT INTO " + std::string(table) + "(";
   for (std::size_t c = 0; c < columns.size(); ++c) {
     if (c != 0) sql += ", ";
     sql += '"';
-    sql += columns[c];
+    sql += columns[c].name;
     sql += '"';
   }
   sql += ") VALUES ";
@@ -24,17 +23,17 @@ std::string InsertSql(std::string_view table, const std::vector<std::string_view
 
 }  // namespace
 
-Status BatchedInsert::Prepare(sqlite3* db, std::string_view table,
-                              const std::vector<std::string_view>& columns) {
+Status BatchedInsert::Prepare(sqlite3* db, const EventTableInfo& table) {
+  const std::span<const ColumnInfo> columns = table.columns;
   columns_ = static_cast<int>(columns.size());
   const std::size_t slots = static_cast<std::size_t>(kRowsPerBatch) * columns.size();
   values_.assign(slots, 0);
   nulls_.assign(slots, 0);
   bound_values_.assign(slots, 0);
   bound_nulls_.assign(slots, 0);
-  StatusOr<Statement> batch = Statement::Prepare(db, InsertSql(table, columns, kRowsPerBatch));
+  StatusOr<Statement> batch = Statement::Prepare(db, InsertSql(table.name, columns, kRowsPerBatch));
   if (!batch.ok()) return batch.status();
-  StatusOr<Statement> single = Statement::Prepare(db, InsertSql(table, columns, 1));
+  StatusOr<Statement> single = Statement::Prepare(db, InsertSql(table.name, columns, 1));
   if (!single.ok()) return single.status();
   batch_ = std::move(batch.value());
   single_ = std::move(single.value());

@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "store/event_tables.h"
 #include "store/sqlite_util.h"
 #include "util/status.h"
 
@@ -24,8 +25,9 @@ class BatchedInsert {
   static constexpr int kRowsPerBatch = 64;
 
   // Prepares "INSERT INTO table(columns...) VALUES (...) x kRowsPerBatch" and the
-  // single-row form used for the last, partial batch of a transaction.
-  Status Prepare(sqlite3* db, std::string_view table, const std::vector<std::string_view>& columns);
+  // single-row form used for the last, partial batch of a transaction, for the table's
+  // declared columns.
+  Status Prepare(sqlite3* db, const EventTableInfo& table);
 
   // Starts the next row; fill every column with Set / SetNull before the next AddRow.
   void AddRow() {

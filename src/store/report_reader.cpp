@@ -1,15 +1,15 @@
+// Opening a report: the checks that it is a complete gpuscope report of a readable
+// version, and loading its small tables (meta, process, devices, strings, row_order).
+// Streaming the event tables: report_reader_events.cpp.
 #include "store/report_reader.h"
 
 #include <sqlite3.h>
 #include <unistd.h>
 
 #include <charconv>
-#include <cstdlib>
 #include <cstring>
 
-#include "store/chunked_row_reader.h"
 #include "store/event_tables.h"
-#include "store/reorder_window.h"
 #include "store/report_file_check.h"
 #include "store/schema.h"
 #include "store/sqlite_util.h"
@@ -45,43 +45,7 @@ bool IsNull(sqlite3_stmt* stmt, int column) {
   return sqlite3_column_type(stmt, column) == SQLITE_NULL;
 }
 
-// Column lists of the ForEach queries. The first column is the one rows are ordered by;
-// the decoders below read the columns in this order.
-constexpr const char* kKernelColumns =
-    "start, \"end\", name_id, device_id, context_id, stream_id, correlation_id, grid_id, "
-    "grid_x, grid_y, grid_z, block_x, block_y, block_z, cluster_x, cluster_y, cluster_z, "
-    "registers_per_thread, static_shared_memory, dynamic_shared_memory, "
-    "shared_memory_executed, local_memory_per_thread, local_memory_total, graph_id, "
-    "graph_node_id, launch_type, cache_config, device_launched";
-constexpr const char* kMemcpyColumns =
-    "start, \"end\", device_id, context_id, stream_id, correlation_id, runtime_correlation_id, "
-    "copy_kind, src_kind, dst_kind, is_async, bytes, src_device_id, dst_device_id, graph_id, "
-    "graph_node_id";
-constexpr const char* kMemsetColumns =
-    "start, \"end\", device_id, context_id, stream_id, correlation_id, value, memory_kind, "
-    "is_async, bytes, graph_id, graph_node_id";
-constexpr const char* kApiCallColumns =
-    "start, \"end\", domain, cbid, name_id, process_id, thread_id, correlation_id, "
-    "return_value, nested";
-constexpr const char* kMemoryColumns =
-    "timestamp, op, memory_kind, address, bytes, device_id, context_id, stream_id, "
-    "correlation_id, is_async, pc";
-constexpr const char* kSyncColumns =
-    "start, \"end\", kind, context_id, stream_id, event_id, correlation_id";
-constexpr const char* kNvtxColumns =
-    "start, \"end\", kind, range_id, name_id, domain_id, process_id, thread_id, category, color";
-constexpr const char* kOverheadColumns =
-    "start, \"end\", overhead_kind, name_id, process_id, thread_id";
-
 }  // namespace
-
-unsigned WorkerThreads() {
-  if (const char* forced = std::getenv("GPUSCOPE_READER_THREADS"); forced != nullptr) {
-    return static_cast<unsigned>(std::strtoul(forced, nullptr, 10));
-  }
-  unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  return std::min(cores - 1, kMaxWorkers);
-}
 
 StatusOr<std::unique_ptr<ReportReader>> ReportReader::Open(const std::string& path) {
   GPUSCOPE_RETURN_IF_ERROR(CheckReportFile(path, kOpenAction));
@@ -127,11 +91,10 @@ Status ReportReader::Load() {
   StatusOr<std::int64_t> version = QueryInt(db_, "PRAGMA user_version", "");
   if (!version.ok()) return ReadError();
   if (version.value() > kSchemaVersion || version.value() < kOldestReadableSchemaVersion) {
-    return Status::Error(prefix + "written by " +
-                         (version.value() > kSchemaVersion ? "a newer" : "an older") +
-                         " gpuscope: schema version " + std::to_string(version.value()) +
-                         ", this gpuscope reads " + std::to_string(kOldestReadableSchemaVersion) +
-                         " to " + std::to_string(kSchemaVersion));
+    return Status::Error(
+        prefix + "written by " + (version.value() > kSchemaVersion ? "a newer" : "an older") +
+        " gpuscope: schema version " + std::to_string(version.value()) + ", this gpuscope reads " +
+        std::to_string(kOldestReadableSchemaVersion) + " to " + std::to_string(kSchemaVersion));
   }
   file_schema_version_ = static_cast<int>(version.value());
   GPUSCOPE_RETURN_IF_ERROR(LoadMeta());
@@ -326,318 +289,13 @@ Status ReportReader::LoadRowOrder() {
   if (rc != SQLITE_DONE) return ReadError();
   return Status();
 }
-
-// Streams the rows of one event table in (start, insertion) order:
-//   1. rows without a timestamp first (as ORDER BY start puts NULLs first), in insertion
-//      order, with a query of their own only when the writer counted some;
-//   2. the timed rows in insertion order (decoded on worker threads, ChunkedRowReader)
-//      through a ReorderWindow sized by the writer's row_order bookkeeping, so mostly
-//      ordered tables need neither a sort nor an index.
-// `decode(stmt, row)` fills a row from the columns (the first one is the start) and returns
-// false when the row refers to a name that does not exist.
-template <typename Row, typename Decode, typename Fn>
-Status ReportReader::Scan(std::size_t table, const char* columns, Decode& decode, Fn& fn) const {
-  const EventTableInfo& info = kEventTables[table];
-  const RowOrder& order = row_order_[table];
-  const std::string name(info.name);
-  const std::string start(info.start_column);
-  const std::string select = std::string("SELECT ") + columns + ", id FROM " + name;
-  const Status damaged =
-      Status::Error(std::string(kReadAction) + " " + path_ + ": corrupt (a row of " + name +
-                    " refers to a name that does not exist)");
-  bool stopped = false;  // the callback asked to stop
-  // Rows in the order of an SQL query, on this thread (the rare, slow paths).
-  auto stream_query = [&](const std::string& sql, std::int64_t after_start,
-                          std::int64_t after_id) -> Status {
-    StatusOr<Statement> stmt = Statement::Prepare(db_, sql);
-    if (!stmt.ok()) return ReadError();
-    if (sqlite3_bind_parameter_count(stmt->get()) == 2) {
-      sqlite3_bind_int64(stmt->get(), 1, after_start);
-      sqlite3_bind_int64(stmt->get(), 2, after_id);
-    }
-    Row row{};
-    int rc;
-    while ((rc = sqlite3_step(stmt->get())) == SQLITE_ROW) {
-      if (!decode(stmt->get(), row)) return damaged;
-      if (!fn(row)) {
-        stopped = true;
-        return Status();
-      }
-    }
-    return rc == SQLITE_DONE ? Status() : ReadError();
-  };
-
-  if (!order.known) {
-    // No bookkeeping (a report not written by this writer's flushes): SQLite sorts.
-    return stream_query(select + " ORDER BY " + start + ", id", 0, 0);
-  }
-  if (order.untimed_rows > 0) {
-    GPUSCOPE_RETURN_IF_ERROR(
-        stream_query(select + " WHERE " + start + " IS NULL ORDER BY id", 0, 0));
-    if (stopped) return Status();
-  }
-
-  std::int64_t first_id = 0, last_id = -1;
-  {
-    // Two subqueries: SQLite answers a lone min() or max() of the rowid from the b-tree's
-    // edge, but "min(id), max(id)" together would scan the table.
-    StatusOr<Statement> range = Statement::Prepare(
-        db_, "SELECT (SELECT min(id) FROM " + name + "), (SELECT max(id) FROM " + name + ")");
-    if (!range.ok() || sqlite3_step(range->get()) != SQLITE_ROW) return ReadError();
-    if (!IsNull(range->get(), 0)) {
-      first_id = Int(range->get(), 0);
-      last_id = Int(range->get(), 1);
-    }
-  }
-  std::string sql = select + " WHERE id BETWEEN ?1 AND ?2";
-  if (order.untimed_rows > 0) sql += " AND " + start + " IS NOT NULL";
-  sql += " ORDER BY id";
-
-  ReorderWindow<Row> window(order.max_lateness);
-  auto emit = [&](const Row& ready) {
-    stopped = !fn(ready);
-    return !stopped;
-  };
-  bool out_of_order = false;
-  bool window_full = false;
-  auto consume = [&](std::int64_t relative_start, std::int64_t id, Row& row) {
-    if (!window.Fits(relative_start)) {
-      out_of_order = true;
-      return false;
-    }
-    if (!window.Push(relative_start, id, std::move(row), emit)) return false;
-    window_full = window.held() > reorder_window_limit_;
-    return !window_full;
-  };
-  Status read =
-      ChunkedRowReader<Row>::Read(db_, path_, sql, first_id, last_id, decode, damaged, consume);
-  if (!read.ok()) return read;
-  if (out_of_order) {
-    return Status::Error(std::string(kReadAction) + " " + path_ + ": corrupt (" + name +
-                         " rows are further out of start order than its row_order entry says)");
-  }
-  if (stopped) return Status();
-  if (window_full) {
-    // Too far out of order to sort in memory (a row with a wild timestamp, say): every row
-    // not emitted yet sorts after the last one emitted, so SQLite sorts the rest exactly.
-    if (!window.emitted_any()) {
-      return stream_query(select + " WHERE " + start + " IS NOT NULL ORDER BY " + start + ", id", 0,
-                          0);
-    }
-    return stream_query(select + " WHERE " + start + " > ?1 OR (" + start + " = ?1 AND id > ?2)" +
-                            " ORDER BY " + start + ", id",
-                        window.last_start(), window.last_sequence());
-  }
-  window.Drain(emit);
-  return Status();
-}
-
-Status ReportReader::ForEachKernel(const std::function<bool(const KernelRow&)>& fn) const {
-  const model::Timestamp base = time_base_;
-  auto decode = [&](sqlite3_stmt* s, KernelRow& row) {
-    model::KernelRecord& r = row.record;
-    r.start = IsNull(s, 0) ? 0 : base + U64(s, 0);
-    r.end = IsNull(s, 1) ? 0 : base + U64(s, 1);
-    std::int64_t name_id = Int(s, 2);
-    if (name_id <= 0 || name_id >= static_cast<std::int64_t>(strings_.size())) return false;
-    row.name_id = static_cast<std::uint32_t>(name_id);
-    r.mangled_name = strings_[name_id];
-    const std::string& demangled = demangled_[name_id];
-    row.demangled_name = demangled.empty() ? r.mangled_name : std::string_view(demangled);
-    r.device_id = U32(s, 3);
-    r.context_id = U32(s, 4);
-    r.stream_id = U32(s, 5);
-    r.correlation_id = U32(s, 6);
-    r.grid_id = Int(s, 7);
-    r.grid_x = I32(s, 8);
-    r.grid_y = I32(s, 9);
-    r.grid_z = I32(s, 10);
-    r.block_x = I32(s, 11);
-    r.block_y = I32(s, 12);
-    r.block_z = I32(s, 13);
-    r.cluster_x = U32(s, 14);
-    r.cluster_y = U32(s, 15);
-    r.cluster_z = U32(s, 16);
-    r.registers_per_thread = static_cast<std::uint16_t>(Int(s, 17));
-    r.static_shared_memory = I32(s, 18);
-    r.dynamic_shared_memory = I32(s, 19);
-    r.shared_memory_executed = U32(s, 20);
-    r.local_memory_per_thread = U32(s, 21);
-    r.local_memory_total = U64(s, 22);
-    r.graph_id = U32(s, 23);
-    r.graph_node_id = U64(s, 24);
-    r.launch_type = static_cast<std::uint8_t>(Int(s, 25));
-    r.cache_config = static_cast<std::uint8_t>(Int(s, 26));
-    r.device_launched = Int(s, 27) != 0;
-    return true;
-  };
-  return Scan<KernelRow>(static_cast<std::size_t>(EventTable::kKernels), kKernelColumns, decode,
-                         fn);
-}
-
-Status ReportReader::ForEachMemcpy(
-    const std::function<bool(const model::MemcpyRecord&)>& fn) const {
-  const model::Timestamp base = time_base_;
-  auto decode = [&](sqlite3_stmt* s, model::MemcpyRecord& r) {
-    r.start = IsNull(s, 0) ? 0 : base + U64(s, 0);
-    r.end = IsNull(s, 1) ? 0 : base + U64(s, 1);
-    r.device_id = U32(s, 2);
-    r.context_id = U32(s, 3);
-    r.stream_id = U32(s, 4);
-    r.correlation_id = U32(s, 5);
-    r.runtime_correlation_id = U32(s, 6);
-    r.copy_kind = static_cast<model::CopyKind>(Int(s, 7));
-    r.src_kind = static_cast<model::MemoryKind>(Int(s, 8));
-    r.dst_kind = static_cast<model::MemoryKind>(Int(s, 9));
-    r.is_async = Int(s, 10) != 0;
-    r.bytes = U64(s, 11);
-    r.src_device_id = U32(s, 12);
-    r.dst_device_id = U32(s, 13);
-    r.graph_id = U32(s, 14);
-    r.graph_node_id = U64(s, 15);
-    return true;
-  };
-  return Scan<model::MemcpyRecord>(static_cast<std::size_t>(EventTable::kMemcpys), kMemcpyColumns,
-                                   decode, fn);
-}
-
-Status ReportReader::ForEachMemset(
-    const std::function<bool(const model::MemsetRecord&)>& fn) const {
-  const model::Timestamp base = time_base_;
-  auto decode = [&](sqlite3_stmt* s, model::MemsetRecord& r) {
-    r.start = IsNull(s, 0) ? 0 : base + U64(s, 0);
-    r.end = IsNull(s, 1) ? 0 : base + U64(s, 1);
-    r.device_id = U32(s, 2);
-    r.context_id = U32(s, 3);
-    r.stream_id = U32(s, 4);
-    r.correlation_id = U32(s, 5);
-    r.value = U32(s, 6);
-    r.memory_kind = static_cast<model::MemoryKind>(Int(s, 7));
-    r.is_async = Int(s, 8) != 0;
-    r.bytes = U64(s, 9);
-    r.graph_id = U32(s, 10);
-    r.graph_node_id = U64(s, 11);
-    return true;
-  };
-  return Scan<model::MemsetRecord>(static_cast<std::size_t>(EventTable::kMemsets), kMemsetColumns,
-                                   decode, fn);
-}
-
-Status ReportReader::ForEachApiCall(const std::function<bool(const ApiCallRow&)>& fn) const {
-  const model::Timestamp base = time_base_;
-  auto decode = [&](sqlite3_stmt* s, ApiCallRow& row) {
-    model::ApiCallRecord& r = row.record;
-    r.start = IsNull(s, 0) ? 0 : base + U64(s, 0);
-    r.end = IsNull(s, 1) ? 0 : base + U64(s, 1);
-    r.domain = static_cast<model::ApiDomain>(Int(s, 2));
-    r.cbid = U32(s, 3);
-    std::int64_t name_id = Int(s, 4);
-    if (name_id <= 0 || name_id >= static_cast<std::int64_t>(strings_.size())) return false;
-    row.name_id = static_cast<std::uint32_t>(name_id);
-    r.name = strings_[name_id];
-    r.process_id = U32(s, 5);
-    r.thread_id = U32(s, 6);
-    r.correlation_id = U32(s, 7);
-    r.return_value = I32(s, 8);
-    row.nested_in_runtime = Int(s, 9) != 0;
-    return true;
-  };
-  return Scan<ApiCallRow>(static_cast<std::size_t>(EventTable::kApiCalls), kApiCallColumns, decode,
-                          fn);
-}
-
-Status ReportReader::ForEachMemory(
-    const std::function<bool(const model::MemoryRecord&)>& fn) const {
-  const model::Timestamp base = time_base_;
-  auto decode = [&](sqlite3_stmt* s, model::MemoryRecord& r) {
-    r.timestamp = IsNull(s, 0) ? 0 : base + U64(s, 0);
-    r.op = static_cast<model::MemoryOp>(Int(s, 1));
-    r.memory_kind = static_cast<model::MemoryKind>(Int(s, 2));
-    r.address = U64(s, 3);
-    r.bytes = U64(s, 4);
-    r.device_id = U32(s, 5);
-    r.context_id = U32(s, 6);
-    r.stream_id = U32(s, 7);
-    r.correlation_id = U32(s, 8);
-    r.is_async = Int(s, 9) != 0;
-    r.pc = U64(s, 10);
-    return true;
-  };
-  return Scan<model::MemoryRecord>(static_cast<std::size_t>(EventTable::kMemory), kMemoryColumns,
-                                   decode, fn);
-}
-
-Status ReportReader::ForEachSync(const std::function<bool(const model::SyncRecord&)>& fn) const {
-  const model::Timestamp base = time_base_;
-  auto decode = [&](sqlite3_stmt* s, model::SyncRecord& r) {
-    r.start = IsNull(s, 0) ? 0 : base + U64(s, 0);
-    r.end = IsNull(s, 1) ? 0 : base + U64(s, 1);
-    r.kind = static_cast<model::SyncKind>(Int(s, 2));
-    r.context_id = U32(s, 3);
-    r.stream_id = U32(s, 4);
-    r.event_id = U32(s, 5);
-    r.correlation_id = U32(s, 6);
-    return true;
-  };
-  return Scan<model::SyncRecord>(static_cast<std::size_t>(EventTable::kSyncs), kSyncColumns, decode,
-                                 fn);
-}
-
-Status ReportReader::ForEachNvtx(const std::function<bool(const model::NvtxRecord&)>& fn) const {
-  const model::Timestamp base = time_base_;
-  const auto known = [&](std::int64_t id) {
-    return id > 0 && id < static_cast<std::int64_t>(strings_.size());
-  };
-  auto decode = [&](sqlite3_stmt* s, model::NvtxRecord& r) {
-    r.start = IsNull(s, 0) ? 0 : base + U64(s, 0);
-    r.end = IsNull(s, 1) ? 0 : base + U64(s, 1);
-    r.kind = static_cast<model::NvtxKind>(Int(s, 2));
-    r.id = U32(s, 3);
-    std::int64_t name_id = Int(s, 4);
-    if (!known(name_id)) return false;
-    r.name = strings_[name_id];
-    if (IsNull(s, 5)) {
-      r.domain = {};
-    } else {
-      std::int64_t domain_id = Int(s, 5);
-      if (!known(domain_id)) return false;
-      r.domain = strings_[domain_id];
-    }
-    r.process_id = U32(s, 6);
-    r.thread_id = U32(s, 7);
-    r.category = U32(s, 8);
-    r.color = U32(s, 9);
-    return true;
-  };
-  return Scan<model::NvtxRecord>(static_cast<std::size_t>(EventTable::kNvtx), kNvtxColumns, decode,
-                                 fn);
-}
-
-Status ReportReader::ForEachOverhead(
-    const std::function<bool(const model::OverheadRecord&)>& fn) const {
-  const model::Timestamp base = time_base_;
-  auto decode = [&](sqlite3_stmt* s, model::OverheadRecord& r) {
-    r.start = IsNull(s, 0) ? 0 : base + U64(s, 0);
-    r.end = IsNull(s, 1) ? 0 : base + U64(s, 1);
-    r.overhead_kind = U32(s, 2);
-    std::int64_t name_id = Int(s, 3);
-    if (name_id <= 0 || name_id >= static_cast<std::int64_t>(strings_.size())) return false;
-    r.name = strings_[name_id];
-    r.process_id = U32(s, 4);
-    r.thread_id = U32(s, 5);
-    return true;
-  };
-  return Scan<model::OverheadRecord>(static_cast<std::size_t>(EventTable::kOverheads),
-                                     kOverheadColumns, decode, fn);
-}
-
 StatusOr<std::uint64_t> ReportReader::CountRows(const std::string& table) const {
   // Only names of the schema's tables: the name goes into SQL text.
-  static constexpr std::string_view kTables[] = {
-      "kernels", "memcpys", "memsets",  "memory",  "syncs",    "api_calls", "nvtx",   "overheads",
-      "strings", "devices", "contexts", "streams", "counters", "meta",      "process"};
+  static constexpr std::string_view kOtherTables[] = {"strings",  "devices", "contexts", "streams",
+                                                      "counters", "meta",    "process"};
   bool known = false;
-  for (std::string_view name : kTables) known = known || name == table;
+  for (const EventTableInfo& event_table : kEventTables) known = known || event_table.name == table;
+  for (std::string_view name : kOtherTables) known = known || name == table;
   if (!known) return Status::Error("no table named '" + table + "' in a gpuscope report");
   StatusOr<Statement> stmt = Statement::Prepare(db_, "SELECT count(*) FROM " + table);
   if (!stmt.ok()) return ReadError();

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "model/records.h"
+#include "store/event_rows.h"
 #include "util/status.h"
 
 struct sqlite3;
@@ -40,20 +41,6 @@ struct DeviceInfo {
   model::DeviceRecord record;  // string views point into name/uuid below
   std::string name;
   std::string uuid;
-};
-
-// A kernel with its names resolved. demangled_name equals mangled_name when the name
-// is not a C++ mangled name (or demangling failed).
-struct KernelRow {
-  model::KernelRecord record;  // record.mangled_name points into the reader's string table
-  std::string_view demangled_name;
-  std::uint32_t name_id = 0;  // stable within one report: equal ids, equal names
-};
-
-struct ApiCallRow {
-  model::ApiCallRecord record;  // record.name points into the reader's string table
-  bool nested_in_runtime = false;
-  std::uint32_t name_id = 0;
 };
 
 class ReportReader {
@@ -125,8 +112,9 @@ class ReportReader {
   Status LoadRowOrder();
   // "cannot read report <path>: ..." (or "...: corrupt (...)") from the connection's error.
   Status ReadError(std::string_view what = {}) const;
-  template <typename Row, typename Decode, typename Fn>
-  Status Scan(std::size_t table, const char* columns, Decode& decode, Fn& fn) const;
+  // Streams an event table's rows to `fn` (report_reader_events.cpp).
+  template <typename Table, typename Fn>
+  Status Scan(Fn& fn) const;
 
   std::string path_;
   sqlite3* db_ = nullptr;
@@ -149,7 +137,7 @@ class ReportReader {
     std::int64_t max_lateness = 0;
     std::uint64_t untimed_rows = 0;
   };
-  std::vector<RowOrder> row_order_;  // by EventTable
+  std::vector<RowOrder> row_order_;  // by kEventTableIndex
   std::size_t reorder_window_limit_ = 1 << 20;
 };
 

@@ -1,3 +1,6 @@
+// The writer's lifecycle: creating the report, interning names, the time base, errors,
+// commits, flushes and closing. Its rows: report_writer_events.cpp (event tables, batched)
+// and report_writer_records.cpp (process, devices, contexts, streams, profiled kernels).
 #include "store/report_writer.h"
 
 #include <sqlite3.h>
@@ -10,7 +13,7 @@
 #include <new>
 
 #include "store/batched_insert.h"
-#include "store/counter_data_codec.h"
+#include "store/report_writer_statements.h"
 #include "store/schema.h"
 #include "store/sqlite_util.h"
 #include "util/demangle.h"
@@ -37,53 +40,7 @@ constexpr int kCacheKib = 16 * 1024;
 // Stored as the signed integer of the same bits (SQLite integers are signed 64-bit).
 std::int64_t AsStored(std::uint64_t value) { return static_cast<std::int64_t>(value); }
 
-// The columns each event row fills, in the order the On* methods Set them.
-// clang-format off
-const std::vector<std::string_view> kKernelColumns = {
-    "name_id", "start", "end", "device_id", "context_id", "stream_id", "correlation_id",
-    "grid_id", "grid_x", "grid_y", "grid_z", "block_x", "block_y", "block_z", "cluster_x",
-    "cluster_y", "cluster_z", "registers_per_thread", "static_shared_memory",
-    "dynamic_shared_memory", "shared_memory_executed", "local_memory_per_thread",
-    "local_memory_total", "graph_id", "graph_node_id", "launch_type", "cache_config",
-    "device_launched"};
-const std::vector<std::string_view> kMemcpyColumns = {
-    "start", "end", "device_id", "context_id", "stream_id", "correlation_id",
-    "runtime_correlation_id", "copy_kind", "src_kind", "dst_kind", "is_async", "bytes",
-    "src_device_id", "dst_device_id", "graph_id", "graph_node_id"};
-const std::vector<std::string_view> kMemsetColumns = {
-    "start", "end", "device_id", "context_id", "stream_id", "correlation_id", "value",
-    "memory_kind", "is_async", "bytes", "graph_id", "graph_node_id"};
-const std::vector<std::string_view> kMemoryColumns = {
-    "timestamp", "op", "memory_kind", "address", "bytes", "device_id", "context_id",
-    "stream_id", "correlation_id", "is_async", "pc"};
-const std::vector<std::string_view> kSyncColumns = {
-    "start", "end", "kind", "context_id", "stream_id", "event_id", "correlation_id"};
-const std::vector<std::string_view> kApiCallColumns = {
-    "domain", "cbid", "name_id", "start", "end", "process_id", "thread_id", "correlation_id",
-    "return_value", "nested"};
-const std::vector<std::string_view> kNvtxColumns = {
-    "kind", "start", "end", "range_id", "name_id", "domain_id", "process_id", "thread_id",
-    "category", "color"};
-const std::vector<std::string_view> kOverheadColumns = {
-    "start", "end", "overhead_kind", "name_id", "process_id", "thread_id"};
-// clang-format on
-
-// By EventTable.
-const std::vector<std::string_view>* const kColumns[kNumEventTables] = {
-    &kKernelColumns, &kMemcpyColumns,  &kMemsetColumns, &kMemoryColumns,
-    &kSyncColumns,   &kApiCallColumns, &kNvtxColumns,   &kOverheadColumns};
-
 }  // namespace
-
-struct ReportWriter::Statements {
-  Statement begin, commit, rollback;
-  Statement insert_string, set_demangled, set_meta;
-  Statement update_process, update_process_end;
-  Statement insert_device, insert_context, insert_stream;
-  Statement upsert_counter, upsert_row_order;
-  Statement insert_profiled_kernel;
-  std::array<BatchedInsert, kNumEventTables> events;
-};
 
 ReportWriter::ReportWriter(std::string path) : path_(std::move(path)) {}
 
@@ -197,7 +154,7 @@ Status ReportWriter::PrepareStatements() {
     *entry.statement = std::move(prepared.value());
   }
   for (std::size_t i = 0; i < kNumEventTables; ++i) {
-    Status prepared = s.events[i].Prepare(db_, kEventTables[i].name, *kColumns[i]);
+    Status prepared = s.events[i].Prepare(db_, kEventTables[i]);
     if (!prepared.ok()) return Status::Error(context + ": " + prepared.message());
   }
   stmts_ = std::move(statements);
@@ -205,12 +162,6 @@ Status ReportWriter::PrepareStatements() {
 }
 
 ReportWriter::~ReportWriter() { (void)Close(); }
-
-bool ReportWriter::Accepting() {
-  if (status_.ok() && !closed_ && !out_of_memory_) return true;
-  ++records_not_written_;
-  return false;
-}
 
 void ReportWriter::Fail(const char* what) {
   FailWith(SqliteError(db_, "report " + path_ + ": " + what));
@@ -266,30 +217,6 @@ void ReportWriter::StepRecord(sqlite3_stmt* stmt, const char* what) {
   }
 }
 
-BatchedInsert& ReportWriter::StartRow(EventTable table) {
-  BatchedInsert& batch = stmts_->events[static_cast<std::size_t>(table)];
-  batch.AddRow();
-  return batch;
-}
-
-void ReportWriter::EndRow(EventTable table, model::Timestamp start) {
-  ++records_in_transaction_;
-  order_[static_cast<std::size_t>(table)].Add(start != 0,
-                                              static_cast<std::int64_t>(start - time_base_));
-  BatchedInsert& batch = stmts_->events[static_cast<std::size_t>(table)];
-  if (batch.full() && batch.Write() != SQLITE_OK) Fail("cannot insert rows");
-}
-
-bool ReportWriter::WritePendingRows() {
-  for (BatchedInsert& batch : stmts_->events) {
-    if (batch.pending() > 0 && batch.Write() != SQLITE_OK) {
-      Fail("cannot insert rows");
-      return false;
-    }
-  }
-  return true;
-}
-
 void ReportWriter::SetMeta(const char* key, std::string_view value) {
   sqlite3_stmt* meta = stmts_->set_meta.get();
   sqlite3_bind_text(meta, 1, key, -1, SQLITE_STATIC);
@@ -306,26 +233,9 @@ void ReportWriter::ChooseTimeBase(model::Timestamp time) {
   SetMeta("time_base_ns", std::string_view(text, static_cast<std::size_t>(written.ptr - text)));
 }
 
-std::int64_t ReportWriter::Relative(model::Timestamp time) {
-  if (!time_base_chosen_) ChooseTimeBase(time);
-  // Modular arithmetic: the reader adds the base back and gets `time` for any value.
-  return static_cast<std::int64_t>(time - time_base_);
-}
-
-void ReportWriter::SetTime(BatchedInsert& row, int column, model::Timestamp time) {
-  if (time == 0) {
-    row.SetNull(column);  // "no timestamp"
-  } else {
-    row.Set(column, Relative(time));
-  }
-}
-
-void ReportWriter::BindTime(sqlite3_stmt* stmt, int index, model::Timestamp time) {
-  if (time == 0) {
-    sqlite3_bind_null(stmt, index);
-  } else {
-    sqlite3_bind_int64(stmt, index, Relative(time));
-  }
+std::optional<std::int64_t> ReportWriter::StoredTime(model::Timestamp time) {
+  if (time == 0) return std::nullopt;  // "no timestamp"
+  return Relative(time);
 }
 
 std::uint32_t ReportWriter::InternName(std::string_view name) {
@@ -365,273 +275,6 @@ std::uint32_t ReportWriter::InternKernelName(std::string_view mangled) {
   return id;
 }
 
-void ReportWriter::OnProcess(const model::ProcessRecord& r) {
-  if (!Accepting()) return;
-  sqlite3_stmt* s = stmts_->update_process.get();
-  sqlite3_bind_int64(s, 1, r.pid);
-  sqlite3_bind_int64(s, 2, r.parent_pid);
-  BindText(s, 3, r.hostname);
-  BindText(s, 4, r.command_line);
-  BindTime(s, 5, r.start);
-  StepRecord(s, "cannot write the process row");
-}
-
-void ReportWriter::OnDevice(const model::DeviceRecord& r) {
-  if (!Accepting()) return;
-  sqlite3_stmt* s = stmts_->insert_device.get();
-  sqlite3_bind_int64(s, 1, r.id);
-  BindText(s, 2, r.name);
-  BindText(s, 3, r.uuid);
-  sqlite3_bind_int64(s, 4, r.compute_major);
-  sqlite3_bind_int64(s, 5, r.compute_minor);
-  sqlite3_bind_int64(s, 6, r.num_sms);
-  sqlite3_bind_int64(s, 7, r.warp_size);
-  sqlite3_bind_int64(s, 8, r.max_threads_per_block);
-  sqlite3_bind_int64(s, 9, r.max_warps_per_sm);
-  sqlite3_bind_int64(s, 10, r.max_blocks_per_sm);
-  sqlite3_bind_int64(s, 11, r.max_registers_per_sm);
-  sqlite3_bind_int64(s, 12, r.max_registers_per_block);
-  sqlite3_bind_int64(s, 13, r.max_shared_memory_per_sm);
-  sqlite3_bind_int64(s, 14, r.max_shared_memory_per_block);
-  sqlite3_bind_int64(s, 15, r.max_shared_memory_per_block_optin);
-  sqlite3_bind_int64(s, 16, AsStored(r.global_memory_bytes));
-  sqlite3_bind_int64(s, 17, AsStored(r.global_memory_bandwidth_kbps));
-  sqlite3_bind_int64(s, 18, r.core_clock_khz);
-  sqlite3_bind_int64(s, 19, r.l2_cache_bytes);
-  sqlite3_bind_int64(s, 20, r.max_ipc);
-  sqlite3_bind_int64(s, 21, r.ecc_enabled);
-  sqlite3_bind_int64(s, 22, r.mig_enabled ? 1 : 0);
-  StepRecord(s, "cannot write a device row");
-}
-
-void ReportWriter::OnContext(const model::ContextRecord& r) {
-  if (!Accepting()) return;
-  sqlite3_stmt* s = stmts_->insert_context.get();
-  sqlite3_bind_int64(s, 1, r.context_id);
-  sqlite3_bind_int64(s, 2, r.device_id);
-  sqlite3_bind_int64(s, 3, r.null_stream_id);
-  StepRecord(s, "cannot write a context row");
-}
-
-void ReportWriter::OnStream(const model::StreamRecord& r) {
-  if (!Accepting()) return;
-  sqlite3_stmt* s = stmts_->insert_stream.get();
-  sqlite3_bind_int64(s, 1, r.stream_id);
-  sqlite3_bind_int64(s, 2, r.context_id);
-  sqlite3_bind_int64(s, 3, r.priority);
-  sqlite3_bind_int64(s, 4, r.flags);
-  StepRecord(s, "cannot write a stream row");
-}
-
-void ReportWriter::OnKernel(const model::KernelRecord& r) {
-  if (!Accepting()) return;
-  std::uint32_t name_id = InternKernelName(r.mangled_name);
-  if (!status_.ok() || out_of_memory_) return Lost();
-  BatchedInsert& row = StartRow(EventTable::kKernels);
-  int c = 0;  // the column order of kKernelColumns
-  row.Set(c++, name_id);
-  SetTime(row, c++, r.start);
-  SetTime(row, c++, r.end);
-  row.Set(c++, r.device_id);
-  row.Set(c++, r.context_id);
-  row.Set(c++, r.stream_id);
-  row.Set(c++, r.correlation_id);
-  row.Set(c++, r.grid_id);
-  row.Set(c++, r.grid_x);
-  row.Set(c++, r.grid_y);
-  row.Set(c++, r.grid_z);
-  row.Set(c++, r.block_x);
-  row.Set(c++, r.block_y);
-  row.Set(c++, r.block_z);
-  row.Set(c++, r.cluster_x);
-  row.Set(c++, r.cluster_y);
-  row.Set(c++, r.cluster_z);
-  row.Set(c++, r.registers_per_thread);
-  row.Set(c++, r.static_shared_memory);
-  row.Set(c++, r.dynamic_shared_memory);
-  row.Set(c++, r.shared_memory_executed);
-  row.Set(c++, r.local_memory_per_thread);
-  row.Set(c++, AsStored(r.local_memory_total));
-  row.Set(c++, r.graph_id);
-  row.Set(c++, AsStored(r.graph_node_id));
-  row.Set(c++, r.launch_type);
-  row.Set(c++, r.cache_config);
-  row.Set(c++, r.device_launched ? 1 : 0);
-  EndRow(EventTable::kKernels, r.start);
-}
-
-void ReportWriter::OnMemcpy(const model::MemcpyRecord& r) {
-  if (!Accepting()) return;
-  BatchedInsert& row = StartRow(EventTable::kMemcpys);
-  int c = 0;  // the column order of kMemcpyColumns
-  SetTime(row, c++, r.start);
-  SetTime(row, c++, r.end);
-  row.Set(c++, r.device_id);
-  row.Set(c++, r.context_id);
-  row.Set(c++, r.stream_id);
-  row.Set(c++, r.correlation_id);
-  row.Set(c++, r.runtime_correlation_id);
-  row.Set(c++, static_cast<int>(r.copy_kind));
-  row.Set(c++, static_cast<int>(r.src_kind));
-  row.Set(c++, static_cast<int>(r.dst_kind));
-  row.Set(c++, r.is_async ? 1 : 0);
-  row.Set(c++, AsStored(r.bytes));
-  row.Set(c++, r.src_device_id);
-  row.Set(c++, r.dst_device_id);
-  row.Set(c++, r.graph_id);
-  row.Set(c++, AsStored(r.graph_node_id));
-  EndRow(EventTable::kMemcpys, r.start);
-}
-
-void ReportWriter::OnMemset(const model::MemsetRecord& r) {
-  if (!Accepting()) return;
-  BatchedInsert& row = StartRow(EventTable::kMemsets);
-  int c = 0;  // the column order of kMemsetColumns
-  SetTime(row, c++, r.start);
-  SetTime(row, c++, r.end);
-  row.Set(c++, r.device_id);
-  row.Set(c++, r.context_id);
-  row.Set(c++, r.stream_id);
-  row.Set(c++, r.correlation_id);
-  row.Set(c++, r.value);
-  row.Set(c++, static_cast<int>(r.memory_kind));
-  row.Set(c++, r.is_async ? 1 : 0);
-  row.Set(c++, AsStored(r.bytes));
-  row.Set(c++, r.graph_id);
-  row.Set(c++, AsStored(r.graph_node_id));
-  EndRow(EventTable::kMemsets, r.start);
-}
-
-void ReportWriter::OnApiCall(const model::ApiCallRecord& r, bool nested_in_runtime) {
-  if (!Accepting()) return;
-  std::uint32_t name_id = InternName(r.name);
-  if (!status_.ok() || out_of_memory_) return Lost();
-  BatchedInsert& row = StartRow(EventTable::kApiCalls);
-  int c = 0;  // the column order of kApiCallColumns
-  row.Set(c++, static_cast<int>(r.domain));
-  row.Set(c++, r.cbid);
-  row.Set(c++, name_id);
-  SetTime(row, c++, r.start);
-  SetTime(row, c++, r.end);
-  row.Set(c++, r.process_id);
-  row.Set(c++, r.thread_id);
-  row.Set(c++, r.correlation_id);
-  row.Set(c++, r.return_value);
-  row.Set(c++, nested_in_runtime ? 1 : 0);
-  EndRow(EventTable::kApiCalls, r.start);
-}
-
-void ReportWriter::OnMemory(const model::MemoryRecord& r) {
-  if (!Accepting()) return;
-  BatchedInsert& row = StartRow(EventTable::kMemory);
-  int c = 0;  // the column order of kMemoryColumns
-  SetTime(row, c++, r.timestamp);
-  row.Set(c++, static_cast<int>(r.op));
-  row.Set(c++, static_cast<int>(r.memory_kind));
-  row.Set(c++, AsStored(r.address));
-  row.Set(c++, AsStored(r.bytes));
-  row.Set(c++, r.device_id);
-  row.Set(c++, r.context_id);
-  row.Set(c++, r.stream_id);
-  row.Set(c++, r.correlation_id);
-  row.Set(c++, r.is_async ? 1 : 0);
-  row.Set(c++, AsStored(r.pc));
-  EndRow(EventTable::kMemory, r.timestamp);
-}
-
-void ReportWriter::OnSync(const model::SyncRecord& r) {
-  if (!Accepting()) return;
-  BatchedInsert& row = StartRow(EventTable::kSyncs);
-  int c = 0;  // the column order of kSyncColumns
-  SetTime(row, c++, r.start);
-  SetTime(row, c++, r.end);
-  row.Set(c++, static_cast<int>(r.kind));
-  row.Set(c++, r.context_id);
-  row.Set(c++, r.stream_id);
-  row.Set(c++, r.event_id);
-  row.Set(c++, r.correlation_id);
-  EndRow(EventTable::kSyncs, r.start);
-}
-
-void ReportWriter::OnNvtx(const model::NvtxRecord& r) {
-  if (!Accepting()) return;
-  std::uint32_t name_id = InternName(r.name);
-  std::uint32_t domain_id = r.domain.empty() ? 0 : InternName(r.domain);
-  if (!status_.ok() || out_of_memory_) return Lost();
-  BatchedInsert& row = StartRow(EventTable::kNvtx);
-  int c = 0;  // the column order of kNvtxColumns
-  row.Set(c++, static_cast<int>(r.kind));
-  SetTime(row, c++, r.start);
-  SetTime(row, c++, r.end);
-  row.Set(c++, r.id);
-  row.Set(c++, name_id);
-  if (domain_id == 0) {
-    row.SetNull(c++);  // the default domain
-  } else {
-    row.Set(c++, domain_id);
-  }
-  row.Set(c++, r.process_id);
-  row.Set(c++, r.thread_id);
-  row.Set(c++, r.category);
-  row.Set(c++, r.color);
-  EndRow(EventTable::kNvtx, r.start);
-}
-
-void ReportWriter::OnOverhead(const model::OverheadRecord& r) {
-  if (!Accepting()) return;
-  std::uint32_t name_id = InternName(r.name);
-  if (!status_.ok() || out_of_memory_) return Lost();
-  BatchedInsert& row = StartRow(EventTable::kOverheads);
-  int c = 0;  // the column order of kOverheadColumns
-  SetTime(row, c++, r.start);
-  SetTime(row, c++, r.end);
-  row.Set(c++, r.overhead_kind);
-  row.Set(c++, name_id);
-  row.Set(c++, r.process_id);
-  row.Set(c++, r.thread_id);
-  EndRow(EventTable::kOverheads, r.start);
-}
-
-void ReportWriter::OnProfiledKernel(const model::ProfiledKernelRecord& r) {
-  if (!Accepting()) return;
-  std::uint32_t name_id = InternKernelName(r.mangled_name);
-  if (!status_.ok() || out_of_memory_) return Lost();
-  std::vector<std::uint8_t> compressed;
-  if (!r.counter_data.empty()) {
-    // One kernel's data that cannot be compressed costs that kernel, not the report.
-    StatusOr<std::vector<std::uint8_t>> packed = CompressCounterData(r.counter_data);
-    if (!packed.ok()) return Lost();
-    compressed = std::move(*packed);
-  }
-  sqlite3_stmt* s = stmts_->insert_profiled_kernel.get();
-  sqlite3_bind_int64(s, 1, r.profile_index);
-  sqlite3_bind_int64(s, 2, r.correlation_id);
-  sqlite3_bind_int64(s, 3, r.device_id);
-  sqlite3_bind_int64(s, 4, r.context_id);
-  sqlite3_bind_int64(s, 5, r.stream_id);
-  sqlite3_bind_int64(s, 6, name_id);
-  sqlite3_bind_int64(s, 7, r.invocation);
-  BindTime(s, 8, r.start);
-  BindTime(s, 9, r.end);
-  BindText(s, 10, r.chip);
-  sqlite3_bind_int64(s, 11, r.passes);
-  sqlite3_bind_int64(s, 12, static_cast<int>(r.replay_mode));
-  sqlite3_bind_int64(s, 13, static_cast<int>(r.outcome));
-  BindText(s, 14, r.message);
-  if (r.counter_data.empty()) {
-    sqlite3_bind_null(s, 15);
-  } else {
-    sqlite3_bind_blob64(s, 15, compressed.data(), compressed.size(), SQLITE_STATIC);
-  }
-  sqlite3_bind_int64(s, 16, static_cast<std::int64_t>(r.counter_data.size()));
-  StepRecord(s, "cannot write a profiled kernel row");
-}
-
-void ReportWriter::OnCounters(const model::CollectionCounters& counters) {
-  // Kept until the next flush: only the latest totals matter.
-  counters_ = counters;
-}
-
 bool ReportWriter::WriteFlushState() {
   struct Counter {
     const char* name;
@@ -662,7 +305,7 @@ bool ReportWriter::WriteFlushState() {
     if (!Step(order, "cannot write row order")) return false;
   }
   sqlite3_stmt* end = stmts_->update_process_end.get();
-  BindTime(end, 1, clock_ != nullptr ? clock_() : RealtimeNow());
+  BindNullableInt(end, 1, StoredTime(clock_ != nullptr ? clock_() : RealtimeNow()));
   return Step(end, "cannot write the process end");
 }
 

@@ -17,6 +17,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,8 +33,6 @@ struct sqlite3_stmt;
 
 namespace gpuscope::store {
 
-class BatchedInsert;
-
 class ReportWriter final : public model::RecordSink {
  public:
   // Creates the report at `path`. An existing file is an error unless `overwrite`, in which
@@ -46,10 +45,7 @@ class ReportWriter final : public model::RecordSink {
   ReportWriter(const ReportWriter&) = delete;
   ReportWriter& operator=(const ReportWriter&) = delete;
 
-  void OnProcess(const model::ProcessRecord& record) override;
-  void OnDevice(const model::DeviceRecord& record) override;
-  void OnContext(const model::ContextRecord& record) override;
-  void OnStream(const model::StreamRecord& record) override;
+  // Event rows, batched (report_writer_events.cpp: the per-record hot path).
   void OnKernel(const model::KernelRecord& record) override;
   void OnMemcpy(const model::MemcpyRecord& record) override;
   void OnMemset(const model::MemsetRecord& record) override;
@@ -58,14 +54,21 @@ class ReportWriter final : public model::RecordSink {
   void OnSync(const model::SyncRecord& record) override;
   void OnNvtx(const model::NvtxRecord& record) override;
   void OnOverhead(const model::OverheadRecord& record) override;
-  // Stored outside the batched event tables: one row per measured launch, with its
-  // compressed counter data.
-  void OnProfiledKernel(const model::ProfiledKernelRecord& record) override;
+  // Kept until the next Flush, which stores the latest totals.
   void OnCounters(const model::CollectionCounters& counters) override;
 
   // Commits everything received so far, with the counters, process.end (the time of this
   // flush) and the row_order bookkeeping, then opens the next transaction.
   void Flush() override;
+
+  // Rows of their own, one statement each (report_writer_records.cpp). A profiled kernel
+  // is stored outside the batched event tables: one row per measured launch, with its
+  // compressed counter data.
+  void OnProcess(const model::ProcessRecord& record) override;
+  void OnDevice(const model::DeviceRecord& record) override;
+  void OnContext(const model::ContextRecord& record) override;
+  void OnStream(const model::StreamRecord& record) override;
+  void OnProfiledKernel(const model::ProfiledKernelRecord& record) override;
 
   // Final flush, meta.finalized = '1' and meta.closed_by_writer = '1' (which nothing else
   // writes: it marks a process that ended normally); then the WAL is folded into the file (one
@@ -104,16 +107,16 @@ class ReportWriter final : public model::RecordSink {
   // Step for the statement that stores a whole record (process, device, ...).
   void StepRecord(sqlite3_stmt* stmt, const char* what);
 
-  // An event row: StartRow, Set its columns, EndRow (which writes full batches).
-  BatchedInsert& StartRow(EventTable table);
-  void EndRow(EventTable table, model::Timestamp start);
+  // Interns the record's names and adds its row to the table's batch, columns as the
+  // table declares them (tables/event_table_defs.h); `flag` fills a kWriterFlag column.
+  template <typename Table>
+  void InsertEvent(const typename Table::Record& record, bool flag = false);
   bool WritePendingRows();
 
   // Stored form of a time: relative to the time base, which is the first timestamp the
-  // writer sees. 0 ("no timestamp") is stored as NULL.
+  // writer sees. 0 ("no timestamp") is stored as NULL (nullopt).
   std::int64_t Relative(model::Timestamp time);
-  void SetTime(BatchedInsert& row, int column, model::Timestamp time);
-  void BindTime(sqlite3_stmt* stmt, int index, model::Timestamp time);
+  std::optional<std::int64_t> StoredTime(model::Timestamp time);
   void ChooseTimeBase(model::Timestamp time);
   void SetMeta(const char* key, std::string_view value);
 
@@ -147,5 +150,18 @@ class ReportWriter final : public model::RecordSink {
   struct Statements;
   std::unique_ptr<Statements> stmts_;
 };
+
+// Inline: run for every record, from the files the writer is split into.
+inline bool ReportWriter::Accepting() {
+  if (status_.ok() && !closed_ && !out_of_memory_) return true;
+  ++records_not_written_;
+  return false;
+}
+
+inline std::int64_t ReportWriter::Relative(model::Timestamp time) {
+  if (!time_base_chosen_) ChooseTimeBase(time);
+  // Modular arithmetic: the reader adds the base back and gets `time` for any value.
+  return static_cast<std::int64_t>(time - time_base_);
+}
 
 }  // namespace gpuscope::store

@@ -22,6 +22,9 @@
 --   * Event tables declare no NOT NULL constraints, for write speed (a constraint makes
 --     SQLite keep a statement journal for every multi-row insert). Only the columns
 --     documented as nullable (times, nvtx.domain_id) are ever NULL.
+--   * The event tables are also declared in src/store/event_table_defs.h, from which
+--     the writer and the reader take their columns; a test (table_declarations_test) checks
+--     that each CREATE TABLE below says exactly what the declaration says.
 --
 -- Never change a table or a column meaning without raising the schema version (PRAGMA
 -- user_version and meta.schema_version below, kSchemaVersion in schema.h).
@@ -318,33 +321,25 @@ CREATE TABLE row_order (
   untimed_rows    INTEGER NOT NULL   -- rows without a timestamp (NULL start)
 ) WITHOUT ROWID;
 
--- Names of the enumerations (the values are gpuscope's own, see src/model/records.h).
+-- Names of the enumerations, joined in by the views. The values are gpuscope's own
+-- (src/model/records.h, src/model/profile_records.h); the comment after each table names the
+-- columns that store them. copy_kinds.label is how nvprof names the copy in its summary.
 
-CREATE TABLE replay_modes (
-  id   INTEGER PRIMARY KEY,  -- profiled_kernels.replay_mode
-  name TEXT NOT NULL         -- 'kernel' or 'application'
-);
+CREATE TABLE replay_modes (id INTEGER PRIMARY KEY, name TEXT NOT NULL);      -- profiled_kernels.replay_mode
+CREATE TABLE profile_outcomes (id INTEGER PRIMARY KEY, name TEXT NOT NULL);  -- profiled_kernels.outcome
+CREATE TABLE api_domains (id INTEGER PRIMARY KEY, name TEXT NOT NULL);       -- api_calls.domain
+CREATE TABLE copy_kinds (id INTEGER PRIMARY KEY, name TEXT NOT NULL, label TEXT NOT NULL);  -- memcpys.copy_kind
+CREATE TABLE memory_kinds (id INTEGER PRIMARY KEY, name TEXT NOT NULL);      -- memcpys.src_kind/dst_kind,
+                                                                             -- memsets and memory.memory_kind
+CREATE TABLE memory_ops (id INTEGER PRIMARY KEY, name TEXT NOT NULL);        -- memory.op
+CREATE TABLE sync_kinds (id INTEGER PRIMARY KEY, name TEXT NOT NULL);        -- syncs.kind
+CREATE TABLE nvtx_kinds (id INTEGER PRIMARY KEY, name TEXT NOT NULL);        -- nvtx.kind
+
 INSERT INTO replay_modes VALUES (1, 'kernel'), (2, 'application');
-
-CREATE TABLE profile_outcomes (
-  id   INTEGER PRIMARY KEY,  -- profiled_kernels.outcome
-  name TEXT NOT NULL         -- how measuring the launch ended (src/model/profile_records.h)
-);
 INSERT INTO profile_outcomes VALUES
   (0, 'measured'), (1, 'replay failed'), (2, 'range dropped'), (3, 'counters unavailable'),
   (4, 'not replayable');
-
-CREATE TABLE api_domains (
-  id   INTEGER PRIMARY KEY,  -- api_calls.domain
-  name TEXT NOT NULL         -- 'runtime' or 'driver'
-);
 INSERT INTO api_domains VALUES (1, 'runtime'), (2, 'driver');
-
-CREATE TABLE copy_kinds (
-  id    INTEGER PRIMARY KEY,  -- memcpys.copy_kind
-  name  TEXT NOT NULL,        -- 'HtoD', ...
-  label TEXT NOT NULL         -- how nvprof names the copy in its summary
-);
 INSERT INTO copy_kinds VALUES
   (0, 'Unknown', '[CUDA memcpy Unknown]'), (1, 'HtoD', '[CUDA memcpy HtoD]'),
   (2, 'DtoH', '[CUDA memcpy DtoH]'), (3, 'HtoA', '[CUDA memcpy HtoA]'),
@@ -352,33 +347,13 @@ INSERT INTO copy_kinds VALUES
   (6, 'AtoD', '[CUDA memcpy AtoD]'), (7, 'DtoA', '[CUDA memcpy DtoA]'),
   (8, 'DtoD', '[CUDA memcpy DtoD]'), (9, 'HtoH', '[CUDA memcpy HtoH]'),
   (10, 'PtoP', '[CUDA memcpy PtoP]');
-
-CREATE TABLE memory_kinds (
-  id   INTEGER PRIMARY KEY,  -- memcpys.src_kind/dst_kind, memsets and memory.memory_kind
-  name TEXT NOT NULL         -- 'Pageable', 'Pinned', 'Device', ...
-);
 INSERT INTO memory_kinds VALUES
   (0, 'Unknown'), (1, 'Pageable'), (2, 'Pinned'), (3, 'Device'), (4, 'Array'),
   (5, 'Managed'), (6, 'Device Static'), (7, 'Managed Static');
-
-CREATE TABLE memory_ops (
-  id   INTEGER PRIMARY KEY,  -- memory.op
-  name TEXT NOT NULL         -- 'alloc' or 'free'
-);
 INSERT INTO memory_ops VALUES (1, 'alloc'), (2, 'free');
-
-CREATE TABLE sync_kinds (
-  id   INTEGER PRIMARY KEY,  -- syncs.kind
-  name TEXT NOT NULL         -- what the host waited for
-);
 INSERT INTO sync_kinds VALUES
   (0, 'Unknown'), (1, 'Event synchronize'), (2, 'Stream wait event'),
   (3, 'Stream synchronize'), (4, 'Context synchronize');
-
-CREATE TABLE nvtx_kinds (
-  id   INTEGER PRIMARY KEY,  -- nvtx.kind
-  name TEXT NOT NULL         -- 'mark', 'push/pop range' or 'start/end range'
-);
 INSERT INTO nvtx_kinds VALUES (0, 'mark'), (1, 'push/pop range'), (2, 'start/end range');
 
 -- Views: names and absolute times joined in, for the sqlite3 shell, e.g.

@@ -17,9 +17,9 @@ namespace gpuscope::store {
 namespace {
 
 std::string SourceSchema() {
-  // tests/data -> src/store/schema.sql (not through __FILE__, which compiler caches and
-  // out-of-tree builds may make relative)
-  std::ifstream in(std::string(GPUSCOPE_TEST_DATA_DIR) + "/../../src/store/schema.sql");
+  // The source tree's schema.sql. Not found through __FILE__: Ninja passes sources by a
+  // path relative to the build directory, and ctest runs tests elsewhere.
+  std::ifstream in(std::string(GPUSCOPE_SOURCE_DIR) + "/src/store/schema.sql");
   std::stringstream text;
   text << in.rdbuf();
   return text.str();

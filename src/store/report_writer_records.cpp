@@ -1,0 +1,103 @@
+// The writer's rows that are not events: the process, devices, contexts, streams (one
+// statement each, rarely run) and profiled kernels (with their compressed counter data).
+#include <sqlite3.h>
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "store/counter_data_codec.h"
+#include "store/event_row_encoder.h"
+#include "store/report_writer.h"
+#include "store/report_writer_statements.h"
+
+namespace gpuscope::store {
+
+namespace {
+
+void Bind(sqlite3_stmt* stmt, int index, std::string_view text) { BindText(stmt, index, text); }
+void Bind(sqlite3_stmt* stmt, int index, std::optional<std::int64_t> time) {
+  BindNullableInt(stmt, index, time);
+}
+template <typename T>
+requires std::is_integral_v<T> || std::is_enum_v<T>
+void Bind(sqlite3_stmt* stmt, int index, T value) {
+  sqlite3_bind_int64(stmt, index, StoredInteger(value));
+}
+
+// Binds the values to ?1, ?2, ... in order (the order of the statement's column list).
+template <typename... Values>
+void BindAll(sqlite3_stmt* stmt, const Values&... values) {
+  int index = 0;
+  (Bind(stmt, ++index, values), ...);
+}
+
+}  // namespace
+
+void ReportWriter::OnProcess(const model::ProcessRecord& r) {
+  if (!Accepting()) return;
+  sqlite3_stmt* s = stmts_->update_process.get();
+  BindAll(s, r.pid, r.parent_pid, r.hostname, r.command_line, StoredTime(r.start));
+  StepRecord(s, "cannot write the process row");
+}
+
+void ReportWriter::OnDevice(const model::DeviceRecord& r) {
+  if (!Accepting()) return;
+  sqlite3_stmt* s = stmts_->insert_device.get();
+  BindAll(s, r.id, r.name, r.uuid, r.compute_major, r.compute_minor, r.num_sms, r.warp_size,
+          r.max_threads_per_block, r.max_warps_per_sm, r.max_blocks_per_sm, r.max_registers_per_sm,
+          r.max_registers_per_block, r.max_shared_memory_per_sm, r.max_shared_memory_per_block,
+          r.max_shared_memory_per_block_optin, r.global_memory_bytes,
+          r.global_memory_bandwidth_kbps, r.core_clock_khz, r.l2_cache_bytes, r.max_ipc,
+          r.ecc_enabled, r.mig_enabled);
+  StepRecord(s, "cannot write a device row");
+}
+
+void ReportWriter::OnContext(const model::ContextRecord& r) {
+  if (!Accepting()) return;
+  sqlite3_stmt* s = stmts_->insert_context.get();
+  BindAll(s, r.context_id, r.device_id, r.null_stream_id);
+  StepRecord(s, "cannot write a context row");
+}
+
+void ReportWriter::OnStream(const model::StreamRecord& r) {
+  if (!Accepting()) return;
+  sqlite3_stmt* s = stmts_->insert_stream.get();
+  BindAll(s, r.stream_id, r.context_id, r.priority, r.flags);
+  StepRecord(s, "cannot write a stream row");
+}
+
+void ReportWriter::OnProfiledKernel(const model::ProfiledKernelRecord& r) {
+  if (!Accepting()) return;
+  std::uint32_t name_id = InternKernelName(r.mangled_name);
+  if (!status_.ok() || out_of_memory_) return Lost();
+  std::vector<std::uint8_t> compressed;
+  if (!r.counter_data.empty()) {
+    // One kernel's data that cannot be compressed costs that kernel, not the report.
+    StatusOr<std::vector<std::uint8_t>> packed = CompressCounterData(r.counter_data);
+    if (!packed.ok()) return Lost();
+    compressed = std::move(*packed);
+  }
+  // In this order: the first time stored may become the report's time base.
+  const std::optional<std::int64_t> start = StoredTime(r.start);
+  const std::optional<std::int64_t> end = StoredTime(r.end);
+  sqlite3_stmt* s = stmts_->insert_profiled_kernel.get();
+  BindAll(s, r.profile_index, r.correlation_id, r.device_id, r.context_id, r.stream_id, name_id,
+          r.invocation, start, end, r.chip, r.passes, r.replay_mode, r.outcome, r.message);
+  if (r.counter_data.empty()) {
+    sqlite3_bind_null(s, 15);
+  } else {
+    sqlite3_bind_blob64(s, 15, compressed.data(), compressed.size(), SQLITE_STATIC);
+  }
+  sqlite3_bind_int64(s, 16, static_cast<std::int64_t>(r.counter_data.size()));
+  StepRecord(s, "cannot write a profiled kernel row");
+}
+
+void ReportWriter::OnCounters(const model::CollectionCounters& counters) {
+  // Kept until the next flush: only the latest totals matter.
+  counters_ = counters;
+}
+
+}  // namespace gpuscope::store
