@@ -2,7 +2,7 @@
 // for it, how it is stored, and which member it maps to. The writer's column lists and
 // binds (event_row_encoder.h), the reader's SELECT lists and decodes (event_row_decoder.h)
 // and the CREATE TABLE text that tests compare with schema.sql (create_table_sql.h) are
-// all derived from these declarations, so a new column is one line in tables/event_table_defs.h.
+// all derived from these declarations, so a new column is one line in event_table_defs.h.
 //
 // The member is a compile-time constant (a template argument), so the derived bind and
 // decode compile to the same straight-line code as hand-written ones: no per-row lookups,

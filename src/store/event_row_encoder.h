@@ -1,5 +1,5 @@
 // Turns a model record into the values of one event-table row, in the order of the table's
-// declaration (tables/event_table_defs.h). Internal to the writer.
+// declaration (event_table_defs.h). Internal to the writer.
 //
 // Everything is resolved at compile time (the column list is a constexpr tuple and each
 // member a template argument): per record this is the same straight-line run of stores

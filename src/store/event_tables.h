@@ -1,5 +1,5 @@
 // The report's event tables: the ones with one row per recorded activity, insertion-ordered
-// rowids and a start time, declared in tables/event_table_defs.h. EventTableList is the one
+// rowids and a start time, declared in event_table_defs.h. EventTableList is the one
 // list of them: the writer, the reader, the `row_order` bookkeeping and the schema text
 // check all iterate it, so a table's position here is its index everywhere. What the rest
 // of the store needs from the declarations is derived here, at compile time.

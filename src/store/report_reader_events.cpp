@@ -1,5 +1,5 @@
 // ReportReader's streaming of the event tables: rows in (start, insertion) order, decoded
-// on worker threads as each table's declaration says (tables/event_table_defs.h).
+// on worker threads as each table's declaration says (event_table_defs.h).
 #include <sqlite3.h>
 
 #include <cstdlib>

@@ -108,7 +108,7 @@ class ReportWriter final : public model::RecordSink {
   void StepRecord(sqlite3_stmt* stmt, const char* what);
 
   // Interns the record's names and adds its row to the table's batch, columns as the
-  // table declares them (tables/event_table_defs.h); `flag` fills a kWriterFlag column.
+  // table declares them (event_table_defs.h); `flag` fills a kWriterFlag column.
   template <typename Table>
   void InsertEvent(const typename Table::Record& record, bool flag = false);
   bool WritePendingRows();
