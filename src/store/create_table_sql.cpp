@@ -1,6 +1,9 @@
 #include "store/create_table_sql.h"
 
+#include "store/schema.h"
+
 #include <algorithm>
+#include <string_view>
 #include <vector>
 
 namespace gpuscope::store {
@@ -42,6 +45,22 @@ std::string CreateTableSql(const EventTableInfo& table) {
     }
   }
   sql += ");";
+  return sql;
+}
+
+const std::string& ReportSchemaSql() {
+  static const std::string sql = [] {
+    constexpr std::string_view kMarker = "\n-- @event-tables\n";
+    const std::string_view schema = SchemaSql();
+    const std::size_t at = schema.find(kMarker);
+    std::string tables;
+    for (const EventTableInfo& table : kEventTables) tables += "\n" + CreateTableSql(table) + "\n";
+    // Without the marker (a broken build) the tables still come first: a report is never
+    // created without them, and the schema tests name the missing marker.
+    if (at == std::string_view::npos) return tables + std::string(schema);
+    return std::string(schema.substr(0, at + 1)) + tables.substr(1) +
+           std::string(schema.substr(at + kMarker.size() - 1));
+  }();
   return sql;
 }
 

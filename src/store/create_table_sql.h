@@ -1,7 +1,8 @@
-// The CREATE TABLE statement of an event table, generated from its declaration in the
-// layout schema.sql uses (names padded into one column, a "--" comment per column). A test
-// compares it with schema.sql, which stays the file the writer executes: the declaration
-// and the documented schema cannot drift apart.
+// The statements that create a report: schema.sql with, at its line `-- @event-tables`, the
+// CREATE TABLE statement of each event table generated from its declaration
+// (event_table_defs.h) in the layout schema.sql uses (names padded into one column, a "--"
+// comment per column, which SQLite keeps). The event tables are written nowhere else, so the
+// declaration and the schema cannot drift apart.
 #pragma once
 
 #include <string>
@@ -11,5 +12,8 @@
 namespace gpuscope::store {
 
 std::string CreateTableSql(const EventTableInfo& table);
+
+// schema.sql with every event table's CreateTableSql where it says `-- @event-tables`.
+const std::string& ReportSchemaSql();
 
 }  // namespace gpuscope::store

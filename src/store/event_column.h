@@ -1,8 +1,8 @@
-// One column of an event table, declared once: its SQL name, the comment schema.sql carries
-// for it, how it is stored, and which member it maps to. The writer's column lists and
+// One column of an event table, declared once: its SQL name, the comment the report's schema
+// carries for it, how it is stored, and which member it maps to. The writer's column lists and
 // binds (event_row_encoder.h), the reader's SELECT lists and decodes (event_row_decoder.h)
-// and the CREATE TABLE text that tests compare with schema.sql (create_table_sql.h) are
-// all derived from these declarations, so a new column is one line in event_table_defs.h.
+// and the table's CREATE statement (create_table_sql.h) are all derived from these
+// declarations, so a new column is one line in event_table_defs.h.
 //
 // The member is a compile-time constant (a template argument), so the derived bind and
 // decode compile to the same straight-line code as hand-written ones: no per-row lookups,
@@ -11,7 +11,7 @@
 
 #include <string_view>
 
-namespace gpuscope::store::tables {
+namespace gpuscope::store {
 
 // How a member is stored. Every event column is an SQLite INTEGER (no NOT NULL: see the
 // conventions at the top of schema.sql).
@@ -77,4 +77,4 @@ constexpr Column<Member, Stored::kWriterFlag> WriterFlag(std::string_view name,
   return {name, doc};
 }
 
-}  // namespace gpuscope::store::tables
+}  // namespace gpuscope::store

@@ -54,31 +54,31 @@ template <typename Table, std::size_t I>
 bool DecodeColumn(sqlite3_stmt* stmt, const DecodeContext& context, typename Table::Row& row) {
   using Column = ColumnAt<Table, I>;
   constexpr int c = SelectedColumn<Table>(I);
-  constexpr tables::Stored kStored = Column::kStored;
+  constexpr Stored kStored = Column::kStored;
   auto& record = RecordOf(row);
   // NULL is told apart before the value is fetched (fetching converts it).
-  if constexpr (kStored == tables::Stored::kTime) {
+  if constexpr (kStored == Stored::kTime) {
     record.*Column::kMember =
         sqlite3_column_type(stmt, c) == SQLITE_NULL
             ? 0
             : context.time_base + static_cast<std::uint64_t>(sqlite3_column_int64(stmt, c));
-  } else if constexpr (kStored == tables::Stored::kInteger) {
+  } else if constexpr (kStored == Stored::kInteger) {
     using T = std::remove_reference_t<decltype(record.*Column::kMember)>;
     record.*Column::kMember = FromStoredInteger<T>(sqlite3_column_int64(stmt, c));
-  } else if constexpr (kStored == tables::Stored::kWriterFlag) {
+  } else if constexpr (kStored == Stored::kWriterFlag) {
     row.*Column::kMember = sqlite3_column_int64(stmt, c) != 0;
   } else {
-    if (kStored == tables::Stored::kOptionalName && sqlite3_column_type(stmt, c) == SQLITE_NULL) {
+    if (kStored == Stored::kOptionalName && sqlite3_column_type(stmt, c) == SQLITE_NULL) {
       record.*Column::kMember = {};  // NVTX's default domain
       return true;
     }
     const std::int64_t id = sqlite3_column_int64(stmt, c);
     if (!IsKnownName(context, id)) return false;
     record.*Column::kMember = (*context.strings)[id];
-    if constexpr (kStored != tables::Stored::kOptionalName && requires { row.name_id; }) {
+    if constexpr (kStored != Stored::kOptionalName && requires { row.name_id; }) {
       row.name_id = static_cast<std::uint32_t>(id);
     }
-    if constexpr (kStored == tables::Stored::kKernelName) {
+    if constexpr (kStored == Stored::kKernelName) {
       const std::string& demangled = (*context.demangled)[id];
       row.demangled_name =
           demangled.empty() ? record.*Column::kMember : std::string_view(demangled);

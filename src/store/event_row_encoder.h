@@ -39,10 +39,10 @@ namespace internal {
 template <typename Table, std::size_t I, typename Intern>
 void InternColumn(const typename Table::Record& record, Intern& intern, NameIds<Table>& ids) {
   using Column = ColumnAt<Table, I>;
-  if constexpr (Column::kStored == tables::Stored::kName ||
-                Column::kStored == tables::Stored::kKernelName) {
+  if constexpr (Column::kStored == Stored::kName ||
+                Column::kStored == Stored::kKernelName) {
     ids[I] = intern(Column::kStored, record.*Column::kMember);
-  } else if constexpr (Column::kStored == tables::Stored::kOptionalName) {
+  } else if constexpr (Column::kStored == Stored::kOptionalName) {
     const std::string_view text = record.*Column::kMember;
     ids[I] = text.empty() ? 0 : intern(Column::kStored, text);
   }
@@ -53,18 +53,18 @@ void EncodeColumn(const typename Table::Record& record, const NameIds<Table>& id
                   Relative& relative, BatchedInsert& row) {
   using Column = ColumnAt<Table, I>;
   constexpr int c = static_cast<int>(I);
-  if constexpr (Column::kStored == tables::Stored::kInteger) {
+  if constexpr (Column::kStored == Stored::kInteger) {
     row.Set(c, StoredInteger(record.*Column::kMember));
-  } else if constexpr (Column::kStored == tables::Stored::kTime) {
+  } else if constexpr (Column::kStored == Stored::kTime) {
     const model::Timestamp time = record.*Column::kMember;
     if (time == 0) {
       row.SetNull(c);  // "no timestamp"
     } else {
       row.Set(c, relative(time));
     }
-  } else if constexpr (Column::kStored == tables::Stored::kWriterFlag) {
+  } else if constexpr (Column::kStored == Stored::kWriterFlag) {
     row.Set(c, flag ? 1 : 0);
-  } else if (Column::kStored == tables::Stored::kOptionalName && ids[I] == 0) {
+  } else if (Column::kStored == Stored::kOptionalName && ids[I] == 0) {
     row.SetNull(c);
   } else {
     row.Set(c, ids[I]);

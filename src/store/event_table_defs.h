@@ -1,12 +1,12 @@
 // The report's event tables, each declared once: the table (its name, the model record
 // it stores, the row type the reader streams, the column its rows are ordered by) and its
 // columns in schema order after the `id` rowid, each with its documentation, how it is
-// stored and the member it holds (column.h). The writer's binds, the reader's decodes,
-// `row_order` and the CREATE TABLE text checked against schema.sql all derive from these
-// declarations (event_tables.h).
+// stored and the member it holds (event_column.h). The writer's binds, the reader's decodes,
+// `row_order` and the tables' CREATE statements (create_table_sql.h, executed where
+// schema.sql says `-- @event-tables`) all derive from these declarations (event_tables.h).
 //
-// A new column: one line in kEventColumns, the same column in schema.sql (the
-// TableDeclarations tests print the line schema.sql needs), and a round-trip test.
+// A new column: one line in kEventColumns and a round-trip test (and a schema version that
+// says so).
 #pragma once
 
 #include <string_view>
@@ -16,7 +16,7 @@
 #include "store/event_rows.h"
 #include "store/event_column.h"
 
-namespace gpuscope::store::tables {
+namespace gpuscope::store {
 
 using model::ApiCallRecord;
 using model::KernelRecord;
@@ -165,4 +165,4 @@ inline constexpr auto kEventColumns = std::tuple{
 };
 // clang-format on
 
-}  // namespace gpuscope::store::tables
+}  // namespace gpuscope::store

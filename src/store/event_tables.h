@@ -20,8 +20,8 @@ namespace gpuscope::store {
 template <typename... Tables>
 struct TableList {};
 
-using EventTableList = TableList<tables::Kernels, tables::Memcpys, tables::Memsets, tables::Memory,
-                                 tables::Syncs, tables::ApiCalls, tables::Nvtx, tables::Overheads>;
+using EventTableList = TableList<Kernels, Memcpys, Memsets, Memory,
+                                 Syncs, ApiCalls, Nvtx, Overheads>;
 
 // A declared column as plain data (for SQL text; the hot paths use the declarations).
 struct ColumnInfo {
@@ -38,7 +38,7 @@ struct EventTableInfo {
 
 namespace internal {
 
-using AllColumns = std::remove_const_t<decltype(tables::kEventColumns)>;
+using AllColumns = std::remove_const_t<decltype(kEventColumns)>;
 
 template <typename Table, typename Column>
 inline constexpr bool kBelongsTo = std::is_same_v<typename Column::Owner, typename Table::Record> ||
@@ -59,7 +59,7 @@ constexpr auto ColumnPositions(std::index_sequence<I...>) {
 
 template <std::array kPositions, std::size_t... J>
 constexpr auto PickColumns(std::index_sequence<J...>) {
-  return std::tuple{std::get<kPositions[J]>(tables::kEventColumns)...};
+  return std::tuple{std::get<kPositions[J]>(kEventColumns)...};
 }
 
 template <typename Table>
@@ -68,7 +68,7 @@ inline constexpr auto kPositions =
 
 }  // namespace internal
 
-// The table's columns (a tuple of tables::Column), in schema order.
+// The table's columns (a tuple of Column), in schema order.
 template <typename Table>
 inline constexpr auto kColumnsOf = internal::PickColumns<internal::kPositions<Table>>(
     std::make_index_sequence<internal::kPositions<Table>.size()>{});
@@ -86,7 +86,7 @@ constexpr std::size_t CountColumns(TableList<Tables...>) {
 static_assert(internal::CountColumns(EventTableList{}) == std::tuple_size_v<internal::AllColumns>,
               "a column of kEventColumns belongs to no table of EventTableList");
 
-// The type of the table's column I (its tables::Column<Member, Stored>).
+// The type of the table's column I (its Column<Member, Stored>).
 template <typename Table, std::size_t I>
 using ColumnAt = std::tuple_element_t<I, std::remove_const_t<decltype(kColumnsOf<Table>)>>;
 
@@ -94,7 +94,7 @@ template <typename Table>
 inline constexpr auto kColumnInfos = std::apply(
     [](const auto&... column) {
       return std::array<ColumnInfo, sizeof...(column)>{
-          ColumnInfo{column.name, tables::kSqlType, column.doc}...};
+          ColumnInfo{column.name, kSqlType, column.doc}...};
     },
     kColumnsOf<Table>);
 
@@ -130,5 +130,22 @@ inline constexpr std::size_t kNumEventTables = kEventTables.size();
 // The table's position in EventTableList (and kEventTables).
 template <typename Table>
 inline constexpr std::size_t kEventTableIndex = internal::IndexIn<Table>(EventTableList{});
+
+// A table chosen at run time (the viewer and the exporters read the table a user asked
+// for); each value is the table's position in EventTableList.
+enum class EventTable : std::size_t {
+  kKernels = kEventTableIndex<Kernels>,
+  kMemcpys = kEventTableIndex<Memcpys>,
+  kMemsets = kEventTableIndex<Memsets>,
+  kMemory = kEventTableIndex<Memory>,
+  kSyncs = kEventTableIndex<Syncs>,
+  kApiCalls = kEventTableIndex<ApiCalls>,
+  kNvtx = kEventTableIndex<Nvtx>,
+  kOverheads = kEventTableIndex<Overheads>,
+};
+
+inline constexpr const EventTableInfo& Info(EventTable table) {
+  return kEventTables[static_cast<std::size_t>(table)];
+}
 
 }  // namespace gpuscope::store

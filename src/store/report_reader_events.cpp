@@ -154,32 +154,32 @@ Status ReportReader::Scan(Fn& fn) const {
 }
 
 Status ReportReader::ForEachKernel(const std::function<bool(const KernelRow&)>& fn) const {
-  return Scan<tables::Kernels>(fn);
+  return Scan<Kernels>(fn);
 }
 Status ReportReader::ForEachMemcpy(
     const std::function<bool(const model::MemcpyRecord&)>& fn) const {
-  return Scan<tables::Memcpys>(fn);
+  return Scan<Memcpys>(fn);
 }
 Status ReportReader::ForEachMemset(
     const std::function<bool(const model::MemsetRecord&)>& fn) const {
-  return Scan<tables::Memsets>(fn);
+  return Scan<Memsets>(fn);
 }
 Status ReportReader::ForEachApiCall(const std::function<bool(const ApiCallRow&)>& fn) const {
-  return Scan<tables::ApiCalls>(fn);
+  return Scan<ApiCalls>(fn);
 }
 Status ReportReader::ForEachMemory(
     const std::function<bool(const model::MemoryRecord&)>& fn) const {
-  return Scan<tables::Memory>(fn);
+  return Scan<Memory>(fn);
 }
 Status ReportReader::ForEachSync(const std::function<bool(const model::SyncRecord&)>& fn) const {
-  return Scan<tables::Syncs>(fn);
+  return Scan<Syncs>(fn);
 }
 Status ReportReader::ForEachNvtx(const std::function<bool(const model::NvtxRecord&)>& fn) const {
-  return Scan<tables::Nvtx>(fn);
+  return Scan<Nvtx>(fn);
 }
 Status ReportReader::ForEachOverhead(
     const std::function<bool(const model::OverheadRecord&)>& fn) const {
-  return Scan<tables::Overheads>(fn);
+  return Scan<Overheads>(fn);
 }
 
 }  // namespace gpuscope::store

@@ -13,6 +13,7 @@
 #include <new>
 
 #include "store/batched_insert.h"
+#include "store/create_table_sql.h"
 #include "store/report_writer_statements.h"
 #include "store/schema.h"
 #include "store/sqlite_util.h"
@@ -94,7 +95,7 @@ Status ReportWriter::Open(bool overwrite) {
                std::to_string(kCacheKib) + ";",
            context));
   GPUSCOPE_RETURN_IF_ERROR(Exec(db_, "BEGIN", context));
-  GPUSCOPE_RETURN_IF_ERROR(Exec(db_, SchemaSql(), context + ": schema"));
+  GPUSCOPE_RETURN_IF_ERROR(Exec(db_, ReportSchemaSql(), context + ": schema"));
   GPUSCOPE_RETURN_IF_ERROR(Exec(db_, "COMMIT", context));
   GPUSCOPE_RETURN_IF_ERROR(PrepareStatements());
 

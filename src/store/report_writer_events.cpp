@@ -15,8 +15,8 @@ void ReportWriter::InsertEvent(const typename Table::Record& record, bool flag) 
   NameIds<Table> ids;  // only the name columns' entries are used (and set)
   InternNames<Table>(
       record,
-      [this](tables::Stored stored, std::string_view text) {
-        return stored == tables::Stored::kKernelName ? InternKernelName(text) : InternName(text);
+      [this](Stored stored, std::string_view text) {
+        return stored == Stored::kKernelName ? InternKernelName(text) : InternName(text);
       },
       ids);
   if (!status_.ok() || out_of_memory_) return Lost();
@@ -32,15 +32,15 @@ void ReportWriter::InsertEvent(const typename Table::Record& record, bool flag) 
   if (batch.full() && batch.Write() != SQLITE_OK) Fail("cannot insert rows");
 }
 
-void ReportWriter::OnKernel(const model::KernelRecord& r) { InsertEvent<tables::Kernels>(r); }
-void ReportWriter::OnMemcpy(const model::MemcpyRecord& r) { InsertEvent<tables::Memcpys>(r); }
-void ReportWriter::OnMemset(const model::MemsetRecord& r) { InsertEvent<tables::Memsets>(r); }
-void ReportWriter::OnMemory(const model::MemoryRecord& r) { InsertEvent<tables::Memory>(r); }
-void ReportWriter::OnSync(const model::SyncRecord& r) { InsertEvent<tables::Syncs>(r); }
-void ReportWriter::OnNvtx(const model::NvtxRecord& r) { InsertEvent<tables::Nvtx>(r); }
-void ReportWriter::OnOverhead(const model::OverheadRecord& r) { InsertEvent<tables::Overheads>(r); }
+void ReportWriter::OnKernel(const model::KernelRecord& r) { InsertEvent<Kernels>(r); }
+void ReportWriter::OnMemcpy(const model::MemcpyRecord& r) { InsertEvent<Memcpys>(r); }
+void ReportWriter::OnMemset(const model::MemsetRecord& r) { InsertEvent<Memsets>(r); }
+void ReportWriter::OnMemory(const model::MemoryRecord& r) { InsertEvent<Memory>(r); }
+void ReportWriter::OnSync(const model::SyncRecord& r) { InsertEvent<Syncs>(r); }
+void ReportWriter::OnNvtx(const model::NvtxRecord& r) { InsertEvent<Nvtx>(r); }
+void ReportWriter::OnOverhead(const model::OverheadRecord& r) { InsertEvent<Overheads>(r); }
 void ReportWriter::OnApiCall(const model::ApiCallRecord& r, bool nested_in_runtime) {
-  InsertEvent<tables::ApiCalls>(r, nested_in_runtime);
+  InsertEvent<ApiCalls>(r, nested_in_runtime);
 }
 
 bool ReportWriter::WritePendingRows() {

@@ -1,9 +1,11 @@
 -- gpuscope report schema, version 2 (version 1 had no profile tables; readers accept both).
 --
--- One SQLite file per traced process. This file is THE definition: the report writer
--- embeds it at build time and executes it on every new report, so what is documented here
--- is exactly what is in the file. Comments inside CREATE statements are kept by SQLite, so
--- `.schema kernels` in the sqlite3 shell shows them too.
+-- One SQLite file per traced process. This file and the event tables' declarations
+-- (src/store/event_table_defs.h) are THE definition: the report writer embeds this file at
+-- build time and executes it on every new report, with the event tables' CREATE statements,
+-- generated from their declarations, where the line `-- @event-tables` stands. So what is
+-- documented here and there is exactly what is in the file. Comments inside CREATE statements
+-- are kept by SQLite, so `.schema kernels` in the sqlite3 shell shows each column's meaning.
 --
 -- Conventions
 --   * Times are integer nanoseconds on CUPTI's clock (CLOCK_REALTIME), stored RELATIVE to
@@ -22,9 +24,9 @@
 --   * Event tables declare no NOT NULL constraints, for write speed (a constraint makes
 --     SQLite keep a statement journal for every multi-row insert). Only the columns
 --     documented as nullable (times, nvtx.domain_id) are ever NULL.
---   * The event tables are also declared in src/store/event_table_defs.h, from which
---     the writer and the reader take their columns; a test (table_declarations_test) checks
---     that each CREATE TABLE below says exactly what the declaration says.
+--   * The event tables are declared once, column by column with its meaning, in
+--     src/store/event_table_defs.h: the writer's inserts, the reader's decodes and their
+--     CREATE statements all come from there (tests/store/table_declarations_test.cpp).
 --
 -- Never change a table or a column meaning without raising the schema version (PRAGMA
 -- user_version and meta.schema_version below, kSchemaVersion in schema.h).
@@ -116,138 +118,9 @@ CREATE TABLE strings (
                                   -- (equal to value when not a mangled C++ name); else NULL
 );
 
-CREATE TABLE kernels (
-  id                      INTEGER PRIMARY KEY,  -- insertion order
-  name_id                 INTEGER,  -- strings.id of the kernel name
-  start                   INTEGER,  -- ns, relative
-  "end"                   INTEGER,  -- ns, relative
-  device_id               INTEGER,  -- devices.id
-  context_id              INTEGER,  -- contexts.context_id
-  stream_id               INTEGER,  -- streams.stream_id
-  correlation_id          INTEGER,  -- equals api_calls.correlation_id of the launch
-  grid_id                 INTEGER,  -- unique id of the launch on its device
-  grid_x                  INTEGER,  -- grid size in x, blocks
-  grid_y                  INTEGER,  -- grid size in y, blocks
-  grid_z                  INTEGER,  -- grid size in z, blocks
-  block_x                 INTEGER,  -- block size in x, threads
-  block_y                 INTEGER,  -- block size in y, threads
-  block_z                 INTEGER,  -- block size in z, threads
-  cluster_x               INTEGER,  -- cluster size in x, blocks (0: no clusters)
-  cluster_y               INTEGER,  -- cluster size in y, blocks
-  cluster_z               INTEGER,  -- cluster size in z, blocks
-  registers_per_thread    INTEGER,  -- 32-bit registers per thread
-  static_shared_memory    INTEGER,  -- bytes per block
-  dynamic_shared_memory   INTEGER,  -- bytes per block
-  shared_memory_executed  INTEGER,  -- bytes: the SM shared memory carveout used
-  local_memory_per_thread INTEGER,  -- bytes of local memory per thread
-  local_memory_total      INTEGER,  -- bytes reserved for the launch
-  graph_id                INTEGER,  -- CUDA graph id (0: not launched from a graph)
-  graph_node_id           INTEGER,  -- graph node id (0: not from a graph)
-  launch_type             INTEGER,  -- 0 regular, 1 cooperative single, 2 multi device
-  cache_config            INTEGER,  -- requested/executed cache config, CUPTI's packing
-  device_launched         INTEGER   -- 1: launched from the device (dynamic parallelism)
-);
-
-CREATE TABLE memcpys (
-  id                     INTEGER PRIMARY KEY,  -- insertion order
-  start                  INTEGER,  -- ns, relative
-  "end"                  INTEGER,  -- ns, relative
-  device_id              INTEGER,  -- devices.id
-  context_id             INTEGER,  -- contexts.context_id
-  stream_id              INTEGER,  -- streams.stream_id
-  correlation_id         INTEGER,  -- equals api_calls.correlation_id (driver call)
-  runtime_correlation_id INTEGER,  -- correlation id of the runtime call, 0 if none
-  copy_kind              INTEGER,  -- copy_kinds.id (1 HtoD, 2 DtoH, 8 DtoD, 10 PtoP..)
-  src_kind               INTEGER,  -- memory_kinds.id of the source
-  dst_kind               INTEGER,  -- memory_kinds.id of the destination
-  is_async               INTEGER,  -- 0/1
-  bytes                  INTEGER,  -- bytes copied
-  src_device_id          INTEGER,  -- peer copies only: source device
-  dst_device_id          INTEGER,  -- peer copies only: destination device
-  graph_id               INTEGER,  -- CUDA graph id (0: not from a graph)
-  graph_node_id          INTEGER   -- graph node id (0: not from a graph)
-);
-
-CREATE TABLE memsets (
-  id             INTEGER PRIMARY KEY,  -- insertion order
-  start          INTEGER,  -- ns, relative
-  "end"          INTEGER,  -- ns, relative
-  device_id      INTEGER,  -- devices.id
-  context_id     INTEGER,  -- contexts.context_id
-  stream_id      INTEGER,  -- streams.stream_id
-  correlation_id INTEGER,  -- equals api_calls.correlation_id
-  value          INTEGER,  -- the value set
-  memory_kind    INTEGER,  -- memory_kinds.id
-  is_async       INTEGER,  -- 0/1
-  bytes          INTEGER,  -- bytes set
-  graph_id       INTEGER,  -- CUDA graph id (0: not from a graph)
-  graph_node_id  INTEGER   -- graph node id (0: not from a graph)
-);
-
-CREATE TABLE memory (
-  id             INTEGER PRIMARY KEY,  -- insertion order
-  timestamp      INTEGER,  -- ns, relative: when the allocation or free happened
-  op             INTEGER,  -- memory_ops.id (1 alloc, 2 free)
-  memory_kind    INTEGER,  -- memory_kinds.id
-  address        INTEGER,  -- device address
-  bytes          INTEGER,  -- bytes
-  device_id      INTEGER,  -- devices.id
-  context_id     INTEGER,  -- contexts.context_id
-  stream_id      INTEGER,  -- stream of an async operation (4294967295: synchronous)
-  correlation_id INTEGER,  -- equals api_calls.correlation_id
-  is_async       INTEGER,  -- 0/1 (cudaMallocAsync / cudaFreeAsync)
-  pc             INTEGER   -- program counter of the allocating call
-);
-
-CREATE TABLE syncs (
-  id             INTEGER PRIMARY KEY,  -- insertion order
-  start          INTEGER,  -- ns, relative
-  "end"          INTEGER,  -- ns, relative
-  kind           INTEGER,  -- sync_kinds.id
-  context_id     INTEGER,  -- contexts.context_id
-  stream_id      INTEGER,  -- streams.stream_id (stream syncs and waits)
-  event_id       INTEGER,  -- CUDA event id (event syncs and waits)
-  correlation_id INTEGER   -- equals api_calls.correlation_id
-);
-
-CREATE TABLE api_calls (
-  id             INTEGER PRIMARY KEY,  -- insertion order
-  domain         INTEGER,  -- api_domains.id (1 runtime, 2 driver)
-  cbid           INTEGER,  -- CUPTI callback id within the domain
-  name_id        INTEGER,  -- strings.id of the function name, e.g. 'cudaMalloc'
-  start          INTEGER,  -- ns, relative
-  "end"          INTEGER,  -- ns, relative
-  process_id     INTEGER,  -- process id
-  thread_id      INTEGER,  -- thread id as CUPTI reports it
-  correlation_id INTEGER,  -- links the call to the GPU activity it started
-  return_value   INTEGER,  -- cudaError_t / CUresult (0: success)
-  nested         INTEGER   -- 1: a driver call made inside a runtime call on the same
-                           -- thread (nvprof's summary counts only the outer call)
-);
-
-CREATE TABLE nvtx (
-  id         INTEGER PRIMARY KEY,  -- insertion order
-  kind       INTEGER,  -- nvtx_kinds.id (0 mark, 1 push/pop range, 2 start/end range)
-  start      INTEGER,  -- ns, relative
-  "end"      INTEGER,  -- ns, relative; equals start for marks, NULL: never ended
-  range_id   INTEGER,  -- CUPTI's marker id
-  name_id    INTEGER,  -- strings.id of the message
-  domain_id  INTEGER,  -- strings.id of the NVTX domain, NULL: the default domain
-  process_id INTEGER,  -- process id
-  thread_id  INTEGER,  -- thread that pushed / started the range
-  category   INTEGER,  -- NVTX category (0: none)
-  color      INTEGER   -- ARGB (0: unset)
-);
-
-CREATE TABLE overheads (
-  id            INTEGER PRIMARY KEY,  -- insertion order
-  start         INTEGER,  -- ns, relative
-  "end"         INTEGER,  -- ns, relative
-  overhead_kind INTEGER,  -- CUPTI_ACTIVITY_OVERHEAD_* value
-  name_id       INTEGER,  -- strings.id of the overhead kind's name
-  process_id    INTEGER,  -- process id
-  thread_id     INTEGER   -- thread id
-);
+-- The event tables, one row per recorded activity, in this order: kernels, memcpys, memsets,
+-- memory, syncs, api_calls, nvtx, overheads. Each column and its meaning: event_table_defs.h.
+-- @event-tables
 
 CREATE TABLE counters (
   name  TEXT PRIMARY KEY,  -- what was counted (rows below)

@@ -1,15 +1,19 @@
-// The event tables are declared once (src/store/event_table_defs.h); schema.sql, the
-// documented schema the writer executes, must say exactly what the declarations say. When they
-// disagree, these tests name the table and the column.
+// The event tables are declared once (src/store/event_table_defs.h): a report gets their
+// CREATE statements from the declarations alone, in schema.sql's layout, and reports recorded
+// on the GPU before the declarations existed have exactly those statements (the schema did
+// not change). When they disagree, these tests name the table and the line.
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include "store/event_tables.h"
-#include "store/schema.h"
 #include "store/create_table_sql.h"
+#include "store/event_tables.h"
+#include "store/report_writer.h"
+#include "store/schema.h"
+#include "store_test_util.h"
 
 namespace gpuscope::store {
 namespace {
@@ -21,45 +25,68 @@ std::vector<std::string> Lines(const std::string& text) {
   return lines;
 }
 
-// The CREATE TABLE statement of `table` as schema.sql writes it ("" when it has none).
-std::string StatementInSchema(std::string_view table) {
-  const std::string schema(SchemaSql());
-  const std::string opening = "CREATE TABLE " + std::string(table) + " (\n";
-  std::size_t begin = schema.find(opening);
-  if (begin == std::string::npos) return "";
-  std::size_t end = schema.find("\n);", begin);
-  return end == std::string::npos ? "" : schema.substr(begin, end + 3 - begin);
+// The statement SQLite keeps for `table` in the report at `path`, with the ";" the
+// statement was created with ("" when there is no such table).
+std::string StoredStatement(const std::string& path, std::string_view table) {
+  return test::QueryText(path, "SELECT sql || ';' FROM sqlite_master WHERE type = 'table' AND "
+                               "name = '" + std::string(table) + "'");
 }
 
-// The column a line of a CREATE TABLE statement defines ("" for other lines).
-std::string ColumnOf(const std::string& line) {
-  if (line.rfind("  ", 0) != 0 || line.size() < 3 || line[2] == ' ') return "";
-  return line.substr(2, line.find(' ', 2) - 2);
-}
-
-TEST(TableDeclarations, SchemaSqlSaysWhatTheDeclarationsSay) {
+// Each event table of the report at `path` is created exactly as its declaration says.
+void ExpectDeclaredTables(const std::string& path) {
   for (const EventTableInfo& table : kEventTables) {
     SCOPED_TRACE("table " + std::string(table.name));
-    const std::string documented = StatementInSchema(table.name);
-    ASSERT_FALSE(documented.empty()) << "schema.sql has no CREATE TABLE " << table.name;
     const std::vector<std::string> expected = Lines(CreateTableSql(table));
-    const std::vector<std::string> actual = Lines(documented);
-    for (std::size_t i = 0; i < std::min(expected.size(), actual.size()); ++i) {
-      if (expected[i] == actual[i]) continue;
-      std::string column =
-          ColumnOf(expected[i]).empty() ? ColumnOf(actual[i]) : ColumnOf(expected[i]);
-      ADD_FAILURE() << table.name << "." << column
-                    << ": schema.sql and the declaration in src/store/event_table_defs.h "
-                       "differ at line "
-                    << i + 1 << " of the statement\n  declared:   " << expected[i]
-                    << "\n  schema.sql: " << actual[i]
-                    << "\nGenerated statement (CreateTableSql):\n"
-                    << CreateTableSql(table);
+    const std::vector<std::string> stored = Lines(StoredStatement(path, table.name));
+    ASSERT_FALSE(stored.empty()) << path << " has no table " << table.name;
+    for (std::size_t i = 0; i < std::min(expected.size(), stored.size()); ++i) {
+      if (expected[i] == stored[i]) continue;
+      ADD_FAILURE() << table.name << ": the declaration in src/store/event_table_defs.h and "
+                    << path << " differ at line " << i + 1 << " of the statement\n  declared: "
+                    << expected[i] << "\n  stored:   " << stored[i];
       break;
     }
-    EXPECT_EQ(expected.size(), actual.size())
-        << table.name << ": schema.sql's statement and the declaration have different numbers "
-        << "of lines (a column added or removed on one side only)";
+    EXPECT_EQ(expected.size(), stored.size())
+        << table.name << ": a column declared or stored on one side only";
+  }
+}
+
+TEST(TableDeclarations, SchemaSqlLeavesTheEventTablesToTheirDeclarations) {
+  const std::string schema(SchemaSql());
+  std::size_t marker = schema.find("\n-- @event-tables\n");
+  ASSERT_NE(marker, std::string::npos) << "schema.sql has no line `-- @event-tables`";
+  EXPECT_EQ(schema.find("\n-- @event-tables\n", marker + 1), std::string::npos);
+  for (const EventTableInfo& table : kEventTables) {
+    EXPECT_EQ(schema.find("CREATE TABLE " + std::string(table.name) + " ("), std::string::npos)
+        << "schema.sql writes " << table.name << " out again: it is declared once, in "
+        << "event_table_defs.h";
+  }
+  // The report's statements: schema.sql with every declared table at the marker, in order.
+  const std::string& report_schema = ReportSchemaSql();
+  std::size_t at = report_schema.find(CreateTableSql(kEventTables[0]));
+  EXPECT_EQ(at, marker + 1);
+  for (const EventTableInfo& table : kEventTables) {
+    std::size_t found = report_schema.find(CreateTableSql(table));
+    ASSERT_NE(found, std::string::npos) << table.name;
+    EXPECT_GE(found, at) << table.name << " out of order";
+    at = found;
+  }
+}
+
+TEST(TableDeclarations, ANewReportHasTheDeclaredTables) {
+  test::TempDir dir;
+  const std::string path = dir.File("r.sqlite");
+  auto writer = ReportWriter::Create(path, false);
+  ASSERT_TRUE(writer.ok()) << writer.status().message();
+  ASSERT_TRUE(writer.value()->Close().ok());
+  ExpectDeclaredTables(path);
+}
+
+// Reports written by the hand-written schema on the H200 (tests/data/reports/README.md): the
+// declarations create byte for byte the tables they have.
+TEST(TableDeclarations, ReportsRecordedOnTheGpuHaveTheDeclaredTables) {
+  for (const char* name : {"h200_metrics_full.sqlite", "h200_nvtx_ranges.sqlite"}) {
+    ExpectDeclaredTables(std::string(GPUSCOPE_TEST_DATA_DIR) + "/reports/" + name);
   }
 }
 

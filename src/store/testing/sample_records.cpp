@@ -4,15 +4,27 @@
 
 namespace gpuscope::store::testing {
 
+namespace {
+
+// Where and when a sample GPU activity ran: the fields kernels, copies and memsets share.
+// Device 16, not 1, which a true bool field would also read as.
+template <typename Record>
+void PlaceOnGpu(Record& r, model::Timestamp start, model::Timestamp duration,
+                std::uint32_t context_id, std::uint32_t stream_id, std::uint32_t correlation_id) {
+  r.start = start;
+  r.end = start + duration;
+  r.device_id = 16;
+  r.context_id = context_id;
+  r.stream_id = stream_id;
+  r.correlation_id = correlation_id;
+}
+
+}  // namespace
+
 model::KernelRecord SampleKernel(int i) {
   static const char* const kNames[] = {"_Z6vecAddPKfS0_Pfi", "_Z3addiiPi", "triton_poi_fused_0"};
   model::KernelRecord r;
-  r.start = kSampleStart + 1000 * i + 17;
-  r.end = r.start + 2345 + i;
-  r.device_id = 16;  // not 1, which a true bool field would also read as
-  r.context_id = 3 + i;
-  r.stream_id = 13 + i;
-  r.correlation_id = 1001 + i;
+  PlaceOnGpu(r, kSampleStart + 1000 * i + 17, 2345 + i, 3 + i, 13 + i, 1001 + i);
   r.grid_id = 77 + i;
   r.grid_x = 120 + i;
   r.grid_y = 31;
@@ -40,12 +52,7 @@ model::KernelRecord SampleKernel(int i) {
 
 model::MemcpyRecord SampleMemcpy(int i) {
   model::MemcpyRecord r;
-  r.start = kSampleStart + 500 * i + 3;
-  r.end = r.start + 999;
-  r.device_id = 16;
-  r.context_id = 3;
-  r.stream_id = 14;
-  r.correlation_id = 2001 + i;
+  PlaceOnGpu(r, kSampleStart + 500 * i + 3, 999, 3, 14, 2001 + i);
   r.runtime_correlation_id = 2000 + i;
   r.copy_kind = i % 2 ? model::CopyKind::kPtoP : model::CopyKind::kDtoH;
   r.src_kind = model::MemoryKind::kDevice;
@@ -61,12 +68,7 @@ model::MemcpyRecord SampleMemcpy(int i) {
 
 model::MemsetRecord SampleMemset(int i) {
   model::MemsetRecord r;
-  r.start = kSampleStart + 700 * i + 5;
-  r.end = r.start + 333;
-  r.device_id = 16;
-  r.context_id = 3;
-  r.stream_id = 15;
-  r.correlation_id = 3001 + i;
+  PlaceOnGpu(r, kSampleStart + 700 * i + 5, 333, 3, 15, 3001 + i);
   r.value = 0xAB;
   r.memory_kind = model::MemoryKind::kManaged;
   r.is_async = true;

@@ -1,13 +1,11 @@
-// Writes a real gpuscope report (the SQLite file of src/store/schema.sql, filled with the
-// sqlite3 shell) for the tests that run the real binary: one process, a GPU with two streams,
-// kernels (two with hostile names), a copy, a memset, their API calls linked by correlation
-// ids, nested NVTX ranges and device memory allocations. `variant` 'slow' doubles some kernels.
+// Writes a real gpuscope report (the schema the writer creates, as print_report_schema prints
+// it, filled with the sqlite3 shell) for the tests that run the real binary: one process, a GPU
+// with two streams, kernels (two with hostile names), a copy, a memset, their API calls linked
+// by correlation ids, nested NVTX ranges and device memory allocations. `variant` 'slow'
+// doubles some kernels.
 
 import {execFileSync} from 'node:child_process';
-import {readFileSync, rmSync} from 'node:fs';
-import path from 'node:path';
-
-import {kRepoRoot} from './browser.mjs';
+import {rmSync} from 'node:fs';
 
 export const kHostileScript = '<script>alert(1)</script>';
 export const kHostileImage = '<img src=x onerror=alert(1)>';
@@ -19,7 +17,7 @@ const quote = (text) => '\'' + String(text).replace(/'/g, '\'\'') + '\'';
 
 /** Writes the report to `file` (replacing it); returns facts the tests check against. */
 export function writeSqlReport(file, {pid = 4242, variant = 'fast'} = {}) {
-  const schema = readFileSync(path.join(kRepoRoot, 'src/store/schema.sql'), 'utf8');
+  const schema = execFileSync(process.env.GPUSCOPE_PRINT_REPORT_SCHEMA, {encoding: 'utf8'});
   const sql = [schema, 'BEGIN;'];
   const strings = [];
   const stringId = (value, demangled = null) => {
