@@ -3,8 +3,8 @@
 #include <map>
 #include <memory>
 
+#include "analysis/metrics/profile_loader.h"
 #include "analysis/metrics/section_catalog.h"
-#include "analysis/profile_loader.h"
 #include "render/details_format.h"
 #include "render/kernel_summary.h"
 #include "render/metrics_csv.h"

@@ -5,7 +5,7 @@
 #include <fstream>
 #include <iostream>
 
-#include "analysis/profile_loader.h"
+#include "analysis/metrics/profile_loader.h"
 #include "analysis/roofline/roofline.h"
 #include "cli/command_prologue.h"
 #include "cli/exit_codes.h"

@@ -4,7 +4,7 @@
 #include <utility>
 #include <vector>
 
-#include "analysis/profile_loader.h"
+#include "analysis/metrics/profile_loader.h"
 #include "evaluate/kernel_findings.h"
 #include "store/evaluation_writer.h"
 

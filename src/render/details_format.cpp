@@ -4,8 +4,8 @@
 #include <cstdio>
 #include <sstream>
 
-#include "analysis/metrics/metric_units.h"
 #include "analysis/metrics/section_values.h"
+#include "analysis/metrics/value_format.h"
 #include "analysis/rules/rule_registry.h"
 #include "render/kernel_findings_format.h"
 #include "render/metric_table.h"

@@ -6,8 +6,8 @@
 #include <sstream>
 #include <tuple>
 
-#include "analysis/metrics/metric_units.h"
 #include "analysis/metrics/section_values.h"
+#include "analysis/metrics/value_format.h"
 #include "render/details_format.h"
 #include "render/metric_table.h"
 

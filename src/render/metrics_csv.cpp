@@ -1,7 +1,7 @@
 #include "render/metrics_csv.h"
 
-#include "analysis/metrics/metric_units.h"
 #include "analysis/metrics/section_values.h"
+#include "analysis/metrics/value_format.h"
 #include "render/escaping.h"
 
 namespace gpuscope::render {

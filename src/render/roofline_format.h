@@ -1,7 +1,7 @@
 // The roofline of profiled kernels as text (one block per kernel: FLOP/s per precision,
 // bandwidth and arithmetic intensity per memory level, the verdict) and as CSV (one row per
 // kernel, unscaled base units, for scripts). Values print like Nsight Compute's pages
-// (analysis/metrics/metric_units.h): "3.45 Tbyte/s", "31.04 Tflop/s".
+// (analysis/metrics/value_format.h): "3.45 Tbyte/s", "31.04 Tflop/s".
 #pragma once
 
 #include <ostream>

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <sstream>
 
-#include "analysis/metrics/metric_units.h"
+#include "analysis/metrics/value_format.h"
 #include "render/escaping.h"
 
 namespace gpuscope::render {

@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <optional>
 
-#include "analysis/metrics/metric_units.h"
 #include "analysis/metrics/section_values.h"
+#include "analysis/metrics/value_format.h"
 #include "analysis/occupancy.h"
 #include "analysis/occupancy_graphs.h"
 #include "analysis/roofline/roofline.h"

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <optional>
 
-#include "analysis/profile_loader.h"
+#include "analysis/metrics/profile_loader.h"
 #include "render/escaping.h"
 #include "store/profile_store.h"
 #include "viewer/kernel_profile_json.h"

@@ -5,7 +5,7 @@
 #include <map>
 #include <sstream>
 
-#include "analysis/profile_loader.h"
+#include "analysis/metrics/profile_loader.h"
 #include "render/roofline_format.h"
 #include "render/roofline_svg.h"
 #include "store/report_reader.h"

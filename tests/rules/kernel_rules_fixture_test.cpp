@@ -7,7 +7,7 @@
 #include <map>
 #include <string>
 
-#include "analysis/profile_loader.h"
+#include "analysis/metrics/profile_loader.h"
 #include "analysis/rules/rule_registry.h"
 #include "store/report_reader.h"
 

@@ -1,6 +1,6 @@
 #include "analysis/diff/kernel_launches.h"
 
-#include "analysis/profile_loader.h"
+#include "analysis/metrics/profile_loader.h"
 #include "store/profile_store.h"
 #include "util/demangle.h"
 

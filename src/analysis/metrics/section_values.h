@@ -1,6 +1,6 @@
 // The values of a kernel's sections: one row per catalog entry, evaluated from the kernel's
 // metrics, its launch configuration and our occupancy calculator, and scaled for display
-// the way Nsight Compute scales them (metric_units.h). Every printer starts from these rows.
+// the way Nsight Compute scales them (value_format.h). Every printer starts from these rows.
 #pragma once
 
 #include <optional>
@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "analysis/metrics/kernel_profile.h"
-#include "analysis/metrics/metric_units.h"
 #include "analysis/metrics/section_catalog.h"
+#include "analysis/metrics/value_format.h"
 #include "analysis/occupancy.h"
 
 namespace gpuscope::analysis {

@@ -5,7 +5,7 @@
 
 #include "cupti/host/host_object.h"
 #include "cupti/host/metric_names.h"
-#include "cupti/host/metric_units.h"
+#include "cupti/host/unit_names.h"
 
 namespace gpuscope::metric_host {
 namespace {

@@ -1,4 +1,4 @@
-#include "analysis/metrics/metric_units.h"
+#include "analysis/metrics/value_format.h"
 
 #include <array>
 #include <charconv>

@@ -1,4 +1,4 @@
-#include "cupti/host/metric_units.h"
+#include "cupti/host/unit_names.h"
 
 #include <array>
 #include <optional>

@@ -1,4 +1,4 @@
-#include "analysis/profile_loader.h"
+#include "analysis/metrics/profile_loader.h"
 
 #include <cmath>
 #include <unordered_map>
