@@ -12,13 +12,13 @@
 
 namespace gpuscope::render {
 
-using analysis::EvaluateSections;
 using analysis::Finding;
-using analysis::FormatDim3;
-using analysis::FormatMetricNumber;
-using analysis::KernelProfile;
-using analysis::MetricRow;
-using analysis::Section;
+using analysis::metrics::EvaluateSections;
+using analysis::metrics::FormatDim3;
+using analysis::metrics::FormatMetricNumber;
+using analysis::metrics::KernelProfile;
+using analysis::metrics::MetricRow;
+using analysis::metrics::Section;
 using analysis::rules::RunKernelRules;
 
 namespace {

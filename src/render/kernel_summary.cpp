@@ -13,14 +13,14 @@
 
 namespace gpuscope::render {
 
-using analysis::EvaluateSections;
-using analysis::FormatMetricNumber;
-using analysis::KernelProfile;
-using analysis::MetricRow;
-using analysis::ScaledValue;
-using analysis::ScaleValue;
-using analysis::Section;
-using analysis::SectionEntry;
+using analysis::metrics::EvaluateSections;
+using analysis::metrics::FormatMetricNumber;
+using analysis::metrics::KernelProfile;
+using analysis::metrics::MetricRow;
+using analysis::metrics::ScaledValue;
+using analysis::metrics::ScaleValue;
+using analysis::metrics::Section;
+using analysis::metrics::SectionEntry;
 
 namespace {
 

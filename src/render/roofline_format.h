@@ -11,9 +11,10 @@
 
 namespace gpuscope::render {
 
-void WriteRooflineText(const analysis::RooflineResult& result, std::ostream& out);
+void WriteRooflineText(const analysis::roofline::RooflineResult& result, std::ostream& out);
 
 // Header line, then one line per result.
-void WriteRooflineCsv(const std::vector<analysis::RooflineResult>& results, std::ostream& out);
+void WriteRooflineCsv(const std::vector<analysis::roofline::RooflineResult>& results,
+                      std::ostream& out);
 
 }  // namespace gpuscope::render

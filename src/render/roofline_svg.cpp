@@ -10,16 +10,16 @@
 
 namespace gpuscope::render {
 
-using analysis::BoundName;
-using analysis::FormatMetricNumber;
-using analysis::MemoryLevel;
-using analysis::MemoryLevelName;
-using analysis::Precision;
-using analysis::PrecisionName;
-using analysis::RooflineResult;
-using analysis::ScaledValue;
-using analysis::ScaleValue;
-using analysis::UnitKind;
+using analysis::metrics::FormatMetricNumber;
+using analysis::metrics::ScaledValue;
+using analysis::metrics::ScaleValue;
+using analysis::metrics::UnitKind;
+using analysis::roofline::BoundName;
+using analysis::roofline::MemoryLevel;
+using analysis::roofline::MemoryLevelName;
+using analysis::roofline::Precision;
+using analysis::roofline::PrecisionName;
+using analysis::roofline::RooflineResult;
 
 namespace {
 

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace gpuscope::metric_host {
+namespace gpuscope::cupti::host {
 namespace {
 
 TEST(NcuStyleUnit, RenamesSingleUnitsTheWayNsightComputePrintsThem) {
@@ -36,4 +36,4 @@ TEST(NcuStyleUnit, LeavesUnknownUnitsAsCuptiWroteThem) {
 }
 
 }  // namespace
-}  // namespace gpuscope::metric_host
+}  // namespace gpuscope::cupti::host

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <limits>
 
-namespace gpuscope::analysis {
+namespace gpuscope::analysis::metrics {
 namespace {
 
 std::string Text(UnitKind kind, double value, std::string_view unit = "") {
@@ -85,4 +85,4 @@ TEST(MetricUnits, RawNumbersArePlainAndExact) {
 }
 
 }  // namespace
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::metrics

@@ -5,7 +5,7 @@
 
 #include "util/demangle.h"
 
-namespace gpuscope::analysis {
+namespace gpuscope::analysis::metrics {
 namespace {
 
 ProfiledDevice DeviceOf(const store::ReportReader& report, std::uint32_t device_id) {
@@ -103,4 +103,4 @@ StatusOr<std::vector<KernelProfile>> LoadKernelProfiles(const store::ReportReade
   return profiles;
 }
 
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::metrics

@@ -5,7 +5,7 @@
 #include <set>
 #include <utility>
 
-namespace gpuscope::analysis {
+namespace gpuscope::analysis::metrics {
 namespace {
 
 // Small builders so that the catalog below reads like ncu's section files.
@@ -701,4 +701,4 @@ std::vector<std::string> SectionMetricNames(const Section& section) {
   return {names.begin(), names.end()};
 }
 
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::metrics

@@ -12,7 +12,7 @@
 #include "analysis/metrics/value_format.h"
 #include "analysis/occupancy.h"
 
-namespace gpuscope::analysis {
+namespace gpuscope::analysis::metrics {
 
 struct MetricRow {
   std::string section;  // the section's display name
@@ -41,4 +41,4 @@ StatusOr<OccupancyResult> TheoreticalOccupancy(const KernelProfile& profile);
 // The launch's grid and block as ncu writes them: "(262144, 1, 1)".
 std::string FormatDim3(const std::array<std::int32_t, 3>& dims);
 
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::metrics

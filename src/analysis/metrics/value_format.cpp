@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
-namespace gpuscope::analysis {
+namespace gpuscope::analysis::metrics {
 namespace {
 
 struct Prefix {
@@ -117,4 +117,4 @@ std::string FormatRawNumber(double value) {
   return std::string(buffer, result.ptr);
 }
 
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::metrics
