@@ -83,4 +83,16 @@ std::vector<std::string> LossWarnings(const CollectionState& state) {
   return warnings;
 }
 
+// A report's own record of its losses, put into words.
+std::vector<std::string> CollectionWarnings(const store::ReportReader& report) {
+  CollectionState state;
+  state.counters = report.counters();
+  state.records_not_written = report.records_not_written();
+  state.finalized = report.finalized();
+  state.closed_by_writer = report.closed_by_writer();
+  state.tracing_start = report.process().start;
+  state.last_flush = report.process().end;
+  return LossWarnings(state);
+}
+
 }  // namespace gpuscope::analysis

@@ -1,5 +1,6 @@
-// What a report says about its own losses, as one-line warnings. Kept apart from the
-// reader so that every wording is tested on plain values.
+// What a report says about its own losses, as one-line warnings: CollectionWarnings reads
+// them from the report, LossWarnings words them from plain values (so that every wording is
+// tested without a report).
 #pragma once
 
 #include <cstdint>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "model/records.h"
+#include "store/report_reader.h"
 
 namespace gpuscope::analysis {
 
@@ -28,5 +30,10 @@ struct CollectionState {
 
 // One line per kind of loss, in a fixed order; empty when nothing was lost.
 std::vector<std::string> LossWarnings(const CollectionState& state);
+
+// One line per kind of loss in the report (dropped records, records without timestamps,
+// unfinished NVTX ranges, unknown record kinds, records the writer could not store) and,
+// for a report that was not finalized, how far its data goes; empty when nothing was lost.
+std::vector<std::string> CollectionWarnings(const store::ReportReader& report);
 
 }  // namespace gpuscope::analysis

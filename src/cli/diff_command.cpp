@@ -60,10 +60,10 @@ std::string NamingPath(const std::string& message, const std::string& path) {
   return message.find(path) != std::string::npos ? message : path + ": " + message;
 }
 
-StatusOr<analysis::ReportKernels> Load(const std::string& path) {
+StatusOr<analysis::diff::ReportKernels> Load(const std::string& path) {
   StatusOr<std::unique_ptr<store::ReportReader>> reader = store::ReportReader::Open(path);
   if (!reader.ok()) return Status::Error(NamingPath(reader.status().message(), path));
-  StatusOr<analysis::ReportKernels> kernels = analysis::LoadReportKernels(**reader);
+  StatusOr<analysis::diff::ReportKernels> kernels = analysis::diff::LoadReportKernels(**reader);
   if (!kernels.ok()) return Status::Error(NamingPath(kernels.status().message(), path));
   return kernels;
 }
@@ -77,17 +77,17 @@ int DiffCommand(std::span<const std::string> args) {
     return *exit_code;
   }
   const DiffOptions& options = parsed.value();
-  StatusOr<analysis::ReportKernels> before = Load(options.before);
+  StatusOr<analysis::diff::ReportKernels> before = Load(options.before);
   if (!before.ok()) {
     CommandError(before.status().message());
     return kExitGpuscopeFailure;
   }
-  StatusOr<analysis::ReportKernels> after = Load(options.after);
+  StatusOr<analysis::diff::ReportKernels> after = Load(options.after);
   if (!after.ok()) {
     CommandError(after.status().message());
     return kExitGpuscopeFailure;
   }
-  analysis::ReportDiff diff = analysis::DiffReports(*before, *after);
+  analysis::diff::ReportDiff diff = analysis::diff::DiffReports(*before, *after);
   if (options.csv) {
     render::WriteDiffCsv(diff, std::cout);
   } else {

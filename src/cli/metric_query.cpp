@@ -18,21 +18,21 @@ std::string Capitalised(std::string_view text) {
 }  // namespace
 
 Status PrintMetricQuery(std::ostream& out, const std::string& chip, bool csv) {
-  StatusOr<std::unique_ptr<metric_host::MetricHost>> host = metric_host::MetricHost::Open(chip);
+  StatusOr<std::unique_ptr<cupti::host::MetricHost>> host = cupti::host::MetricHost::Open(chip);
   if (!host.ok()) return host.status();
-  const std::vector<metric_host::MetricDescription>& metrics = (*host)->BaseMetrics();
+  const std::vector<cupti::host::MetricDescription>& metrics = (*host)->BaseMetrics();
   if (csv) {
     out << "\"Metric Name\",\"Metric Type\",\"Metric Unit\",\"Metric Description\"\n";
-    for (const metric_host::MetricDescription& m : metrics) {
+    for (const cupti::host::MetricDescription& m : metrics) {
       out << render::CsvQuoted(m.name) << ','
-          << render::CsvQuoted(Capitalised(metric_host::MetricKindName(m.kind))) << ','
+          << render::CsvQuoted(Capitalised(cupti::host::MetricKindName(m.kind))) << ','
           << render::CsvQuoted(m.unit) << ',' << render::CsvQuoted(m.description) << '\n';
     }
     return Status();
   }
   std::size_t name_width = 11;
   std::size_t unit_width = 11;
-  for (const metric_host::MetricDescription& m : metrics) {
+  for (const cupti::host::MetricDescription& m : metrics) {
     name_width = std::max(name_width, m.name.size());
     unit_width = std::max(unit_width, m.unit.size());
   }
@@ -44,9 +44,9 @@ Status PrintMetricQuery(std::ostream& out, const std::string& chip, bool csv) {
       << pad("Metric Unit", unit_width) << "  Metric Description\n";
   out << std::string(name_width, '-') << "  " << std::string(11, '-') << "  "
       << std::string(unit_width, '-') << "  " << std::string(18, '-') << "\n";
-  for (const metric_host::MetricDescription& m : metrics) {
+  for (const cupti::host::MetricDescription& m : metrics) {
     out << pad(m.name, name_width) << "  "
-        << pad(Capitalised(metric_host::MetricKindName(m.kind)), 11) << "  "
+        << pad(Capitalised(cupti::host::MetricKindName(m.kind)), 11) << "  "
         << pad(m.unit, unit_width) << "  " << m.description << "\n";
   }
   out << "\nEach base metric is collected with a suffix: counters .sum .avg .min .max "

@@ -2,7 +2,7 @@
 
 #include <memory>
 
-#include "analysis/report_warnings.h"
+#include "analysis/collection_warnings.h"
 #include "analysis/trace_rules/run_trace_rules.h"
 #include "render/api_trace.h"
 #include "render/gpu_trace.h"

@@ -148,7 +148,7 @@ void RememberChip(const std::string& chip) {
   WriteAtomically("chip-" + CacheKey(gpus), chip);
 }
 
-std::optional<metric_host::ConfigImage> CachedConfigImage(const std::string& chip,
+std::optional<cupti::host::ConfigImage> CachedConfigImage(const std::string& chip,
                                                           const std::vector<std::string>& metrics) {
   std::optional<std::string> bytes = ReadEntry(ConfigEntryName(chip, metrics));
   // Layout: "<passes> <image size>\n" then the image. The size catches an entry cut short
@@ -159,7 +159,7 @@ std::optional<metric_host::ConfigImage> CachedConfigImage(const std::string& chi
   if (newline == std::string::npos || space == std::string::npos || space > newline) {
     return std::nullopt;
   }
-  metric_host::ConfigImage image;
+  cupti::host::ConfigImage image;
   std::size_t size = 0;
   const char* text = bytes->data();
   auto passes = std::from_chars(text, text + space, image.passes);
@@ -174,7 +174,7 @@ std::optional<metric_host::ConfigImage> CachedConfigImage(const std::string& chi
 }
 
 void RememberConfigImage(const std::string& chip, const std::vector<std::string>& metrics,
-                         const metric_host::ConfigImage& image) {
+                         const cupti::host::ConfigImage& image) {
   std::string bytes =
       std::to_string(image.passes) + " " + std::to_string(image.bytes.size()) + "\n";
   bytes.append(image.bytes.begin(), image.bytes.end());

@@ -24,10 +24,10 @@ std::optional<std::string> CachedChip();
 // different GPU models, where CUDA's device order decides which is device 0).
 void RememberChip(const std::string& chip);
 
-std::optional<metric_host::ConfigImage> CachedConfigImage(const std::string& chip,
+std::optional<cupti::host::ConfigImage> CachedConfigImage(const std::string& chip,
                                                           const std::vector<std::string>& metrics);
 void RememberConfigImage(const std::string& chip, const std::vector<std::string>& metrics,
-                         const metric_host::ConfigImage& image);
+                         const cupti::host::ConfigImage& image);
 
 // The parts of a key, for tests: FNV-1a of the text, as 16 hex digits.
 std::string CacheKey(const std::string& text);

@@ -88,9 +88,9 @@ std::vector<std::string> SeenKernelNames(const std::vector<std::string>& reports
 int ListOrQuery(const ProfileOptions& options) {
   if (options.list_sets || options.list_sections) {
     // Pass counts need the chip's catalog; without one the column says so.
-    std::unique_ptr<metric_host::MetricHost> host;
+    std::unique_ptr<cupti::host::MetricHost> host;
     if (StatusOr<std::string> chip = ChooseChip(options); chip.ok()) {
-      if (auto opened = metric_host::MetricHost::Open(*chip); opened.ok())
+      if (auto opened = cupti::host::MetricHost::Open(*chip); opened.ok())
         host = std::move(*opened);
     }
     render::PassCounter passes = nullptr;

@@ -3,8 +3,8 @@
 #include <map>
 #include <memory>
 
+#include "analysis/metrics/profile_loader.h"
 #include "analysis/metrics/section_catalog.h"
-#include "analysis/profile_loader.h"
 #include "render/details_format.h"
 #include "render/kernel_summary.h"
 #include "render/metrics_csv.h"
@@ -15,7 +15,7 @@ namespace gpuscope::cli {
 namespace {
 
 struct LoadedReport {
-  std::vector<analysis::KernelProfile> kernels;
+  std::vector<analysis::metrics::KernelProfile> kernels;
   store::ProfileRequest request;
   std::map<std::string, std::string> units;  // metric -> base unit
   std::string process_line;                  // "[pid] command line"
@@ -25,7 +25,8 @@ StatusOr<LoadedReport> Load(const std::string& path) {
   StatusOr<std::unique_ptr<store::ReportReader>> report = store::ReportReader::Open(path);
   if (!report.ok()) return report.status();
   LoadedReport loaded;
-  StatusOr<std::vector<analysis::KernelProfile>> kernels = analysis::LoadKernelProfiles(**report);
+  StatusOr<std::vector<analysis::metrics::KernelProfile>> kernels =
+      analysis::metrics::LoadKernelProfiles(**report);
   if (!kernels.ok()) return kernels.status();
   StatusOr<store::ProfileRequest> request = store::ReadProfileRequest(**report);
   if (!request.ok()) return request.status();
@@ -56,19 +57,19 @@ StatusOr<ProfileOutputResult> PrintProfiles(std::ostream& out,
     reports.push_back(std::move(*loaded));
   }
   // CSV: one table for all processes, so one header.
-  std::vector<analysis::KernelProfile> all;
+  std::vector<analysis::metrics::KernelProfile> all;
   std::map<std::string, std::string> units;
-  std::vector<const analysis::Section*> csv_sections;
+  std::vector<const analysis::metrics::Section*> csv_sections;
   bool csv_sections_known = false;
   for (LoadedReport& report : reports) {
     if (report.kernels.empty()) continue;
-    StatusOr<std::vector<const analysis::Section*>> sections =
-        analysis::FindSections(report.request.sections);
+    StatusOr<std::vector<const analysis::metrics::Section*>> sections =
+        analysis::metrics::FindSections(report.request.sections);
     if (!sections.ok()) return sections.status();
-    std::vector<const analysis::Section*> printed = *sections;
-    analysis::Section extra;
+    std::vector<const analysis::metrics::Section*> printed = *sections;
+    analysis::metrics::Section extra;
     if (!report.request.metrics.empty()) {
-      extra = analysis::CommandLineMetricsSection(report.request.metrics);
+      extra = analysis::metrics::CommandLineMetricsSection(report.request.metrics);
       printed.push_back(&extra);
     }
     if (options.csv) {
@@ -94,11 +95,11 @@ StatusOr<ProfileOutputResult> PrintProfiles(std::ostream& out,
       render::WriteRawCsv(out, all, units);
     } else {
       // The extra metrics of the first report (all processes of one run share them).
-      analysis::Section extra;
-      std::vector<const analysis::Section*> printed = csv_sections;
+      analysis::metrics::Section extra;
+      std::vector<const analysis::metrics::Section*> printed = csv_sections;
       for (const LoadedReport& report : reports) {
         if (report.kernels.empty() || report.request.metrics.empty()) continue;
-        extra = analysis::CommandLineMetricsSection(report.request.metrics);
+        extra = analysis::metrics::CommandLineMetricsSection(report.request.metrics);
         printed.push_back(&extra);
         break;
       }

@@ -17,7 +17,7 @@ namespace gpuscope::cli {
 StatusOr<std::string> ChooseChip(const ProfileOptions& options) {
   if (options.chip) return *options.chip;
   if (std::optional<std::string> cached = CachedChip()) return *cached;
-  StatusOr<std::string> detected = metric_host::DetectChip(0);
+  StatusOr<std::string> detected = cupti::host::DetectChip(0);
   if (detected.ok()) RememberChip(*detected);
   return detected;
 }
@@ -49,12 +49,12 @@ StatusOr<ProfileRequestPlan> PlanProfile(const ProfileOptions& options) {
   if (!options.set && options.sections.empty() && !options.metrics.empty()) {
     plan.sections = {};
   } else {
-    StatusOr<std::vector<const analysis::Section*>> sections =
-        analysis::SelectSections(set, options.sections);
+    StatusOr<std::vector<const analysis::metrics::Section*>> sections =
+        analysis::metrics::SelectSections(set, options.sections);
     if (!sections.ok()) return sections.status();
     plan.sections = *sections;
   }
-  for (const analysis::Section* section : plan.sections) {
+  for (const analysis::metrics::Section* section : plan.sections) {
     plan.section_ids.push_back(section->identifier);
   }
   plan.extra_metrics = options.metrics;
@@ -64,10 +64,10 @@ StatusOr<ProfileRequestPlan> PlanProfile(const ProfileOptions& options) {
   if (!chip.ok()) {
     plan.notes.push_back("cannot check metric names before the start: " + chip.status().message() +
                          " (give --chip to check them here)");
-    plan.metrics = analysis::MetricsToCollect(plan.sections, plan.extra_metrics);
+    plan.metrics = analysis::metrics::MetricsToCollect(plan.sections, plan.extra_metrics);
     return plan;
   }
-  StatusOr<std::unique_ptr<metric_host::MetricHost>> host = metric_host::MetricHost::Open(*chip);
+  StatusOr<std::unique_ptr<cupti::host::MetricHost>> host = cupti::host::MetricHost::Open(*chip);
   if (!host.ok()) return host.status();
   plan.chip = (*host)->chip();
   timer.Lap("opening the metric catalog");
@@ -75,8 +75,8 @@ StatusOr<ProfileRequestPlan> PlanProfile(const ProfileOptions& options) {
     Status valid = (*host)->CheckMetric(name);
     if (!valid.ok()) return valid;
   }
-  metric_host::MetricHost& catalog = **host;
-  plan.metrics = analysis::MetricsToCollect(
+  cupti::host::MetricHost& catalog = **host;
+  plan.metrics = analysis::metrics::MetricsToCollect(
       plan.sections, plan.extra_metrics,
       [&catalog](std::string_view name) { return catalog.CheckMetric(name).ok(); });
   Status all_valid = catalog.CheckMetrics(plan.metrics);
@@ -85,9 +85,9 @@ StatusOr<ProfileRequestPlan> PlanProfile(const ProfileOptions& options) {
                          " does not have: " + all_valid.message());
   }
   timer.Lap("checking the metric names");
-  std::optional<metric_host::ConfigImage> cached = CachedConfigImage(plan.chip, plan.metrics);
-  StatusOr<metric_host::ConfigImage> config =
-      cached ? StatusOr<metric_host::ConfigImage>(std::move(*cached))
+  std::optional<cupti::host::ConfigImage> cached = CachedConfigImage(plan.chip, plan.metrics);
+  StatusOr<cupti::host::ConfigImage> config =
+      cached ? StatusOr<cupti::host::ConfigImage>(std::move(*cached))
              : catalog.MakeConfig(plan.metrics);
   timer.Lap(cached ? "reading the cached config image" : "building the config image");
   if (!config.ok()) return config.status();

@@ -16,7 +16,7 @@ namespace gpuscope::cli {
 
 struct ProfileRequestPlan {
   std::string chip;  // empty when no chip is known (no GPU here and no --chip)
-  std::vector<const analysis::Section*> sections;
+  std::vector<const analysis::metrics::Section*> sections;
   std::vector<std::string> section_ids;    // identifiers, print order (for the report)
   std::vector<std::string> extra_metrics;  // --metrics, as given
   std::vector<std::string> metrics;        // what the injection collects

@@ -5,7 +5,7 @@
 #include <fstream>
 #include <iostream>
 
-#include "analysis/profile_loader.h"
+#include "analysis/metrics/profile_loader.h"
 #include "analysis/roofline/roofline.h"
 #include "cli/command_prologue.h"
 #include "cli/exit_codes.h"
@@ -73,7 +73,7 @@ int RooflineCommand(std::span<const std::string> args) {
   const RooflineOptions& options = parsed.value();
 
   // Everything is read before anything is printed: one bad report, one error line.
-  std::vector<analysis::RooflineResult> results;
+  std::vector<analysis::roofline::RooflineResult> results;
   bool unevaluated = false;
   for (const std::string& path : options.reports) {
     StatusOr<std::unique_ptr<store::ReportReader>> reader = store::ReportReader::Open(path);
@@ -81,15 +81,15 @@ int RooflineCommand(std::span<const std::string> args) {
       CommandError(NamingPath(reader.status().message(), path));
       return kExitGpuscopeFailure;
     }
-    StatusOr<std::vector<analysis::KernelProfile>> profiles =
-        analysis::LoadKernelProfiles(**reader);
+    StatusOr<std::vector<analysis::metrics::KernelProfile>> profiles =
+        analysis::metrics::LoadKernelProfiles(**reader);
     if (!profiles.ok()) {
       CommandError(NamingPath(profiles.status().message(), path));
       return kExitGpuscopeFailure;
     }
-    for (const analysis::KernelProfile& profile : *profiles) {
+    for (const analysis::metrics::KernelProfile& profile : *profiles) {
       if (profile.measured && profile.metrics.empty()) unevaluated = true;
-      results.push_back(analysis::ComputeRoofline(profile));
+      results.push_back(analysis::roofline::ComputeRoofline(profile));
     }
   }
   if (results.empty()) {
@@ -114,9 +114,9 @@ int RooflineCommand(std::span<const std::string> args) {
   if (options.csv) {
     render::WriteRooflineCsv(results, std::cout);
   } else {
-    std::cout << "Roofline (verdict: a unit above " << analysis::kBusyUnitThresholdPct
+    std::cout << "Roofline (verdict: a unit above " << analysis::roofline::kBusyUnitThresholdPct
               << "% of its peak bounds the kernel; none: latency-bound)\n\n";
-    for (const analysis::RooflineResult& result : results) {
+    for (const analysis::roofline::RooflineResult& result : results) {
       render::WriteRooflineText(result, std::cout);
     }
   }

@@ -4,7 +4,7 @@
 #include <memory>
 #include <sstream>
 
-#include "analysis/report_warnings.h"
+#include "analysis/collection_warnings.h"
 #include "analysis/trace_rules/run_trace_rules.h"
 #include "cli/command_prologue.h"
 #include "cli/exit_codes.h"

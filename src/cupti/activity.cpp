@@ -11,10 +11,10 @@
 #include "cupti/cupti_error.h"
 #include "inject/log.h"
 
-namespace gpuscope::inject::cupti {
+namespace gpuscope::cupti {
 namespace {
 
-std::atomic<Collector*> g_collector{nullptr};
+std::atomic<inject::Collector*> g_collector{nullptr};
 
 // Device-side record buffer per context. CUPTI's default (3,200,000 bytes) holds ~100,000
 // kernel/copy/memset timestamps; a launch-bound program can queue more than that before
@@ -98,7 +98,7 @@ Status EnableKinds(const CUpti_ActivityKind (&kinds)[N]) {
                 CuptiResultName(result) + ")";
     }
   }
-  LogDebug("activity kinds enabled: " + (enabled.empty() ? std::string("none") : enabled));
+  inject::LogDebug("activity kinds enabled: " + (enabled.empty() ? std::string("none") : enabled));
   if (!failed.empty()) return Status::Error("CUPTI refused to record " + failed);
   return Status();
 }
@@ -120,11 +120,11 @@ void CUPTIAPI OnBufferCompleted(CUcontext context, uint32_t stream_id, uint8_t* 
 
 }  // namespace
 
-void SetBufferCollector(Collector* collector) {
+void SetBufferCollector(inject::Collector* collector) {
   g_collector.store(collector, std::memory_order_release);
 }
 
-Collector* BufferCollector() { return g_collector.load(std::memory_order_acquire); }
+inject::Collector* BufferCollector() { return g_collector.load(std::memory_order_acquire); }
 
 // Both callbacks run on the program's threads or CUPTI's worker: O(1), and nothing may
 // escape them (the collector's calls do not throw; the catch is the last line of defence).
@@ -132,7 +132,7 @@ void BufferRequested(std::uint8_t** buffer, std::size_t* size, std::size_t* max_
   *buffer = nullptr;
   *size = 0;
   *max_records = 0;
-  Collector* collector = g_collector.load(std::memory_order_acquire);
+  inject::Collector* collector = g_collector.load(std::memory_order_acquire);
   if (collector == nullptr) return;
   try {
     collector->OnBufferRequested(buffer, size, max_records);
@@ -144,7 +144,7 @@ void BufferRequested(std::uint8_t** buffer, std::size_t* size, std::size_t* max_
 
 void BufferCompleted(CUctx_st* /*context*/, std::uint32_t /*stream_id*/, std::uint8_t* buffer,
                      std::size_t /*size*/, std::size_t valid_bytes) {
-  Collector* collector = g_collector.load(std::memory_order_acquire);
+  inject::Collector* collector = g_collector.load(std::memory_order_acquire);
   if (collector == nullptr) return;
   try {
     collector->OnBufferCompleted(buffer, valid_bytes);
@@ -157,25 +157,26 @@ Status ConfigureActivity(unsigned flush_period_ms) {
   // and go on. Failing to register the callbacks means no records at all.
   Status device_buffer = SetAttribute<std::size_t>(
       CUPTI_ACTIVITY_ATTR_DEVICE_BUFFER_SIZE, kDeviceBufferBytes, "setting the device buffer size");
-  if (!device_buffer.ok()) LogError(device_buffer.message());
+  if (!device_buffer.ok()) inject::LogError(device_buffer.message());
   // We hand out zeroed buffers (BufferPool), so CUPTI need not memset each one on the
   // program's thread.
   Status zeroed = SetAttribute<std::uint8_t>(CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER, 1,
                                              "declaring activity buffers zeroed");
-  if (!zeroed.ok()) LogDebug(zeroed.message());
+  if (!zeroed.ok()) inject::LogDebug(zeroed.message());
   // Linux thread ids (gettid) instead of truncated pthread_t values: they match `ps -L`,
   // gdb and other tools.
   Status thread_ids = CuptiStatus(cuptiSetThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM),
                                   "selecting system thread ids");
-  if (!thread_ids.ok()) LogDebug(thread_ids.message());
+  if (!thread_ids.ok()) inject::LogDebug(thread_ids.message());
   GPUSCOPE_RETURN_IF_ERROR(
       CuptiStatus(cuptiActivityRegisterCallbacks(OnBufferRequested, OnBufferCompleted),
                   "registering the activity buffer callbacks"));
   Status period =
       CuptiStatus(cuptiActivityFlushPeriod(flush_period_ms), "setting CUPTI's flush period");
-  if (!period.ok()) LogDebug(period.message());
-  LogDebug("activity configured: device buffer " + std::to_string(kDeviceBufferBytes >> 20) +
-           " MiB, CUPTI flush period " + std::to_string(flush_period_ms) + " ms");
+  if (!period.ok()) inject::LogDebug(period.message());
+  inject::LogDebug("activity configured: device buffer " +
+                   std::to_string(kDeviceBufferBytes >> 20) + " MiB, CUPTI flush period " +
+                   std::to_string(flush_period_ms) + " ms");
   return Status();
 }
 
@@ -193,7 +194,7 @@ void DisableTracingKinds() {
   if (!g_tracing_enabled) return;
   g_tracing_enabled = false;
   for (CUpti_ActivityKind kind : kTracingKinds) cuptiActivityDisable(kind);
-  LogDebug("tracing activity kinds disabled");
+  inject::LogDebug("tracing activity kinds disabled");
 }
 
 bool TracingKindsEnabled() {
@@ -229,4 +230,4 @@ model::Timestamp Now() {
          static_cast<model::Timestamp>(now.tv_nsec);
 }
 
-}  // namespace gpuscope::inject::cupti
+}  // namespace gpuscope::cupti

@@ -15,12 +15,12 @@ namespace gpuscope::inject {
 class Collector;
 }
 
-namespace gpuscope::inject::cupti {
+namespace gpuscope::cupti {
 
 // The collector that serves CUPTI's buffer callbacks; nullptr: requests get no buffer and
 // completed buffers are ignored (a forked child, or before the session exists).
-void SetBufferCollector(Collector* collector);
-Collector* BufferCollector();
+void SetBufferCollector(inject::Collector* collector);
+inject::Collector* BufferCollector();
 
 // The callbacks registered with cuptiActivityRegisterCallbacks, exposed so that tests can
 // drive the production path exactly as CUPTI does.
@@ -54,4 +54,4 @@ std::uint64_t TakeDroppedRecords(CUctx_st* context);
 // CUPTI's clock: the clock of every record's timestamps.
 model::Timestamp Now();
 
-}  // namespace gpuscope::inject::cupti
+}  // namespace gpuscope::cupti

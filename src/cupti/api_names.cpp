@@ -2,7 +2,7 @@
 
 #include <cupti.h>
 
-namespace gpuscope::inject::cupti {
+namespace gpuscope::cupti {
 namespace {
 
 // CUPTI's largest callback ids are a few hundred (runtime) to about a thousand (driver);
@@ -63,4 +63,4 @@ std::string_view ApiNameCache::Name(model::ApiDomain domain, std::uint32_t cbid)
   return table[cbid];
 }
 
-}  // namespace gpuscope::inject::cupti
+}  // namespace gpuscope::cupti

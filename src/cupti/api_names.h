@@ -11,7 +11,7 @@
 
 #include "model/records.h"
 
-namespace gpuscope::inject::cupti {
+namespace gpuscope::cupti {
 
 // Strips trailing "_v<digits>", "_ptds" and "_ptsz" tokens, in any order and number.
 std::string_view StripApiVersionSuffix(std::string_view name);
@@ -31,4 +31,4 @@ class ApiNameCache {
   std::deque<std::string> storage_;  // deque: growing never moves stored strings
 };
 
-}  // namespace gpuscope::inject::cupti
+}  // namespace gpuscope::cupti

@@ -17,7 +17,7 @@
 #include "inject/log.h"
 #include "inject/nvtx_start_end_ids.h"
 
-namespace gpuscope::inject::cupti {
+namespace gpuscope::cupti {
 namespace {
 
 CUpti_SubscriberHandle g_subscriber = nullptr;
@@ -48,7 +48,7 @@ std::string LoadedCuptiPath() {
 
 void NoteDropped(std::uint64_t dropped) {
   if (dropped == 0) return;
-  if (Collector* collector = BufferCollector()) collector->AddDroppedRecords(dropped);
+  if (inject::Collector* collector = BufferCollector()) collector->AddDroppedRecords(dropped);
 }
 
 void OnContextCreated(CUcontext context) {
@@ -62,7 +62,7 @@ void OnContextDestroyStarting(CUcontext context) {
   }
   // Deliver the context's finished records and read its loss count while it exists.
   Status flushed = FlushAll(/*forced=*/false);
-  if (!flushed.ok()) LogDebug("context destruction: " + flushed.message());
+  if (!flushed.ok()) inject::LogDebug("context destruction: " + flushed.message());
   NoteDropped(TakeDroppedRecords(context));
   std::lock_guard<std::mutex> lock(g_contexts_mutex);
   std::vector<CUcontext>& live = LiveContexts();
@@ -93,20 +93,20 @@ Status SetRangeStartCallbacks(bool on) {
 void OnProfilerStart() {
   if (TracingKindsEnabled()) return;
   Status enabled = EnableTracingKinds();
-  if (!enabled.ok()) LogError(enabled.message());
+  if (!enabled.ok()) inject::LogError(enabled.message());
   Status callbacks = SetRangeStartCallbacks(true);
-  if (!callbacks.ok()) LogError(callbacks.message());
-  LogDebug("cudaProfilerStart: recording");
+  if (!callbacks.ok()) inject::LogError(callbacks.message());
+  inject::LogDebug("cudaProfilerStart: recording");
 }
 
 void OnProfilerStop() {
   if (!TracingKindsEnabled()) return;
   Status flushed = FlushAll(/*forced=*/false);
-  if (!flushed.ok()) LogDebug("cudaProfilerStop: " + flushed.message());
+  if (!flushed.ok()) inject::LogDebug("cudaProfilerStop: " + flushed.message());
   Status callbacks = SetRangeStartCallbacks(false);
-  if (!callbacks.ok()) LogDebug("cudaProfilerStop: " + callbacks.message());
+  if (!callbacks.ok()) inject::LogDebug("cudaProfilerStop: " + callbacks.message());
   DisableTracingKinds();
-  LogDebug("cudaProfilerStop: not recording");
+  inject::LogDebug("cudaProfilerStop: not recording");
 }
 
 // nvtxRangeStart* returned the id of a start/end range: CUPTI's marker id (verified).
@@ -115,7 +115,7 @@ void OnNvtxRangeStarted(const CUpti_NvtxData& nvtx) {
   if (nvtx.functionReturnValue == nullptr) return;
   // nvtxRangeId_t is a uint64_t (nvToolsExt.h); CUPTI's marker ids are 32-bit.
   const auto range_id = *static_cast<const std::uint64_t*>(nvtx.functionReturnValue);
-  ProcessNvtxStartEndIds().Add(static_cast<std::uint32_t>(range_id));
+  inject::ProcessNvtxStartEndIds().Add(static_cast<std::uint32_t>(range_id));
 }
 
 bool IsProfilerStart(CUpti_CallbackDomain domain, CUpti_CallbackId cbid) {
@@ -202,7 +202,8 @@ Status Subscribe() {
     return Status::Error("CUPTI could not start (cuptiSubscribe_v2: " + CuptiResultName(result) +
                          "); gpuscope records nothing in this process");
   }
-  LogDebug("subscribed to CUPTI " + std::to_string(version) + " (" + LoadedCuptiPath() + ")");
+  inject::LogDebug("subscribed to CUPTI " + std::to_string(version) + " (" + LoadedCuptiPath() +
+                   ")");
   return Status();
 }
 
@@ -251,7 +252,7 @@ Status EnableKernelProfiler(KernelProfiler& profiler) {
   // where it fails (CUPTI_ERROR_UNKNOWN on the H200).
   GPUSCOPE_RETURN_IF_ERROR(WatchKernelLaunches(g_subscriber));
   g_kernel_profiler.store(&profiler, std::memory_order_release);
-  LogDebug("kernel profiler: " + std::to_string(profiler.metric_count()) + " metrics");
+  inject::LogDebug("kernel profiler: " + std::to_string(profiler.metric_count()) + " metrics");
   return Status();
 }
 
@@ -271,4 +272,4 @@ std::uint64_t TakeDroppedRecordsOfLiveContexts() {
 
 void IgnoreCallbacksFromNowOn() { g_ignore_callbacks.store(true, std::memory_order_release); }
 
-}  // namespace gpuscope::inject::cupti
+}  // namespace gpuscope::cupti

@@ -24,7 +24,7 @@
 
 #include "util/status.h"
 
-namespace gpuscope::inject::cupti {
+namespace gpuscope::cupti {
 
 class KernelProfiler;
 
@@ -47,4 +47,4 @@ std::uint64_t TakeDroppedRecordsOfLiveContexts();
 // In a child forked without exec: the callbacks must do nothing from now on.
 void IgnoreCallbacksFromNowOn();
 
-}  // namespace gpuscope::inject::cupti
+}  // namespace gpuscope::cupti

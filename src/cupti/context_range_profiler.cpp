@@ -12,7 +12,7 @@
 #include "cupti/elapsed_time.h"
 #include "inject/log.h"
 
-namespace gpuscope::inject::cupti {
+namespace gpuscope::cupti {
 
 void ContextRangeProfiler::Prepare() {
   const SteadyClock::time_point started = SteadyClock::now();
@@ -21,7 +21,7 @@ void ContextRangeProfiler::Prepare() {
       failure_ = FailureOf(r, "cuptiProfilerInitialize");
       return;
     }
-    LogDebug("cuptiProfilerInitialize: " + Elapsed(started));
+    inject::LogDebug("cuptiProfilerInitialize: " + Elapsed(started));
   }
 
   if (std::string reason = UnsupportedDeviceReason(device_id_); !reason.empty()) {
@@ -43,7 +43,7 @@ void ContextRangeProfiler::Prepare() {
     failure_ = FailureOf(r, "cuptiProfilerGetCounterAvailability");
     return;
   }
-  LogDebug("device checks and counter availability: " + Elapsed(started));
+  inject::LogDebug("device checks and counter availability: " + Elapsed(started));
   const ChipConfig& config = setup_.ConfigFor(chip_);
   if (!config.status.ok()) {
     failure_.message = "cannot configure the metrics for " + chip_ + ": " + config.status.message();
@@ -51,8 +51,8 @@ void ContextRangeProfiler::Prepare() {
   }
   passes_ = config.image.passes;
   config_image_ = &config.image;
-  LogDebug("profiling on device " + std::to_string(device_id_) + " (" + chip_ + ", " +
-           std::to_string(passes_) + " passes) ready after " + Elapsed(started));
+  inject::LogDebug("profiling on device " + std::to_string(device_id_) + " (" + chip_ + ", " +
+                   std::to_string(passes_) + " passes) ready after " + Elapsed(started));
 }
 
 void ContextRangeProfiler::FailForGood(ProfileFailure failure) {
@@ -90,7 +90,7 @@ CUptiResult ContextRangeProfiler::Enable(std::string& what) {
   what = "cuptiRangeProfilerGetCounterDataSize";
   if (CUptiResult r = cuptiRangeProfilerGetCounterDataSize(&size); r != CUPTI_SUCCESS) return r;
   counter_data_.assign(size.counterDataSize, 0);
-  LogDebug("counter data: " + std::to_string(size.counterDataSize) + " bytes per kernel");
+  inject::LogDebug("counter data: " + std::to_string(size.counterDataSize) + " bytes per kernel");
   return CUPTI_SUCCESS;
 }
 
@@ -100,26 +100,26 @@ void ContextRangeProfiler::Disable() {
       Params<CUpti_RangeProfiler_Disable_Params>(CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE);
   disable.pRangeProfilerObject = object_;
   if (CUptiResult r = cuptiRangeProfilerDisable(&disable); r != CUPTI_SUCCESS) {
-    LogDebug("cuptiRangeProfilerDisable: " + CuptiResultName(r));
+    inject::LogDebug("cuptiRangeProfilerDisable: " + CuptiResultName(r));
   }
   object_ = nullptr;
   disabled_ = true;
 }
 
 // Application replay: the pass of this run continues the image the previous run left.
-CUptiResult ContextRangeProfiler::BeginMeasurement(const OwnedProfiledKernel& kernel,
+CUptiResult ContextRangeProfiler::BeginMeasurement(const inject::OwnedProfiledKernel& kernel,
                                                    std::string& what, std::string& failure) {
   // Only a Prepare() cut short by an exception leaves a usable-looking context without an
   // image; the launch callback's catch records the launch as failed.
   if (config_image_ == nullptr) throw std::logic_error("the context was not prepared");
   const SteadyClock::time_point started = SteadyClock::now();
   if (CUptiResult r = Enable(what); r != CUPTI_SUCCESS) return r;
-  LogDebug("range profiler enabled: " + Elapsed(started));
-  const ProfileConfig& config = setup_.config();
-  AppReplayStep step;
+  inject::LogDebug("range profiler enabled: " + Elapsed(started));
+  const inject::ProfileConfig& config = setup_.config();
+  inject::AppReplayStep step;
   if (setup_.application_replay() && config.app_pass > 0) {
     Status loaded =
-        AppReplayStore(config.app_dir)
+        inject::AppReplayStore(config.app_dir)
             .Load(kernel.record.profile_index, kernel.mangled_name, counter_data_, step);
     if (!loaded.ok()) {
       failure = loaded.message();
@@ -152,8 +152,8 @@ CUptiResult ContextRangeProfiler::BeginMeasurement(const OwnedProfiledKernel& ke
   set.minNestingLevel = 1;
   set.passIndex = step.pass_index;
   set.targetNestingLevel = step.target_nesting_level;
-  LogDebug("set config: pass index " + std::to_string(step.pass_index) + ", nesting level " +
-           std::to_string(step.target_nesting_level));
+  inject::LogDebug("set config: pass index " + std::to_string(step.pass_index) +
+                   ", nesting level " + std::to_string(step.target_nesting_level));
   what = "cuptiRangeProfilerSetConfig";
   if (CUptiResult r = cuptiRangeProfilerSetConfig(&set); r != CUPTI_SUCCESS) return r;
   auto start =
@@ -161,7 +161,7 @@ CUptiResult ContextRangeProfiler::BeginMeasurement(const OwnedProfiledKernel& ke
   start.pRangeProfilerObject = object_;
   what = "cuptiRangeProfilerStart";
   CUptiResult result = cuptiRangeProfilerStart(&start);
-  LogDebug("configured and started: " + Elapsed(started));
+  inject::LogDebug("configured and started: " + Elapsed(started));
   return result;
 }
 
@@ -172,19 +172,19 @@ CUptiResult ContextRangeProfiler::EndMeasurement(std::string& what, StopResult& 
   what = "cuptiRangeProfilerStop";
   if (CUptiResult r = cuptiRangeProfilerStop(&stop); r != CUPTI_SUCCESS) return r;
   stopped.all_passes_submitted = stop.isAllPassSubmitted != 0;
-  LogDebug("stop: pass index " + std::to_string(stop.passIndex) + ", nesting level " +
-           std::to_string(stop.targetNestingLevel) + ", all passes submitted " +
-           std::to_string(stop.isAllPassSubmitted));
+  inject::LogDebug("stop: pass index " + std::to_string(stop.passIndex) + ", nesting level " +
+                   std::to_string(stop.targetNestingLevel) + ", all passes submitted " +
+                   std::to_string(stop.isAllPassSubmitted));
   stopped.next.pass_index = stop.passIndex;
   stopped.next.target_nesting_level = static_cast<std::uint16_t>(stop.targetNestingLevel);
   auto decode = Params<CUpti_RangeProfiler_DecodeData_Params>(
       CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
   decode.pRangeProfilerObject = object_;
   what = "cuptiRangeProfilerDecodeData";
-  LogDebug("stopped: " + Elapsed(started));
+  inject::LogDebug("stopped: " + Elapsed(started));
   CUptiResult r = cuptiRangeProfilerDecodeData(&decode);
   stopped.dropped = decode.numOfRangeDropped;
-  LogDebug("decoded: " + Elapsed(started));
+  inject::LogDebug("decoded: " + Elapsed(started));
   return r;
 }
 
@@ -195,4 +195,4 @@ void ContextRangeProfiler::StopAfterFailure() {
   cuptiRangeProfilerStop(&stop);
 }
 
-}  // namespace gpuscope::inject::cupti
+}  // namespace gpuscope::cupti

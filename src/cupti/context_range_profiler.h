@@ -27,14 +27,14 @@
 #include "inject/app_replay_store.h"
 #include "inject/profiled_kernel.h"
 
-namespace gpuscope::inject::cupti {
+namespace gpuscope::cupti {
 
 // After the launch: what Stop and DecodeData told. `dropped` tells a launch CUPTI kept no
 // range for.
 struct StopResult {
   std::size_t dropped = 0;
   bool all_passes_submitted = false;
-  AppReplayStep next;  // application replay: what the next run continues with
+  inject::AppReplayStep next;  // application replay: what the next run continues with
 };
 
 class ContextRangeProfiler {
@@ -61,7 +61,7 @@ class ContextRangeProfiler {
   // Before the launch: a fresh image (application replay: the image the previous run left),
   // the configuration, and Start. On an error, `what` names the CUPTI call; `failure` is set
   // (with CUPTI_SUCCESS returned) when application replay cannot continue this launch.
-  CUptiResult BeginMeasurement(const OwnedProfiledKernel& kernel, std::string& what,
+  CUptiResult BeginMeasurement(const inject::OwnedProfiledKernel& kernel, std::string& what,
                                std::string& failure);
   // After the launch (its replay passes ran inside it): Stop and decode.
   CUptiResult EndMeasurement(std::string& what, StopResult& stopped);
@@ -79,10 +79,10 @@ class ContextRangeProfiler {
   bool disabled_ = false;  // disabled for good: CUPTI must never enable it twice
   std::string chip_;
   std::uint32_t passes_ = 0;
-  const metric_host::ConfigImage* config_image_ = nullptr;  // setup_'s image for chip_
+  const cupti::host::ConfigImage* config_image_ = nullptr;  // setup_'s image for chip_
   CUpti_RangeProfiler_Object* object_ = nullptr;
   std::vector<std::uint8_t> counter_data_;
   ProfileFailure failure_;
 };
 
-}  // namespace gpuscope::inject::cupti
+}  // namespace gpuscope::cupti

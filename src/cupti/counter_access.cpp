@@ -5,7 +5,7 @@
 #include "cupti/cupti_error.h"
 #include "cupti/cupti_params.h"
 
-namespace gpuscope::inject::cupti {
+namespace gpuscope::cupti {
 namespace {
 
 // NVIDIA's page on counter permissions, printed with every "cannot read counters" message.
@@ -82,4 +82,4 @@ std::string UnsupportedDeviceReason(std::uint32_t device_id) {
   return reason + "CUPTI says it is unsupported";
 }
 
-}  // namespace gpuscope::inject::cupti
+}  // namespace gpuscope::cupti

@@ -10,7 +10,7 @@
 
 #include "model/profile_records.h"
 
-namespace gpuscope::inject::cupti {
+namespace gpuscope::cupti {
 
 // Why launches are not measured; an empty message: nothing is wrong.
 struct ProfileFailure {
@@ -31,4 +31,4 @@ ProfileFailure FailureOf(CUptiResult result, const std::string& what);
 // Why the device cannot be profiled at all, or empty.
 std::string UnsupportedDeviceReason(std::uint32_t device_id);
 
-}  // namespace gpuscope::inject::cupti
+}  // namespace gpuscope::cupti

@@ -6,10 +6,10 @@
 #include "cupti/translate.h"
 #include "inject/log.h"
 
-namespace gpuscope::inject::cupti {
+namespace gpuscope::cupti {
 namespace {
 
-class CuptiBackend : public TracingBackend {
+class CuptiBackend : public inject::TracingBackend {
  public:
   ~CuptiBackend() override {
     // Once the launch callbacks reach the kernel profiler, CUPTI may call it until the process
@@ -23,11 +23,12 @@ class CuptiBackend : public TracingBackend {
 
   void Release() override { Unsubscribe(); }
 
-  std::unique_ptr<BufferTranslator> MakeTranslator() override {
+  std::unique_ptr<inject::BufferTranslator> MakeTranslator() override {
     return std::make_unique<ActivityTranslator>();
   }
 
-  Status StartTracing(Collector& collector, const TracingOptions& options) override {
+  Status StartTracing(inject::Collector& collector,
+                      const inject::TracingOptions& options) override {
     // Buffers must have somewhere to go before the first kind is enabled.
     SetBufferCollector(&collector);
     GPUSCOPE_RETURN_IF_ERROR(ConfigureActivity(options.flush_period_ms));
@@ -36,14 +37,14 @@ class CuptiBackend : public TracingBackend {
       Status tracing = EnableTracingKinds();
       if (!tracing.ok()) problems = tracing;
     } else {
-      LogDebug("profile-from-start off: waiting for cudaProfilerStart");
+      inject::LogDebug("profile-from-start off: waiting for cudaProfilerStart");
     }
     Status callbacks = EnableCallbacks(/*profiler_control=*/!options.record_from_start,
                                        /*tracing_now=*/TracingKindsEnabled());
     if (!callbacks.ok()) problems = callbacks;
     if (options.profile != nullptr && options.profile->enabled()) {
       KernelProfilerHooks hooks;
-      hooks.submit = [&collector](OwnedProfiledKernel kernel) {
+      hooks.submit = [&collector](inject::OwnedProfiledKernel kernel) {
         collector.SubmitProfiledKernel(std::move(kernel));
       };
       hooks.progress = options.profile_progress;
@@ -80,6 +81,8 @@ class CuptiBackend : public TracingBackend {
 
 }  // namespace
 
-std::unique_ptr<TracingBackend> MakeCuptiBackend() { return std::make_unique<CuptiBackend>(); }
+std::unique_ptr<inject::TracingBackend> MakeCuptiBackend() {
+  return std::make_unique<CuptiBackend>();
+}
 
-}  // namespace gpuscope::inject::cupti
+}  // namespace gpuscope::cupti

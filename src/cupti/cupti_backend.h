@@ -5,8 +5,8 @@
 
 #include "inject/tracing_backend.h"
 
-namespace gpuscope::inject::cupti {
+namespace gpuscope::cupti {
 
-std::unique_ptr<TracingBackend> MakeCuptiBackend();
+std::unique_ptr<inject::TracingBackend> MakeCuptiBackend();
 
-}  // namespace gpuscope::inject::cupti
+}  // namespace gpuscope::cupti

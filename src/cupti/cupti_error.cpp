@@ -1,6 +1,6 @@
 #include "cupti/cupti_error.h"
 
-namespace gpuscope::inject::cupti {
+namespace gpuscope::cupti {
 
 std::string CuptiResultName(CUptiResult result) {
   const char* name = nullptr;
@@ -13,4 +13,4 @@ Status CuptiStatus(CUptiResult result, const char* what) {
   return Status::Error(std::string(what) + ": " + CuptiResultName(result));
 }
 
-}  // namespace gpuscope::inject::cupti
+}  // namespace gpuscope::cupti

@@ -7,7 +7,7 @@
 
 #include "util/status.h"
 
-namespace gpuscope::inject::cupti {
+namespace gpuscope::cupti {
 
 // "CUPTI_ERROR_NOT_INITIALIZED" (CUPTI's own name for the value).
 std::string CuptiResultName(CUptiResult result);
@@ -15,4 +15,4 @@ std::string CuptiResultName(CUptiResult result);
 // Ok for CUPTI_SUCCESS, else "<what>: <CUPTI_ERROR_...>".
 Status CuptiStatus(CUptiResult result, const char* what);
 
-}  // namespace gpuscope::inject::cupti
+}  // namespace gpuscope::cupti

@@ -4,7 +4,7 @@
 
 #include <cstddef>
 
-namespace gpuscope::inject::cupti {
+namespace gpuscope::cupti {
 
 template <typename T>
 T Params(std::size_t struct_size) {
@@ -13,4 +13,4 @@ T Params(std::size_t struct_size) {
   return params;
 }
 
-}  // namespace gpuscope::inject::cupti
+}  // namespace gpuscope::cupti

@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-namespace gpuscope::inject::cupti {
+namespace gpuscope::cupti {
 
 std::string Elapsed(SteadyClock::time_point start) {
   const double ms = std::chrono::duration<double, std::milli>(SteadyClock::now() - start).count();
@@ -11,4 +11,4 @@ std::string Elapsed(SteadyClock::time_point start) {
   return text;
 }
 
-}  // namespace gpuscope::inject::cupti
+}  // namespace gpuscope::cupti

@@ -5,11 +5,11 @@
 #include <chrono>
 #include <string>
 
-namespace gpuscope::inject::cupti {
+namespace gpuscope::cupti {
 
 using SteadyClock = std::chrono::steady_clock;
 
 // "12.3 ms" since `start`.
 std::string Elapsed(SteadyClock::time_point start);
 
-}  // namespace gpuscope::inject::cupti
+}  // namespace gpuscope::cupti

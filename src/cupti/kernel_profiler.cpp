@@ -13,14 +13,14 @@
 #include "inject/app_replay_store.h"
 #include "inject/log.h"
 
-namespace gpuscope::inject::cupti {
+namespace gpuscope::cupti {
 
 // What one thread carries from a launch's enter callback to its exit callback.
 struct KernelProfiler::LaunchInFlight {
   LaunchNesting nesting;
   bool measuring = false;
   ContextRangeProfiler* context = nullptr;
-  OwnedProfiledKernel kernel;
+  inject::OwnedProfiledKernel kernel;
   std::unique_lock<std::mutex> lock;  // the profiler's, from enter to exit while measuring
 };
 
@@ -32,17 +32,17 @@ KernelProfiler::LaunchInFlight& KernelProfiler::ThisThreadsLaunch() {
   return *storage;
 }
 
-KernelProfiler::KernelProfiler(const ProfileConfig& config, KernelProfilerHooks hooks)
+KernelProfiler::KernelProfiler(const inject::ProfileConfig& config, KernelProfilerHooks hooks)
     : config_(config), hooks_(std::move(hooks)), selection_(config.filter), setup_(config_) {}
 
-void KernelProfiler::Submit(OwnedProfiledKernel kernel) {
+void KernelProfiler::Submit(inject::OwnedProfiledKernel kernel) {
   if (hooks_.submit) hooks_.submit(std::move(kernel));
 }
 
 void KernelProfiler::SayUnavailableOnce(const std::string& why) {
   if (said_unavailable_) return;
   said_unavailable_ = true;
-  LogError(why + "; kernels are not measured, the program runs on and is traced");
+  inject::LogError(why + "; kernels are not measured, the program runs on and is traced");
 }
 
 // First selected launch in `context`: everything that is done once per context.
@@ -75,8 +75,8 @@ bool KernelProfiler::OnEnter(const LaunchCall& call, LaunchInFlight& launch) {
   if (!decision.profile) return true;
 
   launch.lock = std::unique_lock<std::mutex>(mutex_);
-  OwnedProfiledKernel& kernel = launch.kernel;
-  kernel = OwnedProfiledKernel{};
+  inject::OwnedProfiledKernel& kernel = launch.kernel;
+  kernel = inject::OwnedProfiledKernel{};
   // The kernel's trace record carries the outermost (runtime) call's correlation id.
   kernel.record.correlation_id = launch.nesting.RecordCorrelationId(data.correlationId);
   kernel.record.device_id = device_id;
@@ -131,7 +131,7 @@ bool KernelProfiler::OnEnter(const LaunchCall& call, LaunchInFlight& launch) {
 bool KernelProfiler::RecordOutcome(const LaunchCall& call, CUptiResult result,
                                    const std::string& what, const StopResult& stopped,
                                    const ContextRangeProfiler& context,
-                                   OwnedProfiledKernel& kernel) {
+                                   inject::OwnedProfiledKernel& kernel) {
   int launch_error = 0;
   if (call.Failed(launch_error)) {
     kernel.record.outcome = model::ProfileOutcome::kReplayFailed;
@@ -150,9 +150,9 @@ bool KernelProfiler::RecordOutcome(const LaunchCall& call, CUptiResult result,
                      std::to_string(stopped.dropped) + " range dropped)";
   } else if (setup_.application_replay()) {
     // Every run but the last only adds its pass to the image kept between runs.
-    AppReplayStep next = stopped.next;
+    inject::AppReplayStep next = stopped.next;
     next.kernel_name = kernel.mangled_name;
-    Status saved = AppReplayStore(config_.app_dir)
+    Status saved = inject::AppReplayStore(config_.app_dir)
                        .Save(kernel.record.profile_index, next, context.counter_data());
     const bool last_run = config_.app_pass + 1 == config_.app_passes;
     if (!saved.ok()) {
@@ -178,16 +178,16 @@ bool KernelProfiler::RecordOutcome(const LaunchCall& call, CUptiResult result,
 void KernelProfiler::OnExit(const LaunchCall& call, LaunchInFlight& launch) {
   launch.measuring = false;
   ContextRangeProfiler& context = *launch.context;
-  OwnedProfiledKernel& kernel = launch.kernel;
+  inject::OwnedProfiledKernel& kernel = launch.kernel;
   std::string what;
   StopResult stopped;
-  LogDebug("launch returned");
+  inject::LogDebug("launch returned");
   CUptiResult result = context.EndMeasurement(what, stopped);
   // This launch is done; the profiler goes once no other selected launch can still need it.
   if (selection_.FinishSelected()) {
     const SteadyClock::time_point disabling = SteadyClock::now();
     context.Disable();
-    LogDebug("range profiler disabled: " + Elapsed(disabling));
+    inject::LogDebug("range profiler disabled: " + Elapsed(disabling));
   }
   kernel.record.end = Now();
   if (!RecordOutcome(call, result, what, stopped, context, kernel)) {
@@ -197,8 +197,8 @@ void KernelProfiler::OnExit(const LaunchCall& call, LaunchInFlight& launch) {
     return;
   }
   if (hooks_.progress) PrintProgressLine(kernel);
-  LogDebug("kernel " + std::to_string(kernel.record.profile_index) + " measured in " +
-           std::to_string((kernel.record.end - kernel.record.start) / 1'000'000) + " ms");
+  inject::LogDebug("kernel " + std::to_string(kernel.record.profile_index) + " measured in " +
+                   std::to_string((kernel.record.end - kernel.record.start) / 1'000'000) + " ms");
   Submit(std::move(kernel));
   launch.context = nullptr;
   launch.lock.unlock();
@@ -256,4 +256,4 @@ void KernelProfiler::OnLaunchCallback(CUpti_CallbackDomain domain, CUpti_Callbac
   }
 }
 
-}  // namespace gpuscope::inject::cupti
+}  // namespace gpuscope::cupti

@@ -44,12 +44,12 @@
 #include "inject/config.h"
 #include "inject/profiled_kernel.h"
 
-namespace gpuscope::inject::cupti {
+namespace gpuscope::cupti {
 
 class LaunchCall;
 
 struct KernelProfilerHooks {
-  std::function<void(OwnedProfiledKernel)> submit;  // to the collector
+  std::function<void(inject::OwnedProfiledKernel)> submit;  // to the collector
   bool progress = true;  // the ncu-like "Profiling ..." line per measured kernel
 };
 
@@ -58,7 +58,7 @@ struct KernelProfilerHooks {
 // Once published it must live until the process ends (CUPTI calls back until then).
 class KernelProfiler {
  public:
-  KernelProfiler(const ProfileConfig& config, KernelProfilerHooks hooks);
+  KernelProfiler(const inject::ProfileConfig& config, KernelProfilerHooks hooks);
   KernelProfiler(const KernelProfiler&) = delete;
   KernelProfiler& operator=(const KernelProfiler&) = delete;
 
@@ -83,12 +83,12 @@ class KernelProfiler {
   // The launch's outcome once the measurement ended (false: another run adds the next pass).
   bool RecordOutcome(const LaunchCall& call, CUptiResult result, const std::string& what,
                      const StopResult& stopped, const ContextRangeProfiler& context,
-                     OwnedProfiledKernel& kernel);
+                     inject::OwnedProfiledKernel& kernel);
   ContextRangeProfiler& ContextFor(CUcontext context, std::uint32_t device_id);
-  void Submit(OwnedProfiledKernel kernel);
+  void Submit(inject::OwnedProfiledKernel kernel);
   void SayUnavailableOnce(const std::string& why);
 
-  const ProfileConfig config_;
+  const inject::ProfileConfig config_;
   const KernelProfilerHooks hooks_;
   LaunchSelection selection_;
   // Serialises measurements and guards everything below. A selected launch holds it from its
@@ -99,4 +99,4 @@ class KernelProfiler {
   bool said_unavailable_ = false;
 };
 
-}  // namespace gpuscope::inject::cupti
+}  // namespace gpuscope::cupti

@@ -4,7 +4,7 @@
 
 #include "cupti/cupti_error.h"
 
-namespace gpuscope::inject::cupti {
+namespace gpuscope::cupti {
 namespace {
 
 struct LaunchCallback {
@@ -139,4 +139,4 @@ bool LaunchCall::Failed(int& code) const {
   return code != 0;
 }
 
-}  // namespace gpuscope::inject::cupti
+}  // namespace gpuscope::cupti

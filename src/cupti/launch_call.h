@@ -19,7 +19,7 @@
 
 #include "util/status.h"
 
-namespace gpuscope::inject::cupti {
+namespace gpuscope::cupti {
 
 // Whether (domain, cbid) is one of the calls that launch one kernel.
 bool IsKernelLaunchCallback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid);
@@ -61,4 +61,4 @@ class LaunchCall {
   const CUpti_CallbackData& data_;
 };
 
-}  // namespace gpuscope::inject::cupti
+}  // namespace gpuscope::cupti

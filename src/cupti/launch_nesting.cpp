@@ -1,6 +1,6 @@
 #include "cupti/launch_nesting.h"
 
-namespace gpuscope::inject::cupti {
+namespace gpuscope::cupti {
 
 bool LaunchNesting::Enter(std::uint32_t correlation_id) {
   if (++depth_ == 1) {
@@ -22,4 +22,4 @@ void LaunchNesting::Exit() {
   }
 }
 
-}  // namespace gpuscope::inject::cupti
+}  // namespace gpuscope::cupti

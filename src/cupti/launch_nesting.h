@@ -13,7 +13,7 @@
 
 #include <cstdint>
 
-namespace gpuscope::inject::cupti {
+namespace gpuscope::cupti {
 
 class LaunchNesting {
  public:
@@ -43,4 +43,4 @@ class LaunchNesting {
   int measure_depth_ = 0;                   // the depth whose exit ends the measurement
 };
 
-}  // namespace gpuscope::inject::cupti
+}  // namespace gpuscope::cupti

@@ -2,7 +2,7 @@
 
 #include <utility>
 
-namespace gpuscope::inject::cupti {
+namespace gpuscope::cupti {
 
 LaunchSelection::LaunchSelection(KernelFilterSpec spec)
     : needs_stream_(spec.kernel_id && spec.kernel_id->stream_id), selector_(std::move(spec)) {}
@@ -24,4 +24,4 @@ int LaunchSelection::pending() const {
   return pending_;
 }
 
-}  // namespace gpuscope::inject::cupti
+}  // namespace gpuscope::cupti

@@ -13,7 +13,7 @@
 
 #include "util/kernel_filter.h"
 
-namespace gpuscope::inject::cupti {
+namespace gpuscope::cupti {
 
 class LaunchSelection {
  public:
@@ -45,4 +45,4 @@ class LaunchSelection {
   int pending_ = 0;
 };
 
-}  // namespace gpuscope::inject::cupti
+}  // namespace gpuscope::cupti

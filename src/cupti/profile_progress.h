@@ -8,13 +8,13 @@
 
 #include "inject/profiled_kernel.h"
 
-namespace gpuscope::inject::cupti {
+namespace gpuscope::cupti {
 
 // The launch's outcome: measured with its passes, or not measured and why.
-void PrintProgressLine(const OwnedProfiledKernel& kernel);
+void PrintProgressLine(const inject::OwnedProfiledKernel& kernel);
 
 // Application replay: this run added pass `pass` (from 1) of `passes` to the launch's image.
-void PrintReplayPassLine(const OwnedProfiledKernel& kernel, std::uint32_t pass,
+void PrintReplayPassLine(const inject::OwnedProfiledKernel& kernel, std::uint32_t pass,
                          std::uint32_t passes);
 
-}  // namespace gpuscope::inject::cupti
+}  // namespace gpuscope::cupti

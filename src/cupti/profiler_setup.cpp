@@ -9,9 +9,9 @@
 #include "cupti/elapsed_time.h"
 #include "inject/log.h"
 
-namespace gpuscope::inject::cupti {
+namespace gpuscope::cupti {
 
-ProfilerSetup::ProfilerSetup(const ProfileConfig& config) : config_(config) {
+ProfilerSetup::ProfilerSetup(const inject::ProfileConfig& config) : config_(config) {
   for (const std::string& name : config_.metrics) metric_names_.push_back(name.c_str());
 }
 
@@ -35,19 +35,19 @@ const ChipConfig& ProfilerSetup::ConfigFor(const std::string& chip) {
     return chip_configs_.emplace(chip, std::move(config)).first->second;
   }
   const SteadyClock::time_point started = SteadyClock::now();
-  StatusOr<std::unique_ptr<metric_host::MetricHost>> host = metric_host::MetricHost::Open(chip);
+  StatusOr<std::unique_ptr<cupti::host::MetricHost>> host = cupti::host::MetricHost::Open(chip);
   if (!host.ok()) {
     config.status = host.status();
   } else {
-    StatusOr<metric_host::ConfigImage> image = (*host)->MakeConfig(config_.metrics);
+    StatusOr<cupti::host::ConfigImage> image = (*host)->MakeConfig(config_.metrics);
     if (image.ok()) {
       config.image = std::move(*image);
     } else {
       config.status = image.status();
     }
   }
-  LogDebug("config image for " + chip + " built in " + Elapsed(started));
+  inject::LogDebug("config image for " + chip + " built in " + Elapsed(started));
   return chip_configs_.emplace(chip, std::move(config)).first->second;
 }
 
-}  // namespace gpuscope::inject::cupti
+}  // namespace gpuscope::cupti

@@ -13,22 +13,22 @@
 #include "inject/config.h"
 #include "util/status.h"
 
-namespace gpuscope::inject::cupti {
+namespace gpuscope::cupti {
 
 // A chip's config image, or why there is none.
 struct ChipConfig {
   Status status;
-  metric_host::ConfigImage image;
+  cupti::host::ConfigImage image;
 };
 
 class ProfilerSetup {
  public:
   // Keeps a reference: `config` outlives this object.
-  explicit ProfilerSetup(const ProfileConfig& config);
+  explicit ProfilerSetup(const inject::ProfileConfig& config);
   ProfilerSetup(const ProfilerSetup&) = delete;
   ProfilerSetup& operator=(const ProfilerSetup&) = delete;
 
-  const ProfileConfig& config() const { return config_; }
+  const inject::ProfileConfig& config() const { return config_; }
   // --replay-mode application: one pass per run of the program.
   bool application_replay() const { return config_.replay_mode == model::ReplayMode::kApplication; }
   // Views into config().metrics, for CUPTI (which takes them as a non-const array).
@@ -44,10 +44,10 @@ class ProfilerSetup {
   const ChipConfig& ConfigFor(const std::string& chip);
 
  private:
-  const ProfileConfig& config_;
+  const inject::ProfileConfig& config_;
   std::vector<const char*> metric_names_;
   bool profiler_initialized_ = false;
   std::map<std::string, ChipConfig> chip_configs_;  // never erased from
 };
 
-}  // namespace gpuscope::inject::cupti
+}  // namespace gpuscope::cupti

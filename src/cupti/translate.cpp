@@ -5,7 +5,7 @@
 #include <array>
 #include <string_view>
 
-namespace gpuscope::inject::cupti {
+namespace gpuscope::cupti {
 namespace {
 
 model::CopyKind ToCopyKind(std::uint32_t kind) {
@@ -98,7 +98,7 @@ std::string_view OverheadName(std::uint32_t kind) {
 
 std::string_view View(const char* text) { return text != nullptr ? text : std::string_view(); }
 
-void TranslateKernel(const CUpti_ActivityKernel10& k, RecordRouter& router) {
+void TranslateKernel(const CUpti_ActivityKernel10& k, inject::RecordRouter& router) {
   model::KernelRecord r;
   r.start = k.start;
   r.end = k.end;
@@ -152,20 +152,20 @@ model::MemcpyRecord TranslateCopyCommon(const CuptiCopy& m) {
   return r;
 }
 
-void TranslateMemcpy(const CUpti_ActivityMemcpy6& m, RecordRouter& router) {
+void TranslateMemcpy(const CUpti_ActivityMemcpy6& m, inject::RecordRouter& router) {
   model::MemcpyRecord r = TranslateCopyCommon(m);
   r.runtime_correlation_id = m.runtimeCorrelationId;
   router.OnMemcpy(r);
 }
 
-void TranslatePeerCopy(const CUpti_ActivityMemcpyPtoP4& m, RecordRouter& router) {
+void TranslatePeerCopy(const CUpti_ActivityMemcpyPtoP4& m, inject::RecordRouter& router) {
   model::MemcpyRecord r = TranslateCopyCommon(m);
   r.src_device_id = m.srcDeviceId;
   r.dst_device_id = m.dstDeviceId;
   router.OnMemcpy(r);
 }
 
-void TranslateMemset(const CUpti_ActivityMemset4& m, RecordRouter& router) {
+void TranslateMemset(const CUpti_ActivityMemset4& m, inject::RecordRouter& router) {
   model::MemsetRecord r;
   r.start = m.start;
   r.end = m.end;
@@ -182,7 +182,7 @@ void TranslateMemset(const CUpti_ActivityMemset4& m, RecordRouter& router) {
   router.OnMemset(r);
 }
 
-void TranslateMemory(const CUpti_ActivityMemory4& m, RecordRouter& router) {
+void TranslateMemory(const CUpti_ActivityMemory4& m, inject::RecordRouter& router) {
   model::MemoryRecord r;
   switch (m.memoryOperationType) {
     case CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_ALLOCATION:
@@ -208,7 +208,7 @@ void TranslateMemory(const CUpti_ActivityMemory4& m, RecordRouter& router) {
   router.OnMemory(r);
 }
 
-void TranslateSync(const CUpti_ActivitySynchronization2& s, RecordRouter& router) {
+void TranslateSync(const CUpti_ActivitySynchronization2& s, inject::RecordRouter& router) {
   model::SyncRecord r;
   r.start = s.start;
   r.end = s.end;
@@ -220,14 +220,14 @@ void TranslateSync(const CUpti_ActivitySynchronization2& s, RecordRouter& router
   router.OnSync(r);
 }
 
-void TranslateMarker(const CUpti_ActivityMarker2& m, RecordRouter& router) {
-  NvtxMarker marker;
+void TranslateMarker(const CUpti_ActivityMarker2& m, inject::RecordRouter& router) {
+  inject::NvtxMarker marker;
   if (m.flags & CUPTI_ACTIVITY_FLAG_MARKER_START) {
-    marker.phase = MarkerPhase::kStart;
+    marker.phase = inject::MarkerPhase::kStart;
   } else if (m.flags & CUPTI_ACTIVITY_FLAG_MARKER_END) {
-    marker.phase = MarkerPhase::kEnd;
+    marker.phase = inject::MarkerPhase::kEnd;
   } else if (m.flags & CUPTI_ACTIVITY_FLAG_MARKER_INSTANTANEOUS) {
-    marker.phase = MarkerPhase::kInstant;
+    marker.phase = inject::MarkerPhase::kInstant;
   } else {
     // Sync-object markers (nvtxDomainSync*): not ranges or marks.
     router.OnUnknownRecord(CUPTI_ACTIVITY_KIND_MARKER);
@@ -247,12 +247,12 @@ void TranslateMarker(const CUpti_ActivityMarker2& m, RecordRouter& router) {
   router.OnNvtxMarker(marker);
 }
 
-void TranslateMarkerData(const CUpti_ActivityMarkerData2& d, RecordRouter& router) {
+void TranslateMarkerData(const CUpti_ActivityMarkerData2& d, inject::RecordRouter& router) {
   const std::uint32_t color = (d.flags & CUPTI_ACTIVITY_FLAG_MARKER_COLOR_ARGB) ? d.color : 0;
   router.OnNvtxMarkerData(d.id, color, d.category);
 }
 
-void TranslateOverhead(const CUpti_ActivityOverhead3& o, RecordRouter& router) {
+void TranslateOverhead(const CUpti_ActivityOverhead3& o, inject::RecordRouter& router) {
   model::OverheadRecord r;
   r.start = o.start;
   r.end = o.end;
@@ -266,7 +266,7 @@ void TranslateOverhead(const CUpti_ActivityOverhead3& o, RecordRouter& router) {
   router.OnOverhead(r);
 }
 
-void TranslateDevice(const CUpti_ActivityDevice5& d, RecordRouter& router) {
+void TranslateDevice(const CUpti_ActivityDevice5& d, inject::RecordRouter& router) {
   static constexpr char kHex[] = "0123456789abcdef";
   std::array<char, 32> uuid{};
   for (int i = 0; i < 16; ++i) {
@@ -308,7 +308,7 @@ void TranslateDevice(const CUpti_ActivityDevice5& d, RecordRouter& router) {
   router.OnDevice(r);
 }
 
-void TranslateContext(const CUpti_ActivityContext3& c, RecordRouter& router) {
+void TranslateContext(const CUpti_ActivityContext3& c, inject::RecordRouter& router) {
   model::ContextRecord r;
   r.context_id = c.contextId;
   r.device_id = c.deviceId;
@@ -316,7 +316,7 @@ void TranslateContext(const CUpti_ActivityContext3& c, RecordRouter& router) {
   router.OnContext(r);
 }
 
-void TranslateStream(const CUpti_ActivityStream& s, RecordRouter& router) {
+void TranslateStream(const CUpti_ActivityStream& s, inject::RecordRouter& router) {
   model::StreamRecord r;
   r.stream_id = s.streamId;
   r.context_id = s.contextId;
@@ -335,7 +335,7 @@ std::uint64_t ActivityTranslator::CountRecords(std::uint8_t* buffer, std::size_t
 }
 
 void ActivityTranslator::Translate(std::uint8_t* buffer, std::size_t valid_bytes,
-                                   RecordRouter& router) {
+                                   inject::RecordRouter& router) {
   CUpti_Activity* record = nullptr;
   for (;;) {
     CUptiResult status = cuptiActivityGetNextRecord(buffer, valid_bytes, &record);
@@ -406,4 +406,4 @@ void ActivityTranslator::Translate(std::uint8_t* buffer, std::size_t valid_bytes
   }
 }
 
-}  // namespace gpuscope::inject::cupti
+}  // namespace gpuscope::cupti

@@ -15,15 +15,16 @@
 #include "cupti/api_names.h"
 #include "inject/record_router.h"
 
-namespace gpuscope::inject::cupti {
+namespace gpuscope::cupti {
 
-class ActivityTranslator : public BufferTranslator {
+class ActivityTranslator : public inject::BufferTranslator {
  public:
-  void Translate(std::uint8_t* buffer, std::size_t valid_bytes, RecordRouter& router) override;
+  void Translate(std::uint8_t* buffer, std::size_t valid_bytes,
+                 inject::RecordRouter& router) override;
   std::uint64_t CountRecords(std::uint8_t* buffer, std::size_t valid_bytes) override;
 
  private:
   ApiNameCache api_names_;
 };
 
-}  // namespace gpuscope::inject::cupti
+}  // namespace gpuscope::cupti

@@ -8,9 +8,9 @@ namespace {
 
 // One kernel's values, or why there are none.
 StatusOr<std::vector<store::StoredMetric>> EvaluateKernel(
-    const store::ReportReader& report, const analysis::KernelProfile& kernel,
+    const store::ReportReader& report, const analysis::metrics::KernelProfile& kernel,
     const std::vector<std::string>& metric_names, MetricHosts& hosts) {
-  StatusOr<metric_host::MetricHost*> host = hosts.For(kernel.chip);
+  StatusOr<cupti::host::MetricHost*> host = hosts.For(kernel.chip);
   if (!host.ok()) return host.status();
   StatusOr<std::vector<std::uint8_t>> image = store::ReadCounterData(report, kernel.id);
   if (!image.ok()) return image.status();
@@ -32,12 +32,12 @@ StatusOr<std::vector<store::StoredMetric>> EvaluateKernel(
 }  // namespace
 
 CounterValues EvaluateCounterData(const store::ReportReader& report,
-                                  const std::vector<analysis::KernelProfile>& kernels,
+                                  const std::vector<analysis::metrics::KernelProfile>& kernels,
                                   const std::vector<std::string>& metric_names,
                                   MetricHosts& hosts) {
   CounterValues result;
   EvaluationSummary& summary = result.summary;
-  for (const analysis::KernelProfile& kernel : kernels) {
+  for (const analysis::metrics::KernelProfile& kernel : kernels) {
     if (!kernel.measured) continue;  // no counter data: `failure` says why
     ++summary.kernels;
     StatusOr<std::vector<store::StoredMetric>> values =

@@ -33,8 +33,7 @@ struct CounterValues {
 // LoadKernelProfiles read them from `report`). A kernel that cannot be evaluated (a chip
 // CUPTI does not know, damaged counter data) is a problem of the summary, not an error.
 CounterValues EvaluateCounterData(const store::ReportReader& report,
-                                  const std::vector<analysis::KernelProfile>& kernels,
-                                  const std::vector<std::string>& metric_names,
-                                  MetricHosts& hosts);
+                                  const std::vector<analysis::metrics::KernelProfile>& kernels,
+                                  const std::vector<std::string>& metric_names, MetricHosts& hosts);
 
 }  // namespace gpuscope::evaluate

@@ -8,9 +8,9 @@
 namespace gpuscope::evaluate {
 
 std::map<std::int64_t, std::vector<store::StoredFinding>> FindingsOfMeasuredKernels(
-    const std::vector<analysis::KernelProfile>& kernels) {
+    const std::vector<analysis::metrics::KernelProfile>& kernels) {
   std::map<std::int64_t, std::vector<store::StoredFinding>> stored;
-  for (const analysis::KernelProfile& kernel : kernels) {
+  for (const analysis::metrics::KernelProfile& kernel : kernels) {
     if (!kernel.measured) continue;
     std::vector<store::StoredFinding>& list = stored[kernel.id];
     for (const analysis::Finding& finding : analysis::rules::RunKernelRules(kernel)) {

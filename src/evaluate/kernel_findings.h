@@ -16,6 +16,6 @@ namespace gpuscope::evaluate {
 // for a kernel no rule fires on, so that stale findings are replaced); kernels that were not
 // measured have none. Empty when no kernel was measured.
 std::map<std::int64_t, std::vector<store::StoredFinding>> FindingsOfMeasuredKernels(
-    const std::vector<analysis::KernelProfile>& kernels);
+    const std::vector<analysis::metrics::KernelProfile>& kernels);
 
 }  // namespace gpuscope::evaluate

@@ -4,10 +4,10 @@
 
 namespace gpuscope::evaluate {
 
-StatusOr<metric_host::MetricHost*> MetricHosts::For(const std::string& chip) {
-  std::unique_ptr<metric_host::MetricHost>& host = hosts_[chip];
+StatusOr<cupti::host::MetricHost*> MetricHosts::For(const std::string& chip) {
+  std::unique_ptr<cupti::host::MetricHost>& host = hosts_[chip];
   if (!host) {
-    StatusOr<std::unique_ptr<metric_host::MetricHost>> opened = metric_host::MetricHost::Open(chip);
+    StatusOr<std::unique_ptr<cupti::host::MetricHost>> opened = cupti::host::MetricHost::Open(chip);
     if (!opened.ok()) return opened.status();
     host = std::move(*opened);
   }

@@ -16,10 +16,10 @@ class MetricHosts {
  public:
   // The host object of `chip` as the report spells it. A chip CUPTI does not know is an error
   // each time it is asked for (nothing is remembered of a failure).
-  StatusOr<metric_host::MetricHost*> For(const std::string& chip);
+  StatusOr<cupti::host::MetricHost*> For(const std::string& chip);
 
  private:
-  std::map<std::string, std::unique_ptr<metric_host::MetricHost>> hosts_;
+  std::map<std::string, std::unique_ptr<cupti::host::MetricHost>> hosts_;
 };
 
 }  // namespace gpuscope::evaluate

@@ -11,19 +11,20 @@ StatusOr<ProfileAsk> AskOfReport(const store::ReportReader& report, const std::s
   ProfileAsk ask;
   ask.request = std::move(*stored);
   if (!ask.request.present) {
-    StatusOr<std::vector<const analysis::Section*>> basic = analysis::SectionsOfSet("basic");
+    StatusOr<std::vector<const analysis::metrics::Section*>> basic =
+        analysis::metrics::SectionsOfSet("basic");
     if (!basic.ok()) return basic.status();
-    for (const analysis::Section* section : *basic) {
+    for (const analysis::metrics::Section* section : *basic) {
       ask.request.sections.push_back(section->identifier);
     }
   }
-  StatusOr<std::vector<const analysis::Section*>> sections =
-      analysis::FindSections(ask.request.sections);
+  StatusOr<std::vector<const analysis::metrics::Section*>> sections =
+      analysis::metrics::FindSections(ask.request.sections);
   if (!sections.ok()) return sections.status();
-  StatusOr<metric_host::MetricHost*> host = hosts.For(chip);
+  StatusOr<cupti::host::MetricHost*> host = hosts.For(chip);
   if (!host.ok()) return host.status();
-  metric_host::MetricHost& catalog = **host;
-  ask.metric_names = analysis::MetricsToCollect(
+  cupti::host::MetricHost& catalog = **host;
+  ask.metric_names = analysis::metrics::MetricsToCollect(
       *sections, ask.request.metrics,
       [&catalog](std::string_view name) { return catalog.CheckMetric(name).ok(); });
   return ask;

@@ -4,7 +4,7 @@
 #include <utility>
 #include <vector>
 
-#include "analysis/profile_loader.h"
+#include "analysis/metrics/profile_loader.h"
 #include "evaluate/kernel_findings.h"
 #include "store/evaluation_writer.h"
 
@@ -12,8 +12,8 @@ namespace gpuscope::evaluate {
 namespace {
 
 // A measured kernel without values: its counter data was never evaluated.
-bool HasUnevaluatedKernel(const std::vector<analysis::KernelProfile>& kernels) {
-  for (const analysis::KernelProfile& kernel : kernels) {
+bool HasUnevaluatedKernel(const std::vector<analysis::metrics::KernelProfile>& kernels) {
+  for (const analysis::metrics::KernelProfile& kernel : kernels) {
     if (kernel.measured && kernel.metrics.empty()) return true;
   }
   return false;
@@ -21,9 +21,9 @@ bool HasUnevaluatedKernel(const std::vector<analysis::KernelProfile>& kernels) {
 
 // The chip whose catalog decides which optional metrics a stored request collects (the last
 // measured kernel's: one process profiles one kind of GPU in practice).
-std::string ChipOfMeasuredKernels(const std::vector<analysis::KernelProfile>& kernels) {
+std::string ChipOfMeasuredKernels(const std::vector<analysis::metrics::KernelProfile>& kernels) {
   std::string chip;
-  for (const analysis::KernelProfile& kernel : kernels) {
+  for (const analysis::metrics::KernelProfile& kernel : kernels) {
     if (kernel.measured) chip = kernel.chip;
   }
   return chip;
@@ -38,7 +38,8 @@ StatusOr<EvaluationSummary> EvaluateReport(const std::string& path,
   {  // the reader is closed before the report is opened for writing
     StatusOr<std::unique_ptr<store::ReportReader>> report = store::ReportReader::Open(path);
     if (!report.ok()) return report.status();
-    StatusOr<std::vector<analysis::KernelProfile>> kernels = analysis::LoadKernelProfiles(**report);
+    StatusOr<std::vector<analysis::metrics::KernelProfile>> kernels =
+        analysis::metrics::LoadKernelProfiles(**report);
     if (!kernels.ok()) return kernels.status();
     MetricHosts hosts;
     ProfileAsk ask;
@@ -53,9 +54,9 @@ StatusOr<EvaluationSummary> EvaluateReport(const std::string& path,
     CounterValues values = EvaluateCounterData(**report, *kernels, ask.metric_names, hosts);
     // The rules see the new values exactly as a reader of the stored report will; a kernel
     // that failed keeps the values it had.
-    for (analysis::KernelProfile& kernel : *kernels) {
+    for (analysis::metrics::KernelProfile& kernel : *kernels) {
       if (auto found = values.metrics.find(kernel.id); found != values.metrics.end()) {
-        analysis::AssignMetrics(kernel, found->second);
+        analysis::metrics::AssignMetrics(kernel, found->second);
       }
     }
     rows.findings = FindingsOfMeasuredKernels(*kernels);

@@ -9,6 +9,7 @@
 #include "store/report_reader.h"
 #include "util/status.h"
 
+// src/export's namespace is gpuscope::exporter, not gpuscope::export: `export` is a C++ keyword.
 namespace gpuscope::exporter {
 
 // kernels, memcpys, memsets, api_calls, nvtx, memory, syncs, overheads, devices: the file

@@ -45,7 +45,7 @@ void Initialize() {
   SetDebugLogging(config.debug);
   LogDebug("InitializeInjection");
   std::unique_ptr<Session> session =
-      Session::Begin(config, cupti::MakeCuptiBackend(), ReportWriterFactory());
+      Session::Begin(config, gpuscope::cupti::MakeCuptiBackend(), ReportWriterFactory());
   if (!session) return;
   // The session lives until the process ends: CUPTI calls into it until the very end.
   Session* process_session = session.release();

@@ -4,21 +4,21 @@
 #include <cstdio>
 #include <sstream>
 
-#include "analysis/metrics/metric_units.h"
 #include "analysis/metrics/section_values.h"
+#include "analysis/metrics/value_format.h"
 #include "analysis/rules/rule_registry.h"
 #include "render/kernel_findings_format.h"
 #include "render/metric_table.h"
 
 namespace gpuscope::render {
 
-using analysis::EvaluateSections;
 using analysis::Finding;
-using analysis::FormatDim3;
-using analysis::FormatMetricNumber;
-using analysis::KernelProfile;
-using analysis::MetricRow;
-using analysis::Section;
+using analysis::metrics::EvaluateSections;
+using analysis::metrics::FormatDim3;
+using analysis::metrics::FormatMetricNumber;
+using analysis::metrics::KernelProfile;
+using analysis::metrics::MetricRow;
+using analysis::metrics::Section;
 using analysis::rules::RunKernelRules;
 
 namespace {

@@ -31,28 +31,29 @@ struct DetailsOptions {
   bool findings = true;
 };
 
-void PrintDetailsPage(std::ostream& out, const std::vector<analysis::KernelProfile>& kernels,
-                      const std::vector<const analysis::Section*>& sections,
+void PrintDetailsPage(std::ostream& out,
+                      const std::vector<analysis::metrics::KernelProfile>& kernels,
+                      const std::vector<const analysis::metrics::Section*>& sections,
                       const DetailsOptions& options = {});
-std::string FormatDetailsPage(const std::vector<analysis::KernelProfile>& kernels,
-                              const std::vector<const analysis::Section*>& sections,
+std::string FormatDetailsPage(const std::vector<analysis::metrics::KernelProfile>& kernels,
+                              const std::vector<const analysis::metrics::Section*>& sections,
                               const DetailsOptions& options = {});
 
 // `--page raw`: per kernel, every metric of the profile by CUPTI name, sorted, with the
 // base unit from `base_units` (name -> "nanosecond"; empty when unknown) and the value
 // unscaled, thousands grouped.
-void PrintRawPage(std::ostream& out, const std::vector<analysis::KernelProfile>& kernels,
+void PrintRawPage(std::ostream& out, const std::vector<analysis::metrics::KernelProfile>& kernels,
                   const std::map<std::string, std::string>& base_units);
 
 // The kernel's first line: two spaces, demangled name, grid x block, context, stream,
 // device and compute capability.
-std::string KernelHeaderLine(const analysis::KernelProfile& kernel);
+std::string KernelHeaderLine(const analysis::metrics::KernelProfile& kernel);
 
 // "Clocks: not locked (SM 1.98 GHz, DRAM 3.20 GHz measured)"; "n/a" for a clock whose
 // metric is missing.
-std::string ClocksLine(const analysis::KernelProfile& kernel);
+std::string ClocksLine(const analysis::metrics::KernelProfile& kernel);
 
 // "Not measured: <failure>" for a kernel without metric values.
-std::string NotMeasuredLine(const analysis::KernelProfile& kernel);
+std::string NotMeasuredLine(const analysis::metrics::KernelProfile& kernel);
 
 }  // namespace gpuscope::render

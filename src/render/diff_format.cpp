@@ -4,26 +4,26 @@
 #include <cmath>
 #include <iomanip>
 
-#include "analysis/metrics/metric_units.h"
 #include "analysis/metrics/section_values.h"
+#include "analysis/metrics/value_format.h"
 #include "render/escaping.h"
 
 namespace gpuscope::render {
 
-using analysis::ChangeName;
-using analysis::DirectionName;
-using analysis::FormatDim3;
-using analysis::FormatMetricNumber;
-using analysis::FormatRawNumber;
-using analysis::FormatRelative;
-using analysis::KernelDiff;
-using analysis::KernelKey;
-using analysis::KernelOnlyIn;
-using analysis::MetricDelta;
-using analysis::ReportDiff;
-using analysis::ScaledValue;
-using analysis::ScaleValue;
-using analysis::UnitKind;
+using analysis::diff::ChangeName;
+using analysis::diff::DirectionName;
+using analysis::diff::FormatRelative;
+using analysis::diff::KernelDiff;
+using analysis::diff::KernelKey;
+using analysis::diff::KernelOnlyIn;
+using analysis::diff::MetricDelta;
+using analysis::diff::ReportDiff;
+using analysis::metrics::FormatDim3;
+using analysis::metrics::FormatMetricNumber;
+using analysis::metrics::FormatRawNumber;
+using analysis::metrics::ScaledValue;
+using analysis::metrics::ScaleValue;
+using analysis::metrics::UnitKind;
 
 namespace {
 

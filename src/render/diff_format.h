@@ -14,8 +14,8 @@ struct DiffFormatOptions {
   bool all_rows = false;  // also rows within noise and unchanged ones
 };
 
-void WriteDiffText(const analysis::ReportDiff& diff, const DiffFormatOptions& options,
+void WriteDiffText(const analysis::diff::ReportDiff& diff, const DiffFormatOptions& options,
                    std::ostream& out);
-void WriteDiffCsv(const analysis::ReportDiff& diff, std::ostream& out);
+void WriteDiffCsv(const analysis::diff::ReportDiff& diff, std::ostream& out);
 
 }  // namespace gpuscope::render

@@ -6,21 +6,21 @@
 #include <sstream>
 #include <tuple>
 
-#include "analysis/metrics/metric_units.h"
 #include "analysis/metrics/section_values.h"
+#include "analysis/metrics/value_format.h"
 #include "render/details_format.h"
 #include "render/metric_table.h"
 
 namespace gpuscope::render {
 
-using analysis::EvaluateSections;
-using analysis::FormatMetricNumber;
-using analysis::KernelProfile;
-using analysis::MetricRow;
-using analysis::ScaledValue;
-using analysis::ScaleValue;
-using analysis::Section;
-using analysis::SectionEntry;
+using analysis::metrics::EvaluateSections;
+using analysis::metrics::FormatMetricNumber;
+using analysis::metrics::KernelProfile;
+using analysis::metrics::MetricRow;
+using analysis::metrics::ScaledValue;
+using analysis::metrics::ScaleValue;
+using analysis::metrics::Section;
+using analysis::metrics::SectionEntry;
 
 namespace {
 

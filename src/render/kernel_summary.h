@@ -19,9 +19,10 @@
 
 namespace gpuscope::render {
 
-void PrintKernelSummary(std::ostream& out, const std::vector<analysis::KernelProfile>& kernels,
-                        const std::vector<const analysis::Section*>& sections);
-std::string FormatKernelSummary(const std::vector<analysis::KernelProfile>& kernels,
-                                const std::vector<const analysis::Section*>& sections);
+void PrintKernelSummary(std::ostream& out,
+                        const std::vector<analysis::metrics::KernelProfile>& kernels,
+                        const std::vector<const analysis::metrics::Section*>& sections);
+std::string FormatKernelSummary(const std::vector<analysis::metrics::KernelProfile>& kernels,
+                                const std::vector<const analysis::metrics::Section*>& sections);
 
 }  // namespace gpuscope::render

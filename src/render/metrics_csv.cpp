@@ -1,18 +1,18 @@
 #include "render/metrics_csv.h"
 
-#include "analysis/metrics/metric_units.h"
 #include "analysis/metrics/section_values.h"
+#include "analysis/metrics/value_format.h"
 #include "render/escaping.h"
 
 namespace gpuscope::render {
 
-using analysis::EvaluateSections;
-using analysis::FormatDim3;
-using analysis::FormatMetricNumber;
-using analysis::FormatRawNumber;
-using analysis::KernelProfile;
-using analysis::MetricRow;
-using analysis::Section;
+using analysis::metrics::EvaluateSections;
+using analysis::metrics::FormatDim3;
+using analysis::metrics::FormatMetricNumber;
+using analysis::metrics::FormatRawNumber;
+using analysis::metrics::KernelProfile;
+using analysis::metrics::MetricRow;
+using analysis::metrics::Section;
 
 namespace {
 

@@ -35,10 +35,11 @@ namespace gpuscope::render {
 // The header line's cells, in order.
 const std::vector<std::string>& MetricsCsvColumns();
 
-void WriteDetailsCsv(std::ostream& out, const std::vector<analysis::KernelProfile>& kernels,
-                     const std::vector<const analysis::Section*>& sections);
+void WriteDetailsCsv(std::ostream& out,
+                     const std::vector<analysis::metrics::KernelProfile>& kernels,
+                     const std::vector<const analysis::metrics::Section*>& sections);
 
-void WriteRawCsv(std::ostream& out, const std::vector<analysis::KernelProfile>& kernels,
+void WriteRawCsv(std::ostream& out, const std::vector<analysis::metrics::KernelProfile>& kernels,
                  const std::map<std::string, std::string>& base_units);
 
 }  // namespace gpuscope::render

@@ -1,7 +1,7 @@
 // WriteNvprofSummary: analysis computes the summary, the formatter prints it.
 #include "render/nvprof_summary.h"
 
-#include "analysis/nvprof_summary.h"
+#include "analysis/nvprof_summary_reports.h"
 #include "render/nvprof_summary_format.h"
 
 namespace gpuscope::render {

@@ -4,28 +4,28 @@
 #include <iomanip>
 #include <sstream>
 
-#include "analysis/metrics/metric_units.h"
 #include "analysis/metrics/section_values.h"
+#include "analysis/metrics/value_format.h"
 #include "render/escaping.h"
 
 namespace gpuscope::render {
 
-using analysis::Bandwidth;
-using analysis::Bound;
-using analysis::BoundName;
-using analysis::FlopRate;
-using analysis::FormatDim3;
-using analysis::FormatMetricNumber;
-using analysis::FormatRawNumber;
-using analysis::MemoryLevel;
-using analysis::MemoryLevelName;
-using analysis::Precision;
-using analysis::PrecisionName;
-using analysis::RooflineResult;
-using analysis::RooflineVerdict;
-using analysis::ScaledValue;
-using analysis::ScaleValue;
-using analysis::UnitKind;
+using analysis::metrics::FormatDim3;
+using analysis::metrics::FormatMetricNumber;
+using analysis::metrics::FormatRawNumber;
+using analysis::metrics::ScaledValue;
+using analysis::metrics::ScaleValue;
+using analysis::metrics::UnitKind;
+using analysis::roofline::Bandwidth;
+using analysis::roofline::Bound;
+using analysis::roofline::BoundName;
+using analysis::roofline::FlopRate;
+using analysis::roofline::MemoryLevel;
+using analysis::roofline::MemoryLevelName;
+using analysis::roofline::Precision;
+using analysis::roofline::PrecisionName;
+using analysis::roofline::RooflineResult;
+using analysis::roofline::RooflineVerdict;
 
 namespace {
 

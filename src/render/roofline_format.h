@@ -1,7 +1,7 @@
 // The roofline of profiled kernels as text (one block per kernel: FLOP/s per precision,
 // bandwidth and arithmetic intensity per memory level, the verdict) and as CSV (one row per
 // kernel, unscaled base units, for scripts). Values print like Nsight Compute's pages
-// (analysis/metrics/metric_units.h): "3.45 Tbyte/s", "31.04 Tflop/s".
+// (analysis/metrics/value_format.h): "3.45 Tbyte/s", "31.04 Tflop/s".
 #pragma once
 
 #include <ostream>
@@ -11,9 +11,10 @@
 
 namespace gpuscope::render {
 
-void WriteRooflineText(const analysis::RooflineResult& result, std::ostream& out);
+void WriteRooflineText(const analysis::roofline::RooflineResult& result, std::ostream& out);
 
 // Header line, then one line per result.
-void WriteRooflineCsv(const std::vector<analysis::RooflineResult>& results, std::ostream& out);
+void WriteRooflineCsv(const std::vector<analysis::roofline::RooflineResult>& results,
+                      std::ostream& out);
 
 }  // namespace gpuscope::render

@@ -5,21 +5,21 @@
 #include <cstdio>
 #include <sstream>
 
-#include "analysis/metrics/metric_units.h"
+#include "analysis/metrics/value_format.h"
 #include "render/escaping.h"
 
 namespace gpuscope::render {
 
-using analysis::BoundName;
-using analysis::FormatMetricNumber;
-using analysis::MemoryLevel;
-using analysis::MemoryLevelName;
-using analysis::Precision;
-using analysis::PrecisionName;
-using analysis::RooflineResult;
-using analysis::ScaledValue;
-using analysis::ScaleValue;
-using analysis::UnitKind;
+using analysis::metrics::FormatMetricNumber;
+using analysis::metrics::ScaledValue;
+using analysis::metrics::ScaleValue;
+using analysis::metrics::UnitKind;
+using analysis::roofline::BoundName;
+using analysis::roofline::MemoryLevel;
+using analysis::roofline::MemoryLevelName;
+using analysis::roofline::Precision;
+using analysis::roofline::PrecisionName;
+using analysis::roofline::RooflineResult;
 
 namespace {
 

@@ -13,6 +13,6 @@
 
 namespace gpuscope::render {
 
-std::string RooflineSvg(const std::vector<analysis::RooflineResult>& results);
+std::string RooflineSvg(const std::vector<analysis::roofline::RooflineResult>& results);
 
 }  // namespace gpuscope::render

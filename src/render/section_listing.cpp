@@ -8,12 +8,12 @@
 
 namespace gpuscope::render {
 
-using analysis::AllSections;
-using analysis::AllSetNames;
-using analysis::MetricsToCollect;
-using analysis::Section;
-using analysis::SectionMetricNames;
-using analysis::SectionsOfSet;
+using analysis::metrics::AllSections;
+using analysis::metrics::AllSetNames;
+using analysis::metrics::MetricsToCollect;
+using analysis::metrics::Section;
+using analysis::metrics::SectionMetricNames;
+using analysis::metrics::SectionsOfSet;
 
 namespace {
 

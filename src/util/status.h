@@ -7,6 +7,8 @@
 #include <string>
 #include <utility>
 
+// In `gpuscope` itself, not gpuscope::util (the one exception to namespaces following folders):
+// Status and StatusOr are the project's vocabulary types, used in every folder.
 namespace gpuscope {
 
 class [[nodiscard]] Status {

@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <optional>
 
-#include "analysis/metrics/metric_units.h"
 #include "analysis/metrics/section_values.h"
+#include "analysis/metrics/value_format.h"
 #include "analysis/occupancy.h"
 #include "analysis/occupancy_graphs.h"
 #include "analysis/roofline/roofline.h"
@@ -33,12 +33,13 @@ std::string OptionalNumber(const std::optional<double>& value) {
   return value ? JsonNumber(*value) : "null";
 }
 
-std::string MetricJson(const analysis::MetricRow& row) {
+std::string MetricJson(const analysis::metrics::MetricRow& row) {
   // The text page prints "n/a" for a value it cannot give; the web page shows a string value
   // as it is, so the same word reaches the browser.
   const bool known = row.value && std::isfinite(row.scaled.value);
   const std::string text =
-      known ? analysis::FormatMetricNumber(row.scaled.value, /*group_thousands=*/true) : "n/a";
+      known ? analysis::metrics::FormatMetricNumber(row.scaled.value, /*group_thousands=*/true)
+            : "n/a";
   return "{\"name\":" + JsonString(row.label) + ",\"unit\":" + JsonString(row.scaled.text_unit) +
          ",\"value\":" + (known ? JsonNumber(row.scaled.value) : "\"n/a\"") +
          ",\"text\":" + JsonString(text) + ",\"table\":" + JsonString(row.table) + "}";
@@ -46,62 +47,64 @@ std::string MetricJson(const analysis::MetricRow& row) {
 
 // The roofline's compute ceilings are the ones its SVG draws (FP64, FP32, FP16): the tensor
 // roof is an order of magnitude above them and would flatten every other roof on the chart.
-constexpr analysis::Precision kChartPrecisions[] = {
-    analysis::Precision::kFp64, analysis::Precision::kFp32, analysis::Precision::kFp16};
-constexpr analysis::MemoryLevel kLevels[] = {
-    analysis::MemoryLevel::kDram, analysis::MemoryLevel::kL2, analysis::MemoryLevel::kL1};
-constexpr analysis::Precision kAllPrecisions[] = {
-    analysis::Precision::kFp64, analysis::Precision::kFp32, analysis::Precision::kFp16,
-    analysis::Precision::kTensor};
+constexpr analysis::roofline::Precision kChartPrecisions[] = {analysis::roofline::Precision::kFp64,
+                                                              analysis::roofline::Precision::kFp32,
+                                                              analysis::roofline::Precision::kFp16};
+constexpr analysis::roofline::MemoryLevel kLevels[] = {analysis::roofline::MemoryLevel::kDram,
+                                                       analysis::roofline::MemoryLevel::kL2,
+                                                       analysis::roofline::MemoryLevel::kL1};
+constexpr analysis::roofline::Precision kAllPrecisions[] = {
+    analysis::roofline::Precision::kFp64, analysis::roofline::Precision::kFp32,
+    analysis::roofline::Precision::kFp16, analysis::roofline::Precision::kTensor};
 
-std::string VerdictJson(const analysis::RooflineVerdict& verdict) {
-  return "{\"bound\":" + JsonString(analysis::BoundName(verdict.bound)) +
+std::string VerdictJson(const analysis::roofline::RooflineVerdict& verdict) {
+  return "{\"bound\":" + JsonString(analysis::roofline::BoundName(verdict.bound)) +
          ",\"limiter\":" + JsonString(verdict.limiter) +
          ",\"utilization_pct\":" + OptionalNumber(verdict.utilization_pct) +
          ",\"headroom\":" + OptionalNumber(verdict.headroom) +
          ",\"reason\":" + JsonString(verdict.reason) + "}";
 }
 
-std::string CeilingsJson(const analysis::RooflineResult& r) {
+std::string CeilingsJson(const analysis::roofline::RooflineResult& r) {
   std::string out;
-  for (analysis::Precision p : kChartPrecisions) {
+  for (analysis::roofline::Precision p : kChartPrecisions) {
     const auto& peak = r.rate(p).peak_flop_per_second;
     if (!peak || !std::isfinite(*peak) || *peak <= 0) continue;
-    AppendItem(out, "{\"name\":" + JsonString(analysis::PrecisionName(p)) +
+    AppendItem(out, "{\"name\":" + JsonString(analysis::roofline::PrecisionName(p)) +
                         ",\"flops\":" + JsonNumber(*peak) + "}");
   }
-  for (analysis::MemoryLevel l : kLevels) {
+  for (analysis::roofline::MemoryLevel l : kLevels) {
     const auto& peak = r.level(l).peak_bytes_per_second;
     if (!peak || !std::isfinite(*peak) || *peak <= 0) continue;
-    AppendItem(out, "{\"name\":" + JsonString(analysis::MemoryLevelName(l)) +
+    AppendItem(out, "{\"name\":" + JsonString(analysis::roofline::MemoryLevelName(l)) +
                         ",\"bandwidth\":" + JsonNumber(*peak) + "}");
   }
   return "[" + out + "]";
 }
 
 // The kernel's main precision at each memory level's intensity, as the SVG places it.
-std::string PointsJson(const analysis::RooflineResult& r) {
-  const analysis::Precision main = r.MainPrecision();
+std::string PointsJson(const analysis::roofline::RooflineResult& r) {
+  const analysis::roofline::Precision main = r.MainPrecision();
   const auto& performance = r.rate(main).flop_per_second;
   std::string out;
-  for (analysis::MemoryLevel l : kLevels) {
+  for (analysis::roofline::MemoryLevel l : kLevels) {
     const std::optional<double> intensity = r.Intensity(main, l);
     if (!intensity || !performance || *intensity <= 0 || *performance <= 0) continue;
     AppendItem(out, "{\"label\":" +
-                        JsonString(std::string(analysis::PrecisionName(main)) + " at " +
-                                   std::string(analysis::MemoryLevelName(l))) +
-                        ",\"level\":" + JsonString(analysis::MemoryLevelName(l)) +
+                        JsonString(std::string(analysis::roofline::PrecisionName(main)) + " at " +
+                                   std::string(analysis::roofline::MemoryLevelName(l))) +
+                        ",\"level\":" + JsonString(analysis::roofline::MemoryLevelName(l)) +
                         ",\"intensity\":" + JsonNumber(*intensity) +
                         ",\"performance\":" + JsonNumber(*performance) + "}");
   }
   return "[" + out + "]";
 }
 
-std::string RatesJson(const analysis::RooflineResult& r) {
+std::string RatesJson(const analysis::roofline::RooflineResult& r) {
   std::string out;
-  for (analysis::Precision p : kAllPrecisions) {
-    const analysis::FlopRate& rate = r.rate(p);
-    AppendItem(out, "{\"precision\":" + JsonString(analysis::PrecisionName(p)) +
+  for (analysis::roofline::Precision p : kAllPrecisions) {
+    const analysis::roofline::FlopRate& rate = r.rate(p);
+    AppendItem(out, "{\"precision\":" + JsonString(analysis::roofline::PrecisionName(p)) +
                         ",\"flops\":" + OptionalNumber(rate.flops) +
                         ",\"flop_per_second\":" + OptionalNumber(rate.flop_per_second) +
                         ",\"peak_flop_per_second\":" + OptionalNumber(rate.peak_flop_per_second) +
@@ -110,11 +113,11 @@ std::string RatesJson(const analysis::RooflineResult& r) {
   return "[" + out + "]";
 }
 
-std::string LevelsJson(const analysis::RooflineResult& r) {
+std::string LevelsJson(const analysis::roofline::RooflineResult& r) {
   std::string out;
-  for (analysis::MemoryLevel l : kLevels) {
-    const analysis::Bandwidth& b = r.level(l);
-    AppendItem(out, "{\"level\":" + JsonString(analysis::MemoryLevelName(l)) +
+  for (analysis::roofline::MemoryLevel l : kLevels) {
+    const analysis::roofline::Bandwidth& b = r.level(l);
+    AppendItem(out, "{\"level\":" + JsonString(analysis::roofline::MemoryLevelName(l)) +
                         ",\"bytes\":" + OptionalNumber(b.bytes) +
                         ",\"bytes_per_second\":" + OptionalNumber(b.bytes_per_second) +
                         ",\"peak_bytes_per_second\":" + OptionalNumber(b.peak_bytes_per_second) +
@@ -145,12 +148,12 @@ std::string LimitsJson(const analysis::OccupancyResult& result) {
 // The calculator's three graphs for the launch. They vary one input with the others as
 // launched and choose the carveout per point, so the recorded carveout is left out (a
 // carveout the calculator does not know would otherwise reject the whole input).
-std::string GraphsJson(const analysis::KernelProfile& profile) {
+std::string GraphsJson(const analysis::metrics::KernelProfile& profile) {
   auto arch = analysis::FindArchitecture(static_cast<int>(profile.device.compute_major),
                                          static_cast<int>(profile.device.compute_minor));
   if (!arch.ok()) return "[]";
   auto graphs = analysis::ComputeOccupancyGraphs(
-      *arch, analysis::OccupancyInputFor(profile, /*with_carveout=*/false));
+      *arch, analysis::metrics::OccupancyInputFor(profile, /*with_carveout=*/false));
   if (!graphs.ok()) return "[]";
   std::string out;
   for (const analysis::OccupancyGraph& graph : *graphs) {
@@ -183,19 +186,20 @@ std::string JsonNumber(double value) {
   return text;
 }
 
-std::string SectionsJson(const analysis::KernelProfile& profile,
-                         const std::vector<const analysis::Section*>& sections) {
-  const std::vector<analysis::MetricRow> rows = analysis::EvaluateSections(profile, sections);
+std::string SectionsJson(const analysis::metrics::KernelProfile& profile,
+                         const std::vector<const analysis::metrics::Section*>& sections) {
+  const std::vector<analysis::metrics::MetricRow> rows =
+      analysis::metrics::EvaluateSections(profile, sections);
   std::string out = "[";
   for (std::size_t s = 0; s < sections.size(); ++s) {
-    const analysis::Section& section = *sections[s];
+    const analysis::metrics::Section& section = *sections[s];
     out += (s ? "," : "");
     out += "{\"name\":" + JsonString(section.display_name) +
            ",\"id\":" + JsonString(section.identifier) + ",\"metrics\":[";
     // Header rows first, then each body table in the order its first row comes, as the text
     // page prints them; EvaluateSections gives catalog order, where they may interleave.
     std::vector<std::string> tables = {""};
-    for (const analysis::MetricRow& row : rows) {
+    for (const analysis::metrics::MetricRow& row : rows) {
       if (row.section != section.display_name) continue;
       if (std::find(tables.begin(), tables.end(), row.table) == tables.end()) {
         tables.push_back(row.table);
@@ -203,7 +207,7 @@ std::string SectionsJson(const analysis::KernelProfile& profile,
     }
     bool first = true;
     for (const std::string& table : tables) {
-      for (const analysis::MetricRow& row : rows) {
+      for (const analysis::metrics::MetricRow& row : rows) {
         if (row.section != section.display_name || row.table != table) continue;
         if (!first) out += ',';
         out += MetricJson(row);
@@ -215,7 +219,7 @@ std::string SectionsJson(const analysis::KernelProfile& profile,
   return out + "]";
 }
 
-std::string FindingsJson(const analysis::KernelProfile& profile) {
+std::string FindingsJson(const analysis::metrics::KernelProfile& profile) {
   std::string out = "[";
   bool first = true;
   for (const analysis::Finding& finding : analysis::rules::RunKernelRules(profile)) {
@@ -231,18 +235,18 @@ std::string FindingsJson(const analysis::KernelProfile& profile) {
   return out + "]";
 }
 
-std::string RooflineJson(const analysis::KernelProfile& profile) {
-  const analysis::RooflineResult r = analysis::ComputeRoofline(profile);
-  const analysis::Precision main = r.MainPrecision();
+std::string RooflineJson(const analysis::metrics::KernelProfile& profile) {
+  const analysis::roofline::RooflineResult r = analysis::roofline::ComputeRoofline(profile);
+  const analysis::roofline::Precision main = r.MainPrecision();
   std::string missing;
   for (const std::string& name : r.missing) {
     AppendItem(missing, JsonString(name));
   }
   return "{\"peak_flops\":" + OptionalNumber(r.rate(main).peak_flop_per_second) +
          ",\"peak_bandwidth\":" +
-         OptionalNumber(r.level(analysis::MemoryLevel::kDram).peak_bytes_per_second) +
+         OptionalNumber(r.level(analysis::roofline::MemoryLevel::kDram).peak_bytes_per_second) +
          ",\"ceilings\":" + CeilingsJson(r) + ",\"points\":" + PointsJson(r) +
-         ",\"precision\":" + JsonString(analysis::PrecisionName(main)) +
+         ",\"precision\":" + JsonString(analysis::roofline::PrecisionName(main)) +
          ",\"verdict\":" + VerdictJson(r.verdict) + ",\"rates\":" + RatesJson(r) +
          ",\"levels\":" + LevelsJson(r) + ",\"duration_ns\":" + OptionalNumber(r.duration_ns) +
          ",\"sm_throughput_pct\":" + OptionalNumber(r.sm_throughput_pct) +
@@ -250,12 +254,13 @@ std::string RooflineJson(const analysis::KernelProfile& profile) {
          ",\"missing\":[" + missing + "]}";
 }
 
-std::string OccupancyJson(const analysis::KernelProfile& profile) {
+std::string OccupancyJson(const analysis::metrics::KernelProfile& profile) {
   std::optional<double> achieved;
   if (auto it = profile.metrics.find(kAchievedOccupancyMetric); it != profile.metrics.end()) {
     achieved = it->second;
   }
-  StatusOr<analysis::OccupancyResult> theoretical = analysis::TheoreticalOccupancy(profile);
+  StatusOr<analysis::OccupancyResult> theoretical =
+      analysis::metrics::TheoreticalOccupancy(profile);
   if (!theoretical.ok()) {
     if (!achieved) return "null";
     return "{\"theoretical\":null,\"achieved\":" + OptionalNumber(achieved) +

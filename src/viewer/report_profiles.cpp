@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <optional>
 
-#include "analysis/profile_loader.h"
+#include "analysis/metrics/profile_loader.h"
 #include "render/escaping.h"
 #include "store/profile_store.h"
 #include "viewer/kernel_profile_json.h"
@@ -14,7 +14,7 @@ namespace {
 constexpr const char* kEmptyFields =
     ",\"sections\":[],\"findings\":[],\"roofline\":null,\"occupancy\":null";
 
-bool IsKernel(const analysis::KernelProfile& profile, std::string_view name,
+bool IsKernel(const analysis::metrics::KernelProfile& profile, std::string_view name,
               std::string_view mangled) {
   return profile.demangled_name == name || (!mangled.empty() && profile.mangled_name == mangled);
 }
@@ -23,7 +23,8 @@ bool IsKernel(const analysis::KernelProfile& profile, std::string_view name,
 
 StatusOr<std::unique_ptr<ReportProfiles>> ReportProfiles::Load(const store::ReportReader& report) {
   std::unique_ptr<ReportProfiles> profiles(new ReportProfiles());
-  StatusOr<std::vector<analysis::KernelProfile>> kernels = analysis::LoadKernelProfiles(report);
+  StatusOr<std::vector<analysis::metrics::KernelProfile>> kernels =
+      analysis::metrics::LoadKernelProfiles(report);
   if (!kernels.ok()) return kernels.status();
   profiles->kernels_ = std::move(*kernels);
   if (profiles->kernels_.empty()) return profiles;
@@ -31,27 +32,27 @@ StatusOr<std::unique_ptr<ReportProfiles>> ReportProfiles::Load(const store::Repo
   StatusOr<store::ProfileRequest> request = store::ReadProfileRequest(report);
   if (!request.ok()) return request.status();
   if (!request->present) {
-    StatusOr<std::vector<const analysis::Section*>> basic =
-        analysis::SelectSections(std::nullopt, {});
+    StatusOr<std::vector<const analysis::metrics::Section*>> basic =
+        analysis::metrics::SelectSections(std::nullopt, {});
     if (!basic.ok()) return basic.status();
     profiles->sections_ = std::move(*basic);
   }
   for (const std::string& id : request->sections) {
     // A section this build does not know (a report from a newer gpuscope) is left out rather
     // than costing the page the sections it does know.
-    StatusOr<const analysis::Section*> section = analysis::FindSection(id);
+    StatusOr<const analysis::metrics::Section*> section = analysis::metrics::FindSection(id);
     if (section.ok()) profiles->sections_.push_back(*section);
   }
   if (!request->metrics.empty()) {
-    profiles->command_line_metrics_ =
-        std::make_unique<analysis::Section>(analysis::CommandLineMetricsSection(request->metrics));
+    profiles->command_line_metrics_ = std::make_unique<analysis::metrics::Section>(
+        analysis::metrics::CommandLineMetricsSection(request->metrics));
     profiles->sections_.push_back(profiles->command_line_metrics_.get());
   }
   return profiles;
 }
 
 bool ReportProfiles::HasMetrics() const {
-  for (const analysis::KernelProfile& kernel : kernels_) {
+  for (const analysis::metrics::KernelProfile& kernel : kernels_) {
     if (kernel.measured && !kernel.metrics.empty()) return true;
   }
   return false;
@@ -59,7 +60,7 @@ bool ReportProfiles::HasMetrics() const {
 
 std::vector<std::string> ReportProfiles::KernelNames() const {
   std::vector<std::string> names;
-  for (const analysis::KernelProfile& kernel : kernels_) {
+  for (const analysis::metrics::KernelProfile& kernel : kernels_) {
     if (std::find(names.begin(), names.end(), kernel.demangled_name) == names.end()) {
       names.push_back(kernel.demangled_name);
     }
@@ -70,9 +71,9 @@ std::vector<std::string> ReportProfiles::KernelNames() const {
 std::string ReportProfiles::KernelFieldsJson(std::string_view name,
                                              std::string_view mangled) const {
   std::size_t profiled = 0;
-  const analysis::KernelProfile* shown = nullptr;
-  const analysis::KernelProfile* first = nullptr;
-  for (const analysis::KernelProfile& kernel : kernels_) {
+  const analysis::metrics::KernelProfile* shown = nullptr;
+  const analysis::metrics::KernelProfile* first = nullptr;
+  for (const analysis::metrics::KernelProfile& kernel : kernels_) {
     if (!IsKernel(kernel, name, mangled)) continue;
     ++profiled;
     if (first == nullptr) first = &kernel;

@@ -1,5 +1,5 @@
 // What `gpuscope profile` recorded in one report, loaded once for the viewer's kernel pages:
-// the profiled launches (analysis::LoadKernelProfiles) and the sections the profile asked
+// the profiled launches (analysis::metrics::LoadKernelProfiles) and the sections the profile asked
 // for (store::ReadProfileRequest; a report that does not say gets Nsight Compute's basic
 // set, as `gpuscope stats --page details` does), plus `--metrics` as their own section.
 #pragma once
@@ -39,10 +39,10 @@ class ReportProfiles {
 
  private:
   ReportProfiles() = default;
-  std::vector<analysis::KernelProfile> kernels_;
-  std::vector<const analysis::Section*> sections_;
+  std::vector<analysis::metrics::KernelProfile> kernels_;
+  std::vector<const analysis::metrics::Section*> sections_;
   // `--metrics a,b` as a last section; owned here because sections_ points at it.
-  std::unique_ptr<analysis::Section> command_line_metrics_;
+  std::unique_ptr<analysis::metrics::Section> command_line_metrics_;
 };
 
 }  // namespace gpuscope::viewer

@@ -5,7 +5,7 @@
 #include <sstream>
 #include <unordered_map>
 
-#include "analysis/report_warnings.h"
+#include "analysis/collection_warnings.h"
 #include "analysis/stats_reports.h"
 #include "render/escaping.h"
 #include "render/stats_report.h"

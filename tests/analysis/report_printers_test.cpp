@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/report_warnings.h"
+#include "analysis/collection_warnings.h"
 #include "analysis/stats_reports.h"
 #include "json_checker.h"
 #include "render/api_trace.h"

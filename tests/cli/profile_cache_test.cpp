@@ -23,8 +23,8 @@ namespace fs = std::filesystem;
 const std::vector<std::string> kMetrics = {"dram__bytes.sum", "gpu__time_duration.sum",
                                            "sm__throughput.avg.pct_of_peak_sustained_elapsed"};
 
-metric_host::ConfigImage SampleImage() {
-  metric_host::ConfigImage image;
+cupti::host::ConfigImage SampleImage() {
+  cupti::host::ConfigImage image;
   image.passes = 37;
   image.bytes.resize(20'000);
   for (std::size_t i = 0; i < image.bytes.size(); ++i) {
@@ -73,9 +73,9 @@ class ProfileCacheTest : public ::testing::Test {
 // metric list hit with identical bytes and passes.
 TEST_F(ProfileCacheTest, ARememberedImageReadsBackIdentically) {
   EXPECT_FALSE(CachedConfigImage("GH100", kMetrics).has_value()) << "empty cache must miss";
-  const metric_host::ConfigImage image = SampleImage();
+  const cupti::host::ConfigImage image = SampleImage();
   RememberConfigImage("GH100", kMetrics, image);
-  std::optional<metric_host::ConfigImage> cached = CachedConfigImage("GH100", kMetrics);
+  std::optional<cupti::host::ConfigImage> cached = CachedConfigImage("GH100", kMetrics);
   ASSERT_TRUE(cached.has_value());
   EXPECT_EQ(cached->passes, 37u);
   EXPECT_TRUE(cached->bytes == image.bytes) << "the cached image differs from the remembered one";
@@ -94,7 +94,7 @@ TEST_F(ProfileCacheTest, AnotherMetricListOrChipMisses) {
 // Guards the "any problem means recompute" rule against entries cut short (a full disk,
 // a crash of an older gpuscope) and against garbage.
 TEST_F(ProfileCacheTest, DamagedEntriesMiss) {
-  const metric_host::ConfigImage image = SampleImage();
+  const cupti::host::ConfigImage image = SampleImage();
   RememberConfigImage("GH100", kMetrics, image);
   const std::string entry = OnlyConfigEntry();
   ASSERT_FALSE(entry.empty());
@@ -128,7 +128,7 @@ TEST_F(ProfileCacheTest, DamagedEntriesMiss) {
   }
   // The cache heals: remembering again makes it hit.
   RememberConfigImage("GH100", kMetrics, image);
-  std::optional<metric_host::ConfigImage> cached = CachedConfigImage("GH100", kMetrics);
+  std::optional<cupti::host::ConfigImage> cached = CachedConfigImage("GH100", kMetrics);
   ASSERT_TRUE(cached.has_value());
   EXPECT_TRUE(cached->bytes == image.bytes);
 }

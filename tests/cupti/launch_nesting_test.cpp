@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-namespace gpuscope::inject::cupti {
+namespace gpuscope::cupti {
 namespace {
 
 TEST(LaunchNesting, TheRuntimeCallDecidesAndItsExitEndsTheMeasurement) {
@@ -58,4 +58,4 @@ TEST(LaunchNesting, AnExitWithoutItsEnterIsNotInsideALaunch) {
 }
 
 }  // namespace
-}  // namespace gpuscope::inject::cupti
+}  // namespace gpuscope::cupti

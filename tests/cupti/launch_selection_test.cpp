@@ -11,7 +11,7 @@
 #include <thread>
 #include <vector>
 
-namespace gpuscope::inject::cupti {
+namespace gpuscope::cupti {
 namespace {
 
 constexpr const char* kSaxpy = "_Z7k_saxpylfPKfPf";  // k_saxpy(long, float, float const*, float*)
@@ -154,4 +154,4 @@ TEST(LaunchSelection, TheProfilerGoesOnceAfterTheLastSelectedLaunchAcrossThreads
 }
 
 }  // namespace
-}  // namespace gpuscope::inject::cupti
+}  // namespace gpuscope::cupti

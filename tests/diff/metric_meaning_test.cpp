@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace gpuscope::analysis {
+namespace gpuscope::analysis::diff {
 namespace {
 
 TEST(MetricMeaning, Directions) {
@@ -40,4 +40,4 @@ TEST(MetricMeaning, NoiseClasses) {
 }
 
 }  // namespace
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::diff

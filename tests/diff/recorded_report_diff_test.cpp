@@ -13,7 +13,7 @@
 #include "render/diff_format.h"
 #include "store/report_reader.h"
 
-namespace gpuscope::analysis {
+namespace gpuscope::analysis::diff {
 namespace {
 
 using render::WriteDiffText;
@@ -157,4 +157,4 @@ TEST_F(RecordedReportDiff, NotAReportIsAOneLineError) {
 }
 
 }  // namespace
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::diff

@@ -6,7 +6,7 @@
 
 #include "render/diff_format.h"
 
-namespace gpuscope::analysis {
+namespace gpuscope::analysis::diff {
 namespace {
 
 using render::WriteDiffCsv;
@@ -122,4 +122,4 @@ TEST(DiffReports, KernelsWithTheBiggestTimeChangeComeFirst) {
 }
 
 }  // namespace
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::diff

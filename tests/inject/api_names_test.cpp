@@ -3,7 +3,7 @@
 #include <cupti.h>
 #include <gtest/gtest.h>
 
-namespace gpuscope::inject::cupti {
+namespace gpuscope::cupti {
 namespace {
 
 TEST(StripApiVersionSuffixTest, StripsVersionAndStreamSuffixes) {
@@ -62,4 +62,4 @@ TEST(ApiNameCacheTest, UnknownIdsGetAVisibleName) {
 }
 
 }  // namespace
-}  // namespace gpuscope::inject::cupti
+}  // namespace gpuscope::cupti

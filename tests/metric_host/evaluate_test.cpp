@@ -14,7 +14,7 @@
 #include "store/report_reader.h"
 #include "test_support.h"
 
-namespace gpuscope::metric_host {
+namespace gpuscope::cupti::host {
 namespace {
 
 using testing::Gh100;
@@ -125,4 +125,4 @@ TEST_F(RecordedCounterData, TheWrongChipEvaluatesNothing) {
 }
 
 }  // namespace
-}  // namespace gpuscope::metric_host
+}  // namespace gpuscope::cupti::host

@@ -9,7 +9,7 @@
 
 #include "test_support.h"
 
-namespace gpuscope::metric_host {
+namespace gpuscope::cupti::host {
 namespace {
 
 using testing::Gh100;
@@ -291,4 +291,4 @@ TEST(MetricKindName, NamesEveryKind) {
 }
 
 }  // namespace
-}  // namespace gpuscope::metric_host
+}  // namespace gpuscope::cupti::host

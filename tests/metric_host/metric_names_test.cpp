@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace gpuscope::metric_host {
+namespace gpuscope::cupti::host {
 namespace {
 
 TEST(SplitMetricName, SplitsAtTheFirstDotAfterTheDoubleUnderscore) {
@@ -63,4 +63,4 @@ TEST(NearestCandidates, TheLengthShortcutNeverDropsACloserLaterCandidate) {
 }
 
 }  // namespace
-}  // namespace gpuscope::metric_host
+}  // namespace gpuscope::cupti::host

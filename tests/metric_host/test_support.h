@@ -11,7 +11,7 @@
 
 #include "cupti/host/metric_host.h"
 
-namespace gpuscope::metric_host::testing {
+namespace gpuscope::cupti::host::testing {
 
 inline MetricHost& Gh100() {
   static std::unique_ptr<MetricHost> host = [] {
@@ -32,4 +32,4 @@ inline std::vector<std::string> SectionMetrics() {
   return names;
 }
 
-}  // namespace gpuscope::metric_host::testing
+}  // namespace gpuscope::cupti::host::testing

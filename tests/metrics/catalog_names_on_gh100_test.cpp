@@ -6,11 +6,11 @@
 #include "analysis/metrics/section_catalog.h"
 #include "cupti/host/metric_host.h"
 
-namespace gpuscope::analysis {
+namespace gpuscope::analysis::metrics {
 namespace {
 
-std::unique_ptr<metric_host::MetricHost> OpenGh100() {
-  auto host = metric_host::MetricHost::Open("GH100");
+std::unique_ptr<cupti::host::MetricHost> OpenGh100() {
+  auto host = cupti::host::MetricHost::Open("GH100");
   EXPECT_TRUE(host.ok()) << host.status().message();
   return host.ok() ? std::move(host.value()) : nullptr;
 }
@@ -53,4 +53,4 @@ TEST(CatalogOnGh100, OptionalFilterKeepsWhatTheChipHas) {
 }
 
 }  // namespace
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::metrics

@@ -4,7 +4,7 @@
 
 #include "test_profiles.h"
 
-namespace gpuscope::analysis {
+namespace gpuscope::analysis::metrics {
 namespace {
 
 using render::FormatKernelSummary;
@@ -92,4 +92,4 @@ TEST(KernelSummary, UnmeasuredInvocationsAreNamedAndLeftOut) {
 }
 
 }  // namespace
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::metrics

@@ -7,7 +7,7 @@
 #include "render/section_listing.h"
 #include "test_profiles.h"
 
-namespace gpuscope::analysis {
+namespace gpuscope::analysis::metrics {
 namespace {
 
 using render::ClocksLine;
@@ -258,4 +258,4 @@ TEST(Listings, SectionsWithoutAPassCounterSayNa) {
 }
 
 }  // namespace
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::metrics

@@ -6,7 +6,7 @@
 #include <set>
 #include <string>
 
-namespace gpuscope::analysis {
+namespace gpuscope::analysis::metrics {
 namespace {
 
 std::vector<std::string> Identifiers(const std::vector<const Section*>& sections) {
@@ -222,4 +222,4 @@ TEST(SectionCatalog, SplitMetricListDropsBlanks) {
 }
 
 }  // namespace
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::metrics

@@ -4,7 +4,7 @@
 
 #include "test_profiles.h"
 
-namespace gpuscope::analysis {
+namespace gpuscope::analysis::metrics {
 namespace {
 
 using testing::Saxpy;
@@ -124,4 +124,4 @@ TEST(SectionValues, UnknownComputeCapabilityGivesNoOccupancy) {
 TEST(SectionValues, FormatDim3) { EXPECT_EQ(FormatDim3({64, 64, 1024}), "(64, 64, 1024)"); }
 
 }  // namespace
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::metrics

@@ -9,7 +9,7 @@
 #include "analysis/metrics/kernel_profile.h"
 #include "store/testing/devices.h"
 
-namespace gpuscope::analysis::testing {
+namespace gpuscope::analysis::metrics::testing {
 
 // The fixtures' H200 (store/testing/devices.h) as a KernelProfile carries it.
 inline ProfiledDevice H200() {
@@ -119,4 +119,4 @@ inline KernelProfile SharedMemoryConflicts() {
   return k;
 }
 
-}  // namespace gpuscope::analysis::testing
+}  // namespace gpuscope::analysis::metrics::testing

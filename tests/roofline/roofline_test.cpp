@@ -5,12 +5,12 @@
 #include <map>
 #include <sstream>
 
-#include "analysis/profile_loader.h"
+#include "analysis/metrics/profile_loader.h"
 #include "render/roofline_format.h"
 #include "render/roofline_svg.h"
 #include "store/report_reader.h"
 
-namespace gpuscope::analysis {
+namespace gpuscope::analysis::roofline {
 namespace {
 
 using render::RooflineSvg;
@@ -22,10 +22,11 @@ std::map<std::string, RooflineResult> RecordedRooflines() {
   auto reader = store::ReportReader::Open(std::string(GPUSCOPE_TEST_DATA_DIR) +
                                           "/reports/h200_metrics_full.sqlite");
   EXPECT_TRUE(reader.ok()) << reader.status().message();
-  auto profiles = LoadKernelProfiles(**reader);
+  auto profiles = metrics::LoadKernelProfiles(**reader);
   EXPECT_TRUE(profiles.ok());
   std::map<std::string, RooflineResult> results;
-  for (const KernelProfile& p : *profiles) results.try_emplace(p.function_name, ComputeRoofline(p));
+  for (const metrics::KernelProfile& p : *profiles)
+    results.try_emplace(p.function_name, ComputeRoofline(p));
   return results;
 }
 
@@ -77,8 +78,8 @@ TEST(RooflineRecorded, L2RoofFromItsMeasuredShareAgreesWithTheChipTable) {
   EXPECT_NEAR(*r.level(MemoryLevel::kL2).peak_bytes_per_second, 15.42e12, 0.1e12);
 }
 
-KernelProfile Synthetic() {
-  KernelProfile p;
+metrics::KernelProfile Synthetic() {
+  metrics::KernelProfile p;
   p.function_name = "k";
   p.chip = "GH100";
   p.measured = true;
@@ -111,7 +112,7 @@ TEST(RooflineSynthetic, FlopsAreAddPlusMulPlusTwiceFma) {
 }
 
 TEST(RooflineSynthetic, DramAboveSixtyPercentIsMemoryBound) {
-  KernelProfile p = Synthetic();
+  metrics::KernelProfile p = Synthetic();
   // 2 MB in 1 us = 2 TB/s of the 3 TB/s roof = 66.7%.
   p.metrics["dram__bytes.sum"] = 2e6;
   p.metrics["gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed"] = 66.7;
@@ -122,7 +123,7 @@ TEST(RooflineSynthetic, DramAboveSixtyPercentIsMemoryBound) {
 }
 
 TEST(RooflineSynthetic, TensorFlopsComeFromTheOpsCountersAndTheRoofFromThePipe) {
-  KernelProfile p = Synthetic();
+  metrics::KernelProfile p = Synthetic();
   // The H200's 4096^3 FP16 matmul: 2 n^3 ops in 183.328 us with the tensor pipe 89.79% busy.
   p.metrics["gpu__time_duration.sum"] = 183328;
   p.metrics["sm__ops_path_tensor_src_fp16.sum"] = 137438953472.0;
@@ -140,7 +141,7 @@ TEST(RooflineSynthetic, TensorFlopsComeFromTheOpsCountersAndTheRoofFromThePipe) 
 }
 
 TEST(RooflineSynthetic, NothingBusyIsLatencyBound) {
-  KernelProfile p = Synthetic();
+  metrics::KernelProfile p = Synthetic();
   p.metrics["dram__bytes.sum"] = 1e3;
   RooflineResult r = ComputeRoofline(p);
   EXPECT_EQ(r.verdict.bound, Bound::kLatency);
@@ -149,7 +150,7 @@ TEST(RooflineSynthetic, NothingBusyIsLatencyBound) {
 }
 
 TEST(RooflineSynthetic, MissingInputsAreNamedNotGuessed) {
-  KernelProfile p = Synthetic();
+  metrics::KernelProfile p = Synthetic();
   p.metrics.erase("gpu__time_duration.sum");
   p.metrics.erase("dram__bytes.sum.peak_sustained");
   RooflineResult r = ComputeRoofline(p);
@@ -165,7 +166,7 @@ TEST(RooflineSynthetic, MissingInputsAreNamedNotGuessed) {
 }
 
 TEST(RooflineSynthetic, UnmeasuredKernelSaysWhy) {
-  KernelProfile p = Synthetic();
+  metrics::KernelProfile p = Synthetic();
   p.measured = false;
   p.failure = "replay failed";
   RooflineResult r = ComputeRoofline(p);
@@ -174,7 +175,7 @@ TEST(RooflineSynthetic, UnmeasuredKernelSaysWhy) {
 }
 
 TEST(RooflineSvg, DrawsRoofsAndPointsAndListsKernelsWithoutFlops) {
-  KernelProfile no_flops = Synthetic();
+  metrics::KernelProfile no_flops = Synthetic();
   no_flops.function_name = "copy<int>";
   for (const char* op : {"fadd", "fmul", "ffma"}) {
     no_flops.metrics[std::string("smsp__sass_thread_inst_executed_op_") + op + "_pred_on.sum"] = 0;
@@ -198,4 +199,4 @@ TEST(RooflineCsv, OneRowPerKernelWithRawNumbers) {
 }
 
 }  // namespace
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::roofline

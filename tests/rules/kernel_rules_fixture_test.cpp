@@ -7,7 +7,7 @@
 #include <map>
 #include <string>
 
-#include "analysis/profile_loader.h"
+#include "analysis/metrics/profile_loader.h"
 #include "analysis/rules/rule_registry.h"
 #include "store/report_reader.h"
 
@@ -24,24 +24,24 @@ class KernelRulesFixture : public ::testing::Test {
     auto report = store::ReportReader::Open(std::string(GPUSCOPE_TEST_DATA_DIR) +
                                             "/reports/h200_metrics_full.sqlite");
     ASSERT_TRUE(report.ok()) << report.status().message();
-    auto loaded = LoadKernelProfiles(*report.value());
+    auto loaded = metrics::LoadKernelProfiles(*report.value());
     ASSERT_TRUE(loaded.ok()) << loaded.status().message();
-    profiles_ = new std::vector<KernelProfile>(std::move(loaded.value()));
+    profiles_ = new std::vector<metrics::KernelProfile>(std::move(loaded.value()));
   }
   static void TearDownTestSuite() { delete profiles_; }
 
   // The findings of the first profiled launch of `function`.
   static std::vector<Finding> FindingsOf(const std::string& function) {
-    for (const KernelProfile& p : *profiles_) {
+    for (const metrics::KernelProfile& p : *profiles_) {
       if (p.function_name == function) return RunKernelRules(p);
     }
     ADD_FAILURE() << "no kernel " << function;
     return {};
   }
 
-  static std::vector<KernelProfile>* profiles_;
+  static std::vector<metrics::KernelProfile>* profiles_;
 };
-std::vector<KernelProfile>* KernelRulesFixture::profiles_ = nullptr;
+std::vector<metrics::KernelProfile>* KernelRulesFixture::profiles_ = nullptr;
 
 void ExpectTop(const std::vector<Finding>& findings, const std::string& rule_id) {
   ASSERT_FALSE(findings.empty());
@@ -105,7 +105,7 @@ TEST_F(KernelRulesFixture, NearTheRoofCapsLatencyFindings) {
 }
 
 TEST_F(KernelRulesFixture, FindingsAreSortedBySpeedup) {
-  for (const KernelProfile& p : *profiles_) {
+  for (const metrics::KernelProfile& p : *profiles_) {
     const std::vector<Finding> findings = RunKernelRules(p);
     for (std::size_t i = 1; i < findings.size(); ++i) {
       EXPECT_GE(findings[i - 1].speedup_pct.value_or(-1), findings[i].speedup_pct.value_or(-1));
@@ -116,8 +116,8 @@ TEST_F(KernelRulesFixture, FindingsAreSortedBySpeedup) {
 // Without the Speed Of Light numbers nothing says how busy a kernel is: latency findings
 // (occupancy, stalls, eligible warps, tail) must not promise a speedup.
 TEST_F(KernelRulesFixture, WithoutSpeedOfLightLatencyFindingsPromiseNothing) {
-  for (const KernelProfile& base : *profiles_) {
-    KernelProfile p = base;
+  for (const metrics::KernelProfile& base : *profiles_) {
+    metrics::KernelProfile p = base;
     for (auto it = p.metrics.begin(); it != p.metrics.end();) {
       const bool sol = it->first.find("pct_of_peak_sustained") != std::string::npos;
       it = sol ? p.metrics.erase(it) : std::next(it);
@@ -134,22 +134,22 @@ TEST_F(KernelRulesFixture, WithoutSpeedOfLightLatencyFindingsPromiseNothing) {
 TEST_F(KernelRulesFixture, MissingMetricsNeverCrash) {
   // Drop each metric in turn from a kernel with many findings: rules stop applying, nothing
   // throws, and no finding has a non-finite speedup.
-  KernelProfile base;
-  for (const KernelProfile& p : *profiles_) {
+  metrics::KernelProfile base;
+  for (const metrics::KernelProfile& p : *profiles_) {
     if (p.function_name == "k_local_spill") base = p;
   }
   ASSERT_FALSE(base.metrics.empty());
   for (const auto& [name, value] : base.metrics) {
-    KernelProfile p = base;
+    metrics::KernelProfile p = base;
     p.metrics.erase(name);
     for (const Finding& f : RunKernelRules(p)) {
       if (f.speedup_pct) EXPECT_TRUE(std::isfinite(*f.speedup_pct)) << name;
     }
   }
-  KernelProfile empty = base;
+  metrics::KernelProfile empty = base;
   empty.metrics.clear();
   EXPECT_TRUE(RunKernelRules(empty).empty());
-  KernelProfile untraced = base;
+  metrics::KernelProfile untraced = base;
   untraced.grid = {0, 0, 0};
   untraced.block = {0, 0, 0};
   EXPECT_NO_THROW(RunKernelRules(untraced));

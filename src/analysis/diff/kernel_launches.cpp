@@ -1,10 +1,10 @@
 #include "analysis/diff/kernel_launches.h"
 
-#include "analysis/profile_loader.h"
+#include "analysis/metrics/profile_loader.h"
 #include "store/profile_store.h"
 #include "util/demangle.h"
 
-namespace gpuscope::analysis {
+namespace gpuscope::analysis::diff {
 namespace {
 
 KernelLaunches& GroupOf(std::map<KernelKey, KernelLaunches>& groups, KernelKey key,
@@ -36,9 +36,9 @@ StatusOr<ReportKernels> LoadReportKernels(const store::ReportReader& report) {
   });
   if (!scanned.ok()) return scanned;
 
-  StatusOr<std::vector<KernelProfile>> profiles = LoadKernelProfiles(report);
+  StatusOr<std::vector<metrics::KernelProfile>> profiles = metrics::LoadKernelProfiles(report);
   if (!profiles.ok()) return profiles.status();
-  for (const KernelProfile& profile : *profiles) {
+  for (const metrics::KernelProfile& profile : *profiles) {
     if (!profile.measured || profile.metrics.empty()) continue;
     KernelLaunches& group =
         GroupOf(groups, KernelKey{profile.demangled_name, profile.grid, profile.block},
@@ -61,4 +61,4 @@ StatusOr<ReportKernels> LoadReportKernels(const store::ReportReader& report) {
   return result;
 }
 
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::diff

@@ -12,7 +12,7 @@
 #include "store/report_reader.h"
 #include "util/status.h"
 
-namespace gpuscope::analysis {
+namespace gpuscope::analysis::diff {
 
 // What makes two launches "the same kernel" across reports: the demangled name (the full
 // signature, so template instantiations stay apart) and the launch shape.
@@ -43,4 +43,4 @@ struct ReportKernels {
 // Reads the kernels table and the profile tables of an open report.
 StatusOr<ReportKernels> LoadReportKernels(const store::ReportReader& report);
 
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::diff

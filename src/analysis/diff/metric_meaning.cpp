@@ -2,7 +2,7 @@
 
 #include <initializer_list>
 
-namespace gpuscope::analysis {
+namespace gpuscope::analysis::diff {
 namespace {
 
 bool HasAny(std::string_view name, std::initializer_list<std::string_view> parts) {
@@ -67,4 +67,4 @@ NoiseClass NoiseClassOf(std::string_view m) {
   return NoiseClass::kMeasured;
 }
 
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::diff

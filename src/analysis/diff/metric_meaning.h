@@ -6,7 +6,7 @@
 
 #include <string_view>
 
-namespace gpuscope::analysis {
+namespace gpuscope::analysis::diff {
 
 enum class Direction {
   kLowerIsBetter,   // time, cycles, instructions, bytes, sectors, stalls, conflicts, spills
@@ -46,4 +46,4 @@ inline constexpr double kPercentPointFloor = 0.5;
 
 bool IsPercent(std::string_view metric);
 
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::diff

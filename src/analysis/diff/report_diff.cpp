@@ -6,7 +6,7 @@
 #include <map>
 #include <numeric>
 
-namespace gpuscope::analysis {
+namespace gpuscope::analysis::diff {
 namespace {
 
 constexpr std::string_view kTracedDuration = "Duration (traced)";
@@ -202,4 +202,4 @@ ReportDiff DiffReports(const ReportKernels& before, const ReportKernels& after) 
   return diff;
 }
 
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::diff

@@ -18,7 +18,7 @@
 #include "analysis/diff/kernel_launches.h"
 #include "analysis/diff/metric_meaning.h"
 
-namespace gpuscope::analysis {
+namespace gpuscope::analysis::diff {
 
 struct ValueSummary {
   std::size_t count = 0;
@@ -79,4 +79,4 @@ ReportDiff DiffReports(const ReportKernels& before, const ReportKernels& after);
 // A relative change as text: "+12.3%", "-100.0%", "new" (from zero).
 std::string FormatRelative(const MetricDelta& delta);
 
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::diff

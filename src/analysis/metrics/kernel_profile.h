@@ -9,7 +9,7 @@
 #include <map>
 #include <string>
 
-namespace gpuscope::analysis {
+namespace gpuscope::analysis::metrics {
 
 struct ProfiledDevice {
   std::uint32_t id = 0;
@@ -57,4 +57,4 @@ struct KernelProfile {
   std::map<std::string, double> metrics;
 };
 
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::metrics

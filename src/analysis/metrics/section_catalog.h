@@ -20,7 +20,7 @@
 
 #include "util/status.h"
 
-namespace gpuscope::analysis {
+namespace gpuscope::analysis::metrics {
 
 // How a row's value is scaled for display (section_values.h applies it).
 enum class UnitKind {
@@ -138,4 +138,4 @@ std::vector<std::string> MetricsToCollect(
 // Every metric name a section may ask for, optional ones included, sorted and unique.
 std::vector<std::string> SectionMetricNames(const Section& section);
 
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::metrics

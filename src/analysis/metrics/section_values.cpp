@@ -4,7 +4,7 @@
 
 #include "analysis/occupancy_architectures.h"
 
-namespace gpuscope::analysis {
+namespace gpuscope::analysis::metrics {
 namespace {
 
 std::int64_t Product(const std::array<std::int32_t, 3>& dims) {
@@ -193,4 +193,4 @@ std::vector<MetricRow> EvaluateSections(const KernelProfile& profile,
   return rows;
 }
 
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::metrics

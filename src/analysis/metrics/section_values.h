@@ -1,6 +1,6 @@
 // The values of a kernel's sections: one row per catalog entry, evaluated from the kernel's
 // metrics, its launch configuration and our occupancy calculator, and scaled for display
-// the way Nsight Compute scales them (metric_units.h). Every printer starts from these rows.
+// the way Nsight Compute scales them (value_format.h). Every printer starts from these rows.
 #pragma once
 
 #include <optional>
@@ -8,11 +8,11 @@
 #include <vector>
 
 #include "analysis/metrics/kernel_profile.h"
-#include "analysis/metrics/metric_units.h"
 #include "analysis/metrics/section_catalog.h"
+#include "analysis/metrics/value_format.h"
 #include "analysis/occupancy.h"
 
-namespace gpuscope::analysis {
+namespace gpuscope::analysis::metrics {
 
 struct MetricRow {
   std::string section;  // the section's display name
@@ -41,4 +41,4 @@ StatusOr<OccupancyResult> TheoreticalOccupancy(const KernelProfile& profile);
 // The launch's grid and block as ncu writes them: "(262144, 1, 1)".
 std::string FormatDim3(const std::array<std::int32_t, 3>& dims);
 
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::metrics

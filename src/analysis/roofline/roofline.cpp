@@ -5,7 +5,7 @@
 
 #include "analysis/roofline/roofline_peaks.h"
 
-namespace gpuscope::analysis {
+namespace gpuscope::analysis::roofline {
 namespace {
 
 constexpr std::string_view kDuration = "gpu__time_duration.sum";
@@ -18,7 +18,7 @@ constexpr std::string_view kL1Throughput = "l1tex__throughput.avg.pct_of_peak_su
 // Looks a metric up, recording its name in `missing` when absent.
 class MetricLookup {
  public:
-  MetricLookup(const KernelProfile& profile, std::vector<std::string>& missing)
+  MetricLookup(const metrics::KernelProfile& profile, std::vector<std::string>& missing)
       : profile_(profile), missing_(missing) {}
 
   std::optional<double> Required(std::string_view name) const {
@@ -37,7 +37,7 @@ class MetricLookup {
   }
 
  private:
-  const KernelProfile& profile_;
+  const metrics::KernelProfile& profile_;
   std::vector<std::string>& missing_;
 };
 
@@ -129,7 +129,7 @@ FlopRate TensorRate(const MetricLookup& metrics, std::optional<double> duration_
 
 Bandwidth LevelBandwidth(MemoryLevel level, std::string_view prefix,
                          std::optional<double> duration_ns, std::optional<double> sm_clock,
-                         const KernelProfile& profile, const MetricLookup& metrics) {
+                         const metrics::KernelProfile& profile, const MetricLookup& metrics) {
   Bandwidth bw;
   bw.level = level;
   std::string base = std::string(prefix) + (level == MemoryLevel::kDram ? "__bytes" : "__t_bytes");
@@ -322,7 +322,7 @@ Precision RooflineResult::MainPrecision() const {
   return main;
 }
 
-RooflineResult ComputeRoofline(const KernelProfile& profile) {
+RooflineResult ComputeRoofline(const metrics::KernelProfile& profile) {
   RooflineResult r;
   r.kernel_name = profile.function_name.empty() ? profile.demangled_name : profile.function_name;
   r.profile_index = profile.profile_index;
@@ -361,4 +361,4 @@ RooflineResult ComputeRoofline(const KernelProfile& profile) {
   return r;
 }
 
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::roofline

@@ -37,7 +37,7 @@
 
 #include "analysis/metrics/kernel_profile.h"
 
-namespace gpuscope::analysis {
+namespace gpuscope::analysis::roofline {
 
 enum class Precision { kFp64, kFp32, kFp16, kTensor };
 enum class MemoryLevel { kDram, kL2, kL1 };
@@ -113,6 +113,6 @@ inline constexpr double kBusyUnitThresholdPct = 60.0;
 
 // Never fails: a kernel that was not measured, or lacks the duration, gets Bound::kUnknown
 // and a reason that says what is missing.
-RooflineResult ComputeRoofline(const KernelProfile& profile);
+RooflineResult ComputeRoofline(const metrics::KernelProfile& profile);
 
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::roofline

@@ -1,6 +1,6 @@
 #include "analysis/roofline/roofline_peaks.h"
 
-namespace gpuscope::analysis {
+namespace gpuscope::analysis::roofline {
 
 std::optional<CacheBandwidth> CacheBandwidthOf(std::string_view chip) {
   if (chip == "GH100") {
@@ -14,4 +14,4 @@ std::optional<CacheBandwidth> CacheBandwidthOf(std::string_view chip) {
   return std::nullopt;
 }
 
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::roofline

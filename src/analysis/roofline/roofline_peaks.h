@@ -6,7 +6,7 @@
 #include <optional>
 #include <string_view>
 
-namespace gpuscope::analysis {
+namespace gpuscope::analysis::roofline {
 
 struct CacheBandwidth {
   double l1_bytes_per_sm_cycle = 0;  // l1tex__t_bytes per SM per cycle (L1 runs at SM clock)
@@ -20,4 +20,4 @@ struct CacheBandwidth {
 // left out rather than guessed).
 std::optional<CacheBandwidth> CacheBandwidthOf(std::string_view chip);
 
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::roofline

@@ -8,7 +8,7 @@
 
 namespace gpuscope::analysis::rules {
 
-RuleInputs::RuleInputs(const KernelProfile& profile) : profile_(profile) {
+RuleInputs::RuleInputs(const metrics::KernelProfile& profile) : profile_(profile) {
   sm_pct_ = Metric("sm__throughput.avg.pct_of_peak_sustained_elapsed");
   // The memory units of ncu's SOL header; the busiest one is the memory roof.
   const std::pair<const char*, const char*> units[] = {
@@ -27,7 +27,7 @@ RuleInputs::RuleInputs(const KernelProfile& profile) : profile_(profile) {
       memory_unit_ = unit;
     }
   }
-  StatusOr<OccupancyResult> occupancy = TheoreticalOccupancy(profile);
+  StatusOr<OccupancyResult> occupancy = metrics::TheoreticalOccupancy(profile);
   if (occupancy.ok()) occupancy_ = *occupancy;
 }
 

@@ -27,9 +27,9 @@ inline constexpr double kNearRoofPct = 80.0;
 
 class RuleInputs {
  public:
-  explicit RuleInputs(const KernelProfile& profile);
+  explicit RuleInputs(const metrics::KernelProfile& profile);
 
-  const KernelProfile& profile() const { return profile_; }
+  const metrics::KernelProfile& profile() const { return profile_; }
   std::optional<double> Metric(std::string_view name) const;
   // Sum of metrics; nullopt when any is missing.
   std::optional<double> Sum(std::initializer_list<std::string_view> names) const;
@@ -60,7 +60,7 @@ class RuleInputs {
   const std::optional<OccupancyResult>& occupancy() const { return occupancy_; }
 
  private:
-  const KernelProfile& profile_;
+  const metrics::KernelProfile& profile_;
   std::optional<double> sm_pct_;
   std::optional<double> memory_pct_;
   std::string memory_unit_;

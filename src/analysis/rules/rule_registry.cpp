@@ -28,7 +28,7 @@ const std::vector<Rule>& AllRules() {
   return rules;
 }
 
-std::vector<Finding> RunKernelRules(const KernelProfile& profile) {
+std::vector<Finding> RunKernelRules(const metrics::KernelProfile& profile) {
   std::vector<Finding> findings;
   if (!profile.measured || profile.metrics.empty()) return findings;
   const RuleInputs inputs(profile);

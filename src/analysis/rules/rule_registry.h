@@ -14,6 +14,6 @@ const std::vector<Rule>& AllRules();
 
 // The findings of every rule that applies, biggest estimated speedup first; findings without
 // an estimate follow, in rule order. A kernel that was not measured has none.
-std::vector<Finding> RunKernelRules(const KernelProfile& profile);
+std::vector<Finding> RunKernelRules(const metrics::KernelProfile& profile);
 
 }  // namespace gpuscope::analysis::rules

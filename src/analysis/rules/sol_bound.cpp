@@ -12,9 +12,9 @@ namespace {
 // The busiest row of one SOL breakdown table ("SM: Inst Executed Pipe FMA", 84.2).
 std::optional<std::pair<std::string, double>> BusiestBreakdown(const RuleInputs& in, bool compute) {
   std::optional<std::pair<std::string, double>> best;
-  for (const Section& section : AllSections()) {
+  for (const metrics::Section& section : metrics::AllSections()) {
     if (section.identifier != "SpeedOfLight") continue;
-    for (const SectionEntry& entry : section.entries) {
+    for (const metrics::SectionEntry& entry : section.entries) {
       if (entry.table.empty() || entry.metrics.size() != 1) continue;
       const bool is_compute = entry.label.rfind("SM:", 0) == 0;
       if (is_compute != compute) continue;

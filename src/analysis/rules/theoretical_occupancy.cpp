@@ -5,7 +5,7 @@
 namespace gpuscope::analysis::rules {
 namespace {
 
-OccupancyInput InputFor(const KernelProfile& p, int registers, std::int64_t static_smem) {
+OccupancyInput InputFor(const metrics::KernelProfile& p, int registers, std::int64_t static_smem) {
   OccupancyInput input;
   input.threads_per_block = p.block[0] * p.block[1] * p.block[2];
   input.registers_per_thread = registers;
@@ -23,7 +23,7 @@ int BlocksWith(const ArchitectureLimits& arch, const OccupancyInput& input) {
 }
 
 // The most registers per thread that still fit `blocks` blocks; -1 when none does.
-int RegistersFor(const ArchitectureLimits& arch, const KernelProfile& p, int blocks) {
+int RegistersFor(const ArchitectureLimits& arch, const metrics::KernelProfile& p, int blocks) {
   for (int regs = static_cast<int>(p.registers_per_thread) - 1; regs >= 16; --regs) {
     if (BlocksWith(arch, InputFor(p, regs, p.static_shared_memory)) >= blocks) return regs;
   }
@@ -31,7 +31,8 @@ int RegistersFor(const ArchitectureLimits& arch, const KernelProfile& p, int blo
 }
 
 // The most static shared memory per block that still fits `blocks` blocks; -1 when none.
-std::int64_t SharedMemoryFor(const ArchitectureLimits& arch, const KernelProfile& p, int blocks) {
+std::int64_t SharedMemoryFor(const ArchitectureLimits& arch, const metrics::KernelProfile& p,
+                             int blocks) {
   for (std::int64_t smem = static_cast<std::int64_t>(p.static_shared_memory) - 128; smem >= 0;
        smem -= 128) {
     if (BlocksWith(arch, InputFor(p, static_cast<int>(p.registers_per_thread), smem)) >= blocks) {
@@ -42,7 +43,7 @@ std::int64_t SharedMemoryFor(const ArchitectureLimits& arch, const KernelProfile
 }
 
 std::string Advice(const RuleInputs& in, const OccupancyResult& r, OccupancyResource limiter) {
-  const KernelProfile& p = in.profile();
+  const metrics::KernelProfile& p = in.profile();
   const int next = r.blocks_per_sm + 1;
   auto arch = FindArchitecture(static_cast<int>(p.device.compute_major),
                                static_cast<int>(p.device.compute_minor));

@@ -4,7 +4,7 @@
 #include "cupti/host/host_object.h"
 #include "cupti/host/metric_host.h"
 
-namespace gpuscope::metric_host {
+namespace gpuscope::cupti::host {
 
 StatusOr<std::size_t> CounterDataRangeCount(std::span<const std::uint8_t> counter_data) {
   if (counter_data.empty()) return Status::Error("the counter data is empty");
@@ -17,4 +17,4 @@ StatusOr<std::size_t> CounterDataRangeCount(std::span<const std::uint8_t> counte
   return params.numTotalRanges;
 }
 
-}  // namespace gpuscope::metric_host
+}  // namespace gpuscope::cupti::host

@@ -4,7 +4,7 @@
 #include <cupti_target.h>
 #include <dlfcn.h>
 
-namespace gpuscope::metric_host {
+namespace gpuscope::cupti::host {
 namespace {
 
 std::string ResultName(CUptiResult result) {
@@ -53,4 +53,4 @@ StatusOr<std::string> DetectChip(int device_index) {
   return chip;
 }
 
-}  // namespace gpuscope::metric_host
+}  // namespace gpuscope::cupti::host

@@ -7,8 +7,8 @@
 
 #include "util/status.h"
 
-namespace gpuscope::metric_host {
+namespace gpuscope::cupti::host {
 
 StatusOr<std::string> DetectChip(int device_index);
 
-}  // namespace gpuscope::metric_host
+}  // namespace gpuscope::cupti::host

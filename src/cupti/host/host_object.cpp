@@ -5,7 +5,7 @@
 
 #include <mutex>
 
-namespace gpuscope::metric_host {
+namespace gpuscope::cupti::host {
 namespace {
 
 std::string OrEmpty(const char* text) { return text ? text : ""; }
@@ -170,4 +170,4 @@ StatusOr<std::uint32_t> ConfigImagePasses(std::vector<std::uint8_t>& config_imag
   return static_cast<std::uint32_t>(params.numOfPasses);
 }
 
-}  // namespace gpuscope::metric_host
+}  // namespace gpuscope::cupti::host

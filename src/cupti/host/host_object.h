@@ -14,7 +14,7 @@
 
 #include "util/status.h"
 
-namespace gpuscope::metric_host {
+namespace gpuscope::cupti::host {
 
 // CUPTI's parameter structs, all fields zero (pPriv must be NULL) but the size, which tells
 // CUPTI which fields this build knows.
@@ -69,4 +69,4 @@ class HostObject {
 // Passes a config image needs (needs no host object).
 StatusOr<std::uint32_t> ConfigImagePasses(std::vector<std::uint8_t>& config_image);
 
-}  // namespace gpuscope::metric_host
+}  // namespace gpuscope::cupti::host

@@ -5,9 +5,9 @@
 
 #include "cupti/host/host_object.h"
 #include "cupti/host/metric_names.h"
-#include "cupti/host/metric_units.h"
+#include "cupti/host/unit_names.h"
 
-namespace gpuscope::metric_host {
+namespace gpuscope::cupti::host {
 namespace {
 
 constexpr std::size_t kSuggestions = 3;
@@ -277,4 +277,4 @@ MetricDescription MetricHost::Describe(std::string_view full_name) {
   return description;
 }
 
-}  // namespace gpuscope::metric_host
+}  // namespace gpuscope::cupti::host

@@ -24,7 +24,7 @@
 
 #include "util/status.h"
 
-namespace gpuscope::metric_host {
+namespace gpuscope::cupti::host {
 
 enum class MetricKind { kCounter, kRatio, kThroughput };
 
@@ -134,4 +134,4 @@ class MetricHost {
 // chip); before, it fails with CUPTI_ERROR_NOT_INITIALIZED.
 StatusOr<std::size_t> CounterDataRangeCount(std::span<const std::uint8_t> counter_data);
 
-}  // namespace gpuscope::metric_host
+}  // namespace gpuscope::cupti::host

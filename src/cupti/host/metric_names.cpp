@@ -4,7 +4,7 @@
 #include <cctype>
 #include <numeric>
 
-namespace gpuscope::metric_host {
+namespace gpuscope::cupti::host {
 
 MetricNameParts SplitMetricName(std::string_view name) {
   std::size_t search_from = 0;
@@ -62,4 +62,4 @@ std::vector<std::string> NearestCandidates(std::string_view query,
   return nearest;
 }
 
-}  // namespace gpuscope::metric_host
+}  // namespace gpuscope::cupti::host

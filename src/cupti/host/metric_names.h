@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-namespace gpuscope::metric_host {
+namespace gpuscope::cupti::host {
 
 struct MetricNameParts {
   std::string_view base;    // "dram__bytes", "LTS.TriageCompute.lts__t_sectors"
@@ -27,4 +27,4 @@ std::vector<std::string> NearestCandidates(std::string_view query,
                                            const std::vector<std::string>& candidates,
                                            std::size_t count);
 
-}  // namespace gpuscope::metric_host
+}  // namespace gpuscope::cupti::host

@@ -1,11 +1,11 @@
-#include "analysis/metrics/metric_units.h"
+#include "analysis/metrics/value_format.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
 
-namespace gpuscope::analysis {
+namespace gpuscope::analysis::metrics {
 namespace {
 
 std::string Text(UnitKind kind, double value, std::string_view unit = "") {
@@ -85,4 +85,4 @@ TEST(MetricUnits, RawNumbersArePlainAndExact) {
 }
 
 }  // namespace
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::metrics

@@ -1,8 +1,8 @@
-#include "cupti/host/metric_units.h"
+#include "cupti/host/unit_names.h"
 
 #include <gtest/gtest.h>
 
-namespace gpuscope::metric_host {
+namespace gpuscope::cupti::host {
 namespace {
 
 TEST(NcuStyleUnit, RenamesSingleUnitsTheWayNsightComputePrintsThem) {
@@ -36,4 +36,4 @@ TEST(NcuStyleUnit, LeavesUnknownUnitsAsCuptiWroteThem) {
 }
 
 }  // namespace
-}  // namespace gpuscope::metric_host
+}  // namespace gpuscope::cupti::host

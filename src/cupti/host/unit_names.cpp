@@ -1,9 +1,9 @@
-#include "cupti/host/metric_units.h"
+#include "cupti/host/unit_names.h"
 
 #include <array>
 #include <optional>
 
-namespace gpuscope::metric_host {
+namespace gpuscope::cupti::host {
 namespace {
 
 struct UnitName {
@@ -88,4 +88,4 @@ std::string NcuStyleUnit(std::string_view cupti_dimension) {
   return renamed;
 }
 
-}  // namespace gpuscope::metric_host
+}  // namespace gpuscope::cupti::host

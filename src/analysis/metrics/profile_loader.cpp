@@ -1,11 +1,11 @@
-#include "analysis/profile_loader.h"
+#include "analysis/metrics/profile_loader.h"
 
 #include <cmath>
 #include <unordered_map>
 
 #include "util/demangle.h"
 
-namespace gpuscope::analysis {
+namespace gpuscope::analysis::metrics {
 namespace {
 
 ProfiledDevice DeviceOf(const store::ReportReader& report, std::uint32_t device_id) {
@@ -103,4 +103,4 @@ StatusOr<std::vector<KernelProfile>> LoadKernelProfiles(const store::ReportReade
   return profiles;
 }
 
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::metrics

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-namespace gpuscope::metric_host {
+namespace gpuscope::cupti::host {
 
 // CUPTI writes a product of units by concatenation ("gpc_cyclewarp": cycles x warps) and a
 // quotient with '/'. Each known factor is renamed (hardware-domain cycles become "cycle",
@@ -15,4 +15,4 @@ namespace gpuscope::metric_host {
 // returned unchanged, so nothing is ever lost.
 std::string NcuStyleUnit(std::string_view cupti_dimension);
 
-}  // namespace gpuscope::metric_host
+}  // namespace gpuscope::cupti::host

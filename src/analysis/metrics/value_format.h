@@ -13,7 +13,7 @@
 
 #include "analysis/metrics/section_catalog.h"
 
-namespace gpuscope::analysis {
+namespace gpuscope::analysis::metrics {
 
 struct ScaledValue {
   double value = 0;
@@ -34,4 +34,4 @@ std::string FormatMetricNumber(double value, bool group_thousands);
 // ("61728", "1980000000", "0.3125"): the raw CSV, which scripts compare with tolerance.
 std::string FormatRawNumber(double value);
 
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::metrics

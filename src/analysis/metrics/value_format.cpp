@@ -1,11 +1,11 @@
-#include "analysis/metrics/metric_units.h"
+#include "analysis/metrics/value_format.h"
 
 #include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 
-namespace gpuscope::analysis {
+namespace gpuscope::analysis::metrics {
 namespace {
 
 struct Prefix {
@@ -117,4 +117,4 @@ std::string FormatRawNumber(double value) {
   return std::string(buffer, result.ptr);
 }
 
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::metrics

@@ -10,7 +10,7 @@
 #include "store/report_reader.h"
 #include "util/status.h"
 
-namespace gpuscope::analysis {
+namespace gpuscope::analysis::metrics {
 
 // In profile order. Kernels whose metrics were not evaluated yet have an empty `metrics`
 // map (and `measured` still true when their counter data is in the report).
@@ -21,4 +21,4 @@ StatusOr<std::vector<KernelProfile>> LoadKernelProfiles(const store::ReportReade
 // values it is about to store exactly as a later reader will see them.
 void AssignMetrics(KernelProfile& profile, const std::vector<store::StoredMetric>& stored);
 
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope::analysis::metrics

@@ -1,5 +1,5 @@
 // SummarizeReports: the report loop. Reading feeds the builder; the builder aggregates.
-#include "analysis/nvprof_summary.h"
+#include "analysis/nvprof_summary_reports.h"
 
 #include "analysis/report_feed.h"
 
