@@ -1,7 +1,6 @@
 #include "cli/export_command.h"
 
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <set>
@@ -10,6 +9,7 @@
 #include "cli/command_prologue.h"
 #include "cli/exit_codes.h"
 #include "cli/option_parser.h"
+#include "cli/output_file.h"
 #include "export/chrome_trace.h"
 #include "export/csv_tables.h"
 #include "store/report_reader.h"
@@ -17,19 +17,23 @@
 namespace gpuscope::cli {
 namespace {
 
-enum ExportOptionId { kFormat, kOutput, kHelp };
+enum ExportOptionId { kFormat, kOutput, kForceOverwrite, kHelp };
 
 constexpr OptionSpec kExportOptions[] = {
     {kFormat, "format", 'f', "chrome|csv", "output format (default chrome)"},
     {kOutput, "output", 'o', "path",
      "chrome: the JSON file ('-' for stdout; default <report stem>.json next to the first "
      "report); csv: the directory (default <report stem>_csv next to each report)"},
+    // No -f: it has meant --format here since export began.
+    {kForceOverwrite, "force-overwrite", 0, "",
+     "replace existing output files (never a report or an input)"},
     {kHelp, "help", 'h', "", "show this help"},
 };
 
 struct ExportOptions {
   bool csv = false;
   std::string output;
+  bool force_overwrite = false;
   bool help = false;
   std::vector<std::string> reports;
 };
@@ -53,6 +57,9 @@ StatusOr<ExportOptions> ParseExportOptions(std::span<const std::string> args) {
           return Status::Error("option '" + option.spelling + "' needs a path");
         options.output = option.value;
         break;
+      case kForceOverwrite:
+        options.force_overwrite = true;
+        break;
       case kHelp:
         options.help = true;
         break;
@@ -69,6 +76,12 @@ std::string WithoutExtension(const std::string& path) {
 
 using Readers = std::vector<std::unique_ptr<store::ReportReader>>;
 
+OutputClaim ClaimFor(const ExportOptions& options, std::string path, std::string what) {
+  OutputClaim claim(std::move(path), std::move(what), options.reports, options.force_overwrite);
+  claim.overwrite_hint = "use --force-overwrite to overwrite it";
+  return claim;
+}
+
 int ExportChrome(const ExportOptions& options, const Readers& readers) {
   std::vector<const store::ReportReader*> reports;
   for (const auto& reader : readers) reports.push_back(reader.get());
@@ -79,15 +92,17 @@ int ExportChrome(const ExportOptions& options, const Readers& readers) {
     written = exporter::WriteChromeTrace(reports, std::cout);
     std::cout.flush();
   } else {
-    std::ofstream file(output, std::ios::binary | std::ios::trunc);
-    if (!file) {
-      CommandError("cannot create " + output);
+    StatusOr<std::unique_ptr<OutputFile>> file =
+        OutputFile::Create(ClaimFor(options, output, "the Chrome trace"));
+    if (!file.ok()) {
+      CommandError(file.status().message());
       return kExitGpuscopeFailure;
     }
-    written = exporter::WriteChromeTrace(reports, file);
-    file.close();
-    if (written.ok() && !file) written = Status::Error("cannot write " + output);
-    if (!written.ok()) std::filesystem::remove(output);  // no half a trace left behind
+    written = exporter::WriteChromeTrace(reports, (*file)->stream());
+    if (written.ok()) {
+      Status committed = (*file)->Commit();  // else no half a trace is left behind
+      if (!committed.ok()) written = committed;
+    }
   }
   if (!written.ok()) {
     CommandError(written.status().message());
@@ -103,26 +118,75 @@ int ExportChrome(const ExportOptions& options, const Readers& readers) {
   return kExitOk;
 }
 
-int ExportCsv(const ExportOptions& options, const Readers& readers) {
+// Where each report's tables go: <stem>_csv next to it; with -o, -o itself for one report
+// and a subdirectory of -o, named after the report, for each of several.
+std::vector<std::string> CsvDirectories(const ExportOptions& options) {
+  std::vector<std::string> directories;
   std::set<std::string> used;
-  for (std::size_t i = 0; i < readers.size(); ++i) {
-    std::string directory;
+  for (const std::string& report : options.reports) {
     if (options.output.empty()) {
-      directory = WithoutExtension(options.reports[i]) + "_csv";
-    } else if (readers.size() == 1) {
-      directory = options.output;
+      directories.push_back(WithoutExtension(report) + "_csv");
+    } else if (options.reports.size() == 1) {
+      directories.push_back(options.output);
     } else {
-      // Several reports into one -o: a subdirectory each, named after the report.
-      std::string stem = std::filesystem::path(options.reports[i]).stem().string();
+      std::string stem = std::filesystem::path(report).stem().string();
       std::string name = stem;
       for (int n = 2; !used.insert(name).second; ++n) name = stem + "_" + std::to_string(n);
-      directory = (std::filesystem::path(options.output) / name).string();
+      directories.push_back((std::filesystem::path(options.output) / name).string());
     }
-    Status written = exporter::WriteCsvTables(*readers[i], directory);
-    if (!written.ok()) {
-      CommandError(written.message());
+  }
+  return directories;
+}
+
+std::string CsvFile(const std::string& directory, const std::string& table) {
+  return (std::filesystem::path(directory) / (table + ".csv")).string();
+}
+
+// Every table of every report is checked before a directory is made, and all of them are
+// written before any is renamed into place: a refused or failed export changes nothing.
+int ExportCsv(const ExportOptions& options, const Readers& readers) {
+  const std::vector<std::string> directories = CsvDirectories(options);
+  Status usable = options.output.empty()
+                      ? Status()
+                      : CheckOutputDirectory(ClaimFor(options, options.output, "the CSV tables"));
+  for (const std::string& directory : directories) {
+    if (usable.ok()) usable = CheckOutputDirectory(ClaimFor(options, directory, "the CSV tables"));
+    for (const std::string& table : exporter::CsvTableNames()) {
+      if (!usable.ok()) break;
+      usable = CheckOutputClaim(ClaimFor(options, CsvFile(directory, table), "a CSV table"));
+    }
+  }
+  if (!usable.ok()) {
+    CommandError(usable.message());
+    return kExitGpuscopeFailure;
+  }
+  std::vector<std::unique_ptr<OutputFile>> files;
+  for (std::size_t i = 0; i < readers.size(); ++i) {
+    std::error_code error;
+    std::filesystem::create_directories(directories[i], error);
+    if (error) {
+      CommandError("cannot create directory " + directories[i] + ": " + error.message());
       return kExitGpuscopeFailure;
     }
+    for (const std::string& table : exporter::CsvTableNames()) {
+      StatusOr<std::unique_ptr<OutputFile>> file =
+          OutputFile::Create(ClaimFor(options, CsvFile(directories[i], table), "a CSV table"));
+      Status written = file.ok() ? exporter::WriteCsvTable(*readers[i], table, (*file)->stream())
+                                 : file.status();
+      if (!written.ok()) {
+        CommandError(written.message());
+        return kExitGpuscopeFailure;
+      }
+      files.push_back(std::move(file.value()));
+    }
+  }
+  for (std::unique_ptr<OutputFile>& file : files) {
+    if (Status committed = file->Commit(); !committed.ok()) {
+      CommandError(committed.message());
+      return kExitGpuscopeFailure;
+    }
+  }
+  for (const std::string& directory : directories) {
     std::cout << "gpuscope: wrote " << exporter::CsvTableNames().size() << " CSV tables to "
               << directory << '\n';
   }
@@ -152,7 +216,8 @@ int ExportCommand(std::span<const std::string> args) {
 }
 
 std::string ExportUsage() {
-  return "Usage: gpuscope export [--format chrome|csv] [-o output] <report>...\n"
+  return "Usage: gpuscope export [--format chrome|csv] [-o output] [--force-overwrite] "
+         "<report>...\n"
          "\n"
          "Writes reports in other tools' formats. chrome: one Trace Event Format JSON file\n"
          "for the Perfetto UI (ui.perfetto.dev) or chrome://tracing, with a process per\n"
@@ -161,6 +226,8 @@ std::string ExportUsage() {
          "relative to the earliest report's start). csv: one RFC 4180 file per table\n"
          "(kernels, memcpys, memsets, api_calls, nvtx, memory, syncs, overheads, devices),\n"
          "names resolved, absolute times in ns; several reports get a subdirectory each.\n"
+         "Existing output files are replaced only with --force-overwrite (-f is --format\n"
+         "here); a report, or any file the command reads, never.\n"
          "\n"
          "Options:\n" +
          FormatOptionHelp(kExportOptions);

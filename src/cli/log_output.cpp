@@ -1,7 +1,5 @@
 #include "cli/log_output.h"
 
-#include <cerrno>
-#include <cstring>
 #include <iostream>
 
 namespace gpuscope::cli {
@@ -15,7 +13,9 @@ StatusOr<LogTarget> ResolveLogTarget(const std::optional<std::string>& pattern,
   return LogTarget{LogTarget::Kind::kFile, std::move(path.value())};
 }
 
-StatusOr<std::unique_ptr<LogOutput>> LogOutput::Open(const LogTarget& target) {
+StatusOr<std::unique_ptr<LogOutput>> LogOutput::Open(const LogTarget& target,
+                                                     const std::vector<std::string>& inputs,
+                                                     bool force_overwrite) {
   switch (target.kind) {
     case LogTarget::Kind::kStdout:
       return std::unique_ptr<LogOutput>(new LogOutput(&std::cout));
@@ -24,17 +24,29 @@ StatusOr<std::unique_ptr<LogOutput>> LogOutput::Open(const LogTarget& target) {
     case LogTarget::Kind::kFile:
       break;
   }
-  auto file = std::make_unique<std::ofstream>(target.path, std::ios::out | std::ios::trunc);
-  if (!file->is_open()) {
-    return Status::Error("cannot write log file '" + target.path + "': " + std::strerror(errno));
-  }
-  std::unique_ptr<LogOutput> log(new LogOutput(file.get()));
-  log->file_ = std::move(file);
+  OutputClaim claim(target.path, "the log", inputs, force_overwrite);
+  claim.label = "log file";
+  StatusOr<std::unique_ptr<OutputFile>> file = OutputFile::Create(std::move(claim));
+  if (!file.ok()) return file.status();
+  std::unique_ptr<LogOutput> log(new LogOutput(&(*file)->stream()));
+  log->file_ = std::move(file.value());
   return log;
 }
 
 std::unique_ptr<LogOutput> LogOutput::Stderr() {
   return std::unique_ptr<LogOutput>(new LogOutput(&std::cerr));
+}
+
+LogOutput::~LogOutput() {
+  Status closed = Close();
+  if (!closed.ok()) std::cerr << "==gpuscope== error: " << closed.message() << '\n';
+}
+
+Status LogOutput::Close() {
+  if (!file_) return {};
+  std::unique_ptr<OutputFile> file = std::move(file_);
+  stream_ = &std::cerr;  // anything written after Close still goes somewhere
+  return file->Commit();
 }
 
 void LogOutput::Line(long pid, std::string_view text) {

@@ -1,9 +1,6 @@
 #include "cli/occupancy_command.h"
 
-#include <cerrno>
 #include <charconv>
-#include <cstring>
-#include <fstream>
 #include <iostream>
 #include <optional>
 
@@ -12,6 +9,7 @@
 #include "cli/command_prologue.h"
 #include "cli/exit_codes.h"
 #include "cli/option_parser.h"
+#include "cli/output_file.h"
 #include "render/occupancy_format.h"
 #include "render/occupancy_svg.h"
 
@@ -31,6 +29,7 @@ enum OccupancyOptionId {
   kGraphs,
   kCsv,
   kSvg,
+  kForceOverwrite,
   kHelp,
 };
 
@@ -50,6 +49,7 @@ constexpr OptionSpec kOccupancyOptions[] = {
     {kGraphs, "graphs", 0, "", "also print the three occupancy graphs as tables"},
     {kCsv, "csv", 0, "", "write CSV instead of text"},
     {kSvg, "svg", 0, "FILE", "also write the three graphs as an SVG chart to FILE"},
+    {kForceOverwrite, "force-overwrite", 'f', "", "replace an existing FILE (never a report)"},
     {kHelp, "help", 'h', "", "show this help"},
 };
 
@@ -61,6 +61,7 @@ struct OccupancyOptions {
   bool graphs = false;
   bool csv = false;
   std::string svg_path;
+  bool force_overwrite = false;
   bool help = false;
 };
 
@@ -172,6 +173,9 @@ Status Apply(const ParsedOption& option, OccupancyOptions& options) {
       if (option.value.empty()) return Status::Error("option '--svg' needs a file name");
       options.svg_path = option.value;
       return {};
+    case kForceOverwrite:
+      options.force_overwrite = true;
+      return {};
     case kHelp:
       options.help = true;
       return {};
@@ -220,14 +224,12 @@ StatusOr<Computed> Compute(const OccupancyOptions& options) {
   return computed;
 }
 
-Status WriteSvgFile(const std::string& path, const std::string& svg) {
-  std::ofstream file(path, std::ios::binary | std::ios::trunc);
-  if (file) file << svg;
-  if (file) file.close();
-  if (!file) {
-    return Status::Error("cannot write '" + path + "': " + std::strerror(errno));
-  }
-  return {};
+Status WriteSvgFile(const OccupancyOptions& options, const std::string& svg) {
+  StatusOr<std::unique_ptr<OutputFile>> file =
+      OutputFile::Create(OutputClaim(options.svg_path, "the SVG", {}, options.force_overwrite));
+  if (!file.ok()) return file.status();
+  (*file)->stream() << svg;
+  return (*file)->Commit();
 }
 
 }  // namespace
@@ -252,7 +254,7 @@ int OccupancyCommand(std::span<const std::string> args) {
 
   if (!options.svg_path.empty()) {
     Status written =
-        WriteSvgFile(options.svg_path, render::OccupancySvg(arch, options.input, result, graphs));
+        WriteSvgFile(options, render::OccupancySvg(arch, options.input, result, graphs));
     if (!written.ok()) {
       CommandError(written.message());
       return kExitGpuscopeFailure;
@@ -280,14 +282,15 @@ int OccupancyCommand(std::span<const std::string> args) {
 std::string OccupancyUsage() {
   return "Usage: gpuscope occupancy --cc MAJOR.MINOR --threads N --regs N [--smem BYTES]\n"
          "                          [--dyn-smem BYTES] [--carveout PERCENT] [--graphs]\n"
-         "                          [--csv | --svg FILE]\n"
+         "                          [--csv | --svg FILE [-f]]\n"
          "\n"
          "Prints the theoretical occupancy of a launch configuration: active blocks and warps\n"
          "per SM, occupancy, the block limit of each resource (warps, registers, shared\n"
          "memory, blocks, barriers) and which one limits, as Nsight Compute's Occupancy\n"
          "section and cudaOccupancyMaxActiveBlocksPerMultiprocessor compute them. No GPU is\n"
          "needed. --graphs adds NVIDIA's three occupancy graphs (block size, registers and\n"
-         "shared memory varied) as tables; --svg draws them.\n"
+         "shared memory varied) as tables; --svg draws them (an existing FILE is replaced\n"
+         "only with -f, and a gpuscope report never).\n"
          "\n"
          "Options:\n" +
          FormatOptionHelp(kOccupancyOptions) +

@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/output_claim.h"
 #include "contract/report_path_rules.h"
 
 namespace gpuscope::cli {
@@ -35,26 +36,31 @@ std::string DirectoryOf(std::string_view path) {
 
 StatusOr<std::string> PrepareReportPattern(std::string_view pattern, bool force_overwrite,
                                            const PatternContext& context,
-                                           std::string_view working_directory) {
+                                           std::string_view working_directory,
+                                           const std::vector<std::string>& inputs) {
   if (pattern.empty()) return Status::Error("the report path is empty");
   std::string absolute = contract::AbsoluteReportPattern(pattern, working_directory);
   // The root process's report: the one a pattern without %p names in every run.
   StatusOr<std::string> example = contract::ExpandReportPath(absolute, context, /*is_root=*/true);
   if (!example.ok()) return example.status();
   GPUSCOPE_RETURN_IF_ERROR(CheckWritableLocation(example.value(), "report"));
-  if (!PatternHasPid(pattern) && !force_overwrite && access(example->c_str(), F_OK) == 0) {
-    return Status::Error("report '" + example.value() +
-                         "' already exists (use -f to overwrite it, or %p in -o for one "
-                         "name per run)");
-  }
+  OutputClaim claim(example.value(), "the report", inputs, force_overwrite);
+  claim.output_is_report = true;
+  claim.overwrite_hint = "use -f to overwrite it, or %p in -o for one name per run";
+  // A name with the stand-in's pid is not the one the program's report gets.
+  GPUSCOPE_RETURN_IF_ERROR(PatternHasPid(pattern) ? CheckNotAnInput(claim)
+                                                  : CheckOutputClaim(claim));
   return absolute;
 }
 
-Status CheckLogFilePattern(std::string_view pattern, const PatternContext& context) {
+Status CheckLogFilePattern(std::string_view pattern, const PatternContext& context,
+                           bool force_overwrite, const std::vector<std::string>& inputs) {
   if (pattern == "%1" || pattern == "%2") return {};
   StatusOr<std::string> example = ExpandPathPattern(pattern, context);
   if (!example.ok()) return example.status();
-  return CheckWritableLocation(example.value(), "log file");
+  GPUSCOPE_RETURN_IF_ERROR(CheckWritableLocation(example.value(), "log file"));
+  OutputClaim claim(example.value(), "the log", inputs, force_overwrite);
+  return PatternHasPid(pattern) ? CheckNotAnInput(claim) : CheckOutputClaim(claim);
 }
 
 }  // namespace gpuscope::cli

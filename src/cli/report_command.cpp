@@ -2,12 +2,12 @@
 
 #include <charconv>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 
 #include "cli/command_prologue.h"
 #include "cli/exit_codes.h"
 #include "cli/option_parser.h"
+#include "cli/output_file.h"
 #include "evaluate/report_evaluation.h"
 #include "viewer/html_report.h"
 #include "viewer/viewer_data.h"
@@ -16,11 +16,13 @@
 namespace gpuscope::cli {
 namespace {
 
-enum ReportOptionId { kOutput, kMaxEvents, kHelp };
+enum ReportOptionId { kOutput, kForceOverwrite, kMaxEvents, kHelp };
 
 constexpr OptionSpec kReportOptions[] = {
     {kOutput, "output", 'o', "file.html",
      "the HTML file to write (default <report stem>.html next to the first report)"},
+    {kForceOverwrite, "force-overwrite", 'f', "",
+     "replace an existing HTML file (never a report or an input)"},
     {kMaxEvents, "max-events", 0, "N",
      "timeline events embedded per report (default 200000); a larger report is cut in time"},
     {kHelp, "help", 'h', "", "show this help"},
@@ -28,6 +30,7 @@ constexpr OptionSpec kReportOptions[] = {
 
 struct ReportOptions {
   std::string output;
+  bool force_overwrite = false;
   std::uint64_t max_events = viewer::kDefaultEmbedEventLimit;
   bool help = false;
   std::vector<std::string> reports;
@@ -44,6 +47,9 @@ StatusOr<ReportOptions> ParseReportOptions(std::span<const std::string> args) {
         if (option.value.empty())
           return Status::Error("option '" + option.spelling + "' needs a path");
         options.output = option.value;
+        break;
+      case kForceOverwrite:
+        options.force_overwrite = true;
         break;
       case kMaxEvents: {
         const std::string& text = option.value;
@@ -75,6 +81,17 @@ int ReportCommand(std::span<const std::string> args) {
     return *exit_code;
   }
   const ReportOptions& options = parsed.value();
+  // Claimed before anything is read or evaluated: a path that must not be written (one of
+  // the reports, say) ends the command before it changes anything.
+  StatusOr<std::unique_ptr<OutputFile>> file = OutputFile::Create(OutputClaim(
+      options.output.empty()
+          ? std::filesystem::path(options.reports[0]).replace_extension(".html").string()
+          : options.output,
+      "the HTML report", options.reports, options.force_overwrite));
+  if (!file.ok()) {
+    CommandError(file.status().message());
+    return kExitGpuscopeFailure;
+  }
   // As `gpuscope view`: counter data never evaluated is evaluated first, so that the kernel
   // pages of profiled kernels have their metrics.
   for (const std::string& report : options.reports) {
@@ -91,23 +108,15 @@ int ReportCommand(std::span<const std::string> args) {
     CommandError(data.status().message());
     return kExitGpuscopeFailure;
   }
-  std::string output =
-      options.output.empty()
-          ? std::filesystem::path(options.reports[0]).replace_extension(".html").string()
-          : options.output;
-  std::ofstream file(output, std::ios::binary | std::ios::trunc);
-  if (!file) {
-    CommandError("cannot create " + output);
-    return kExitGpuscopeFailure;
-  }
   viewer::HtmlReportOptions html_options;
   html_options.max_events_per_report = options.max_events;
   StatusOr<viewer::HtmlReportStats> written =
-      viewer::WriteHtmlReport(*data.value(), viewer::WebAssets(), html_options, file);
-  file.close();
-  if (written.ok() && !file) written = Status::Error("cannot write " + output);
+      viewer::WriteHtmlReport(*data.value(), viewer::WebAssets(), html_options, (*file)->stream());
+  if (written.ok()) {
+    Status committed = (*file)->Commit();
+    if (!committed.ok()) written = committed;
+  }
   if (!written.ok()) {
-    std::filesystem::remove(output);
     CommandError(written.status().message());
     return kExitGpuscopeFailure;
   }
@@ -116,17 +125,18 @@ int ReportCommand(std::span<const std::string> args) {
               << written->total_events << " events (--max-events " << options.max_events
               << " per report); `gpuscope view` shows them all\n";
   }
-  std::cout << "gpuscope: wrote " << output << '\n';
+  std::cout << "gpuscope: wrote " << (*file)->path() << '\n';
   return kExitOk;
 }
 
 std::string ReportUsage() {
-  return "Usage: gpuscope report [-o out.html] <report>...\n"
+  return "Usage: gpuscope report [-o out.html] [-f] <report>...\n"
          "\n"
          "Writes one self-contained HTML file with the viewer and the reports' data (inline\n"
          "CSS, JavaScript and JSON): it opens from disk with no server and no network. At most\n"
          "--max-events timeline events per report are embedded (default 200000, about 15 MB);\n"
-         "a larger report is cut in time and the page says so.\n"
+         "a larger report is cut in time and the page says so. An existing HTML file is\n"
+         "replaced only with -f; a report, or any file the command reads, never.\n"
          "\n"
          "Options:\n" +
          FormatOptionHelp(kReportOptions);

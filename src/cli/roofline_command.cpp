@@ -1,8 +1,5 @@
 #include "cli/roofline_command.h"
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <iostream>
 
 #include "analysis/metrics/profile_loader.h"
@@ -10,6 +7,7 @@
 #include "cli/command_prologue.h"
 #include "cli/exit_codes.h"
 #include "cli/option_parser.h"
+#include "cli/output_file.h"
 #include "render/roofline_format.h"
 #include "render/roofline_svg.h"
 #include "store/report_reader.h"
@@ -17,17 +15,20 @@
 namespace gpuscope::cli {
 namespace {
 
-enum RooflineOptionId { kCsv, kSvg, kHelp };
+enum RooflineOptionId { kCsv, kSvg, kForceOverwrite, kHelp };
 
 constexpr OptionSpec kRooflineOptions[] = {
     {kCsv, "csv", 0, "", "write CSV (one row per kernel, unscaled values) instead of text"},
     {kSvg, "svg", 0, "FILE", "also write the roofline chart of all kernels to FILE"},
+    {kForceOverwrite, "force-overwrite", 'f', "",
+     "replace an existing FILE (never a report or an input)"},
     {kHelp, "help", 'h', "", "show this help"},
 };
 
 struct RooflineOptions {
   bool csv = false;
   std::string svg_path;
+  bool force_overwrite = false;
   std::vector<std::string> reports;
   bool help = false;
 };
@@ -45,6 +46,9 @@ StatusOr<RooflineOptions> ParseRooflineOptions(std::span<const std::string> args
       case kSvg:
         if (option.value.empty()) return Status::Error("option '--svg' needs a file name");
         options.svg_path = option.value;
+        break;
+      case kForceOverwrite:
+        options.force_overwrite = true;
         break;
       case kHelp:
         options.help = true;
@@ -71,6 +75,17 @@ int RooflineCommand(std::span<const std::string> args) {
     return *exit_code;
   }
   const RooflineOptions& options = parsed.value();
+  // Claimed before the reports are read: a path that must not be written costs no work.
+  std::unique_ptr<OutputFile> svg;
+  if (!options.svg_path.empty()) {
+    StatusOr<std::unique_ptr<OutputFile>> created = OutputFile::Create(
+        OutputClaim(options.svg_path, "the SVG", options.reports, options.force_overwrite));
+    if (!created.ok()) {
+      CommandError(created.status().message());
+      return kExitGpuscopeFailure;
+    }
+    svg = std::move(created.value());
+  }
 
   // Everything is read before anything is printed: one bad report, one error line.
   std::vector<analysis::roofline::RooflineResult> results;
@@ -102,12 +117,11 @@ int RooflineCommand(std::span<const std::string> args) {
     std::cerr << "gpuscope: warning: some kernels' counter data was never evaluated; run "
                  "`gpuscope stats --page details` on the report once to evaluate it\n";
   }
-  if (!options.svg_path.empty()) {
-    std::ofstream file(options.svg_path, std::ios::binary | std::ios::trunc);
-    if (file) file << render::RooflineSvg(results);
-    if (file) file.close();
-    if (!file) {
-      CommandError("cannot write '" + options.svg_path + "': " + std::strerror(errno));
+  if (svg) {
+    svg->stream() << render::RooflineSvg(results);
+    Status written = svg->Commit();
+    if (!written.ok()) {
+      CommandError(written.message());
       return kExitGpuscopeFailure;
     }
   }
@@ -125,14 +139,15 @@ int RooflineCommand(std::span<const std::string> args) {
 }
 
 std::string RooflineUsage() {
-  return "Usage: gpuscope roofline [--csv] [--svg FILE] REPORT...\n"
+  return "Usage: gpuscope roofline [--csv] [--svg FILE [-f]] REPORT...\n"
          "\n"
          "Prints the roofline of every kernel profiled in the reports (gpuscope profile\n"
          "--set full): achieved FLOP/s per precision (FP64, FP32, FP16; tensor pipe use),\n"
          "bytes, bandwidth and arithmetic intensity at DRAM, L2 and L1, the device's roofs,\n"
          "and a verdict: memory-bound, compute-bound or latency-bound (no unit above 60% of\n"
-         "its peak), with the headroom to the roof. --svg draws the log-log chart. No GPU is\n"
-         "needed.\n"
+         "its peak), with the headroom to the roof. --svg draws the log-log chart; an existing\n"
+         "FILE is replaced only with -f, and never when it is one of the REPORTs or any other\n"
+         "gpuscope report. No GPU is needed.\n"
          "\n"
          "Options:\n" +
          FormatOptionHelp(kRooflineOptions);

@@ -13,6 +13,7 @@
 #include "cli/run_options.h"
 #include "cli/run_preparation.h"
 #include "cli/traced_program.h"
+#include "contract/report_path_rules.h"
 #include "util/path_pattern.h"
 
 namespace gpuscope::cli {
@@ -24,13 +25,19 @@ void LauncherError(std::string_view message) {
 }
 
 // The log named by --log-file, expanded with the program's pid; stderr if that fails (the
-// pattern was checked before the start, so only a race can get here).
-std::unique_ptr<LogOutput> OpenLog(const RunOptions& options, pid_t program_pid) {
+// pattern was checked before the start, so only a race or a name with the pid that was
+// taken already can get here).
+std::unique_ptr<LogOutput> OpenLog(const RunOptions& options, const TracedProgram& program) {
+  const pid_t program_pid = program.pid();
   PatternContext context = CurrentProcessPatternContext();
   context.pid = static_cast<unsigned>(program_pid);
   StatusOr<LogTarget> target = ResolveLogTarget(options.log_file, context);
+  std::vector<std::string> inputs = {program.executable()};
+  StatusOr<std::string> report =
+      contract::ExpandReportPath(program.report_pattern(), context, /*is_root=*/true);
+  if (report.ok()) inputs.push_back(report.value());
   StatusOr<std::unique_ptr<LogOutput>> log =
-      target.ok() ? LogOutput::Open(target.value())
+      target.ok() ? LogOutput::Open(target.value(), inputs, options.force_overwrite)
                   : StatusOr<std::unique_ptr<LogOutput>>(target.status());
   if (log.ok()) return std::move(log.value());
   std::unique_ptr<LogOutput> fallback = LogOutput::Stderr();
@@ -81,7 +88,7 @@ int RunCommand(std::span<const std::string> args) {
     return failure.exit_code;
   }
   const pid_t pid = program.pid();
-  std::unique_ptr<LogOutput> log = OpenLog(options, pid);
+  std::unique_ptr<LogOutput> log = OpenLog(options, program);
   for (const std::string& warning : program.warnings()) log->Line(pid, warning);
   // The injection library prints the "gpuscope is profiling process" banner from inside
   // each traced process (children included), as nvprof did. Output sent to a log file keeps
@@ -94,7 +101,9 @@ int RunCommand(std::span<const std::string> args) {
   ProgramOutcome outcome = program.Wait();
   if (std::string ending = DescribeOutcome(outcome); !ending.empty()) log->Line(pid, ending);
   ReportProcesses(options, program.TakeManifest(), pid, working_directory, *log);
-  log.reset();  // closes a --log-file: nothing runs after EndLikeTheProgram's signal
+  // Puts a --log-file in place: nothing runs after EndLikeTheProgram's signal.
+  if (Status closed = log->Close(); !closed.ok()) LauncherError(closed.message());
+  log.reset();
   EndLikeTheProgram(outcome);
   return ExitCodeFor(outcome);
 }

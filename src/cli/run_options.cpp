@@ -26,7 +26,8 @@ enum RunOptionId {
 constexpr OptionSpec kRunOptions[] = {
     {kExportProfile, "export-profile", 'o', "file",
      "report path pattern (default gpuscope_%p.sqlite); %p pid, %h host, %q{ENV}, %%"},
-    {kForceOverwrite, "force-overwrite", 'f', "", "overwrite existing reports"},
+    {kForceOverwrite, "force-overwrite", 'f', "",
+     "overwrite existing reports and log file (never a report with the log)"},
     {kPrintGpuTrace, "print-gpu-trace", 0, "", "print one row per kernel, copy and memset"},
     {kPrintApiTrace, "print-api-trace", 0, "", "print one row per CUDA API call"},
     {kPrintGpuSummary, "print-gpu-summary", 0, "", "print only the GPU activities summary"},

@@ -9,9 +9,11 @@
 #include "cli/exit_codes.h"
 #include "cli/install_paths.h"
 #include "cli/manifest_file.h"
+#include "cli/output_claim.h"
 #include "cli/output_path_checks.h"
 #include "cli/program_resolver.h"
 #include "contract/environment_variables.h"
+#include "contract/report_path_rules.h"
 #include "util/path_pattern.h"
 
 namespace gpuscope::cli {
@@ -56,13 +58,24 @@ bool PrepareRun(const RunOptions& options, const std::string& working_directory,
 
   PatternContext stand_in = CurrentProcessPatternContext();
   StatusOr<std::string> report_pattern = PrepareReportPattern(
-      options.report_pattern, options.force_overwrite, stand_in, working_directory);
+      options.report_pattern, options.force_overwrite, stand_in, working_directory, {program.path});
   if (!report_pattern.ok()) {
     return Fail(failure, kExitGpuscopeFailure, report_pattern.status().message());
   }
   if (options.log_file.has_value()) {
-    Status log_ok = CheckLogFilePattern(*options.log_file, stand_in);
+    Status log_ok =
+        CheckLogFilePattern(*options.log_file, stand_in, options.force_overwrite, {program.path});
     if (!log_ok.ok()) return Fail(failure, kExitGpuscopeFailure, log_ok.message());
+    // Both expanded with the same stand-in pid, so that "-o r_%p.sqlite --log-file
+    // r_%p.sqlite" is caught too.
+    StatusOr<std::string> report =
+        contract::ExpandReportPath(report_pattern.value(), stand_in, /*is_root=*/true);
+    StatusOr<std::string> log = ExpandPathPattern(*options.log_file, stand_in);
+    if (report.ok() && log.ok() && SameFile(report.value(), log.value())) {
+      return Fail(failure, kExitGpuscopeFailure,
+                  "--log-file " + *options.log_file +
+                      " names the report's file (-o); not overwriting the report with the log");
+    }
   }
 
   StatusOr<std::string> library = LocateInjectionLibrary();
@@ -93,6 +106,7 @@ bool PrepareRun(const RunOptions& options, const std::string& working_directory,
   // stderr; the launcher writes the banner there itself.
   settings.quiet = options.quiet || options.log_file.has_value();
   preparation.request.executable = program.path;
+  preparation.report_pattern = report_pattern.value();
   preparation.request.argv = options.program;
   preparation.request.environment = BuildChildEnvironment(CurrentEnvironment(), settings);
   return true;

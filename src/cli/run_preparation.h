@@ -14,6 +14,7 @@ namespace gpuscope::cli {
 struct RunPreparation {
   LaunchRequest request;  // the resolved program, its argv and the contract environment
   std::string manifest_path;
+  std::string report_pattern;  // absolute, as the injection library gets it
   // Problems that do not stop the run; printed to the log once it is open.
   std::vector<std::string> warnings;
 };

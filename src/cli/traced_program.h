@@ -31,6 +31,9 @@ class TracedProgram {
   pid_t pid() const { return pid_; }
   // Problems that did not stop the run, for the caller to print once its output is open.
   const std::vector<std::string>& warnings() const { return preparation_.warnings; }
+  // The program's resolved path and the absolute report pattern, once Start succeeded.
+  const std::string& executable() const { return preparation_.request.executable; }
+  const std::string& report_pattern() const { return preparation_.report_pattern; }
 
   // Waits for the program to end (launcher.h: signals reach it meanwhile).
   ProgramOutcome Wait();

@@ -31,25 +31,7 @@ Status WriteTable(const store::ReportReader& report, const std::string& table,
                   const std::filesystem::path& file) {
   std::ofstream out(file, std::ios::binary | std::ios::trunc);
   if (!out) return Status::Error("cannot create " + file.string());
-  // The header comes first, also for an empty table, so that scripts see the columns.
-  auto header = [&](std::span<const std::string> columns) {
-    for (std::size_t i = 0; i < columns.size(); ++i) {
-      out << (i ? "," : "") << CsvField(columns[i]);
-    }
-    out << "\r\n";
-  };
-  std::string line;
-  GPUSCOPE_RETURN_IF_ERROR(
-      store::ForEachExportedRow(report, table, header, [&](const store::TableRow& row) {
-        line.clear();
-        for (std::size_t i = 0; i < row.values.size(); ++i) {
-          if (i) line += ',';
-          line += FormatValue(row.values[i]);
-        }
-        line += "\r\n";
-        out << line;
-        return static_cast<bool>(out);
-      }));
+  GPUSCOPE_RETURN_IF_ERROR(WriteCsvTable(report, table, out));
   out.flush();
   if (!out) return Status::Error("cannot write " + file.string());
   return {};
@@ -58,6 +40,28 @@ Status WriteTable(const store::ReportReader& report, const std::string& table,
 }  // namespace
 
 std::string CsvField(std::string_view text) { return render::CsvField(text); }
+
+Status WriteCsvTable(const store::ReportReader& report, const std::string& table,
+                     std::ostream& out) {
+  // The header comes first, also for an empty table, so that scripts see the columns.
+  auto header = [&](std::span<const std::string> columns) {
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+      out << (i ? "," : "") << CsvField(columns[i]);
+    }
+    out << "\r\n";
+  };
+  std::string line;
+  return store::ForEachExportedRow(report, table, header, [&](const store::TableRow& row) {
+    line.clear();
+    for (std::size_t i = 0; i < row.values.size(); ++i) {
+      if (i) line += ',';
+      line += FormatValue(row.values[i]);
+    }
+    line += "\r\n";
+    out << line;
+    return static_cast<bool>(out);
+  });
+}
 
 const std::vector<std::string>& CsvTableNames() { return store::ExportedTableNames(); }
 

@@ -3,6 +3,7 @@
 // kinds spelled out), absolute nanosecond times. Rows stream from SQLite to the file.
 #pragma once
 
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -16,7 +17,13 @@ namespace gpuscope::exporter {
 // names without ".csv".
 const std::vector<std::string>& CsvTableNames();
 
-// Writes <directory>/<table>.csv for every table, creating `directory` if needed.
+// One table (a name of CsvTableNames) as CSV: the header row, then a row per record.
+Status WriteCsvTable(const store::ReportReader& report, const std::string& table,
+                     std::ostream& out);
+
+// Writes <directory>/<table>.csv for every table, creating `directory` if needed. (The
+// gpuscope command writes each table through cli/output_file.h instead, so that existing
+// files are only replaced when asked and never half.)
 Status WriteCsvTables(const store::ReportReader& report, const std::string& directory);
 
 // One CSV field: quoted (inner quotes doubled) when it holds a comma, quote, CR or LF.

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "store/schema.h"
+
 namespace gpuscope::store {
 
 namespace {
@@ -18,12 +20,29 @@ constexpr char kMagic[] = "SQLite format 3";  // 16 bytes with its NUL
 constexpr std::size_t kPageSizeOffset = 16;
 constexpr std::size_t kChangeCounterOffset = 24;
 constexpr std::size_t kPageCountOffset = 28;
+constexpr std::size_t kApplicationIdOffset = 68;
 constexpr std::size_t kVersionValidForOffset = 92;
 
 std::uint32_t BigEndian(const unsigned char* bytes, std::size_t size) {
   std::uint32_t value = 0;
   for (std::size_t i = 0; i < size; ++i) value = (value << 8) | bytes[i];
   return value;
+}
+
+// Reads up to kHeaderSize bytes of `path` into `header`; the count read, or -1 with errno set.
+ssize_t ReadHeader(const std::string& path, unsigned char (&header)[kHeaderSize]) {
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  ssize_t got = read(fd, header, kHeaderSize);
+  int read_errno = errno;
+  close(fd);
+  errno = read_errno;
+  return got;
+}
+
+bool HasSqliteMagic(const unsigned char* header, ssize_t got) {
+  return got >= static_cast<ssize_t>(sizeof(kMagic)) &&
+         std::memcmp(header, kMagic, sizeof(kMagic)) == 0;
 }
 
 }  // namespace
@@ -39,15 +58,10 @@ Status CheckReportFile(const std::string& path, const std::string& action) {
   if (!S_ISREG(info.st_mode)) return Status::Error(prefix + "not a regular file");
   if (info.st_size == 0) return Status::Error(prefix + "the file is empty, not a gpuscope report");
 
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return Status::Error(prefix + std::strerror(errno));
   unsigned char header[kHeaderSize] = {};
-  ssize_t got = read(fd, header, sizeof(header));
-  int read_errno = errno;
-  close(fd);
-  if (got < 0) return Status::Error(prefix + std::strerror(read_errno));
-  if (static_cast<std::size_t>(got) < sizeof(kMagic) ||
-      std::memcmp(header, kMagic, sizeof(kMagic)) != 0) {
+  ssize_t got = ReadHeader(path, header);
+  if (got < 0) return Status::Error(prefix + std::strerror(errno));
+  if (!HasSqliteMagic(header, got)) {
     return Status::Error(prefix + "not a gpuscope report (not an SQLite database)");
   }
   if (static_cast<std::size_t>(got) < kHeaderSize) {
@@ -72,6 +86,19 @@ Status CheckReportFile(const std::string& path, const std::string& action) {
     }
   }
   return Status();
+}
+
+bool IsGpuscopeReport(const std::string& path) {
+  struct stat info {};
+  if (stat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode)) return false;
+  unsigned char header[kHeaderSize] = {};
+  ssize_t got = ReadHeader(path, header);
+  if (!HasSqliteMagic(header, got)) return false;
+  if (got == static_cast<ssize_t>(kHeaderSize) &&
+      BigEndian(header + kApplicationIdOffset, 4) == static_cast<std::uint32_t>(kApplicationId)) {
+    return true;
+  }
+  return access((path + "-wal").c_str(), F_OK) == 0;
 }
 
 }  // namespace gpuscope::store

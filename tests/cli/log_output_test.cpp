@@ -54,7 +54,7 @@ TEST(LogTarget, UnsetEnvironmentVariableIsAnError) {
 TEST(LogOutput, WritesPrefixedLinesAndTablesToTheFile) {
   testing::TempDir dir;
   StatusOr<std::unique_ptr<LogOutput>> log =
-      LogOutput::Open({LogTarget::Kind::kFile, dir.File("gpuscope.log")});
+      LogOutput::Open({LogTarget::Kind::kFile, dir.File("gpuscope.log")}, {}, false);
   ASSERT_TRUE(log.ok()) << log.status().message();
   (*log)->Line(31134, "Profiling application: ./sample");
   (*log)->stream() << "            Type  Time(%)\n";
@@ -66,11 +66,18 @@ TEST(LogOutput, WritesPrefixedLinesAndTablesToTheFile) {
             "==31134== Report: r.sqlite\n");
 }
 
-TEST(LogOutput, TruncatesAnExistingLog) {
+// An existing log is replaced only when asked (-f), as every output of gpuscope.
+TEST(LogOutput, ReplacesAnExistingLogOnlyWhenForced) {
   testing::TempDir dir;
   dir.Write("gpuscope.log", "old contents\n");
+  StatusOr<std::unique_ptr<LogOutput>> refused =
+      LogOutput::Open({LogTarget::Kind::kFile, dir.File("gpuscope.log")}, {}, false);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().message(),
+            dir.File("gpuscope.log") + " already exists (use -f to overwrite it)");
+  EXPECT_EQ(testing::ReadFile(dir.File("gpuscope.log")), "old contents\n");
   StatusOr<std::unique_ptr<LogOutput>> log =
-      LogOutput::Open({LogTarget::Kind::kFile, dir.File("gpuscope.log")});
+      LogOutput::Open({LogTarget::Kind::kFile, dir.File("gpuscope.log")}, {}, true);
   ASSERT_TRUE(log.ok());
   (*log)->Line(1, "new");
   log->reset();
@@ -80,7 +87,7 @@ TEST(LogOutput, TruncatesAnExistingLog) {
 TEST(LogOutput, UnwritableFileIsAnError) {
   testing::TempDir dir;
   StatusOr<std::unique_ptr<LogOutput>> log =
-      LogOutput::Open({LogTarget::Kind::kFile, dir.File("missing/gpuscope.log")});
+      LogOutput::Open({LogTarget::Kind::kFile, dir.File("missing/gpuscope.log")}, {}, false);
   ASSERT_FALSE(log.ok());
   EXPECT_NE(log.status().message().find("cannot write log file"), std::string::npos);
 }

@@ -116,10 +116,10 @@ TEST(ReportPath, BadPatternsAreErrors) {
 
 TEST(ReportPath, LogFilePatternIsCheckedTheSameWay) {
   testing::TempDir dir;
-  EXPECT_TRUE(CheckLogFilePattern("%1", StandIn()).ok());
-  EXPECT_TRUE(CheckLogFilePattern("%2", StandIn()).ok());
-  EXPECT_TRUE(CheckLogFilePattern(dir.File("log_%p.txt"), StandIn()).ok());
-  Status missing = CheckLogFilePattern(dir.File("none/log.txt"), StandIn());
+  EXPECT_TRUE(CheckLogFilePattern("%1", StandIn(), false, {}).ok());
+  EXPECT_TRUE(CheckLogFilePattern("%2", StandIn(), false, {}).ok());
+  EXPECT_TRUE(CheckLogFilePattern(dir.File("log_%p.txt"), StandIn(), false, {}).ok());
+  Status missing = CheckLogFilePattern(dir.File("none/log.txt"), StandIn(), false, {});
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.message(), "log file directory '" + dir.File("none") + "' does not exist");
 }

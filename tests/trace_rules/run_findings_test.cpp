@@ -18,7 +18,7 @@ using analysis::testing::kMs;
 std::string PrintedFor(const std::string& report, const std::string& log_path,
                        const RunOptions& options) {
   StatusOr<std::unique_ptr<LogOutput>> log =
-      LogOutput::Open(LogTarget{LogTarget::Kind::kFile, log_path});
+      LogOutput::Open(LogTarget{LogTarget::Kind::kFile, log_path}, {}, /*force_overwrite=*/true);
   EXPECT_TRUE(log.ok()) << log.status().message();
   if (!log.ok()) return "";
   EXPECT_TRUE(

@@ -260,7 +260,8 @@ describe('the real gpuscope binary', {skip: !gpuscope && 'GPUSCOPE_BIN is not se
 
   test('gpuscope report writes a page that works from file:// with no server', async () => {
     const html = path.join(artifactsDir(), 'real-report.html');
-    execFileSync(gpuscope, ['report', '-o', html, ...reports], {stdio: 'pipe'});
+    // -f: the page is kept among the artifacts of the build, and replaced on every run.
+    execFileSync(gpuscope, ['report', '-f', '-o', html, ...reports], {stdio: 'pipe'});
     const page = await openPage(browser, pathToFileURL(html).href);
     try {
       await checkDetailsAndRelated(page, 'report');
