@@ -1,8 +1,15 @@
 // `gpuscope view` and `gpuscope report` as a user runs them.
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <signal.h>
 #include <stdio.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
+#include <atomic>
+#include <chrono>
 #include <filesystem>
+#include <thread>
 
 #include "../export/test_reports.h"
 #include "gpuscope_process.h"
@@ -12,6 +19,7 @@ namespace gpuscope::viewer {
 namespace {
 
 using cli::testing::GpuscopeBinary;
+using cli::testing::GpuscopeProcess;
 using cli::testing::RunGpuscope;
 using exporter::testing::ReadWholeFile;
 using exporter::testing::ScratchDir;
@@ -39,6 +47,88 @@ TEST(ViewBinaryTest, PrintsTheUrlServesTheApiAndStops) {
   while (::fgets(line, sizeof line, pipe) != nullptr) rest += line;
   EXPECT_NE(rest.find("viewer stopped"), std::string::npos) << rest;
   EXPECT_EQ(::pclose(pipe), 0);
+}
+
+// A client that keeps a request head coming, one byte every 200 ms, for at most 6 s.
+class SlowLoris {
+ public:
+  explicit SlowLoris(std::uint16_t port)
+      : thread_([this, port] {
+          int fd = testing::Connect(port);
+          if (fd < 0) return;
+          ::send(fd, "GET / HTTP/1.1\r\nX: ", 19, MSG_NOSIGNAL);
+          for (int i = 0; i < 30 && !stop_; ++i) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(200));
+            if (::send(fd, "a", 1, MSG_NOSIGNAL) != 1) break;
+          }
+          ::close(fd);
+        }) {}
+  ~SlowLoris() {
+    stop_ = true;
+    thread_.join();
+  }
+
+ private:
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+};
+
+std::chrono::milliseconds Since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
+                                                               start);
+}
+
+TEST(ViewBinaryTest, StopsOnTimeWhileASlowClientIsConnected) {
+  ScratchDir dir;
+  exporter::testing::WriteRichReport(dir.File("rich.sqlite"));
+  std::string command =
+      GpuscopeBinary() + " view --exit-after-seconds 2 " + dir.File("rich.sqlite") + " 2>&1";
+  FILE* pipe = ::popen(command.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  auto start = std::chrono::steady_clock::now();
+  char line[512] = {};
+  ASSERT_NE(::fgets(line, sizeof line, pipe), nullptr);
+  const std::string prefix = "gpuscope: viewer at http://127.0.0.1:";
+  std::string first(line);
+  ASSERT_EQ(first.rfind(prefix, 0), 0u) << first;
+  {
+    SlowLoris loris(static_cast<std::uint16_t>(std::stoi(first.substr(prefix.size()))));
+    while (::fgets(line, sizeof line, pipe) != nullptr) {
+    }
+    EXPECT_EQ(::pclose(pipe), 0);
+    EXPECT_LT(Since(start).count(), 3500);
+  }
+}
+
+TEST(ViewBinaryTest, SigtermStopsItWhileASlowClientIsConnected) {
+  ScratchDir dir;
+  exporter::testing::WriteRichReport(dir.File("rich.sqlite"));
+  // A port that was free a moment ago (the output is only read at the end).
+  int probe = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t length = sizeof address;
+  ASSERT_EQ(::bind(probe, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+  ::getsockname(probe, reinterpret_cast<sockaddr*>(&address), &length);
+  ::close(probe);
+  std::uint16_t port = ntohs(address.sin_port);
+  GpuscopeProcess view({"view", "--port", std::to_string(port), dir.File("rich.sqlite")}, {});
+  int up = -1;
+  for (int i = 0; i < 100 && up < 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    up = testing::Connect(port);
+  }
+  ASSERT_GE(up, 0) << "the viewer did not start listening";
+  ::close(up);
+  SlowLoris loris(port);
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  auto start = std::chrono::steady_clock::now();
+  ::kill(view.pid(), SIGTERM);
+  cli::testing::Finished finished = view.Finish();
+  EXPECT_LT(Since(start).count(), 1000);
+  EXPECT_EQ(finished.exit_code, 0) << finished.err;
+  EXPECT_NE(finished.out.find("viewer stopped"), std::string::npos) << finished.out;
 }
 
 TEST(ViewBinaryTest, UsageAndReportErrors) {
