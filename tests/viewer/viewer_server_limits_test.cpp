@@ -173,6 +173,21 @@ TEST_F(ViewerServerLimitsTest, AFullPoolAnswers503AtOnceAndServesTheQueueLater) 
   EXPECT_EQ(statuses, (std::vector<int>{200, 200}));
 }
 
+TEST_F(ViewerServerLimitsTest, ConnectionsOverTheLimitAre503AtOnce) {
+  HttpServerLimits limits;
+  limits.max_connections = 2;
+  auto server = Serve(limits);
+  int idle[2] = {Connect(server->port()), Connect(server->port())};
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // both accepted
+  Clock::time_point start = Clock::now();
+  EXPECT_EQ(Get(server->port(), "/api/reports").status, 503);
+  EXPECT_LT(Since(start).count(), 500);
+  ::close(idle[0]);
+  ::close(idle[1]);
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // both gone
+  EXPECT_EQ(Get(server->port(), "/api/reports").status, 200);
+}
+
 TEST_F(ViewerServerLimitsTest, StopsPromptlyWithConnectionsOpen) {
   auto server = Serve();
   std::vector<int> open;
