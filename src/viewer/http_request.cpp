@@ -33,6 +33,8 @@ std::string_view ReasonPhrase(int status) {
       return "Request Header Fields Too Large";
     case 500:
       return "Internal Server Error";
+    case 503:
+      return "Service Unavailable";
     default:
       return "Unknown";
   }
@@ -145,7 +147,7 @@ std::string FormatHttpResponse(const HttpResponse& response, bool head_only) {
                     std::string(ReasonPhrase(response.status)) + "\r\n";
   out += "Content-Type: " + response.content_type + "\r\n";
   out += "Content-Length: " + std::to_string(response.body.size()) + "\r\n";
-  // One request per connection keeps the single-threaded server simple and fair.
+  // One request per connection: the server's connection states end with the answer.
   out += "Connection: close\r\n";
   out += "Cache-Control: no-store\r\n";
   out += "X-Content-Type-Options: nosniff\r\n";

@@ -3,26 +3,30 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
-#include <sys/time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <exception>
+#include <map>
+#include <mutex>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "viewer/http_connection.h"
+#include "viewer/worker_pool.h"
 
 namespace gpuscope::viewer {
 namespace {
 
-constexpr int kReceiveTimeoutSeconds = 5;
+using Clock = HttpConnection::Clock;
 
-void SendAll(int fd, std::string_view data) {
-  while (!data.empty()) {
-    ssize_t sent = ::send(fd, data.data(), data.size(), MSG_NOSIGNAL);
-    if (sent < 0 && errno == EINTR) continue;
-    if (sent <= 0) return;  // the client went away; nothing to tell it
-    data.remove_prefix(static_cast<std::size_t>(sent));
-  }
-}
+// How often the loop wakes without traffic to ask should_stop().
+constexpr std::chrono::milliseconds kStopCheck{200};
 
 // "127.0.0.1:8080" / "localhost" / "[::1]:80" -> the host part.
 std::string_view HostPart(std::string_view host) {
@@ -30,14 +34,72 @@ std::string_view HostPart(std::string_view host) {
   return host.substr(0, host.find(':'));
 }
 
+// The request in `head`, or the formatted answer that refuses it without the handler.
+std::variant<HttpRequest, std::string> Admit(std::string_view head) {
+  StatusOr<HttpRequest> request = ParseHttpRequest(head);
+  if (!request.ok()) {
+    return FormatHttpResponse(JsonError(400, request.status().message()), false);
+  }
+  bool head_only = request->method == "HEAD";
+  auto host = request->headers.find("host");
+  std::string_view host_name = host == request->headers.end() ? "" : HostPart(host->second);
+  if (request->method != "GET" && !head_only) {
+    return FormatHttpResponse(JsonError(405, "only GET and HEAD are supported"), head_only);
+  }
+  if (!host_name.empty() && host_name != "127.0.0.1" && host_name != "localhost") {
+    // A page on another site cannot reach us through a name that resolves to 127.0.0.1.
+    return FormatHttpResponse(JsonError(403, "requests must name 127.0.0.1 or localhost as Host"),
+                              head_only);
+  }
+  return std::move(request.value());
+}
+
+// Answers the workers hand back to the loop, which alone touches connections; the eventfd
+// wakes the loop's poll().
+class Completions {
+ public:
+  Completions() : fd_(::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) {}
+  ~Completions() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  int fd() const { return fd_; }
+  void Push(std::uint64_t connection, std::string bytes) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      done_.emplace_back(connection, std::move(bytes));
+    }
+    std::uint64_t one = 1;
+    [[maybe_unused]] ssize_t written = ::write(fd_, &one, sizeof one);
+  }
+  std::vector<std::pair<std::uint64_t, std::string>> Take() {
+    std::uint64_t count = 0;
+    [[maybe_unused]] ssize_t read = ::read(fd_, &count, sizeof count);
+    std::lock_guard<std::mutex> lock(mutex_);
+    return std::exchange(done_, {});
+  }
+
+ private:
+  int fd_;
+  std::mutex mutex_;
+  std::vector<std::pair<std::uint64_t, std::string>> done_;
+};
+
+// A best-effort answer on a socket the server will not keep (a connection over the limit).
+void SendAndClose(int fd, const std::string& bytes) {
+  [[maybe_unused]] ssize_t sent = ::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
+  ::close(fd);
+}
+
 }  // namespace
 
 StatusOr<std::unique_ptr<HttpServer>> HttpServer::Listen(std::string_view address,
-                                                         std::uint16_t port) {
+                                                         std::uint16_t port,
+                                                         HttpServerLimits limits) {
   if (address != "127.0.0.1") {
     return Status::Error("the viewer only listens on 127.0.0.1, not " + std::string(address));
   }
-  int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  // Non-blocking: a client that goes away between poll() and accept() must not stall the loop.
+  int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
   if (fd < 0) return Status::Error(std::string("cannot create a socket: ") + std::strerror(errno));
   int yes = 1;
   ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
@@ -51,14 +113,14 @@ StatusOr<std::unique_ptr<HttpServer>> HttpServer::Listen(std::string_view addres
     return Status::Error("cannot listen on 127.0.0.1:" + std::to_string(port) + ": " +
                          std::strerror(error));
   }
-  if (::listen(fd, 64) != 0) {
+  if (::listen(fd, 128) != 0) {
     int error = errno;
     ::close(fd);
     return Status::Error(std::string("cannot listen: ") + std::strerror(error));
   }
   socklen_t length = sizeof socket_address;
   ::getsockname(fd, reinterpret_cast<sockaddr*>(&socket_address), &length);
-  return std::unique_ptr<HttpServer>(new HttpServer(fd, ntohs(socket_address.sin_port)));
+  return std::unique_ptr<HttpServer>(new HttpServer(fd, ntohs(socket_address.sin_port), limits));
 }
 
 HttpServer::~HttpServer() {
@@ -75,66 +137,95 @@ std::string HttpServer::bound_address() const {
 }
 
 void HttpServer::Serve(const HttpHandler& handler, const std::function<bool()>& should_stop) {
-  while (!should_stop()) ServeOne(handler, 200);
-}
+  const HttpConnection::Times times{limits_.request_deadline, limits_.write_deadline,
+                                    limits_.linger};
+  Completions completions;
+  std::map<std::uint64_t, std::unique_ptr<HttpConnection>> connections;
+  // Declared last, so destroyed first: every worker has returned before the completions it
+  // writes to go away.
+  WorkerPool pool(limits_.workers, limits_.max_queued);
+  std::uint64_t next_id = 0;
+  std::vector<pollfd> polled;
+  std::vector<std::pair<std::uint64_t, HttpConnection*>> polled_connections;
 
-bool HttpServer::ServeOne(const HttpHandler& handler, int timeout_ms) {
-  pollfd waiting{fd_, POLLIN, 0};
-  if (::poll(&waiting, 1, timeout_ms) <= 0) return false;  // timeout, or EINTR from a signal
-  int client = ::accept4(fd_, nullptr, nullptr, SOCK_CLOEXEC);
-  if (client < 0) return false;
-  HandleConnection(client, handler);
-  ::close(client);
-  return true;
-}
-
-void HttpServer::HandleConnection(int client, const HttpHandler& handler) {
-  timeval timeout{kReceiveTimeoutSeconds, 0};
-  ::setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
-  ::setsockopt(client, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
-  std::string head;
-  std::size_t end_of_head = std::string::npos;
-  char buffer[4096];
-  while (end_of_head == std::string::npos) {
-    if (head.size() > kMaxRequestHeadBytes) {
-      SendAll(client, FormatHttpResponse(JsonError(431, "request head too large"), false));
+  // A complete head: refused here, or handed to a worker (503 when none can take it).
+  auto dispatch = [&](std::uint64_t id, HttpConnection& connection, std::string_view head) {
+    std::variant<HttpRequest, std::string> admitted = Admit(head);
+    if (std::string* refusal = std::get_if<std::string>(&admitted)) {
+      connection.Respond(std::move(*refusal));
       return;
     }
-    ssize_t received = ::recv(client, buffer, sizeof buffer, 0);
-    if (received < 0 && errno == EINTR) continue;
-    if (received <= 0) {
-      if (!head.empty()) {
-        SendAll(client, FormatHttpResponse(
-                            JsonError(received < 0 ? 408 : 400, "incomplete request"), false));
+    auto job = [&handler, &completions, id, request = std::get<HttpRequest>(std::move(admitted))] {
+      HttpResponse response;
+      try {
+        response = handler(request);
+      } catch (const std::exception& error) {
+        response = JsonError(500, error.what());
       }
-      return;
+      completions.Push(id, FormatHttpResponse(response, request.method == "HEAD"));
+    };
+    if (!pool.TryPost(std::move(job))) {
+      connection.Respond(FormatHttpResponse(JsonError(503, "the viewer is busy; try again"), false));
     }
-    head.append(buffer, static_cast<std::size_t>(received));
-    end_of_head = head.find("\r\n\r\n");
+  };
+
+  while (!should_stop()) {
+    Clock::time_point now = Clock::now();
+    Clock::time_point wake = now + kStopCheck;
+    polled = {{fd_, POLLIN, 0}, {completions.fd(), POLLIN, 0}};
+    polled_connections.clear();
+    for (auto& [id, connection] : connections) {
+      if (connection->state() == HttpConnection::State::kHandling) continue;
+      wake = std::min(wake, connection->deadline());
+      polled.push_back({connection->fd(), connection->events(), 0});
+      polled_connections.emplace_back(id, connection.get());
+    }
+    auto timeout = std::chrono::ceil<std::chrono::milliseconds>(wake - now).count();
+    if (::poll(polled.data(), polled.size(), static_cast<int>(std::max<long>(timeout, 0))) < 0) {
+      continue;  // EINTR: a signal, perhaps the one should_stop() reports
+    }
+    if (polled[1].revents != 0) {
+      for (auto& [id, bytes] : completions.Take()) {
+        auto found = connections.find(id);
+        if (found != connections.end()) found->second->Respond(std::move(bytes));
+      }
+    }
+    for (std::size_t i = 2; i < polled.size(); ++i) {
+      if (polled[i].revents == 0) continue;
+      auto [id, connection_pointer] = polled_connections[i - 2];
+      HttpConnection& connection = *connection_pointer;
+      if (connection.state() == HttpConnection::State::kReading) {
+        std::optional<std::string> head = connection.ReadHead();
+        if (head) dispatch(id, connection, *head);
+      } else if (connection.state() == HttpConnection::State::kWriting) {
+        connection.Write();
+      } else if (connection.state() == HttpConnection::State::kDraining) {
+        connection.Drain();
+      }
+    }
+    if (polled[0].revents != 0) {
+      for (;;) {
+        int client = ::accept4(fd_, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
+        if (client < 0) break;  // EAGAIN: none left (or an error that the next poll repeats)
+        if (connections.size() >= limits_.max_connections) {
+          SendAndClose(client, FormatHttpResponse(
+                                   JsonError(503, "too many open connections; try again"), false));
+          continue;
+        }
+        connections.emplace(next_id++,
+                            std::make_unique<HttpConnection>(client, Clock::now(), times));
+      }
+    }
+    now = Clock::now();
+    for (auto entry = connections.begin(); entry != connections.end();) {
+      entry->second->ExpireAt(now);
+      if (entry->second->state() == HttpConnection::State::kDone) {
+        entry = connections.erase(entry);
+      } else {
+        ++entry;
+      }
+    }
   }
-  head.resize(end_of_head);
-  if (head.size() > kMaxRequestHeadBytes) {
-    SendAll(client, FormatHttpResponse(JsonError(431, "request head too large"), false));
-    return;
-  }
-  StatusOr<HttpRequest> request = ParseHttpRequest(head);
-  if (!request.ok()) {
-    SendAll(client, FormatHttpResponse(JsonError(400, request.status().message()), false));
-    return;
-  }
-  bool head_only = request->method == "HEAD";
-  HttpResponse response;
-  auto host = request->headers.find("host");
-  std::string_view host_name = host == request->headers.end() ? "" : HostPart(host->second);
-  if (request->method != "GET" && !head_only) {
-    response = JsonError(405, "only GET and HEAD are supported");
-  } else if (!host_name.empty() && host_name != "127.0.0.1" && host_name != "localhost") {
-    // A page on another site cannot reach us through a name that resolves to 127.0.0.1.
-    response = JsonError(403, "requests must name 127.0.0.1 or localhost as Host");
-  } else {
-    response = handler(request.value());
-  }
-  SendAll(client, FormatHttpResponse(response, head_only));
 }
 
 }  // namespace gpuscope::viewer

@@ -1,12 +1,20 @@
 // A small HTTP/1.1 server for the viewer: POSIX sockets, no dependency, loopback only.
 //
 // Listen() refuses every address but 127.0.0.1: the viewer shows traces (command lines,
-// kernel names, host names) that must not be served to the network. Requests are served
-// one at a time, one per connection (Connection: close); a client that sends nothing for a
-// few seconds, or a head over kMaxRequestHeadBytes, is answered with an error and dropped,
-// so one bad client cannot stall the server for long. Only GET and HEAD are accepted.
+// kernel names, host names) that must not be served to the network. Only GET and HEAD are
+// accepted, one request per connection (Connection: close); a Host header naming another
+// host is refused (DNS rebinding), and no CORS header is ever sent.
+//
+// Serve() runs one event loop thread and a pool of worker threads. The loop accepts, reads
+// request heads and writes answers without blocking (viewer/http_connection.h), so an idle
+// or slow client costs a socket, never a thread: it cannot delay other clients, and it is cut
+// off at a deadline counted from accept. Complete requests go to the workers, which run the
+// handler; when all workers are busy and `max_queued` requests already wait for one, the
+// next is answered 503 at once. The handler must be safe to call from several threads.
 #pragma once
 
+#include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -20,11 +28,24 @@ namespace gpuscope::viewer {
 
 using HttpHandler = std::function<HttpResponse(const HttpRequest&)>;
 
+struct HttpServerLimits {
+  std::size_t workers = 8;            // handler threads
+  std::size_t max_queued = 64;        // complete requests waiting for a worker; then 503
+  std::size_t max_connections = 256;  // open at once; beyond that a new one gets 503
+  // The whole request head must arrive within this from accept (else 408, connection cut).
+  std::chrono::milliseconds request_deadline{10000};
+  // The client must take the whole answer within this.
+  std::chrono::milliseconds write_deadline{10000};
+  // How long what a client still sends after its answer is read and dropped.
+  std::chrono::milliseconds linger{1000};
+};
+
 class HttpServer {
  public:
   // Binds `address` (only "127.0.0.1" is accepted) on `port` (0: a free port the kernel
   // picks) and listens.
-  static StatusOr<std::unique_ptr<HttpServer>> Listen(std::string_view address, std::uint16_t port);
+  static StatusOr<std::unique_ptr<HttpServer>> Listen(std::string_view address, std::uint16_t port,
+                                                      HttpServerLimits limits = {});
   ~HttpServer();
   HttpServer(const HttpServer&) = delete;
   HttpServer& operator=(const HttpServer&) = delete;
@@ -33,18 +54,17 @@ class HttpServer {
   // The address actually bound, as getsockname() reports it.
   std::string bound_address() const;
 
-  // Serves until `should_stop` returns true (checked at least every 200 ms), e.g. after
-  // SIGINT. Requests whose Host header names another host are refused (DNS rebinding).
+  // Serves until `should_stop` returns true (checked at least every 200 ms, on the calling
+  // thread), e.g. after SIGINT; then drops the open connections and the queued requests and
+  // returns once the requests being handled are answered.
   void Serve(const HttpHandler& handler, const std::function<bool()>& should_stop);
 
-  // Serves one connection (for tests); false when none arrived within `timeout_ms`.
-  bool ServeOne(const HttpHandler& handler, int timeout_ms);
-
  private:
-  explicit HttpServer(int fd, std::uint16_t port) : fd_(fd), port_(port) {}
-  void HandleConnection(int client, const HttpHandler& handler);
+  HttpServer(int fd, std::uint16_t port, HttpServerLimits limits)
+      : fd_(fd), port_(port), limits_(limits) {}
   int fd_ = -1;
   std::uint16_t port_ = 0;
+  HttpServerLimits limits_;
 };
 
 }  // namespace gpuscope::viewer

@@ -164,6 +164,7 @@ StatusOr<std::unique_ptr<ViewerData>> ViewerData::Open(const std::vector<std::st
 }
 
 std::string ViewerData::ReportJson(std::size_t i) const {
+  std::unique_lock<std::mutex> lock = Lock(i);
   const store::ReportReader& reader = *reports_[i].reader;
   const TrackIndex& index = *reports_[i].index;
   const store::ProcessInfo& process = reader.process();
@@ -253,6 +254,7 @@ std::string ViewerData::TracksJson(std::size_t report) const {
 
 StatusOr<std::string> ViewerData::EventJson(std::size_t report, EventType type,
                                             std::uint32_t id) const {
+  std::unique_lock<std::mutex> lock = Lock(report);
   const store::ReportReader& reader = *reports_[report].reader;
   const TrackIndex& index = *reports_[report].index;
   std::string out;
@@ -293,11 +295,22 @@ StatusOr<std::string> ViewerData::EventJson(std::size_t report, EventType type,
 }
 
 StatusOr<std::string> ViewerData::SummaryJson(std::span<const std::size_t> reports) {
+  // A report listed twice is counted once: in the tables, and in the work (a long list of
+  // one id costs one report's work).
   std::vector<std::size_t> key(reports.begin(), reports.end());
-  auto cached = summaries_.find(key);
-  if (cached != summaries_.end()) return cached->second;
+  std::sort(key.begin(), key.end());
+  key.erase(std::unique(key.begin(), key.end()), key.end());
+  {
+    std::lock_guard<std::mutex> cache_lock(summaries_mutex_);
+    auto cached = summaries_.find(key);
+    if (cached != summaries_.end()) return cached->second;
+  }
+  std::vector<std::unique_lock<std::mutex>> locks;  // ascending, as `key` is sorted
   analysis::Reports readers;
-  for (std::size_t r : reports) readers.push_back(reports_[r].reader.get());
+  for (std::size_t r : key) {
+    locks.push_back(Lock(r));
+    readers.push_back(reports_[r].reader.get());
+  }
   std::string out = "{\"tables\":{";
   const std::vector<std::string>& names = analysis::StatsReportNames();
   for (std::size_t i = 0; i < names.size(); ++i) {
@@ -309,11 +322,16 @@ StatusOr<std::string> ViewerData::SummaryJson(std::span<const std::size_t> repor
     out += (i ? "," : "") + JsonString(names[i]) + ":" + (text.empty() ? "[]" : text);
   }
   out += "}}";
+  std::lock_guard<std::mutex> cache_lock(summaries_mutex_);
+  // Sets of reports are few in practice; a client asking for every subset must not grow
+  // the cache without end.
+  if (summaries_.size() >= kMaxCachedSummaries) summaries_.clear();
   summaries_.emplace(std::move(key), out);
   return out;
 }
 
 StatusOr<std::string> ViewerData::KernelJson(std::size_t report, const std::string& name) const {
+  std::unique_lock<std::mutex> lock = Lock(report);
   StatusOr<std::map<std::string, KernelPage>> pages = KernelPages(*reports_[report].reader, &name);
   if (!pages.ok()) return pages.status();
   auto found = pages->find(name);
@@ -326,6 +344,7 @@ StatusOr<std::string> ViewerData::KernelJson(std::size_t report, const std::stri
 }
 
 StatusOr<std::string> ViewerData::AllKernelsJson(std::size_t report) const {
+  std::unique_lock<std::mutex> lock = Lock(report);
   StatusOr<std::map<std::string, KernelPage>> pages =
       KernelPages(*reports_[report].reader, nullptr);
   if (!pages.ok()) return pages.status();
@@ -354,6 +373,7 @@ StatusOr<const ReportProfiles*> ViewerData::Profiles(std::size_t report) const {
 
 Status ViewerData::FillEventFacts(std::size_t report, EventType type,
                                   std::unordered_map<std::uint32_t, EventFacts>& facts) const {
+  std::unique_lock<std::mutex> lock = Lock(report);
   return store::FillEventAttributes(*reports_[report].reader, TableOf(type), facts);
 }
 

@@ -1,12 +1,18 @@
 // The reports a viewer session shows, each opened once with its track index, and the JSON
 // answers of docs/viewer-api.md built from them. Used by the HTTP server (`gpuscope view`)
 // and by the self-contained HTML report (`gpuscope report`), so both give the same data.
-// Not thread-safe: the server answers one request at a time.
+//
+// Thread-safe: the server's workers call it concurrently. The track indexes are built once
+// and only read afterwards, so answers from them (tracks, slices, diff) take no lock. A
+// report reader is used by one thread at a time, so each report has a mutex, held while its
+// reader or its lazily loaded profiles are used; a summary over several reports locks them
+// in ascending order, so two summaries cannot deadlock.
 #pragma once
 
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -33,7 +39,6 @@ class ViewerData {
   static StatusOr<std::unique_ptr<ViewerData>> Open(const std::vector<std::string>& paths);
 
   std::size_t size() const { return reports_.size(); }
-  const store::ReportReader& reader(std::size_t i) const { return *reports_[i].reader; }
   const TrackIndex& index(std::size_t i) const { return *reports_[i].index; }
 
   // /api/reports: every report; ReportJson: one entry of it.
@@ -43,8 +48,10 @@ class ViewerData {
   std::string TracksJson(std::size_t report) const;
   // /api/event: every column of the row plus "related". An error when there is no such row.
   StatusOr<std::string> EventJson(std::size_t report, EventType type, std::uint32_t id) const;
-  // /api/summary: {"tables":{...}} over the given reports (cached per set of reports).
+  // /api/summary: {"tables":{...}} over the given reports, each counted once however often
+  // it is listed (cached per set of reports, up to kMaxCachedSummaries sets).
   StatusOr<std::string> SummaryJson(std::span<const std::size_t> reports);
+  static constexpr std::size_t kMaxCachedSummaries = 32;
   // /api/kernel: an error when the report has no kernel of that (demangled) name.
   StatusOr<std::string> KernelJson(std::size_t report, const std::string& name) const;
   // {"<name>": <kernel page>, ...} for every kernel of a report (the HTML report embeds it).
@@ -64,11 +71,18 @@ class ViewerData {
     // Loaded on first use (/api/reports' has_metrics, a kernel page) and kept: it joins the
     // profiled launches with their kernel records, a scan not worth repeating per page.
     mutable std::unique_ptr<ReportProfiles> profiles;
+    // Held while `reader` or `profiles` is used (a pointer: Loaded moves, a mutex does not).
+    std::unique_ptr<std::mutex> mutex = std::make_unique<std::mutex>();
   };
-  // The report's profiles (loading them the first time); an error names the report.
+  std::unique_lock<std::mutex> Lock(std::size_t report) const {
+    return std::unique_lock<std::mutex>(*reports_[report].mutex);
+  }
+  // The report's profiles (loading them the first time); an error names the report. The
+  // caller holds the report's lock.
   StatusOr<const ReportProfiles*> Profiles(std::size_t report) const;
   ViewerData() = default;
   std::vector<Loaded> reports_;
+  std::mutex summaries_mutex_;  // guards summaries_ only, never held while computing one
   std::map<std::vector<std::size_t>, std::string> summaries_;
 };
 

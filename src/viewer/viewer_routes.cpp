@@ -1,5 +1,6 @@
 #include "viewer/viewer_routes.h"
 
+#include <algorithm>
 #include <charconv>
 #include <limits>
 #include <string>
@@ -82,23 +83,40 @@ HttpResponse Event(ViewerData& data, const HttpRequest& request) {
   return Json(std::move(event.value()));
 }
 
+// A comma-separated list of report indexes. It may name at most as many entries as reports
+// are open (a longer list is refused before any entry is parsed), so that one URL, which any
+// web page can make a browser send, costs at most one pass over every report; a report
+// listed twice is counted once (ViewerData::SummaryJson).
+StatusOr<std::vector<std::size_t>> ReportList(const ViewerData& data, std::string_view text,
+                                              const std::string& name) {
+  std::size_t entries = static_cast<std::size_t>(std::count(text.begin(), text.end(), ',')) + 1;
+  if (entries > data.size()) {
+    return Status::Error("parameter '" + name + "' lists " + std::to_string(entries) +
+                         " reports; at most " + std::to_string(data.size()) + " (those open)");
+  }
+  std::vector<std::size_t> reports;
+  while (true) {
+    std::size_t comma = text.find(',');
+    HttpRequest one;
+    one.query[name] = std::string(text.substr(0, comma));
+    StatusOr<std::size_t> index = ReportIndex(data, one, name);
+    if (!index.ok()) return index.status();
+    reports.push_back(index.value());
+    if (comma == std::string_view::npos) break;
+    text.remove_prefix(comma + 1);
+  }
+  return reports;
+}
+
 HttpResponse Summary(ViewerData& data, const HttpRequest& request) {
   auto list = request.query.find("reports");
   std::vector<std::size_t> reports;
   if (list == request.query.end()) {
     for (std::size_t i = 0; i < data.size(); ++i) reports.push_back(i);
   } else {
-    std::string_view text = list->second;
-    while (true) {
-      std::size_t comma = text.find(',');
-      HttpRequest one;
-      one.query["reports"] = std::string(text.substr(0, comma));
-      StatusOr<std::size_t> index = ReportIndex(data, one, "reports");
-      if (!index.ok()) return BadRequest(index.status());
-      reports.push_back(index.value());
-      if (comma == std::string_view::npos) break;
-      text.remove_prefix(comma + 1);
-    }
+    StatusOr<std::vector<std::size_t>> listed = ReportList(data, list->second, "reports");
+    if (!listed.ok()) return BadRequest(listed.status());
+    reports = std::move(listed.value());
   }
   StatusOr<std::string> summary = data.SummaryJson(reports);
   if (!summary.ok()) return JsonError(500, summary.status().message());

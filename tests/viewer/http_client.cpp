@@ -9,8 +9,7 @@
 
 namespace gpuscope::viewer::testing {
 
-RawResponse SendRaw(std::uint16_t port, const std::string& bytes) {
-  RawResponse response;
+int Connect(std::uint16_t port) {
   int fd = ::socket(AF_INET, SOCK_STREAM, 0);
   sockaddr_in address{};
   address.sin_family = AF_INET;
@@ -18,15 +17,13 @@ RawResponse SendRaw(std::uint16_t port, const std::string& bytes) {
   address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   if (::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) {
     ::close(fd);
-    return response;
+    return -1;
   }
-  std::size_t sent = 0;
-  while (sent < bytes.size()) {
-    ssize_t n = ::send(fd, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
-    if (n <= 0) break;
-    sent += static_cast<std::size_t>(n);
-  }
-  ::shutdown(fd, SHUT_WR);
+  return fd;
+}
+
+RawResponse ReadResponse(int fd) {
+  RawResponse response;
   std::string all;
   char buffer[65536];
   for (;;) {
@@ -34,7 +31,6 @@ RawResponse SendRaw(std::uint16_t port, const std::string& bytes) {
     if (n <= 0) break;
     all.append(buffer, static_cast<std::size_t>(n));
   }
-  ::close(fd);
   std::size_t end = all.find("\r\n\r\n");
   if (all.rfind("HTTP/1.1 ", 0) != 0 || end == std::string::npos) return response;
   response.status = std::atoi(all.c_str() + 9);
@@ -43,9 +39,28 @@ RawResponse SendRaw(std::uint16_t port, const std::string& bytes) {
   return response;
 }
 
+RawResponse SendRaw(std::uint16_t port, const std::string& bytes) {
+  int fd = Connect(port);
+  if (fd < 0) return {};
+  std::size_t sent = 0;
+  while (sent < bytes.size()) {
+    ssize_t n = ::send(fd, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
+    if (n <= 0) break;
+    sent += static_cast<std::size_t>(n);
+  }
+  ::shutdown(fd, SHUT_WR);
+  RawResponse response = ReadResponse(fd);
+  ::close(fd);
+  return response;
+}
+
+std::string GetRequest(std::uint16_t port, const std::string& target) {
+  return "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1:" + std::to_string(port) +
+         "\r\nConnection: close\r\n\r\n";
+}
+
 RawResponse Get(std::uint16_t port, const std::string& target) {
-  return SendRaw(port, "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1:" + std::to_string(port) +
-                           "\r\nConnection: close\r\n\r\n");
+  return SendRaw(port, GetRequest(port, target));
 }
 
 }  // namespace gpuscope::viewer::testing

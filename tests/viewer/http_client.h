@@ -13,8 +13,17 @@ struct RawResponse {
   std::string body;
 };
 
+// A socket connected to 127.0.0.1:port (-1 on failure); the caller closes it.
+int Connect(std::uint16_t port);
+
+// Reads until the server closes `fd` (which stays open) and parses what came.
+RawResponse ReadResponse(int fd);
+
 // Connects to 127.0.0.1:port, sends `bytes`, half-closes, reads until the server closes.
 RawResponse SendRaw(std::uint16_t port, const std::string& bytes);
+
+// The bytes of a well-formed GET of `target`.
+std::string GetRequest(std::uint16_t port, const std::string& target);
 
 // GET `target` with a well-formed request.
 RawResponse Get(std::uint16_t port, const std::string& target);

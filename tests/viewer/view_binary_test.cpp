@@ -1,8 +1,15 @@
 // `gpuscope view` and `gpuscope report` as a user runs them.
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <signal.h>
 #include <stdio.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
+#include <atomic>
+#include <chrono>
 #include <filesystem>
+#include <thread>
 
 #include "../export/test_reports.h"
 #include "gpuscope_process.h"
@@ -12,9 +19,39 @@ namespace gpuscope::viewer {
 namespace {
 
 using cli::testing::GpuscopeBinary;
+using cli::testing::GpuscopeProcess;
 using cli::testing::RunGpuscope;
 using exporter::testing::ReadWholeFile;
 using exporter::testing::ScratchDir;
+
+// A client that keeps a request head coming, one byte every 200 ms, for at most 6 s.
+class SlowLoris {
+ public:
+  explicit SlowLoris(std::uint16_t port)
+      : thread_([this, port] {
+          int fd = testing::Connect(port);
+          if (fd < 0) return;
+          ::send(fd, "GET / HTTP/1.1\r\nX: ", 19, MSG_NOSIGNAL);
+          for (int i = 0; i < 30 && !stop_; ++i) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(200));
+            if (::send(fd, "a", 1, MSG_NOSIGNAL) != 1) break;
+          }
+          ::close(fd);
+        }) {}
+  ~SlowLoris() {
+    stop_ = true;
+    thread_.join();
+  }
+
+ private:
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+};
+
+std::chrono::milliseconds Since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
+                                                               start);
+}
 
 TEST(ViewBinaryTest, PrintsTheUrlServesTheApiAndStops) {
   ScratchDir dir;
@@ -23,6 +60,7 @@ TEST(ViewBinaryTest, PrintsTheUrlServesTheApiAndStops) {
       GpuscopeBinary() + " view --exit-after-seconds 3 " + dir.File("rich.sqlite") + " 2>&1";
   FILE* pipe = ::popen(command.c_str(), "r");
   ASSERT_NE(pipe, nullptr);
+  auto start = std::chrono::steady_clock::now();
   char line[512] = {};
   ASSERT_NE(::fgets(line, sizeof line, pipe), nullptr);
   std::string first(line);
@@ -34,11 +72,45 @@ TEST(ViewBinaryTest, PrintsTheUrlServesTheApiAndStops) {
   EXPECT_EQ(reports.status, 200);
   EXPECT_NE(reports.body.find("\"pid\":4242"), std::string::npos);
   EXPECT_EQ(testing::Get(port, "/").status, 200);
+  // A client trickling a request head must not hold it past --exit-after-seconds.
+  SlowLoris loris(port);
   // Read to the end (the stop message) so that the pipe is not closed under the writer.
   std::string rest;
   while (::fgets(line, sizeof line, pipe) != nullptr) rest += line;
   EXPECT_NE(rest.find("viewer stopped"), std::string::npos) << rest;
   EXPECT_EQ(::pclose(pipe), 0);
+  EXPECT_LT(Since(start).count(), 4500);
+}
+
+TEST(ViewBinaryTest, SigtermStopsItWhileASlowClientIsConnected) {
+  ScratchDir dir;
+  exporter::testing::WriteRichReport(dir.File("rich.sqlite"));
+  // A port that was free a moment ago (the output is only read at the end).
+  int probe = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t length = sizeof address;
+  ASSERT_EQ(::bind(probe, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+  ::getsockname(probe, reinterpret_cast<sockaddr*>(&address), &length);
+  ::close(probe);
+  std::uint16_t port = ntohs(address.sin_port);
+  GpuscopeProcess view({"view", "--port", std::to_string(port), dir.File("rich.sqlite")}, {});
+  int up = -1;
+  for (int i = 0; i < 100 && up < 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    up = testing::Connect(port);
+  }
+  ASSERT_GE(up, 0) << "the viewer did not start listening";
+  ::close(up);
+  SlowLoris loris(port);
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  auto start = std::chrono::steady_clock::now();
+  ::kill(view.pid(), SIGTERM);
+  cli::testing::Finished finished = view.Finish();
+  EXPECT_LT(Since(start).count(), 1000);
+  EXPECT_EQ(finished.exit_code, 0) << finished.err;
+  EXPECT_NE(finished.out.find("viewer stopped"), std::string::npos) << finished.out;
 }
 
 TEST(ViewBinaryTest, UsageAndReportErrors) {
