@@ -131,7 +131,7 @@ Status ReportReader::Scan(Fn& fn) const {
     return !window_full;
   };
   Status read =
-      ChunkedRowReader<Row>::Read(db_, path_, sql, first_id, last_id, decode, damaged, consume);
+      ChunkedRowReader<Row>::Read(db_, path_, name, sql, first_id, last_id, decode, damaged, consume);
   if (!read.ok()) return read;
   if (out_of_order) {
     return Status::Error(std::string(kReadAction) + " " + path_ + ": corrupt (" + name +

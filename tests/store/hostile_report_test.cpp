@@ -1,0 +1,91 @@
+// Reports that are valid SQLite but hostile to the reader (issue 14, "Readers that never
+// crash"): whatever the file holds, the reader answers with its rows or a one-line error,
+// quickly.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+#include "store/report_reader.h"
+#include "store/testing/synthetic_trace.h"
+#include "store_test_util.h"
+
+namespace gpuscope::store {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string WriteReport(const test::TempDir& dir, std::uint64_t kernels) {
+  std::string path = dir.File("hostile.sqlite");
+  testing::SyntheticTraceOptions options;
+  options.kernels = kernels;
+  options.flush_every_kernels = 5000;
+  EXPECT_TRUE(testing::WriteSyntheticReport(path, options).ok());
+  return path;
+}
+
+// Counts the API calls of `path`, with `threads` reader threads; fails the test when that
+// takes more than a few seconds (the id arithmetic once made it run for minutes).
+std::uint64_t CountApiCalls(const std::string& path, const char* threads) {
+  setenv("GPUSCOPE_READER_THREADS", threads, 1);
+  Clock::time_point start = Clock::now();
+  auto reader = ReportReader::Open(path);
+  EXPECT_TRUE(reader.ok()) << reader.status().message();
+  std::uint64_t calls = 0;
+  if (reader.ok()) {
+    Status read = reader.value()->ForEachApiCall([&](const ApiCallRow&) {
+      ++calls;
+      return true;
+    });
+    EXPECT_TRUE(read.ok()) << read.message();
+  }
+  unsetenv("GPUSCOPE_READER_THREADS");
+  EXPECT_LT(Clock::now() - start, std::chrono::seconds(5));
+  return calls;
+}
+
+class ExtremeIds : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(ExtremeIds, LastIdNearInt64MaxKeepsEveryRow) {
+  test::TempDir dir;
+  std::string path = WriteReport(dir, 100);
+  test::ExecSql(path,
+                "UPDATE api_calls SET id=4611686018427387904 "
+                "WHERE id=(SELECT max(id) FROM api_calls)");
+  EXPECT_EQ(CountApiCalls(path, GetParam()), 100u);
+}
+
+TEST_P(ExtremeIds, IdsSpanningOneToInt64MaxKeepEveryRow) {
+  test::TempDir dir;
+  std::string path = WriteReport(dir, 100);
+  test::ExecSql(path,
+                "UPDATE api_calls SET id=9223372036854775807 "
+                "WHERE id=(SELECT max(id) FROM api_calls)");
+  EXPECT_EQ(CountApiCalls(path, GetParam()), 100u);
+}
+
+TEST_P(ExtremeIds, NegativeAndHugeIdsKeepEveryRow) {
+  test::TempDir dir;
+  std::string path = WriteReport(dir, 100);
+  test::ExecSql(path,
+                "UPDATE api_calls SET id=-9223372036854775807 "
+                "WHERE id=(SELECT min(id) FROM api_calls)");
+  test::ExecSql(path,
+                "UPDATE api_calls SET id=9223372036854775807 "
+                "WHERE id=(SELECT max(id) FROM api_calls)");
+  EXPECT_EQ(CountApiCalls(path, GetParam()), 100u);
+}
+
+TEST_P(ExtremeIds, DenseIdsAcrossManyChunksKeepEveryRow) {
+  test::TempDir dir;
+  std::string path = WriteReport(dir, 100'000);
+  EXPECT_EQ(CountApiCalls(path, GetParam()), 100'000u);
+}
+
+// "0": read on the calling thread; "3": worker threads.
+INSTANTIATE_TEST_SUITE_P(ReaderThreads, ExtremeIds, ::testing::Values("0", "3"));
+
+}  // namespace
+}  // namespace gpuscope::store
