@@ -26,6 +26,7 @@
 #include <thread>
 #include <vector>
 
+#include "store/hostile_file_guard.h"
 #include "store/sqlite_util.h"
 #include "util/status.h"
 
@@ -184,11 +185,14 @@ Status ChunkedRowReader<Row>::Read(sqlite3* db, const std::string& path, const s
 
   auto work = [&]() {
     sqlite3* own = nullptr;
+    QueryLimit limit;
     Status opened;
     Statement stmt, boundary;
     if (sqlite3_open_v2(path.c_str(), &own, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr) !=
         SQLITE_OK) {
       opened = ReadFailure(own, path);
+    } else if (Status hardened = HardenReadConnection(own, path, limit); !hardened.ok()) {
+      opened = hardened;
     } else if (StatusOr<Statement> prepared = Statement::Prepare(own, sql); prepared.ok()) {
       stmt = std::move(prepared.value());
       if (StatusOr<Statement> ends = Statement::Prepare(own, boundary_sql); ends.ok()) {

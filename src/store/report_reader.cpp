@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "store/event_tables.h"
+#include "store/hostile_file_guard.h"
 #include "store/report_file_check.h"
 #include "store/schema.h"
 #include "store/sqlite_util.h"
@@ -55,7 +56,10 @@ StatusOr<std::unique_ptr<ReportReader>> ReportReader::Open(const std::string& pa
   // every commit: SQLite reads the WAL of a read-only connection (since 3.22).
   int rc = sqlite3_open_v2(path.c_str(), &reader->db_, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX,
                            nullptr);
-  Status loaded = rc == SQLITE_OK ? reader->Load() : reader->ReadError();
+  reader->limit_ = std::make_unique<QueryLimit>();
+  Status loaded = rc == SQLITE_OK ? HardenReadConnection(reader->db_, path, *reader->limit_)
+                                  : reader->ReadError();
+  if (loaded.ok()) loaded = reader->Load();
   if (!loaded.ok() && reader->db_ != nullptr &&
       (sqlite3_extended_errcode(reader->db_) & 0xff) == SQLITE_CANTOPEN &&
       access((path + "-wal").c_str(), F_OK) == 0) {
@@ -97,6 +101,7 @@ Status ReportReader::Load() {
         std::to_string(kOldestReadableSchemaVersion) + " to " + std::to_string(kSchemaVersion));
   }
   file_schema_version_ = static_cast<int>(version.value());
+  GPUSCOPE_RETURN_IF_ERROR(CheckTablesAreTables());
   GPUSCOPE_RETURN_IF_ERROR(LoadMeta());
   GPUSCOPE_RETURN_IF_ERROR(LoadProcess());
   GPUSCOPE_RETURN_IF_ERROR(LoadDevices());
@@ -105,6 +110,38 @@ Status ReportReader::Load() {
   GPUSCOPE_RETURN_IF_ERROR(LoadStrings());
   GPUSCOPE_RETURN_IF_ERROR(LoadRowOrder());
   schema_version_ = file_schema_version_;
+  return Status();
+}
+
+// Every table of the schema that the file has must be a table: a view in its place (one
+// that recurses forever, say) would run whatever SQL the file brings each time we read it.
+Status ReportReader::CheckTablesAreTables() {
+  std::vector<std::string> names;
+  for (const EventTableInfo& table : kEventTables) names.emplace_back(table.name);
+  std::string_view schema = SchemaSql();
+  constexpr std::string_view kCreate = "CREATE TABLE ";
+  for (std::size_t at = schema.find(kCreate); at != std::string_view::npos;
+       at = schema.find(kCreate, at + 1)) {
+    std::size_t begin = at + kCreate.size();
+    std::size_t end = schema.find_first_of(" (", begin);
+    if (end != std::string_view::npos) names.emplace_back(schema.substr(begin, end - begin));
+  }
+  StatusOr<Statement> stmt =
+      Statement::Prepare(db_, "SELECT type FROM sqlite_master WHERE name = ?1 COLLATE NOCASE");
+  if (!stmt.ok()) return ReadError();
+  for (const std::string& name : names) {
+    BindText(stmt->get(), 1, name);
+    int rc;
+    while ((rc = sqlite3_step(stmt->get())) == SQLITE_ROW) {
+      std::string_view type = Text(stmt->get(), 0);
+      if (type == "view") {
+        return Status::Error(std::string(kOpenAction) + " " + path_ + ": not a gpuscope report (" +
+                             name + " is a " + std::string(type) + ", not a table)");
+      }
+    }
+    sqlite3_reset(stmt->get());
+    if (rc != SQLITE_DONE) return ReadError();
+  }
   return Status();
 }
 

@@ -28,6 +28,8 @@ struct sqlite3;
 
 namespace gpuscope::store {
 
+struct QueryLimit;
+
 struct ProcessInfo {
   std::uint32_t pid = 0;
   std::uint32_t parent_pid = 0;
@@ -103,6 +105,7 @@ class ReportReader {
  private:
   ReportReader() = default;
   Status Load();
+  Status CheckTablesAreTables();
   Status LoadMeta();
   Status LoadProcess();
   Status LoadDevices();
@@ -118,6 +121,7 @@ class ReportReader {
 
   std::string path_;
   sqlite3* db_ = nullptr;
+  std::unique_ptr<QueryLimit> limit_;  // db_'s work limit (hostile_file_guard.h)
   int schema_version_ = 0;       // set once the whole file checked out (errors before say "open")
   int file_schema_version_ = 0;  // PRAGMA user_version, while loading
   model::Timestamp time_base_ = 0;

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 
+#include "store/kernel_launch_groups.h"
 #include "store/report_reader.h"
 #include "store/testing/synthetic_trace.h"
 #include "store_test_util.h"
@@ -86,6 +87,42 @@ TEST_P(ExtremeIds, DenseIdsAcrossManyChunksKeepEveryRow) {
 
 // "0": read on the calling thread; "3": worker threads.
 INSTANTIATE_TEST_SUITE_P(ReaderThreads, ExtremeIds, ::testing::Values("0", "3"));
+
+// A view in place of a table would run whatever SQL the file brings on every read.
+TEST(HostileSchema, ARecursiveViewInPlaceOfATableIsRejectedOnOpen) {
+  test::TempDir dir;
+  std::string path = WriteReport(dir, 10);
+  test::ExecSql(path,
+                "DROP TABLE counters; CREATE VIEW counters AS WITH RECURSIVE r(n) AS "
+                "(SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT 'x' AS name, n AS value FROM r");
+  Clock::time_point start = Clock::now();
+  auto reader = ReportReader::Open(path);
+  ASSERT_FALSE(reader.ok());
+  EXPECT_EQ(reader.status().message(),
+            "cannot open report " + path + ": not a gpuscope report (counters is a view, not a table)");
+  EXPECT_LT(Clock::now() - start, std::chrono::seconds(5));
+}
+
+// The schema's own views may be replaced too; a query that would never end is stopped by
+// the connection's work limit.
+TEST(HostileSchema, AQueryThatNeverEndsBecomesAnError) {
+  test::TempDir dir;
+  std::string path = WriteReport(dir, 10);
+  std::string view = test::QueryText(path, "SELECT sql FROM sqlite_master WHERE name='kernels_v'");
+  ASSERT_EQ(view.rfind("CREATE VIEW kernels_v ", 0), 0u) << view;
+  test::ExecSql(path, "CREATE VIEW kernels_base " + view.substr(22) +
+                          "; DROP VIEW kernels_v; CREATE VIEW kernels_v AS WITH RECURSIVE r(n) AS "
+                          "(SELECT 1 UNION ALL SELECT n + 1 FROM r) "
+                          "SELECT kernels_base.* FROM kernels_base, r WHERE n < 0");
+  auto reader = ReportReader::Open(path);
+  ASSERT_TRUE(reader.ok()) << reader.status().message();
+  Clock::time_point start = Clock::now();
+  Status read = ForEachKernelLaunchGroup(**reader, std::nullopt, [](const KernelLaunchGroup&) {});
+  ASSERT_FALSE(read.ok());
+  EXPECT_NE(read.message().find("did not finish within its work limit"), std::string::npos)
+      << read.message();
+  EXPECT_LT(Clock::now() - start, std::chrono::seconds(20));
+}
 
 }  // namespace
 }  // namespace gpuscope::store

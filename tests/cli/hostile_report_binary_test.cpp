@@ -1,0 +1,105 @@
+// Issue 14, "Readers that never crash": every command that reads reports meets any file
+// with either its output or a one-line error and a non-zero exit, never a signal, a hang,
+// a silently shortened output or invalid JSON. The reports are the add program's report
+// (sample_report.h) mutated with SQL.
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <string>
+#include <vector>
+
+#include "gpuscope_process.h"
+#include "sample_report.h"
+#include "temp_dir.h"
+
+namespace gpuscope::cli {
+namespace {
+
+using testing::Finished;
+using testing::RunGpuscope;
+using testing::TempDir;
+
+void Exec(const std::string& path, const std::string& sql) {
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  char* error = nullptr;
+  EXPECT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &error), SQLITE_OK)
+      << (error ? error : "") << "\n" << sql;
+  sqlite3_free(error);
+  sqlite3_close(db);
+}
+
+// The add program's report at dir/r.sqlite with `sql` run on it.
+std::string MutatedReport(const TempDir& dir, const std::string& sql) {
+  std::string path = dir.File("r.sqlite");
+  testing::WriteAddProgramReport(path, 4242);
+  Exec(path, sql);
+  return path;
+}
+
+// Output and exit 0, or exactly one line on stderr and exit 1; never a signal.
+void ExpectOutputOrOneLineError(const Finished& result, const std::string& command) {
+  EXPECT_EQ(result.signal, 0) << command << ": " << result.err;
+  if (result.exit_code == 0) return;
+  EXPECT_EQ(result.exit_code, 1) << command << ": " << result.err;
+  EXPECT_EQ(result.err.rfind("gpuscope: error: ", 0), 0u) << command << ": " << result.err;
+  EXPECT_EQ(result.err.find('\n'), result.err.size() - 1) << command << ": " << result.err;
+}
+
+// Every reading command on `report`; returns their results by command line.
+std::vector<std::pair<std::string, Finished>> RunEveryReader(const TempDir& dir,
+                                                             const std::string& report) {
+  std::vector<std::vector<std::string>> commands = {
+      {"stats", report},
+      {"stats", "--rules", report},
+      {"stats", "--format", "json", "-r",
+       "cuda_gpu_kern_sum,cuda_api_sum,cuda_gpu_mem_time_sum,cuda_gpu_mem_size_sum,nvtx_sum",
+       report},
+      {"stats", "--format", "csv", "-r", "cuda_gpu_kern_sum,cuda_api_sum", report},
+      {"stats", "--page", "details", report},
+      {"export", "--format", "chrome", "-o", "-", report},
+      {"export", "--format", "csv", "-o", dir.File("csv"), report},
+      {"report", "-o", dir.File("r.html"), report},
+      {"roofline", report},
+      {"diff", report, report},
+  };
+  std::vector<std::pair<std::string, Finished>> results;
+  for (const std::vector<std::string>& args : commands) {
+    std::string line;
+    for (const std::string& arg : args) line += arg + " ";
+    results.emplace_back(line, RunGpuscope(args));
+    ExpectOutputOrOneLineError(results.back().second, line);
+  }
+  return results;
+}
+
+TEST(HostileReports, ExtremeIdsKeepEveryRow) {
+  TempDir dir;
+  std::string report = MutatedReport(
+      dir,
+      "UPDATE memcpys SET id=9223372036854775807;"
+      "UPDATE api_calls SET id=9223372036854775807 WHERE id=(SELECT max(id) FROM api_calls);"
+      "UPDATE api_calls SET id=1 WHERE id=(SELECT min(id) FROM api_calls);");
+  Finished stats = RunGpuscope({"stats", report});
+  EXPECT_EQ(stats.exit_code, 0) << stats.err;
+  EXPECT_NE(stats.out.find("[CUDA memcpy DtoH]"), std::string::npos) << stats.out;
+  EXPECT_NE(stats.out.find("API calls:"), std::string::npos) << stats.out;
+  RunEveryReader(dir, report);
+}
+
+TEST(HostileReports, ARecursiveViewInPlaceOfATableIsAOneLineError) {
+  TempDir dir;
+  std::string report = MutatedReport(
+      dir,
+      "DROP TABLE counters; CREATE VIEW counters AS WITH RECURSIVE r(n) AS "
+      "(SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT 'x' AS name, n AS value FROM r");
+  for (const auto& [command, result] : RunEveryReader(dir, report)) {
+    if (command.rfind("diff", 0) == 0) continue;
+    EXPECT_EQ(result.exit_code, 1) << command;
+    EXPECT_NE(result.err.find("counters is a view, not a table"), std::string::npos)
+        << command << ": " << result.err;
+  }
+}
+
+}  // namespace
+}  // namespace gpuscope::cli
