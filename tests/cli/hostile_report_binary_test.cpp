@@ -101,5 +101,18 @@ TEST(HostileReports, ARecursiveViewInPlaceOfATableIsAOneLineError) {
   }
 }
 
+// A later table that fails must not leave the earlier ones on stdout as a truncated document.
+TEST(HostileReports, AFailingLaterTableLeavesOnlyTheError) {
+  TempDir dir;
+  std::string report = MutatedReport(dir, "DROP VIEW nvtx_v; DROP TABLE nvtx;");
+  for (const char* format : {"json", "csv", "column"}) {
+    Finished stats =
+        RunGpuscope({"stats", "--format", format, "-r", "cuda_gpu_kern_sum,nvtx_sum", report});
+    EXPECT_EQ(stats.exit_code, 1) << format;
+    EXPECT_EQ(stats.out, "") << format;
+    EXPECT_NE(stats.err.find("no such table: nvtx"), std::string::npos) << stats.err;
+  }
+}
+
 }  // namespace
 }  // namespace gpuscope::cli
