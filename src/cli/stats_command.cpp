@@ -162,6 +162,11 @@ int StatsCommand(std::span<const std::string> args) {
   }
   std::cout << output.str();
   std::cout.flush();
+  for (const auto& reader : readers) {
+    for (const std::string& warning : analysis::SkippedRowWarnings(*reader)) {
+      std::cerr << "gpuscope: warning: " << reader->path() << ": " << warning << '\n';
+    }
+  }
   return kExitOk;
 }
 

@@ -95,6 +95,11 @@ class ReportReader {
   Status ForEachNvtx(const std::function<bool(const model::NvtxRecord&)>& fn) const;
   Status ForEachOverhead(const std::function<bool(const model::OverheadRecord&)>& fn) const;
 
+  // Rows of `table` (an event table's name) whose end lies before their start, as counted
+  // by the last ForEach* that read the whole table (0 before): readers skip them as untimed,
+  // and commands print this count so that they never vanish silently.
+  std::uint64_t rows_ending_before_start(std::string_view table) const;
+
   // Row counts, cheap (for tests and headers). `table` must be a table of the schema.
   StatusOr<std::uint64_t> CountRows(const std::string& table) const;
 
@@ -118,6 +123,9 @@ class ReportReader {
   // Streams an event table's rows to `fn` (report_reader_events.cpp).
   template <typename Table, typename Fn>
   Status Scan(Fn& fn) const;
+  // Scan, counting the rows that end before they start (rows_ending_before_start).
+  template <typename Table, typename Fn>
+  Status CountingScan(const Fn& fn) const;
 
   std::string path_;
   sqlite3* db_ = nullptr;
@@ -142,6 +150,7 @@ class ReportReader {
     std::uint64_t untimed_rows = 0;
   };
   std::vector<RowOrder> row_order_;  // by kEventTableIndex
+  mutable std::vector<std::uint64_t> ends_before_start_;  // by kEventTableIndex
   std::size_t reorder_window_limit_ = 1 << 20;
 };
 

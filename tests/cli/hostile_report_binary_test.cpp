@@ -101,6 +101,23 @@ TEST(HostileReports, ARecursiveViewInPlaceOfATableIsAOneLineError) {
   }
 }
 
+// Rows with impossible values are skipped with a printed count, never silently.
+TEST(HostileReports, EventsEndingBeforeTheyStartAreCountedNotDropped) {
+  TempDir dir;
+  std::string report = MutatedReport(dir, "UPDATE kernels SET \"end\" = start - 1000;");
+  for (std::vector<std::string> args :
+       {std::vector<std::string>{"stats", report},
+        std::vector<std::string>{"stats", "-r", "cuda_gpu_kern_sum", report}}) {
+    Finished stats = RunGpuscope(args);
+    EXPECT_EQ(stats.exit_code, 0) << stats.err;
+    EXPECT_NE(stats.err.find("1 row of kernels ends before it starts (damaged timestamps): "
+                             "skipped"),
+              std::string::npos)
+        << stats.err;
+  }
+  RunEveryReader(dir, report);
+}
+
 // A later table that fails must not leave the earlier ones on stdout as a truncated document.
 TEST(HostileReports, AFailingLaterTableLeavesOnlyTheError) {
   TempDir dir;
