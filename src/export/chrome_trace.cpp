@@ -310,9 +310,12 @@ class ReportExporter {
         if (found != live.end()) live.erase(found);
         in_use[m.device_id] -= static_cast<std::int64_t>(bytes);
       }
+      // Named first: naming a GPU the report does not list writes metadata events, which
+      // must not land inside this one.
+      std::int64_t pid = NameGpu(m.device_id);
       Begin();
       json_.Raw("{\"ph\":\"C\",\"name\":\"Device memory\",\"pid\":")
-          .Int(NameGpu(m.device_id))
+          .Int(pid)
           .Raw(",\"tid\":0,\"ts\":")
           .Micros(Relative(m.timestamp))
           .Raw(",\"args\":{\"bytes\":")

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "../analysis/json_checker.h"
 #include "gpuscope_process.h"
 #include "sample_report.h"
 #include "temp_dir.h"
@@ -40,7 +41,15 @@ std::string MutatedReport(const TempDir& dir, const std::string& sql) {
 // Output and exit 0, or exactly one line on stderr and exit 1; never a signal.
 void ExpectOutputOrOneLineError(const Finished& result, const std::string& command) {
   EXPECT_EQ(result.signal, 0) << command << ": " << result.err;
-  if (result.exit_code == 0) return;
+  if (result.exit_code == 0) {
+    // What a command writes as JSON on stdout must parse.
+    if (command.find(" json ") != std::string::npos || command.find(" chrome ") != std::string::npos) {
+      std::string error;
+      EXPECT_TRUE(analysis::testing::ParseJson(result.out, &error).has_value())
+          << command << ": " << error;
+    }
+    return;
+  }
   EXPECT_EQ(result.exit_code, 1) << command << ": " << result.err;
   EXPECT_EQ(result.err.rfind("gpuscope: error: ", 0), 0u) << command << ": " << result.err;
   EXPECT_EQ(result.err.find('\n'), result.err.size() - 1) << command << ": " << result.err;
@@ -116,6 +125,21 @@ TEST(HostileReports, EventsEndingBeforeTheyStartAreCountedNotDropped) {
         << stats.err;
   }
   RunEveryReader(dir, report);
+}
+
+// A memory row of a device the report does not list names that GPU outside the counter event.
+TEST(HostileReports, MemoryOfAnUnlistedDeviceKeepsTheChromeTraceValid) {
+  TempDir dir;
+  std::string report = MutatedReport(
+      dir,
+      "INSERT INTO memory (timestamp, op, memory_kind, address, bytes, device_id, context_id, "
+      "stream_id, correlation_id, is_async, pc) SELECT min(start), 1, 1, 4096, 1024, 99, 1, 0, 0, "
+      "0, 0 FROM kernels;");
+  Finished chrome = RunGpuscope({"export", "--format", "chrome", "-o", "-", report});
+  EXPECT_EQ(chrome.exit_code, 0) << chrome.err;
+  std::string error;
+  EXPECT_TRUE(analysis::testing::ParseJson(chrome.out, &error).has_value()) << error;
+  EXPECT_NE(chrome.out.find("GPU 99"), std::string::npos);
 }
 
 // A later table that fails must not leave the earlier ones on stdout as a truncated document.
