@@ -1,5 +1,6 @@
 #include "render/escaping.h"
 
+#include <cmath>
 #include <cstdio>
 
 namespace gpuscope::render {
@@ -93,6 +94,13 @@ std::string JsonString(std::string_view text) {
   }
   out += '"';
   return out;
+}
+
+std::string JsonNumber(double value, int significant_digits) {
+  if (!std::isfinite(value)) return "null";
+  char text[40];
+  std::snprintf(text, sizeof text, "%.*g", significant_digits, value);
+  return text;
 }
 
 std::string XmlEscaped(std::string_view text) {

@@ -17,6 +17,10 @@ std::string CsvField(std::string_view text);
 // A JSON string literal, quotes included; control characters become \uXXXX escapes.
 std::string JsonString(std::string_view text);
 
+// A JSON number with `significant_digits` (printf's %g). JSON has no NaN or infinity (a
+// REAL column of a damaged report may hold one): those become null.
+std::string JsonNumber(double value, int significant_digits = 17);
+
 // Text for SVG/XML content and attribute values: & < > " ' become entities, and control
 // characters XML 1.0 forbids become U+FFFD.
 std::string XmlEscaped(std::string_view text);
