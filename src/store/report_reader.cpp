@@ -4,6 +4,7 @@
 #include "store/report_reader.h"
 
 #include <sqlite3.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <charconv>
@@ -70,6 +71,19 @@ StatusOr<std::unique_ptr<ReportReader>> ReportReader::Open(const std::string& pa
                          "here (finalize it where it can be written)");
   }
   if (!loaded.ok()) return loaded;
+  // Damage that SQLite reads past (a page whose cell count was cut drops its last rows
+  // without an error) shows only in a structural check of every page. PRAGMA quick_check
+  // costs about as much as reading the file once: 14.6 s (3 s CPU) for a 1.1 GB report of
+  // 10 M kernels, where `stats` takes 15 s, so doubling the time of every command on large
+  // reports is too much; below kFullCheckBytes it costs under ~0.2 s and is done on every
+  // open. Larger reports are checked structurally as their rows are read (SQLite's own
+  // checks) and in full by CheckIntegrity() on request.
+  constexpr std::uint64_t kFullCheckBytes = 64ull << 20;
+  struct stat info {};
+  if (stat(path.c_str(), &info) == 0 && static_cast<std::uint64_t>(info.st_size) <= kFullCheckBytes) {
+    Status intact = reader->CheckIntegrity();
+    if (!intact.ok()) return intact;
+  }
   return reader;
 }
 
@@ -348,9 +362,14 @@ Status ReportReader::CheckIntegrity() const {
   if (rc != SQLITE_ROW) return ReadError();
   std::string_view result = Text(stmt->get(), 0);
   if (result == "ok") return Status();
-  // quick_check lists problems one per row; the first is enough for one line.
-  std::string first(result.substr(0, result.find('\n')));
-  return Status::Error(std::string(kReadAction) + " " + path_ + ": corrupt (" + first + ")");
+  // quick_check lists problems one per line, after a "*** in database main ***" heading;
+  // the first problem is enough for one line.
+  std::string_view first = result;
+  while (first.starts_with("***") && first.find('\n') != std::string_view::npos) {
+    first.remove_prefix(first.find('\n') + 1);
+  }
+  first = first.substr(0, first.find('\n'));
+  return Status::Error(std::string(kReadAction) + " " + path_ + ": corrupt (" + std::string(first) + ")");
 }
 
 }  // namespace gpuscope::store

@@ -74,8 +74,9 @@ class ReportReader {
   const std::vector<model::StreamRecord>& streams() const { return streams_; }
   // Records the writer received but could not store (an I/O error while tracing).
   std::uint64_t records_not_written() const { return records_not_written_; }
-  // Full structural check of every page (PRAGMA quick_check). Open() only checks what it
-  // can cheaply (header, size, schema, metadata); damage inside the event tables shows up
+  // Full structural check of every page (PRAGMA quick_check). Open() runs it on reports
+  // up to 64 MiB (see Open for why not beyond); on larger ones it checks what it can
+  // cheaply (header, size, schema, metadata), and damage inside the event tables shows up
   // as an error from the ForEach* that reads it, or here.
   Status CheckIntegrity() const;
 

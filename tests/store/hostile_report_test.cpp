@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "store/kernel_launch_groups.h"
 #include "store/report_reader.h"
@@ -122,6 +123,30 @@ TEST(HostileSchema, AQueryThatNeverEndsBecomesAnError) {
   EXPECT_NE(read.message().find("did not finish within its work limit"), std::string::npos)
       << read.message();
   EXPECT_LT(Clock::now() - start, std::chrono::seconds(20));
+}
+
+// A leaf page whose cell count is one short: SQLite reads the other rows without an error
+// and the last one vanishes; the structural check on open catches it.
+TEST(HostileBytes, ACellCountCutShortIsCaughtOnOpen) {
+  test::TempDir dir;
+  std::string path = WriteReport(dir, 10);
+  std::int64_t page_size = test::QueryInt(path, "PRAGMA page_size");
+  std::int64_t root = test::QueryInt(path, "SELECT rootpage FROM sqlite_master WHERE name='kernels'");
+  ASSERT_GT(root, 1);
+  std::vector<char> bytes = test::ReadFileBytes(path);
+  std::size_t header = static_cast<std::size_t>((root - 1) * page_size);
+  ASSERT_EQ(bytes[header], 0x0d);  // a table leaf page
+  auto cells = static_cast<unsigned>(static_cast<unsigned char>(bytes[header + 3]) << 8 |
+                                     static_cast<unsigned char>(bytes[header + 4]));
+  ASSERT_GT(cells, 1u);
+  bytes[header + 3] = static_cast<char>((cells - 1) >> 8);
+  bytes[header + 4] = static_cast<char>((cells - 1) & 0xff);
+  test::WriteFileBytes(path, bytes);
+  auto reader = ReportReader::Open(path);
+  ASSERT_FALSE(reader.ok());
+  EXPECT_EQ(reader.status().message().rfind("cannot read report " + path + ": corrupt (", 0), 0u)
+      << reader.status().message();
+  EXPECT_EQ(reader.status().message().find('\n'), std::string::npos);
 }
 
 }  // namespace
