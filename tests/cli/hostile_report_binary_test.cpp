@@ -142,6 +142,26 @@ TEST(HostileReports, MemoryOfAnUnlistedDeviceKeepsTheChromeTraceValid) {
   EXPECT_NE(chrome.out.find("GPU 99"), std::string::npos);
 }
 
+// Absurd values (a 2^62-byte allocation twice, a process start at INT64_MIN, a block of
+// 2^31 threads) give absurd numbers, not signed overflow (run under UBSan to see it).
+TEST(HostileReports, AbsurdValuesSaturate) {
+  TempDir dir;
+  std::string report = MutatedReport(
+      dir,
+      "INSERT INTO memory (timestamp, op, memory_kind, address, bytes, device_id, context_id, "
+      "stream_id, correlation_id, is_async, pc) SELECT min(start), 1, 1, 4096, 4611686018427387904, "
+      "0, 1, 0, 0, 0, 0 FROM kernels;"
+      "INSERT INTO memory (timestamp, op, memory_kind, address, bytes, device_id, context_id, "
+      "stream_id, correlation_id, is_async, pc) SELECT min(start), 1, 1, 8192, 4611686018427387904, "
+      "0, 1, 0, 0, 0, 0 FROM kernels;"
+      "UPDATE process SET start = -9223372036854775808;"
+      "UPDATE kernels SET block_x = 2147483648, block_y = 2147483647, block_z = 2;");
+  Finished chrome = RunGpuscope({"export", "--format", "chrome", "-o", "-", report});
+  EXPECT_EQ(chrome.exit_code, 0) << chrome.err;
+  EXPECT_NE(chrome.out.find("\"bytes\":9223372036854775807"), std::string::npos);
+  RunEveryReader(dir, report);
+}
+
 // A later table that fails must not leave the earlier ones on stdout as a truncated document.
 TEST(HostileReports, AFailingLaterTableLeavesOnlyTheError) {
   TempDir dir;
