@@ -162,6 +162,31 @@ TEST(HostileReports, AbsurdValuesSaturate) {
   RunEveryReader(dir, report);
 }
 
+// Names with control characters reach no terminal raw; CSV cells are never formulas.
+TEST(HostileReports, NamesAreEscapedForTerminalsAndSpreadsheets) {
+  TempDir dir;
+  std::string report = MutatedReport(
+      dir,
+      "UPDATE strings SET value = '=HYPERLINK(\"x\")' || char(27) || ']0;owned' || char(7) || "
+      "char(13) || char(10) || 'fake row', demangled = '=HYPERLINK(\"x\")' || char(27) || "
+      "']0;owned' || char(7) || char(13) || char(10) || 'fake row' "
+      "WHERE id = (SELECT name_id FROM kernels LIMIT 1);");
+  for (std::vector<std::string> args :
+       {std::vector<std::string>{"stats", report},
+        std::vector<std::string>{"stats", "-r", "cuda_gpu_kern_sum", report}}) {
+    Finished stats = RunGpuscope(args);
+    EXPECT_EQ(stats.exit_code, 0) << stats.err;
+    EXPECT_EQ(stats.out.find('\x1b'), std::string::npos) << stats.out;
+    EXPECT_EQ(stats.out.find('\r'), std::string::npos) << stats.out;
+    EXPECT_NE(stats.out.find("\\x1b]0;owned\\x07\\x0d\\x0afake row"), std::string::npos)
+        << stats.out;
+  }
+  Finished csv = RunGpuscope({"stats", "--format", "csv", "-r", "cuda_gpu_kern_sum", report});
+  EXPECT_EQ(csv.exit_code, 0) << csv.err;
+  EXPECT_NE(csv.out.find("\"'=HYPERLINK"), std::string::npos) << csv.out;
+  RunEveryReader(dir, report);
+}
+
 // A later table that fails must not leave the earlier ones on stdout as a truncated document.
 TEST(HostileReports, AFailingLaterTableLeavesOnlyTheError) {
   TempDir dir;
