@@ -3,12 +3,12 @@
 // a silently shortened output or invalid JSON. The reports are the add program's report
 // (sample_report.h) mutated with SQL.
 #include <gtest/gtest.h>
-#include <sqlite3.h>
 
 #include <string>
 #include <vector>
 
 #include "../analysis/json_checker.h"
+#include "../export/test_reports.h"
 #include "gpuscope_process.h"
 #include "sample_report.h"
 #include "temp_dir.h"
@@ -20,21 +20,13 @@ using testing::Finished;
 using testing::RunGpuscope;
 using testing::TempDir;
 
-void Exec(const std::string& path, const std::string& sql) {
-  sqlite3* db = nullptr;
-  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-  char* error = nullptr;
-  EXPECT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &error), SQLITE_OK)
-      << (error ? error : "") << "\n" << sql;
-  sqlite3_free(error);
-  sqlite3_close(db);
-}
+using exporter::testing::ExecSql;
 
 // The add program's report at dir/r.sqlite with `sql` run on it.
 std::string MutatedReport(const TempDir& dir, const std::string& sql) {
   std::string path = dir.File("r.sqlite");
   testing::WriteAddProgramReport(path, 4242);
-  Exec(path, sql);
+  ExecSql(path, sql);
   return path;
 }
 

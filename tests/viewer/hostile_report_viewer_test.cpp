@@ -1,7 +1,6 @@
 // The viewer's routes on reports mutated with SQL (issue 14, "Readers that never crash"):
 // every answer is valid JSON, and none takes long.
 #include <gtest/gtest.h>
-#include <sqlite3.h>
 
 #include <chrono>
 #include <string>
@@ -19,15 +18,7 @@ namespace {
 
 using exporter::testing::ScratchDir;
 
-void Exec(const std::string& path, const std::string& sql) {
-  sqlite3* db = nullptr;
-  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-  char* error = nullptr;
-  EXPECT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &error), SQLITE_OK)
-      << (error ? error : "") << "\n" << sql;
-  sqlite3_free(error);
-  sqlite3_close(db);
-}
+using exporter::testing::ExecSql;
 
 // The rich report with `sql` run on it, answering `target` ("/api/event?..."); the answer
 // must parse as JSON.
@@ -36,7 +27,7 @@ std::string Answer(const std::string& sql, const std::string& path,
   ScratchDir dir;
   std::string report = dir.File("r.sqlite");
   exporter::testing::WriteRichReport(report);
-  Exec(report, sql);
+  ExecSql(report, sql);
   auto data = ViewerData::Open({report});
   EXPECT_TRUE(data.ok()) << data.status().message();
   if (!data.ok()) return "";
