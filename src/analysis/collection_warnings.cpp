@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "analysis/units.h"
+#include "store/event_tables.h"
 
 namespace gpuscope::analysis {
 
@@ -93,6 +94,20 @@ std::vector<std::string> CollectionWarnings(const store::ReportReader& report) {
   state.tracing_start = report.process().start;
   state.last_flush = report.process().end;
   return LossWarnings(state);
+}
+
+std::vector<std::string> SkippedRowWarnings(const store::ReportReader& report) {
+  std::vector<std::string> warnings;
+  for (const store::EventTableInfo& table : store::kEventTables) {
+    std::uint64_t skipped = report.rows_ending_before_start(table.name);
+    if (skipped == 0) continue;
+    const bool one = skipped == 1;
+    warnings.push_back(std::to_string(skipped) + (one ? " row of " : " rows of ") +
+                       std::string(table.name) + (one ? " ends before it starts" :
+                                                        " end before they start") +
+                       " (damaged timestamps): skipped");
+  }
+  return warnings;
 }
 
 }  // namespace gpuscope::analysis

@@ -152,11 +152,20 @@ int StatsCommand(std::span<const std::string> args) {
       std::cerr << "gpuscope: warning: " << reader->path() << ": " << warning << '\n';
     }
   }
-  Status written = WriteStats(options, reports, std::cout);
-  std::cout.flush();
+  // Built whole before anything reaches stdout: a table that fails after others were
+  // written must leave the error alone, not a truncated document (stats output is small).
+  std::ostringstream output;
+  Status written = WriteStats(options, reports, output);
   if (!written.ok()) {
     CommandError(written.message());
     return kExitGpuscopeFailure;
+  }
+  std::cout << output.str();
+  std::cout.flush();
+  for (const auto& reader : readers) {
+    for (const std::string& warning : analysis::SkippedRowWarnings(*reader)) {
+      std::cerr << "gpuscope: warning: " << reader->path() << ": " << warning << '\n';
+    }
   }
   return kExitOk;
 }

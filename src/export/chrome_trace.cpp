@@ -11,6 +11,7 @@
 #include "analysis/activity_names.h"
 #include "export/json_stream.h"
 #include "store/correlation_ids.h"
+#include "util/saturating.h"
 
 namespace gpuscope::exporter {
 namespace {
@@ -301,18 +302,23 @@ class ReportExporter {
         return true;
       }
       std::uint64_t bytes = m.bytes;
+      // Saturating: sizes come from the report (2^62-byte allocations once overflowed).
+      std::int64_t& device_in_use = in_use[m.device_id];
       if (m.op == model::MemoryOp::kAlloc) {
         live[m.address] = bytes;
-        in_use[m.device_id] += static_cast<std::int64_t>(bytes);
+        device_in_use = SaturatingAdd(device_in_use, SaturatingSigned(bytes));
       } else {
         auto found = live.find(m.address);
         if (bytes == 0 && found != live.end()) bytes = found->second;
         if (found != live.end()) live.erase(found);
-        in_use[m.device_id] -= static_cast<std::int64_t>(bytes);
+        device_in_use = SaturatingSub(device_in_use, SaturatingSigned(bytes));
       }
+      // Named first: naming a GPU the report does not list writes metadata events, which
+      // must not land inside this one.
+      std::int64_t pid = NameGpu(m.device_id);
       Begin();
       json_.Raw("{\"ph\":\"C\",\"name\":\"Device memory\",\"pid\":")
-          .Int(NameGpu(m.device_id))
+          .Int(pid)
           .Raw(",\"tid\":0,\"ts\":")
           .Micros(Relative(m.timestamp))
           .Raw(",\"args\":{\"bytes\":")

@@ -41,6 +41,11 @@ JsonStream& JsonStream::UInt(std::uint64_t value) {
   return *this;
 }
 
+JsonStream& JsonStream::Number(double value) {
+  buffer_ += render::JsonNumber(value);
+  return *this;
+}
+
 JsonStream& JsonStream::Micros(std::int64_t ns) {
   buffer_ += FormatMicros(ns);
   return *this;

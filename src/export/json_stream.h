@@ -24,6 +24,8 @@ class JsonStream {
   JsonStream& String(std::string_view text);
   JsonStream& Int(std::int64_t value);
   JsonStream& UInt(std::uint64_t value);
+  // render::JsonNumber: NaN and infinities are written as null.
+  JsonStream& Number(double value);
   // Nanoseconds written as microseconds with three decimals ("-1.050"), exact: the Trace
   // Event Format counts in microseconds but our clock has nanoseconds.
   JsonStream& Micros(std::int64_t ns);

@@ -63,7 +63,7 @@ void ApiTraceFormatter::WriteRow(const ApiTraceRow& row, std::uint64_t base, std
   } else {
     AppendRight(line_, timed ? FormatTime(since_base, options_.unit) : "-", start_width_);
     AppendRight(line_, timed ? FormatTime(duration, options_.unit) : "-", duration_width_);
-    line_.append("  ").append(name);
+    line_.append("  ").append(TerminalText(name));  // the program's text: no raw escapes
   }
   line_.push_back('\n');
   out << line_;

@@ -1,25 +1,9 @@
 #include "render/escaping.h"
 
+#include <cmath>
 #include <cstdio>
 
 namespace gpuscope::render {
-
-std::string CsvQuoted(std::string_view text) {
-  std::string out;
-  out.reserve(text.size() + 2);
-  out += '"';
-  for (char c : text) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  out += '"';
-  return out;
-}
-
-std::string CsvField(std::string_view text) {
-  if (text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
-  return CsvQuoted(text);
-}
 
 namespace {
 
@@ -46,6 +30,83 @@ std::size_t Utf8SequenceLength(std::string_view text) {
 }
 
 }  // namespace
+
+std::string CsvQuoted(std::string_view input) {
+  const std::string safe = CsvSafeText(input);
+  const std::string_view text = safe;
+  std::string out;
+  out.reserve(text.size() + 2);
+  out += '"';
+  for (char c : text) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  out += '"';
+  return out;
+}
+
+std::string CsvField(std::string_view input) {
+  std::string text = CsvSafeText(input);
+  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  return CsvQuoted(text);
+}
+
+namespace {
+
+// "-1.5", "+3", "1e-9", "12,345": what a spreadsheet reads as a number, not a formula.
+bool IsPlainNumber(std::string_view text) {
+  std::size_t i = (!text.empty() && (text[0] == '-' || text[0] == '+')) ? 1 : 0;
+  bool digits = false;
+  for (; i < text.size(); ++i) {
+    char c = text[i];
+    if (c >= '0' && c <= '9') {
+      digits = true;
+    } else if (c != '.' && c != ',' && c != 'e' && c != 'E' && c != '-' && c != '+') {
+      return false;
+    }
+  }
+  // A lone "-" (a missing value) is text to a spreadsheet too.
+  return digits || text.find_first_not_of('-') == std::string_view::npos;
+}
+
+}  // namespace
+
+std::string CsvSafeText(std::string_view text) {
+  std::string out;
+  out.reserve(text.size() + 1);
+  const bool formula = !text.empty() && std::string_view("=+-@\t\r").find(text[0]) !=
+                                            std::string_view::npos;
+  if (formula && !IsPlainNumber(text)) out += '\'';
+  for (std::size_t i = 0; i < text.size();) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    std::size_t length = byte == 0 ? 0 : byte < 0x80 ? 1 : Utf8SequenceLength(text.substr(i));
+    if (length == 0) {
+      out += "\xEF\xBF\xBD";  // U+FFFD, one per NUL or malformed byte
+      ++i;
+    } else {
+      out.append(text.substr(i, length));
+      i += length;
+    }
+  }
+  return out;
+}
+
+std::string TerminalText(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte == 0x7f) {
+      char escape[8];
+      std::snprintf(escape, sizeof escape, "\\x%02x", static_cast<unsigned>(byte));
+      out += escape;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 
 std::string JsonString(std::string_view text) {
   std::string out;
@@ -93,6 +154,13 @@ std::string JsonString(std::string_view text) {
   }
   out += '"';
   return out;
+}
+
+std::string JsonNumber(double value, int significant_digits) {
+  if (!std::isfinite(value)) return "null";
+  char text[40];
+  std::snprintf(text, sizeof text, "%.*g", significant_digits, value);
+  return text;
 }
 
 std::string XmlEscaped(std::string_view text) {

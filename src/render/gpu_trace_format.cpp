@@ -205,7 +205,7 @@ void GpuTraceFormatter::WriteTextRow(const GpuTraceRow& row, std::uint64_t base,
   AppendRight(line_, std::to_string(row.context_id), kNumberWidth);
   AppendRight(line_, std::to_string(row.stream_id), kNumberWidth);
   line_.append("  ");
-  line_.append(RowName(row));
+  line_.append(TerminalText(RowName(row)));  // the program's text: no raw escapes
   if (kernel) {
     // nvprof names a kernel launch by its correlation id, which joins it to its API call.
     line_.append(" [").append(std::to_string(row.correlation_id)).append("]");

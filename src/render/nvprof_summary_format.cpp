@@ -91,7 +91,7 @@ void WriteText(const std::vector<Section>& sections, TimeUnit unit, std::ostream
     for (std::size_t c = 0; c < numbers.size(); ++c) {
       out << std::string(widths[c] - std::min(widths[c], numbers[c].size()), ' ') << numbers[c];
     }
-    out << "  " << name << '\n';
+    out << "  " << TerminalText(name) << '\n';  // names are the program's: no raw escapes
   };
   write_line("Type", kHeaders, "Name");
   for (std::size_t s = 0; s < sections.size(); ++s) {

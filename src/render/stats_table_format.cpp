@@ -60,7 +60,10 @@ void WriteColumns(const StatsTable& table, std::ostream& out) {
   for (const std::vector<StatsCell>& row : table.rows) {
     std::vector<std::string>& line = cells.emplace_back();
     for (std::size_t c = 0; c < columns; ++c) {
-      line.push_back(ColumnValue(row[c], table.columns[c].kind));
+      // Names are the program's: control characters are shown, not sent to the terminal.
+      line.push_back(table.columns[c].kind == ColumnKind::kText
+                         ? TerminalText(ColumnValue(row[c], table.columns[c].kind))
+                         : ColumnValue(row[c], table.columns[c].kind));
       widths[c] = std::max(widths[c], line.back().size());
     }
   }

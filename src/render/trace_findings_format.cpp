@@ -5,6 +5,7 @@
 #include "analysis/units.h"
 #include "render/escaping.h"
 #include "render/word_wrap.h"
+#include "util/saturating.h"
 
 namespace gpuscope::render {
 
@@ -19,8 +20,9 @@ namespace {
 // Paragraphs are wrapped so that a finding reads like nvprof's and ncu's rule text.
 constexpr std::size_t kTextWidth = 100;
 
+// Saturating: a damaged report's start may be anything (INT64_MIN once overflowed here).
 std::int64_t Relative(model::Timestamp time, model::Timestamp origin) {
-  return static_cast<std::int64_t>(time) - static_cast<std::int64_t>(origin);
+  return SaturatingDifference(time, origin);
 }
 
 // Words of `text` on lines of at most kTextWidth, each line starting with `indent`.

@@ -2,14 +2,19 @@
 
 #include <vector>
 
+#include "store/sqlite_util.h"
+
 namespace gpuscope::store {
 namespace {
 
 using StatementPtr = std::unique_ptr<sqlite3_stmt, int (*)(sqlite3_stmt*)>;
 
 Status QueryError(sqlite3* db, std::string_view stage, std::string_view what) {
-  return Status::Error("cannot " + std::string(stage) + " " + std::string(what) + ": " +
-                       (db ? sqlite3_errmsg(db) : "no database"));
+  if (db == nullptr) {
+    return Status::Error("cannot " + std::string(stage) + " " + std::string(what) +
+                         ": no database");
+  }
+  return SqliteError(db, "cannot " + std::string(stage) + " " + std::string(what));
 }
 
 StatusOr<StatementPtr> PrepareRead(sqlite3* db, std::string_view sql,
@@ -96,7 +101,9 @@ StatusOr<std::unique_ptr<ReadOnlyConnection>> ReadOnlyConnection::Open(const std
     sqlite3_close(db);
     return Status::Error(message);
   }
-  return std::unique_ptr<ReadOnlyConnection>(new ReadOnlyConnection(db));
+  std::unique_ptr<ReadOnlyConnection> connection(new ReadOnlyConnection(db));
+  GPUSCOPE_RETURN_IF_ERROR(HardenReadConnection(db, path, connection->limit_));
+  return connection;
 }
 
 ReadOnlyConnection::~ReadOnlyConnection() { sqlite3_close(db_); }

@@ -16,6 +16,7 @@
 #include <variant>
 
 #include "model/records.h"
+#include "store/hostile_file_guard.h"
 #include "store/launch_config.h"
 #include "store/table_row.h"
 #include "util/status.h"
@@ -87,6 +88,7 @@ class ReadOnlyConnection {
  private:
   explicit ReadOnlyConnection(sqlite3* db) : db_(db) {}
   sqlite3* db_ = nullptr;
+  QueryLimit limit_;  // db_'s work limit (hostile_file_guard.h)
 };
 
 }  // namespace gpuscope::store

@@ -28,6 +28,8 @@ struct sqlite3;
 
 namespace gpuscope::store {
 
+struct QueryLimit;
+
 struct ProcessInfo {
   std::uint32_t pid = 0;
   std::uint32_t parent_pid = 0;
@@ -72,8 +74,9 @@ class ReportReader {
   const std::vector<model::StreamRecord>& streams() const { return streams_; }
   // Records the writer received but could not store (an I/O error while tracing).
   std::uint64_t records_not_written() const { return records_not_written_; }
-  // Full structural check of every page (PRAGMA quick_check). Open() only checks what it
-  // can cheaply (header, size, schema, metadata); damage inside the event tables shows up
+  // Full structural check of every page (PRAGMA quick_check). Open() runs it on reports
+  // up to 64 MiB (see Open for why not beyond); on larger ones it checks what it can
+  // cheaply (header, size, schema, metadata), and damage inside the event tables shows up
   // as an error from the ForEach* that reads it, or here.
   Status CheckIntegrity() const;
 
@@ -93,6 +96,11 @@ class ReportReader {
   Status ForEachNvtx(const std::function<bool(const model::NvtxRecord&)>& fn) const;
   Status ForEachOverhead(const std::function<bool(const model::OverheadRecord&)>& fn) const;
 
+  // Rows of `table` (an event table's name) whose end lies before their start, as counted
+  // by the last ForEach* that read the whole table (0 before): readers skip them as untimed,
+  // and commands print this count so that they never vanish silently.
+  std::uint64_t rows_ending_before_start(std::string_view table) const;
+
   // Row counts, cheap (for tests and headers). `table` must be a table of the schema.
   StatusOr<std::uint64_t> CountRows(const std::string& table) const;
 
@@ -103,6 +111,7 @@ class ReportReader {
  private:
   ReportReader() = default;
   Status Load();
+  Status CheckTablesAreTables();
   Status LoadMeta();
   Status LoadProcess();
   Status LoadDevices();
@@ -115,9 +124,13 @@ class ReportReader {
   // Streams an event table's rows to `fn` (report_reader_events.cpp).
   template <typename Table, typename Fn>
   Status Scan(Fn& fn) const;
+  // Scan, counting the rows that end before they start (rows_ending_before_start).
+  template <typename Table, typename Fn>
+  Status CountingScan(const Fn& fn) const;
 
   std::string path_;
   sqlite3* db_ = nullptr;
+  std::unique_ptr<QueryLimit> limit_;  // db_'s work limit (hostile_file_guard.h)
   int schema_version_ = 0;       // set once the whole file checked out (errors before say "open")
   int file_schema_version_ = 0;  // PRAGMA user_version, while loading
   model::Timestamp time_base_ = 0;
@@ -138,6 +151,7 @@ class ReportReader {
     std::uint64_t untimed_rows = 0;
   };
   std::vector<RowOrder> row_order_;  // by kEventTableIndex
+  mutable std::vector<std::uint64_t> ends_before_start_;  // by kEventTableIndex
   std::size_t reorder_window_limit_ = 1 << 20;
 };
 

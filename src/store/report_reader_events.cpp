@@ -31,6 +31,18 @@ std::string ColumnList(const EventTableInfo& table) {
   return list;
 }
 
+// A row whose end precedes its start (both set): damaged, or a clock gone backwards.
+template <typename Row>
+bool EndsBeforeStart(const Row& row) {
+  if constexpr (requires { row.record.end; }) {
+    return row.record.start != 0 && row.record.end != 0 && row.record.end < row.record.start;
+  } else if constexpr (requires { row.end; }) {
+    return row.start != 0 && row.end != 0 && row.end < row.start;
+  } else {
+    return false;
+  }
+}
+
 }  // namespace
 
 unsigned WorkerThreads() {
@@ -131,7 +143,7 @@ Status ReportReader::Scan(Fn& fn) const {
     return !window_full;
   };
   Status read =
-      ChunkedRowReader<Row>::Read(db_, path_, sql, first_id, last_id, decode, damaged, consume);
+      ChunkedRowReader<Row>::Read(db_, path_, name, sql, first_id, last_id, decode, damaged, consume);
   if (!read.ok()) return read;
   if (out_of_order) {
     return Status::Error(std::string(kReadAction) + " " + path_ + ": corrupt (" + name +
@@ -153,33 +165,56 @@ Status ReportReader::Scan(Fn& fn) const {
   return Status();
 }
 
+template <typename Table, typename Fn>
+Status ReportReader::CountingScan(const Fn& callback) const {
+  using Row = typename Table::Row;
+  std::uint64_t ends_before_start = 0;
+  bool stopped = false;
+  auto fn = [&](const Row& row) {
+    ends_before_start += EndsBeforeStart(row) ? 1 : 0;
+    stopped = !callback(row);
+    return !stopped;
+  };
+  Status read = Scan<Table>(fn);
+  // The count stands only for a scan of the whole table.
+  if (read.ok() && !stopped) ends_before_start_[kEventTableIndex<Table>] = ends_before_start;
+  return read;
+}
+
+std::uint64_t ReportReader::rows_ending_before_start(std::string_view table) const {
+  for (std::size_t i = 0; i < kNumEventTables; ++i) {
+    if (kEventTables[i].name == table) return ends_before_start_[i];
+  }
+  return 0;
+}
+
 Status ReportReader::ForEachKernel(const std::function<bool(const KernelRow&)>& fn) const {
-  return Scan<Kernels>(fn);
+  return CountingScan<Kernels>(fn);
 }
 Status ReportReader::ForEachMemcpy(
     const std::function<bool(const model::MemcpyRecord&)>& fn) const {
-  return Scan<Memcpys>(fn);
+  return CountingScan<Memcpys>(fn);
 }
 Status ReportReader::ForEachMemset(
     const std::function<bool(const model::MemsetRecord&)>& fn) const {
-  return Scan<Memsets>(fn);
+  return CountingScan<Memsets>(fn);
 }
 Status ReportReader::ForEachApiCall(const std::function<bool(const ApiCallRow&)>& fn) const {
-  return Scan<ApiCalls>(fn);
+  return CountingScan<ApiCalls>(fn);
 }
 Status ReportReader::ForEachMemory(
     const std::function<bool(const model::MemoryRecord&)>& fn) const {
-  return Scan<Memory>(fn);
+  return CountingScan<Memory>(fn);
 }
 Status ReportReader::ForEachSync(const std::function<bool(const model::SyncRecord&)>& fn) const {
-  return Scan<Syncs>(fn);
+  return CountingScan<Syncs>(fn);
 }
 Status ReportReader::ForEachNvtx(const std::function<bool(const model::NvtxRecord&)>& fn) const {
-  return Scan<Nvtx>(fn);
+  return CountingScan<Nvtx>(fn);
 }
 Status ReportReader::ForEachOverhead(
     const std::function<bool(const model::OverheadRecord&)>& fn) const {
-  return Scan<Overheads>(fn);
+  return CountingScan<Overheads>(fn);
 }
 
 }  // namespace gpuscope::store

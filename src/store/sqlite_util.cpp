@@ -8,6 +8,12 @@
 
 namespace gpuscope::store {
 
+namespace {
+
+constexpr const char* kWorkLimitReached = "a query on it did not finish within its work limit";
+
+}  // namespace
+
 StatusOr<Statement> Statement::Prepare(sqlite3* db, std::string_view sql) {
   sqlite3_stmt* stmt = nullptr;
   // PREPARE_PERSISTENT: these statements live as long as the connection and run millions
@@ -24,7 +30,11 @@ StatusOr<Statement> Statement::Prepare(sqlite3* db, std::string_view sql) {
 Status SqliteError(sqlite3* db, std::string_view context) {
   std::string message(context);
   message += ": ";
-  message += db != nullptr ? sqlite3_errmsg(db) : "out of memory";
+  if (db != nullptr && (sqlite3_extended_errcode(db) & 0xff) == SQLITE_INTERRUPT) {
+    message += kWorkLimitReached;  // hostile_file_guard.h's limit, not a user's interrupt
+  } else {
+    message += db != nullptr ? sqlite3_errmsg(db) : "out of memory";
+  }
   return Status::Error(std::move(message));
 }
 
@@ -33,7 +43,12 @@ Status ReportReadError(sqlite3* db, std::string_view action, const std::string& 
   message += " " + path + ": ";
   int code = db != nullptr ? (sqlite3_extended_errcode(db) & 0xff) : SQLITE_NOMEM;
   const char* detail = db != nullptr ? sqlite3_errmsg(db) : "out of memory";
-  if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB) {
+  if (code == SQLITE_INTERRUPT) {
+    // The work limit of hostile_file_guard.h stopped a query that would not end.
+    message += "corrupt (";
+    message += kWorkLimitReached;
+    message += ")";
+  } else if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB) {
     message += "corrupt or truncated (SQLite: ";
     message += detail;
     message += ")";

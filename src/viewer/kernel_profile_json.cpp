@@ -178,12 +178,9 @@ std::string GraphsJson(const analysis::metrics::KernelProfile& profile) {
 }  // namespace
 
 std::string JsonNumber(double value) {
-  if (!std::isfinite(value)) return "null";
   // 15 significant digits: every value of a report, without the binary noise of a 17th
   // ("0.30000000000000004") that no reader wants to see.
-  char text[40];
-  std::snprintf(text, sizeof text, "%.15g", value);
-  return text;
+  return render::JsonNumber(value, 15);
 }
 
 std::string SectionsJson(const analysis::metrics::KernelProfile& profile,

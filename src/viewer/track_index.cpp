@@ -9,6 +9,7 @@
 #include "analysis/activity_names.h"
 #include "model/records.h"
 #include "store/timeline_rows.h"
+#include "util/saturating.h"
 
 namespace gpuscope::viewer {
 namespace {
@@ -187,15 +188,16 @@ Status TrackIndex::Load(const store::ReportReader& report) {
     std::map<std::uint32_t, std::int64_t> in_use;
     std::unordered_map<std::uint64_t, std::int64_t> live;
     gpu.status = rows.ForEachMemoryChange([&](const store::MemoryChange& change) {
-      auto bytes = static_cast<std::int64_t>(change.bytes);
+      // Saturating: sizes come from the report (2^62-byte allocations once overflowed).
+      std::int64_t bytes = SaturatingSigned(change.bytes);
       if (change.op == model::MemoryOp::kAlloc) {
         live[change.address] = bytes;
-        in_use[change.device_id] += bytes;
+        in_use[change.device_id] = SaturatingAdd(in_use[change.device_id], bytes);
       } else {
         auto found = live.find(change.address);
         if (bytes == 0 && found != live.end()) bytes = found->second;
         if (found != live.end()) live.erase(found);
-        in_use[change.device_id] -= bytes;
+        in_use[change.device_id] = SaturatingSub(in_use[change.device_id], bytes);
       }
       Track& track = gpu.Find((std::uint64_t{1} << 40) | change.device_id, [&] {
         return MakeTrack("mem" + std::to_string(change.device_id),

@@ -25,12 +25,8 @@ std::string JsonValue(const FieldValue& value) {
       return "null";
     case FieldValue::Kind::kInteger:
       return std::to_string(value.integer);
-    case FieldValue::Kind::kReal: {
-      std::ostringstream text;
-      text.precision(17);
-      text << value.real;
-      return text.str();
-    }
+    case FieldValue::Kind::kReal:
+      return render::JsonNumber(value.real);  // an infinite REAL becomes null
     case FieldValue::Kind::kText:
       break;
   }

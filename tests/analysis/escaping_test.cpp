@@ -41,3 +41,39 @@ TEST(JsonString, KeepsValidUtf8AndReplacesInvalidBytes) {
 
 }  // namespace
 }  // namespace gpuscope::analysis
+
+namespace gpuscope::render {
+namespace {
+
+// Issue 14: names from a program are arbitrary bytes.
+TEST(HostileText, TerminalTextShowsControlCharacters) {
+  EXPECT_EQ(TerminalText("a\x1b]0;owned\x07" "b\r\nc\x7f"), "a\\x1b]0;owned\\x07b\\x0d\\x0ac\\x7f");
+  EXPECT_EQ(TerminalText("add(int, int, int*) \xc3\xa9"), "add(int, int, int*) \xc3\xa9");
+}
+
+TEST(HostileText, CsvCellsAreNeverFormulas) {
+  EXPECT_EQ(CsvField("=HYPERLINK(\"x\")"), "\"'=HYPERLINK(\"\"x\"\")\"");
+  EXPECT_EQ(CsvField("+1+cmd"), "'+1+cmd");
+  EXPECT_EQ(CsvField("@SUM(A1)"), "'@SUM(A1)");
+  EXPECT_EQ(CsvField("-2+3"), "-2+3");  // a plain number stays a number
+  EXPECT_EQ(CsvField("-1.050"), "-1.050");
+  EXPECT_EQ(CsvField("-"), "-");
+  EXPECT_EQ(CsvQuoted("=1"), "\"'=1\"");
+  EXPECT_EQ(CsvField("kernel"), "kernel");
+}
+
+TEST(HostileText, CsvCellsAreValidUtf8WithoutNul) {
+  EXPECT_EQ(CsvField(std::string_view("a\0b", 3)), "a\xEF\xBF\xBD" "b");
+  EXPECT_EQ(CsvField("x\xff\xc3"), "x\xEF\xBF\xBD\xEF\xBF\xBD");
+  EXPECT_EQ(CsvField("\xc3\xa9"), "\xc3\xa9");
+}
+
+TEST(HostileText, JsonNumbersAreFinite) {
+  EXPECT_EQ(JsonNumber(1.0 / 0.0), "null");
+  EXPECT_EQ(JsonNumber(-1.0 / 0.0), "null");
+  EXPECT_EQ(JsonNumber(0.0 / 0.0), "null");
+  EXPECT_EQ(JsonNumber(0.5), "0.5");
+}
+
+}  // namespace
+}  // namespace gpuscope::render

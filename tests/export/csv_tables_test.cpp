@@ -114,12 +114,16 @@ TEST_F(CsvTablesTest, KernelsHaveResolvedNamesAndAbsoluteTimes) {
   for (const auto& row : rows) EXPECT_EQ(row.size(), header.size());
 }
 
+// Byte for byte, except the invalid UTF-8 byte, which CSV writes as U+FFFD (issue 14: CSV
+// files must be valid UTF-8).
 TEST_F(CsvTablesTest, QuotedFieldsRoundTripByteForByte) {
   auto rows = Table("nvtx");
   ASSERT_EQ(rows.size(), 6u);
   std::size_t name = Column(rows[0], "name");
+  std::string expected = testing::kHostileRange;
+  expected.replace(expected.find('\xff'), 1, "\xEF\xBF\xBD");
   bool found = false;
-  for (const auto& row : rows) found = found || row[name] == testing::kHostileRange;
+  for (const auto& row : rows) found = found || row[name] == expected;
   EXPECT_TRUE(found) << "the range name with quotes, commas and bytes did not round-trip";
 }
 

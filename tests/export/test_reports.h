@@ -36,6 +36,10 @@ void WriteRichReport(const std::string& path);
 // WriteSyntheticTrace with `kernels` kernels (2 * kernels events).
 void WriteSyntheticReport(const std::string& path, std::uint64_t kernels);
 
+// Runs `sql` on the report at `path` (read-write), as the tests that mutate a copy of a
+// report do; fails the test on an SQL error.
+void ExecSql(const std::string& path, const std::string& sql);
+
 // The fixtures' scratch directory, under the name the export and viewer tests use.
 using store::testing::ScratchDir;
 

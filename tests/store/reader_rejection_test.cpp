@@ -102,8 +102,9 @@ TEST(ReaderRejects, CorruptSchemaPage) {
       << message;
 }
 
-// Damage inside the event tables is found by the read that reaches it (and by the full
-// check), never by a crash or by wrong rows.
+// Damage inside the event tables of a report up to 64 MiB is found by the full check on
+// open (larger reports: by the read that reaches it, and by CheckIntegrity), never by a
+// crash or by wrong rows.
 TEST(ReaderRejects, CorruptDataPage) {
   test::TempDir dir;
   std::string path = WriteRealReport(dir, 20'000);
@@ -113,20 +114,10 @@ TEST(ReaderRejects, CorruptDataPage) {
   test::WriteFileBytes(path, bytes);
 
   auto reader = ReportReader::Open(path);
-  ASSERT_TRUE(reader.ok()) << reader.status().message();  // the cheap checks pass
-  std::uint64_t rows = 0;
-  Status kernels = reader.value()->ForEachKernel([&](const KernelRow&) { return ++rows > 0; });
-  Status calls = reader.value()->ForEachApiCall([&](const ApiCallRow&) { return ++rows > 0; });
-  Status damaged = !kernels.ok() ? kernels : calls;
-  ASSERT_FALSE(damaged.ok()) << "a page of 0xFF bytes went unnoticed";
-  EXPECT_EQ(damaged.message(), "cannot read report " + path +
-                                   ": corrupt or truncated (SQLite: database disk image is "
-                                   "malformed)");
-  Status check = reader.value()->CheckIntegrity();
-  ASSERT_FALSE(check.ok());
-  EXPECT_EQ(check.message().rfind("cannot read report " + path + ": corrupt (", 0), 0u)
-      << check.message();
-  EXPECT_EQ(check.message().find('\n'), std::string::npos);
+  ASSERT_FALSE(reader.ok()) << "a page of 0xFF bytes went unnoticed";
+  const std::string& message = reader.status().message();
+  EXPECT_EQ(message.rfind("cannot read report " + path + ": corrupt (", 0), 0u) << message;
+  EXPECT_EQ(message.find('\n'), std::string::npos);
 }
 
 TEST(ReaderRejects, ForeignSQLiteDatabase) {

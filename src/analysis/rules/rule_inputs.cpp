@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 #include "analysis/metrics/section_values.h"
+#include "util/saturating.h"
 
 namespace gpuscope::analysis::rules {
 
@@ -76,11 +78,15 @@ double RuleInputs::LatencySpeedup(double local_share) const {
 }
 
 std::int64_t RuleInputs::grid_blocks() const {
-  return static_cast<std::int64_t>(profile_.grid[0]) * profile_.grid[1] * profile_.grid[2];
+  return SaturatingMul(SaturatingMul(profile_.grid[0], profile_.grid[1]), profile_.grid[2]);
 }
 
 int RuleInputs::threads_per_block() const {
-  return profile_.block[0] * profile_.block[1] * profile_.block[2];
+  // Dimensions come from the report: 2^31 threads in x would overflow an int product.
+  std::int64_t threads =
+      SaturatingMul(SaturatingMul(profile_.block[0], profile_.block[1]), profile_.block[2]);
+  return static_cast<int>(std::clamp<std::int64_t>(threads, std::numeric_limits<int>::min(),
+                                                   std::numeric_limits<int>::max()));
 }
 
 bool RuleInputs::grid_smaller_than_sms() const {
