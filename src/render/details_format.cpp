@@ -7,6 +7,7 @@
 #include "analysis/metrics/section_values.h"
 #include "analysis/metrics/value_format.h"
 #include "analysis/rules/rule_registry.h"
+#include "render/escaping.h"
 #include "render/kernel_findings_format.h"
 #include "render/metric_table.h"
 
@@ -68,7 +69,8 @@ void PrintSection(std::ostream& out, const std::string& section, const std::vect
 }  // namespace
 
 std::string KernelHeaderLine(const KernelProfile& kernel) {
-  return "  " + kernel.demangled_name + " " + FormatDim3(kernel.grid) + "x" +
+  // The name and the failure text come from the report: no raw escapes.
+  return "  " + TerminalText(kernel.demangled_name) + " " + FormatDim3(kernel.grid) + "x" +
          FormatDim3(kernel.block) + ", Context " + std::to_string(kernel.context_id) + ", Stream " +
          std::to_string(kernel.stream_id) + ", Device " + std::to_string(kernel.device_id) +
          ", CC " + std::to_string(kernel.device.compute_major) + "." +
@@ -81,8 +83,8 @@ std::string ClocksLine(const KernelProfile& kernel) {
 }
 
 std::string NotMeasuredLine(const KernelProfile& kernel) {
-  return "Not measured: " +
-         (kernel.failure.empty() ? std::string("no metric values were recorded") : kernel.failure);
+  return "Not measured: " + (kernel.failure.empty() ? std::string("no metric values were recorded")
+                                                    : TerminalText(kernel.failure));
 }
 
 void PrintDetailsPage(std::ostream& out, const std::vector<KernelProfile>& kernels,
@@ -124,7 +126,8 @@ void PrintRawPage(std::ostream& out, const std::vector<KernelProfile>& kernels,
     std::vector<std::vector<std::string>> rows;
     for (const auto& [name, value] : kernel.metrics) {
       const auto unit = base_units.find(name);
-      rows.push_back({name, unit == base_units.end() ? std::string() : unit->second,
+      rows.push_back({TerminalText(name),
+                      unit == base_units.end() ? std::string() : TerminalText(unit->second),
                       FormatMetricNumber(value, /*group_thousands=*/true)});
     }
     WriteMetricTable(out, kHeaders, rows);

@@ -41,7 +41,7 @@ std::string ValueText(double value, const std::string& unit) {
     return FormatMetricNumber(s.value, true) + " " + s.text_unit;
   }
   std::string text = FormatMetricNumber(value, true);
-  return unit.empty() ? text : text + " " + unit;
+  return unit.empty() ? text : text + " " + TerminalText(unit);  // the report's unit
 }
 
 std::string SignedTime(double ns) {
@@ -60,15 +60,16 @@ std::string Launches(const KernelKey& key) {
 }
 
 void Row(std::ostream& out, const MetricDelta& d, std::size_t name_width) {
-  out << "    " << std::left << std::setw(static_cast<int>(name_width)) << d.name << std::right
-      << std::setw(18) << ValueText(d.before.mean, d.unit) << std::setw(18)
+  out << "    " << std::left << std::setw(static_cast<int>(name_width)) << TerminalText(d.name)
+      << std::right << std::setw(18) << ValueText(d.before.mean, d.unit) << std::setw(18)
       << ValueText(d.after.mean, d.unit) << std::setw(10) << FormatRelative(d) << "  " << std::left
       << std::setw(8) << ChangeName(d.change) << NoiseText(d) << '\n';
 }
 
 void WriteKernel(const KernelDiff& k, const DiffFormatOptions& options, std::ostream& out) {
-  out << "  " << k.function_name << "  " << Launches(k.key) << "  launches " << k.launches_before
-      << " -> " << k.launches_after;
+  // Names are the program's and metric names the report's: no raw escapes.
+  out << "  " << TerminalText(k.function_name) << "  " << Launches(k.key) << "  launches "
+      << k.launches_before << " -> " << k.launches_after;
   if (k.time_saved_ns) {
     out << "  " << (*k.time_saved_ns >= 0 ? "time saved " : "time lost ")
         << SignedTime(*k.time_saved_ns);
@@ -92,7 +93,8 @@ void WriteKernel(const KernelDiff& k, const DiffFormatOptions& options, std::ost
     return;
   }
   std::size_t name_width = 20;
-  for (const MetricDelta* d : shown) name_width = std::max(name_width, d->name.size() + 2);
+  for (const MetricDelta* d : shown)
+    name_width = std::max(name_width, TerminalText(d->name).size() + 2);
   out << "    " << std::left << std::setw(static_cast<int>(name_width)) << "Metric" << std::right
       << std::setw(18) << "Before" << std::setw(18) << "After" << std::setw(10) << "Change"
       << "  " << std::left << std::setw(8) << "Verdict"
@@ -111,7 +113,8 @@ void WriteOnlyIn(const std::vector<KernelOnlyIn>& kernels, std::string_view whic
   if (kernels.empty()) return;
   out << "  Only in " << which << ":\n";
   for (const KernelOnlyIn& k : kernels) {
-    out << "    " << k.function_name << "  " << Launches(k.key) << "  launches " << k.launches;
+    out << "    " << TerminalText(k.function_name) << "  " << Launches(k.key) << "  launches "
+        << k.launches;
     if (k.total_time_ns > 0) out << "  time " << SignedTime(k.total_time_ns);
     out << '\n';
   }
@@ -143,8 +146,8 @@ void CsvRow(std::ostream& out, const KernelKey& key, const std::string& function
 
 void WriteDiffText(const ReportDiff& diff, const DiffFormatOptions& options, std::ostream& out) {
   out << "Comparing kernels (matched by name, grid and block)\n"
-      << "  before: " << diff.before_path << '\n'
-      << "  after:  " << diff.after_path << "\n\n";
+      << "  before: " << TerminalText(diff.before_path) << '\n'
+      << "  after:  " << TerminalText(diff.after_path) << "\n\n";
   if (diff.kernels.empty()) out << "  No kernel is in both reports.\n\n";
   for (const KernelDiff& k : diff.kernels) WriteKernel(k, options, out);
   WriteOnlyIn(diff.only_before, "before", out);

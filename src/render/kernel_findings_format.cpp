@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "render/escaping.h"
 #include "render/word_wrap.h"
 
 namespace gpuscope::render {
@@ -27,12 +28,13 @@ std::string FormatFindings(const std::vector<Finding>& findings, std::string_vie
       char buffer[48];
       std::snprintf(buffer, sizeof buffer, "Est. Speedup: %.2f%%", *finding.speedup_pct);
       out += buffer;
-      out += " (" + finding.title + ")";
+      out += " (" + TerminalText(finding.title) + ")";
     } else {
-      out += finding.title;
+      out += TerminalText(finding.title);  // titles and messages quote the program's names
     }
     out += '\n';
-    for (const std::string& line : WrapWords(finding.message, kWidth - kIndent.size())) {
+    for (const std::string& line :
+         WrapWords(TerminalText(finding.message), kWidth - kIndent.size())) {
       out += kIndent;
       out += line;
       out += '\n';

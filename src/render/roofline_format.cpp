@@ -76,9 +76,10 @@ std::string CsvCell(std::optional<double> value) {
 }  // namespace
 
 void WriteRooflineText(const RooflineResult& r, std::ostream& out) {
-  out << "  " << r.kernel_name << " (" << r.profile_index << ")  grid " << FormatDim3(r.grid)
-      << "  block " << FormatDim3(r.block);
-  if (!r.chip.empty()) out << "  " << r.chip;
+  // The kernel name, chip and metric names come from the report: no raw escapes.
+  out << "  " << TerminalText(r.kernel_name) << " (" << r.profile_index << ")  grid "
+      << FormatDim3(r.grid) << "  block " << FormatDim3(r.block);
+  if (!r.chip.empty()) out << "  " << TerminalText(r.chip);
   out << '\n';
   out << "    Duration " << Scaled(r.duration_ns, UnitKind::kDuration) << ", Compute (SM) "
       << "Throughput " << Fixed(r.sm_throughput_pct, 2) << " %, Memory Throughput "
@@ -122,23 +123,26 @@ void WriteRooflineText(const RooflineResult& r, std::ostream& out) {
   }
   for (const Bandwidth& bw : r.levels) {
     if (!bw.peak_source.empty() && bw.peak_source != "metrics") {
-      out << "    " << MemoryLevelName(bw.level) << " peak: " << bw.peak_source << '\n';
+      out << "    " << MemoryLevelName(bw.level) << " peak: " << TerminalText(bw.peak_source)
+          << '\n';
     }
   }
 
   const RooflineVerdict& v = r.verdict;
   out << "    Verdict: " << BoundName(v.bound);
-  if (!v.limiter.empty() && v.bound != Bound::kLatency) out << " (" << v.limiter << ")";
-  out << ": " << v.reason;
+  if (!v.limiter.empty() && v.bound != Bound::kLatency)
+    out << " (" << TerminalText(v.limiter) << ")";
+  out << ": " << TerminalText(v.reason);
   if (v.headroom && v.bound == Bound::kLatency) {
     out << "; " << Fixed(v.headroom, 2) << "x before the busiest unit reaches its peak";
   } else if (v.headroom && v.bound != Bound::kUnknown) {
-    out << "; " << Fixed(v.headroom, 2) << "x headroom to the " << v.limiter << " roof";
+    out << "; " << Fixed(v.headroom, 2) << "x headroom to the " << TerminalText(v.limiter)
+        << " roof";
   }
   out << '\n';
   if (!r.missing.empty()) {
     out << "    Missing metrics:";
-    for (const std::string& name : r.missing) out << ' ' << name;
+    for (const std::string& name : r.missing) out << ' ' << TerminalText(name);
     out << '\n';
   }
   out << '\n';

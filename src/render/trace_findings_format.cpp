@@ -42,25 +42,26 @@ void WriteTraceFindings(const std::vector<Finding>& findings, long pid, model::T
   for (const Finding& finding : findings) {
     if (!first) out << '\n';  // a blank line between paragraphs
     first = false;
-    out << "    " << SeverityName(finding.severity) << "   " << finding.title << " ["
-        << finding.rule_id << "]";
+    // Titles, messages and notes quote the program's names: no raw escapes.
+    out << "    " << SeverityName(finding.severity) << "   " << TerminalText(finding.title) << " ["
+        << TerminalText(finding.rule_id) << "]";
     if (finding.est_gain_ns > 0) {
       out << "   Est. Gain: "
           << FormatTime(static_cast<double>(finding.est_gain_ns), TimeUnit::kAuto);
     }
     out << '\n';
-    WriteWrapped(finding.message, "          ", out);
+    WriteWrapped(TerminalText(finding.message), "          ", out);
     if (!finding.cited.empty()) {
       out << "          "
           << (finding.cited.size() < finding.occurrences ? "Largest rows:" : "Rows:") << '\n';
     }
     for (const CitedRow& row : finding.cited) {
       std::int64_t start = Relative(row.start, origin);
-      out << "            " << row.table << " correlation " << row.id << "  start "
+      out << "            " << TerminalText(row.table) << " correlation " << row.id << "  start "
           << (start < 0 ? "-" : "")
           << FormatTime(static_cast<double>(start < 0 ? -start : start), TimeUnit::kAuto)
           << "  duration " << FormatTime(static_cast<double>(row.duration_ns), TimeUnit::kAuto);
-      if (!row.note.empty()) out << "  " << row.note;
+      if (!row.note.empty()) out << "  " << TerminalText(row.note);
       out << '\n';
     }
   }

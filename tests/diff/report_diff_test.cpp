@@ -121,5 +121,26 @@ TEST(DiffReports, KernelsWithTheBiggestTimeChangeComeFirst) {
   EXPECT_DOUBLE_EQ(*d.kernels[0].time_saved_ns, -1000);
 }
 
+// Kernel and metric names come from the reports: control characters print as \xHH.
+TEST(DiffReports, ControlCharactersInNamesPrintEscaped) {
+  ReportDiff d = DiffReports(
+      Report("a", {Group("k\x1b]0;pwn\x07\r\nx", {100}, {{"k\x1b]0;pwn\x07\r\nx", {1}}}),
+                   Group("gone", {1})}),
+      Report("b", {Group("k\x1b]0;pwn\x07\r\nx", {200}, {{"k\x1b]0;pwn\x07\r\nx", {2}}}),
+                   Group("k\x1b]0;pwn\x07\r\nx" + std::string("2"), {1})}));
+  std::ostringstream text;
+  WriteDiffText(d, {true}, text);
+  const std::string out = text.str();
+  EXPECT_EQ(out.find_first_of("\x1b\x07\r"), std::string::npos) << out;
+  EXPECT_NE(out.find(std::string("  ") + "k\\x1b]0;pwn\\x07\\x0d\\x0ax" + "  grid"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find(std::string("    ") + "k\\x1b]0;pwn\\x07\\x0d\\x0ax" + " "), std::string::npos)
+      << out;
+  EXPECT_NE(out.find(std::string("    ") + "k\\x1b]0;pwn\\x07\\x0d\\x0ax" + "2  grid"),
+            std::string::npos)
+      << out;
+}
+
 }  // namespace
 }  // namespace gpuscope::analysis::diff

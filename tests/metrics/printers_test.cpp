@@ -257,5 +257,24 @@ TEST(Listings, SectionsWithoutAPassCounterSayNa) {
   EXPECT_EQ(text.find(" n/a\n"), text.find(" n/a"));
 }
 
+// The kernel name and failure text come from the report: control characters print as \xHH.
+TEST(DetailsPage, ControlCharactersInNamesPrintEscaped) {
+  KernelProfile k = Failed();
+  k.demangled_name = "k\x1b]0;pwn\x07\r\nx";
+  k.failure = "k\x1b]0;pwn\x07\r\nx";
+  EXPECT_EQ(FormatDetailsPage({k}, Sections({"SpeedOfLight"})),
+            std::string("  ") + "k\\x1b]0;pwn\\x07\\x0d\\x0ax" +
+                " (262144, 1, 1)x(256, 1, 1), Context 1, Stream 7, Device 0, CC 9.0\n"
+                "    Not measured: " +
+                "k\\x1b]0;pwn\\x07\\x0d\\x0ax" + "\n");
+  KernelProfile raw = Saxpy();
+  raw.demangled_name = "k\x1b]0;pwn\x07\r\nx";
+  raw.metrics["k\x1b]0;pwn\x07\r\nx"] = 1;
+  std::ostringstream out;
+  PrintRawPage(out, {raw}, {});
+  EXPECT_EQ(out.str().find_first_of("\x1b\x07\r"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("k\\x1b]0;pwn\\x07\\x0d\\x0ax"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace gpuscope::analysis::metrics

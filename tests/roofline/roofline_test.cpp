@@ -198,5 +198,20 @@ TEST(RooflineCsv, OneRowPerKernelWithRawNumbers) {
   EXPECT_NE(text.find("latency-bound"), std::string::npos);
 }
 
+TEST(RooflineText, ControlCharactersInTheKernelNamePrintEscaped) {
+  RooflineResult r = RecordedRooflines().at("k_saxpy");
+  r.kernel_name = "k\x1b]0;pwn\x07\r\nx";
+  r.chip = "k\x1b]0;pwn\x07\r\nx";
+  std::ostringstream out;
+  WriteRooflineText(r, out);
+  EXPECT_EQ(out.str().find_first_of("\x1b\x07\r"), std::string::npos) << out.str();
+  EXPECT_EQ(out.str().rfind(std::string("  ") + "k\\x1b]0;pwn\\x07\\x0d\\x0ax" + " (", 0), 0u)
+      << out.str();
+  EXPECT_NE(out.str().find(std::string("  ") + "k\\x1b]0;pwn\\x07\\x0d\\x0ax" + "\n"),
+            std::string::npos)
+      << out.str();
+  EXPECT_NE(RooflineSvg({r}).find("k\xef\xbf\xbd]0;pwn"), std::string::npos);  // XML: U+FFFD
+}
+
 }  // namespace
 }  // namespace gpuscope::analysis::roofline

@@ -51,5 +51,20 @@ TEST(FindingsFormat, SeverityNamesRoundTrip) {
   EXPECT_FALSE(ParseSeverity("BAD").has_value());
 }
 
+TEST(FindingsFormat, ControlCharactersInTitleAndMessagePrintEscaped) {
+  Finding f;
+  f.section = "SpeedOfLight";
+  f.severity = Severity::kInf;
+  f.title = "k\x1b]0;pwn\x07\r\nx";
+  f.message = std::string("kernel ") + "k\x1b]0;pwn\x07\r\nx";
+  EXPECT_EQ(FormatFindings({f}, "SpeedOfLight"),
+            std::string("    INF   ") + "k\\x1b]0;pwn\\x07\\x0d\\x0ax" + "\n          kernel " +
+                "k\\x1b]0;pwn\\x07\\x0d\\x0ax" + "\n");
+  f.speedup_pct = 1.0;
+  EXPECT_EQ(FormatFindings({f}, "SpeedOfLight"),
+            std::string("    INF   Est. Speedup: 1.00% (") + "k\\x1b]0;pwn\\x07\\x0d\\x0ax" +
+                ")\n          kernel " + "k\\x1b]0;pwn\\x07\\x0d\\x0ax" + "\n");
+}
+
 }  // namespace
 }  // namespace gpuscope::analysis

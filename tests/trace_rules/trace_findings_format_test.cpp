@@ -99,5 +99,26 @@ TEST(ExampleRows, RanksByTheGivenKey) {
   EXPECT_EQ(kept[1].id, 3u);
 }
 
+// Titles, messages and notes quote the program's names: control characters print as \xHH.
+TEST(FindingsFormat, ControlCharactersInNamesPrintEscaped) {
+  Finding finding = SampleFinding();
+  finding.title = "k\x1b]0;pwn\x07\r\nx";
+  finding.message = std::string("kernel ") + "k\x1b]0;pwn\x07\r\nx" + " is slow";
+  finding.cited = {{"kernels", 17, kOrigin, 1'000, "k\x1b]0;pwn\x07\r\nx"}};
+  std::ostringstream out;
+  WriteTraceFindings({finding}, 42, kOrigin, out);
+  const std::string text = out.str();
+  EXPECT_EQ(text.find_first_of("\x1b\x07\r"), std::string::npos) << text;
+  EXPECT_NE(text.find(std::string("OPT   ") + "k\\x1b]0;pwn\\x07\\x0d\\x0ax" + " [idle_gaps]"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find(std::string("kernel ") + "k\\x1b]0;pwn\\x07\\x0d\\x0ax" + " is slow\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find(std::string("duration 1.0000us  ") + "k\\x1b]0;pwn\\x07\\x0d\\x0ax" + "\n"),
+            std::string::npos)
+      << text;
+}
+
 }  // namespace
 }  // namespace gpuscope::analysis
