@@ -9,14 +9,6 @@
 namespace gpuscope::store {
 namespace {
 
-std::string ColumnText(sqlite3_stmt* stmt, int column) {
-  const unsigned char* text = sqlite3_column_text(stmt, column);
-  return text == nullptr
-             ? std::string()
-             : std::string(reinterpret_cast<const char*>(text),
-                           static_cast<std::size_t>(sqlite3_column_bytes(stmt, column)));
-}
-
 bool HasProfileTables(const ReportReader& report) { return report.schema_version() >= 2; }
 
 Status ReadError(const ReportReader& report, const char* what) {
@@ -136,8 +128,8 @@ StatusOr<ProfileRequest> ReadProfileRequest(const ReportReader& report) {
   if (!stmt.ok()) return ReadError(report, "cannot read the profile request of");
   int rc;
   while ((rc = sqlite3_step(stmt->get())) == SQLITE_ROW) {
-    std::string key = ColumnText(stmt->get(), 0);
-    std::string value = ColumnText(stmt->get(), 1);
+    std::string key(ColumnText(stmt->get(), 0));
+    std::string value(ColumnText(stmt->get(), 1));
     request.present = true;
     if (key == "profile_sections") request.sections = SplitCommaList(value);
     if (key == "profile_metrics") request.metrics = SplitCommaList(value);

@@ -18,6 +18,7 @@
 #include "model/records.h"
 #include "store/hostile_file_guard.h"
 #include "store/launch_config.h"
+#include "store/sqlite_util.h"
 #include "store/table_row.h"
 #include "util/status.h"
 
@@ -38,20 +39,6 @@ Status StepTableRows(sqlite3* db, std::string_view sql, std::span<const QueryPar
                      const std::function<void(std::span<const std::string>)>& columns,
                      const std::function<bool(const TableRow&)>& row);
 
-// Column readers for typed rows. NULL reads 0 (integers) or "" (text).
-inline std::int64_t ColumnInt(sqlite3_stmt* statement, int column) {
-  return sqlite3_column_int64(statement, column);
-}
-inline std::uint32_t ColumnU32(sqlite3_stmt* statement, int column) {
-  return static_cast<std::uint32_t>(sqlite3_column_int64(statement, column));
-}
-// Text (or a blob) as its bytes, valid until the statement steps again.
-inline std::string_view ColumnText(sqlite3_stmt* statement, int column) {
-  const auto* bytes = static_cast<const char*>(sqlite3_column_blob(statement, column));
-  return bytes ? std::string_view(bytes,
-                                  static_cast<std::size_t>(sqlite3_column_bytes(statement, column)))
-               : std::string_view();
-}
 // A stored (relative) time made absolute with `time_base`; nullopt when the column holds no
 // integer (NULL: the event has no timestamp).
 inline std::optional<model::Timestamp> ColumnTime(sqlite3_stmt* statement, int column,

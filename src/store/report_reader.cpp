@@ -23,20 +23,8 @@ namespace {
 constexpr const char* kOpenAction = "cannot open report";
 constexpr const char* kReadAction = "cannot read report";
 
-std::string_view Text(sqlite3_stmt* stmt, int column) {
-  const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(stmt, column));
-  if (text == nullptr) return {};
-  return std::string_view(text, static_cast<std::size_t>(sqlite3_column_bytes(stmt, column)));
-}
-
-std::int64_t Int(sqlite3_stmt* stmt, int column) { return sqlite3_column_int64(stmt, column); }
-
 std::uint64_t U64(sqlite3_stmt* stmt, int column) {
   return static_cast<std::uint64_t>(sqlite3_column_int64(stmt, column));
-}
-
-std::uint32_t U32(sqlite3_stmt* stmt, int column) {
-  return static_cast<std::uint32_t>(sqlite3_column_int64(stmt, column));
 }
 
 std::int32_t I32(sqlite3_stmt* stmt, int column) {
@@ -147,7 +135,7 @@ Status ReportReader::CheckTablesAreTables() {
     BindText(stmt->get(), 1, name);
     int rc;
     while ((rc = sqlite3_step(stmt->get())) == SQLITE_ROW) {
-      std::string_view type = Text(stmt->get(), 0);
+      std::string_view type = ColumnText(stmt->get(), 0);
       if (type == "view") {
         return Status::Error(std::string(kOpenAction) + " " + path_ + ": not a gpuscope report (" +
                              name + " is a " + std::string(type) + ", not a table)");
@@ -166,8 +154,8 @@ Status ReportReader::LoadMeta() {
   std::string format, schema_version, time_base;
   int rc;
   while ((rc = sqlite3_step(stmt->get())) == SQLITE_ROW) {
-    std::string_view key = Text(stmt->get(), 0);
-    std::string_view value = Text(stmt->get(), 1);
+    std::string_view key = ColumnText(stmt->get(), 0);
+    std::string_view value = ColumnText(stmt->get(), 1);
     if (key == "format") format = value;
     if (key == "schema_version") schema_version = value;
     if (key == "time_base_ns") time_base = value;
@@ -199,10 +187,10 @@ Status ReportReader::LoadProcess() {
   int rc = sqlite3_step(stmt->get());
   if (rc == SQLITE_ROW) {
     sqlite3_stmt* s = stmt->get();
-    process_.pid = U32(s, 0);
-    process_.parent_pid = U32(s, 1);
-    process_.hostname = Text(s, 2);
-    process_.command_line = Text(s, 3);
+    process_.pid = ColumnU32(s, 0);
+    process_.parent_pid = ColumnU32(s, 1);
+    process_.hostname = ColumnText(s, 2);
+    process_.command_line = ColumnText(s, 3);
     process_.start = IsNull(s, 4) ? 0 : time_base_ + U64(s, 4);
     process_.end = IsNull(s, 5) ? 0 : time_base_ + U64(s, 5);
   } else if (rc != SQLITE_DONE) {
@@ -226,28 +214,28 @@ Status ReportReader::LoadDevices() {
     sqlite3_stmt* s = stmt->get();
     DeviceInfo& device = devices_.emplace_back();
     model::DeviceRecord& r = device.record;
-    r.id = U32(s, 0);
-    device.name = Text(s, 1);
-    device.uuid = Text(s, 2);
-    r.compute_major = U32(s, 3);
-    r.compute_minor = U32(s, 4);
-    r.num_sms = U32(s, 5);
-    r.warp_size = U32(s, 6);
-    r.max_threads_per_block = U32(s, 7);
-    r.max_warps_per_sm = U32(s, 8);
-    r.max_blocks_per_sm = U32(s, 9);
-    r.max_registers_per_sm = U32(s, 10);
-    r.max_registers_per_block = U32(s, 11);
-    r.max_shared_memory_per_sm = U32(s, 12);
-    r.max_shared_memory_per_block = U32(s, 13);
-    r.max_shared_memory_per_block_optin = U32(s, 14);
+    r.id = ColumnU32(s, 0);
+    device.name = ColumnText(s, 1);
+    device.uuid = ColumnText(s, 2);
+    r.compute_major = ColumnU32(s, 3);
+    r.compute_minor = ColumnU32(s, 4);
+    r.num_sms = ColumnU32(s, 5);
+    r.warp_size = ColumnU32(s, 6);
+    r.max_threads_per_block = ColumnU32(s, 7);
+    r.max_warps_per_sm = ColumnU32(s, 8);
+    r.max_blocks_per_sm = ColumnU32(s, 9);
+    r.max_registers_per_sm = ColumnU32(s, 10);
+    r.max_registers_per_block = ColumnU32(s, 11);
+    r.max_shared_memory_per_sm = ColumnU32(s, 12);
+    r.max_shared_memory_per_block = ColumnU32(s, 13);
+    r.max_shared_memory_per_block_optin = ColumnU32(s, 14);
     r.global_memory_bytes = U64(s, 15);
     r.global_memory_bandwidth_kbps = U64(s, 16);
-    r.core_clock_khz = U32(s, 17);
-    r.l2_cache_bytes = U32(s, 18);
-    r.max_ipc = U32(s, 19);
-    r.ecc_enabled = U32(s, 20);
-    r.mig_enabled = Int(s, 21) != 0;
+    r.core_clock_khz = ColumnU32(s, 17);
+    r.l2_cache_bytes = ColumnU32(s, 18);
+    r.max_ipc = ColumnU32(s, 19);
+    r.ecc_enabled = ColumnU32(s, 20);
+    r.mig_enabled = ColumnInt(s, 21) != 0;
   }
   if (rc != SQLITE_DONE) return ReadError();
   // Only now that the vector stops growing can the views point into its strings.
@@ -265,7 +253,7 @@ Status ReportReader::LoadContextsAndStreams() {
   int rc;
   while ((rc = sqlite3_step(contexts->get())) == SQLITE_ROW) {
     sqlite3_stmt* s = contexts->get();
-    contexts_.push_back({U32(s, 0), U32(s, 1), U32(s, 2)});
+    contexts_.push_back({ColumnU32(s, 0), ColumnU32(s, 1), ColumnU32(s, 2)});
   }
   if (rc != SQLITE_DONE) return ReadError();
   StatusOr<Statement> streams = Statement::Prepare(
@@ -273,7 +261,7 @@ Status ReportReader::LoadContextsAndStreams() {
   if (!streams.ok()) return ReadError();
   while ((rc = sqlite3_step(streams->get())) == SQLITE_ROW) {
     sqlite3_stmt* s = streams->get();
-    streams_.push_back({U32(s, 0), U32(s, 1), I32(s, 2), U32(s, 3)});
+    streams_.push_back({ColumnU32(s, 0), ColumnU32(s, 1), I32(s, 2), ColumnU32(s, 3)});
   }
   if (rc != SQLITE_DONE) return ReadError();
   return Status();
@@ -284,7 +272,7 @@ Status ReportReader::LoadCounters() {
   if (!stmt.ok()) return ReadError();
   int rc;
   while ((rc = sqlite3_step(stmt->get())) == SQLITE_ROW) {
-    std::string_view name = Text(stmt->get(), 0);
+    std::string_view name = ColumnText(stmt->get(), 0);
     std::uint64_t value = U64(stmt->get(), 1);
     if (name == "dropped_records") counters_.dropped_records = value;
     if (name == "kernels_without_timestamp") counters_.kernels_without_timestamp = value;
@@ -308,15 +296,15 @@ Status ReportReader::LoadStrings() {
   demangled_.assign(1, std::string());
   int rc;
   while ((rc = sqlite3_step(stmt->get())) == SQLITE_ROW) {
-    std::int64_t id = Int(stmt->get(), 0);
+    std::int64_t id = ColumnInt(stmt->get(), 0);
     // Ids are dense (the writer numbers them 1, 2, ...); a gap means damage, and a huge id
     // must not make us allocate gigabytes.
     if (id != static_cast<std::int64_t>(strings_.size())) {
       return Status::Error(std::string(kOpenAction) + " " + path_ +
                            ": corrupt (strings are not numbered 1, 2, ...)");
     }
-    strings_.emplace_back(Text(stmt->get(), 1));
-    demangled_.emplace_back(Text(stmt->get(), 2));
+    strings_.emplace_back(ColumnText(stmt->get(), 1));
+    demangled_.emplace_back(ColumnText(stmt->get(), 2));
   }
   if (rc != SQLITE_DONE) return ReadError();
   return Status();
@@ -330,11 +318,11 @@ Status ReportReader::LoadRowOrder() {
   if (!stmt.ok()) return ReadError();
   int rc;
   while ((rc = sqlite3_step(stmt->get())) == SQLITE_ROW) {
-    std::string_view name = Text(stmt->get(), 0);
+    std::string_view name = ColumnText(stmt->get(), 0);
     for (std::size_t i = 0; i < kNumEventTables; ++i) {
       if (kEventTables[i].name != name) continue;
       row_order_[i].known = true;
-      row_order_[i].max_lateness = Int(stmt->get(), 1);
+      row_order_[i].max_lateness = ColumnInt(stmt->get(), 1);
       row_order_[i].untimed_rows = U64(stmt->get(), 2);
     }
   }
@@ -360,7 +348,7 @@ Status ReportReader::CheckIntegrity() const {
   if (!stmt.ok()) return ReadError();
   int rc = sqlite3_step(stmt->get());
   if (rc != SQLITE_ROW) return ReadError();
-  std::string_view result = Text(stmt->get(), 0);
+  std::string_view result = ColumnText(stmt->get(), 0);
   if (result == "ok") return Status();
   // quick_check lists problems one per line, after a "*** in database main ***" heading;
   // the first problem is enough for one line.

@@ -77,4 +77,19 @@ Status FoldWalIntoFile(sqlite3* db, const std::string& path);
 // with O_EXCL stays claimed: it keeps its inode from the claim to the finished report.
 Status ResetReportFiles(const std::string& path);
 
+// Column readers for the store's queries. NULL reads 0 (integers) or "" (text).
+inline std::int64_t ColumnInt(sqlite3_stmt* statement, int column) {
+  return sqlite3_column_int64(statement, column);
+}
+inline std::uint32_t ColumnU32(sqlite3_stmt* statement, int column) {
+  return static_cast<std::uint32_t>(sqlite3_column_int64(statement, column));
+}
+// Text (or a blob) as its bytes, valid until the statement steps again.
+inline std::string_view ColumnText(sqlite3_stmt* statement, int column) {
+  const auto* bytes = static_cast<const char*>(sqlite3_column_blob(statement, column));
+  return bytes ? std::string_view(bytes,
+                                  static_cast<std::size_t>(sqlite3_column_bytes(statement, column)))
+               : std::string_view();
+}
+
 }  // namespace gpuscope::store
