@@ -215,12 +215,15 @@ Status ChunkedRowReader<Row>::Read(sqlite3* db, const std::string& path, const s
       std::int64_t first = next_first;
       Bounds bounds{std::numeric_limits<std::int64_t>::max(), true, false};
       if (opened.ok()) bounds = Boundary(boundary.get(), first);
-      claimed_all = bounds.final || !bounds.ok;
+      // Whether this chunk is the last one, taken while the claim is held: once it is released,
+      // another worker may claim the final chunk and set claimed_all for its own.
+      const bool last_chunk = bounds.final || !bounds.ok;
+      claimed_all = last_chunk;
       if (!bounds.final) next_first = bounds.last + 1;
       claim.unlock();
 
       Chunk& chunk = slots[static_cast<std::size_t>(c % ring)];
-      chunk.last = claimed_all;
+      chunk.last = last_chunk;
       chunk.status = Status();
       if (!opened.ok()) {
         chunk.count = 0;
