@@ -103,4 +103,18 @@ inline constexpr std::string_view kBeforeStartKernel = "beforeStartKernel(int*)"
 inline constexpr std::string_view kBetweenKernel = "betweenStartStopKernel(int*)";
 inline constexpr std::string_view kAfterStopKernel = "afterStopKernel(int*)";
 
+// sticky_error <illegal-abort|illegal-exit1|assert-abort>: kStickyMallocs cudaMalloc,
+// kStickyCopies HtoD cudaMemcpy, kStickyKernels kernels and a cudaDeviceSynchronize that all
+// succeed; then one kernel that faults (an illegal address, or a failed device-side assert), a
+// cudaDeviceSynchronize that returns the sticky error, and the end the mode names (abort(), or
+// exit(kStickyExitCode)). Nothing sleeps; its test sets a flush period longer than the run, so
+// what the report holds was saved at the error or at the end, not by the periodic flush.
+inline constexpr int kStickyMallocs = 3;
+inline constexpr int kStickyCopies = 2;
+inline constexpr int kStickyKernels = 100;
+inline constexpr int kStickyExitCode = 1;
+inline constexpr std::string_view kStickyKernel = "stickyWork(int*)";
+inline constexpr std::string_view kStickyIllegalKernel = "stickyIllegalWrite(int*)";
+inline constexpr std::string_view kStickyAssertKernel = "stickyFailedAssert(int const*)";
+
 }  // namespace gpuscope::examples

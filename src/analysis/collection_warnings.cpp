@@ -2,6 +2,7 @@
 
 #include <cstdint>
 
+#include "analysis/sticky_error_note.h"
 #include "analysis/units.h"
 #include "store/event_tables.h"
 
@@ -84,7 +85,8 @@ std::vector<std::string> LossWarnings(const CollectionState& state) {
   return warnings;
 }
 
-// A report's own record of its losses, put into words.
+// A report's own record of its losses, put into words, after the sticky CUDA error that
+// ended the run, if any.
 std::vector<std::string> CollectionWarnings(const store::ReportReader& report) {
   CollectionState state;
   state.counters = report.counters();
@@ -93,7 +95,15 @@ std::vector<std::string> CollectionWarnings(const store::ReportReader& report) {
   state.closed_by_writer = report.closed_by_writer();
   state.tracing_start = report.process().start;
   state.last_flush = report.process().end;
-  return LossWarnings(state);
+  std::vector<std::string> warnings;
+  // Why a crashed run ended comes first. A report whose api_calls cannot be queried says so
+  // through the readers of that table; here it only lacks this line.
+  StatusOr<std::optional<store::StickyErrorCalls>> sticky = store::FindStickyErrorCalls(report);
+  if (sticky.ok() && sticky->has_value()) {
+    warnings.push_back(StickyErrorNote(**sticky, state.tracing_start));
+  }
+  for (std::string& warning : LossWarnings(state)) warnings.push_back(std::move(warning));
+  return warnings;
 }
 
 std::vector<std::string> SkippedRowWarnings(const store::ReportReader& report) {

@@ -31,9 +31,11 @@ struct CollectionState {
 // One line per kind of loss, in a fixed order; empty when nothing was lost.
 std::vector<std::string> LossWarnings(const CollectionState& state);
 
-// One line per kind of loss in the report (dropped records, records without timestamps,
-// unfinished NVTX ranges, unknown record kinds, records the writer could not store) and,
-// for a report that was not finalized, how far its data goes; empty when nothing was lost.
+// First, the sticky CUDA error that ended the run, if a call returned one
+// (sticky_error_note.h); then one line per kind of loss in the report (dropped records,
+// records without timestamps, unfinished NVTX ranges, unknown record kinds, records the
+// writer could not store) and, for a report that was not finalized, how far its data goes;
+// empty when nothing was lost and no call returned a sticky error.
 std::vector<std::string> CollectionWarnings(const store::ReportReader& report);
 
 // One line per event table whose rows, read so far through `report`, included some that end

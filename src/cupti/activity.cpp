@@ -16,15 +16,16 @@ namespace {
 
 std::atomic<inject::Collector*> g_collector{nullptr};
 
-// Device-side record buffer per context. CUPTI's default (3,200,000 bytes) holds ~100,000
-// kernel/copy/memset timestamps; a launch-bound program can queue more than that before
-// CUPTI's worker drains it, and then CUPTI either allocates another device buffer on the
-// launching thread (a stall in the program's critical path) or, at the pool limit, loses
-// timestamps (records with start = end = 0). 16 MiB holds ~500,000 in flight, enough for
-// the 100,000-kernel launch loops we benchmark without a mid-loop allocation, and costs
-// 48 MiB of device memory for CUPTI's 3 pre-allocated buffers (0.03% of an H200, 0.6% of an
-// 8 GB card).
-constexpr std::size_t kDeviceBufferBytes = 16u << 20;
+// The buffer per context where the GPU writes kernel/copy/memset timestamps until CUPTI reads
+// them. CUPTI's default (3,200,000 bytes) holds ~100,000; a launch-bound program can queue
+// more than that before CUPTI's worker drains it, and then CUPTI either allocates another
+// buffer on the launching thread (a stall in the program's critical path) or, at the pool
+// limit, loses timestamps (records with start = end = 0). 8 MiB holds ~250,000 in flight,
+// 2.5 times the 100,000-kernel launch loops we benchmark. The buffers are in pinned host
+// memory (see ConfigureActivity), so CUPTI's 3 pre-allocated ones add 24 MiB to the
+// program's resident memory: 16 MiB buffers added 48 MiB, +195 MB in all at 10 M kernels
+// against the 200 MB budget (bench/RESULTS.md 2026-11-25).
+constexpr std::size_t kDeviceBufferBytes = 8u << 20;
 
 constexpr CUpti_ActivityKind kDescriptiveKinds[] = {
     CUPTI_ACTIVITY_KIND_DEVICE, CUPTI_ACTIVITY_KIND_CONTEXT,
@@ -158,6 +159,18 @@ Status ConfigureActivity(unsigned flush_period_ms) {
   Status device_buffer = SetAttribute<std::size_t>(
       CUPTI_ACTIVITY_ATTR_DEVICE_BUFFER_SIZE, kDeviceBufferBytes, "setting the device buffer size");
   if (!device_buffer.ok()) inject::LogError(device_buffer.message());
+  // Where the GPU writes the timestamps of kernels, copies and memsets until CUPTI reads them
+  // (at a flush): in device memory, the default, a sticky error (an illegal address, a device
+  // assert) makes them unreadable, and every kernel that completed since the last flush
+  // reaches the report without its times. In pinned host memory they survive (H100: 0 of 100
+  // kernels timed after the error in device memory, 100 of 100 pinned; a launch loop costs
+  // the same: scripts/bench-sticky-error.sh, bench/RESULTS.md 2026-11-25).
+  Status pinned = SetAttribute<std::uint8_t>(CUPTI_ACTIVITY_ATTR_MEM_ALLOCATION_TYPE_HOST_PINNED,
+                                             1, "keeping GPU timestamps in pinned host memory");
+  if (!pinned.ok()) {
+    inject::LogDebug(pinned.message() + "; after a sticky CUDA error the kernels completed "
+                     "since the last flush lose their timestamps");
+  }
   // We hand out zeroed buffers (BufferPool), so CUPTI need not memset each one on the
   // program's thread.
   Status zeroed = SetAttribute<std::uint8_t>(CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER, 1,

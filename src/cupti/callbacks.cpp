@@ -14,6 +14,7 @@
 #include "cupti/cupti_error.h"
 #include "cupti/kernel_profiler.h"
 #include "cupti/launch_call.h"
+#include "cupti/sticky_error_watch.h"
 #include "inject/log.h"
 #include "inject/nvtx_start_end_ids.h"
 
@@ -29,6 +30,9 @@ std::atomic<bool> g_record_range_starts{false};
 // once by EnableKernelProfiler and never withdrawn: the object belongs to the CuptiBackend,
 // which the session keeps until the process ends (CUPTI calls back until then).
 std::atomic<KernelProfiler*> g_kernel_profiler{nullptr};
+// Told of the process's first sticky error (SetStickyErrorHandler). Published once, before the
+// callbacks are enabled, and never destroyed: callbacks may come until the process ends.
+std::atomic<const StickyErrorHandler*> g_sticky_error_handler{nullptr};
 
 // Never destroyed: CUDA destroys its contexts after our exit handler, and after this
 // library's static destructors have run (they were registered before our atexit handler).
@@ -150,6 +154,12 @@ void CUPTIAPI OnCallback(void* /*userdata*/, CUpti_CallbackDomain domain, CUpti_
     }
     if (domain != CUPTI_CB_DOMAIN_RUNTIME_API && domain != CUPTI_CB_DOMAIN_DRIVER_API) return;
     const auto* api = static_cast<const CUpti_CallbackData*>(data);
+    if (IsStickyErrorWatchedCall(domain, cbid)) {
+      std::optional<StickyErrorCall> error = OnStickyErrorWatchedCall(domain, *api);
+      const StickyErrorHandler* handler = g_sticky_error_handler.load(std::memory_order_acquire);
+      if (error && handler != nullptr) (*handler)(*error);
+      return;
+    }
     KernelProfiler* profiler = g_kernel_profiler.load(std::memory_order_acquire);
     if (profiler != nullptr && IsKernelLaunchCallback(domain, cbid)) {
       profiler->OnLaunchCallback(domain, cbid, *api);
@@ -217,9 +227,11 @@ Status EnableCallbacks(bool profiler_control, bool tracing_now) {
   // Each group is independent: a failure is reported (the first one) but does not keep the
   // others from being enabled.
   Status first_error;
-  auto enable = [&](CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const char* what) {
-    Status status = Enable(domain, cbid, what);
+  auto enable_status = [&](Status status) {
     if (!status.ok() && first_error.ok()) first_error = status;
+  };
+  auto enable = [&](CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const char* what) {
+    enable_status(Enable(domain, cbid, what));
   };
   enable(CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED,
          "enabling the context-created callback");
@@ -235,12 +247,19 @@ Status EnableCallbacks(bool profiler_control, bool tracing_now) {
     enable(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStop,
            "enabling the cuProfilerStop callback");
   }
+  enable_status(WatchStickyErrors(g_subscriber));
   // Otherwise cudaProfilerStart turns them on.
   if (tracing_now) {
     Status status = SetRangeStartCallbacks(true);
     if (!status.ok() && first_error.ok()) first_error = status;
   }
   return first_error;
+}
+
+void SetStickyErrorHandler(StickyErrorHandler handler) {
+  if (g_sticky_error_handler.load() != nullptr) return;  // once per process
+  g_sticky_error_handler.store(new StickyErrorHandler(std::move(handler)),
+                               std::memory_order_release);
 }
 
 Status EnableKernelProfiler(KernelProfiler& profiler) {

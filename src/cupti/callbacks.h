@@ -9,9 +9,11 @@
 // a context's records and read its dropped count before it goes), the NVTX callbacks of
 // nvtxRangeStart* (the only way to tell start/end ranges from push/pop ones, see
 // nvtx_start_end_ids.h; they cost one call per range start; on only while the tracing
-// kinds are, since an id whose MARKER records are off is never taken again), and, only with
-// --profile-from-start off, the exits of cudaProfilerStart/Stop and cuProfilerStart/Stop.
-// No per-API callback is enabled: tracing costs only what CUPTI's activity records cost.
+// kinds are, since an id whose MARKER records are off is never taken again), the calls that
+// wait for the GPU (sticky_error_watch.h: where a sticky error surfaces first; they cost
+// nothing next to the wait), and, only with --profile-from-start off, the exits of
+// cudaProfilerStart/Stop and cuProfilerStart/Stop. No callback runs per launch or per
+// ordinary call: tracing costs only what CUPTI's activity records cost.
 //
 // DEVICE and CONTEXT records stay enabled outside cudaProfilerStart/Stop: they are
 // one-off descriptions that the recorded kernels refer to (a context created before the
@@ -21,6 +23,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+
+#include "cupti/sticky_error_watch.h"
 
 #include "util/status.h"
 
@@ -36,6 +41,12 @@ void Unsubscribe();
 // `profiler_control`: cudaProfilerStart/Stop turn the tracing kinds (and the
 // nvtxRangeStart callbacks) on and off. `tracing_now`: the tracing kinds are on already.
 Status EnableCallbacks(bool profiler_control, bool tracing_now);
+
+// Runs on the program's thread inside the first watched call that returned a sticky error,
+// before the call returns to the program.
+using StickyErrorHandler = std::function<void(const StickyErrorCall&)>;
+// Set before EnableCallbacks; once per process (a later handler is ignored).
+void SetStickyErrorHandler(StickyErrorHandler handler);
 
 // `gpuscope profile`: the launch callbacks go to `profiler` (kernel_profiler.h) from now on,
 // until the process ends: it must live as long. Once per process.

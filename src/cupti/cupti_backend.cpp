@@ -39,6 +39,11 @@ class CuptiBackend : public inject::TracingBackend {
     } else {
       inject::LogDebug("profile-from-start off: waiting for cudaProfilerStart");
     }
+    if (options.on_sticky_error) {
+      SetStickyErrorHandler([report = options.on_sticky_error](const StickyErrorCall& call) {
+        report(call.api, call.domain, call.code);
+      });
+    }
     Status callbacks = EnableCallbacks(/*profiler_control=*/!options.record_from_start,
                                        /*tracing_now=*/TracingKindsEnabled());
     if (!callbacks.ok()) problems = callbacks;

@@ -16,6 +16,7 @@ namespace {
 
 constexpr char kFinalFlush = 'F';
 constexpr char kQuit = 'Q';
+constexpr char kUrgentFlush = 'U';
 
 Status MakePipe(int& read_end, int& write_end) {
   int fds[2];
@@ -101,6 +102,13 @@ void Flusher::Loop() {
             changed_.notify_all();
             break;
           }
+          case kUrgentFlush: {
+            if (actions_.urgent_flush) Guarded("the urgent flush", [&] { actions_.urgent_flush(); });
+            std::lock_guard<std::mutex> lock(mutex_);
+            ++urgent_done_;
+            changed_.notify_all();
+            break;
+          }
           case kQuit: {
             std::lock_guard<std::mutex> lock(mutex_);
             exited_ = true;
@@ -124,6 +132,15 @@ bool Flusher::RunFinalFlush(std::chrono::milliseconds timeout) {
   Send(kFinalFlush);
   std::unique_lock<std::mutex> lock(mutex_);
   return changed_.wait_for(lock, timeout, [&] { return final_done_ || exited_; }) && final_done_;
+}
+
+bool Flusher::RunUrgentFlush(std::chrono::milliseconds timeout) {
+  if (!thread_.joinable()) return false;
+  std::unique_lock<std::mutex> lock(mutex_);
+  const std::uint64_t ticket = ++urgent_requested_;
+  Send(kUrgentFlush);
+  return changed_.wait_for(lock, timeout, [&] { return urgent_done_ >= ticket || exited_; }) &&
+         urgent_done_ >= ticket;
 }
 
 bool Flusher::Stop(std::chrono::milliseconds timeout) {

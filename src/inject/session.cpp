@@ -12,6 +12,7 @@
 #include "inject/process_info.h"
 #include "inject/report_file_claim.h"
 #include "inject/signal_flush.h"
+#include "model/sticky_errors.h"
 #include "util/path_pattern.h"
 
 namespace gpuscope::inject {
@@ -112,7 +113,8 @@ std::unique_ptr<Session> Session::Begin(const InjectionConfig& config,
       std::make_unique<Flusher>(std::chrono::milliseconds(config.flush_ms),
                                 Flusher::Actions{[self] { self->PeriodicFlush(); },
                                                  [self](bool dies) { self->FlushForSignal(dies); },
-                                                 [self] { self->FinalFlush(); }});
+                                                 [self] { self->FinalFlush(); },
+                                                 [self] { self->UrgentFlush(); }});
   Status flusher = session->flusher_->Start();
   if (!flusher.ok()) {
     LogError(flusher.message() + "; records are written only when buffers fill and at exit");
@@ -123,6 +125,8 @@ std::unique_ptr<Session> Session::Begin(const InjectionConfig& config,
   tracing.flush_period_ms = config.flush_ms;
   tracing.profile = &session->config_.profile;
   tracing.profile_progress = !config.quiet;
+  tracing.on_sticky_error = [self](std::string_view api, model::ApiDomain domain,
+                                   std::int32_t code) { self->SaveOnStickyError(api, domain, code); };
   Status tracing_started = session->backend_->StartTracing(*session->collector_, tracing);
   if (!tracing_started.ok()) LogError(tracing_started.message());
   return session;
@@ -181,6 +185,37 @@ void Session::FinalFlush() {
   Status flushed = backend_->Flush(/*forced=*/true);
   if (!flushed.ok()) LogError(flushed.message());
   collector_->AddDroppedRecords(backend_->TakeDroppedRecords(/*at_exit=*/true));
+}
+
+void Session::UrgentFlush() {
+  if (state_.load() != State::kRunning) return;
+  Status flushed = backend_->Flush(/*forced=*/true);
+  if (!flushed.ok()) LogDebug("sticky error: " + flushed.message());
+  collector_->AddDroppedRecords(backend_->TakeDroppedRecords(/*at_exit=*/false));
+  const std::uint64_t ticket = collector_->RequestCommit();
+  if (!collector_->WaitForCommit(ticket, timeouts_.signal_wait / 2)) {
+    LogDebug("sticky error: the writer did not commit within " + Ms(timeouts_.signal_wait / 2));
+  }
+}
+
+void Session::SaveOnStickyError(std::string_view api, model::ApiDomain domain,
+                                std::int32_t code) {
+  if (state_.load() != State::kRunning) return;
+  const model::StickyError* error = model::FindStickyError(code);
+  std::string what = std::string(api) + " returned " +
+                     (error != nullptr ? std::string(model::StickyErrorName(*error, domain)) + " (" +
+                                             std::string(error->meaning) + ")"
+                                       : "error " + std::to_string(code));
+  bool saved = true;
+  if (flusher_->running()) {
+    saved = flusher_->RunUrgentFlush(timeouts_.signal_wait);
+  } else {
+    UrgentFlush();  // no flusher thread: on this one (CUPTI allows a flush inside a callback)
+  }
+  LogError(what + ": the CUDA context is unusable from now on; " +
+           (saved ? "the report holds everything up to this call"
+                  : "saving the report did not finish within " + Ms(timeouts_.signal_wait) +
+                        ", it holds what was saved before"));
 }
 
 void Session::End() { Finish(/*on_flusher_thread=*/false); }

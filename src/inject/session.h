@@ -6,10 +6,13 @@
 // start tracing.
 //
 // While the program runs: the flusher asks CUPTI for completed buffers and the writer
-// commits at least every GPUSCOPE_FLUSH_MS; SIGINT/SIGTERM flush before chaining to the
+// commits at least every GPUSCOPE_FLUSH_MS; SIGINT/SIGTERM/SIGABRT flush before chaining to the
 // program's handler (signal_flush.h).
 //
-// End() (atexit, or a fatal SIGINT/SIGTERM): forced CUPTI flush, drain, final counters
+// A call that returns a sticky CUDA error (an illegal address, a device assert) saves the
+// report before it returns to the program (SaveOnStickyError), which is likely to die next.
+//
+// End() (atexit, or a fatal SIGINT/SIGTERM/SIGABRT): forced CUPTI flush, drain, final counters
 // (CUPTI's dropped records included), close the report. Every wait is bounded, so a wedged
 // GPU (an illegal address, say) cannot hang the program's exit; the report then holds
 // everything committed before.
@@ -26,6 +29,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 
 #include "inject/collector.h"
 #include "inject/config.h"
@@ -51,7 +55,8 @@ struct SessionTimeouts {
   std::chrono::milliseconds final_flush{10'000};
   // The writer draining its queue at exit: given up only when it stops making progress.
   std::chrono::milliseconds writer_stall{10'000};
-  // How long a SIGINT/SIGTERM handler waits for the flush before chaining.
+  // How long a SIGINT/SIGTERM/SIGABRT handler, or a call that returned a sticky error, waits
+  // for the flush before going on.
   std::chrono::milliseconds signal_wait{3'000};
 };
 
@@ -72,6 +77,11 @@ class Session {
   // The child side of fork(): flags only, no locks, no threads, no I/O.
   void AbandonInForkedChild();
 
+  // A call that waits for the GPU returned a sticky error (TracingOptions::on_sticky_error):
+  // says so once and saves everything CUPTI holds to the report (forced flush, commit) before
+  // returning, within the signal wait. The program's thread calls it.
+  void SaveOnStickyError(std::string_view api, model::ApiDomain domain, std::int32_t code);
+
   Flusher& flusher() { return *flusher_; }
   Collector& collector() { return *collector_; }
   const std::string& report_path() const { return report_path_; }
@@ -87,6 +97,7 @@ class Session {
   void PeriodicFlush();
   void FlushForSignal(bool process_dies);
   void FinalFlush();
+  void UrgentFlush();
   void LogStats(const char* when);
 
   const InjectionConfig config_;

@@ -15,19 +15,25 @@
 namespace gpuscope::inject {
 namespace {
 
-constexpr int kSignals[] = {SIGINT, SIGTERM};
+constexpr int kSignals[] = {SIGINT, SIGTERM, SIGABRT};
+constexpr int kSignalCount = sizeof(kSignals) / sizeof(kSignals[0]);
 
 // Plain globals: a signal handler can read nothing else safely. They are written before
 // the handlers are installed and never change afterwards (except g_active).
 int g_wake_fd = -1;
 int g_done_fd = -1;
 int g_wait_ms = 0;
-struct sigaction g_previous[2];
+struct sigaction g_previous[kSignalCount];
 std::atomic<bool> g_active{false};
 bool g_installed = false;  // installing twice would chain our handler to itself
 static_assert(std::atomic<bool>::is_always_lock_free, "signal handlers need lock-free atomics");
 
-int IndexOf(int signal_number) { return signal_number == SIGINT ? 0 : 1; }
+int IndexOf(int signal_number) {
+  for (int i = 0; i < kSignalCount; ++i) {
+    if (kSignals[i] == signal_number) return i;
+  }
+  return 0;  // not reached: only kSignals are installed
+}
 
 long MonotonicMs() {
   timespec now{};
@@ -44,7 +50,7 @@ bool PreviousIsIgnore(const struct sigaction& previous) { return previous.sa_han
 // Set once the program's SA_RESETHAND handler ran: from then on the signal's disposition is
 // SIG_DFL, as the kernel would have made it (our handler stays, so the next one still
 // flushes before it kills).
-std::atomic<bool> g_reset_to_default[2];
+std::atomic<bool> g_reset_to_default[kSignalCount];
 static_assert(std::atomic<bool>::is_always_lock_free);
 
 bool ChainsToDefault(int index) {

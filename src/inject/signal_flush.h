@@ -1,5 +1,5 @@
-// SIGINT and SIGTERM: flush what we have before the program goes, then do exactly what
-// would have happened without us.
+// SIGINT, SIGTERM and SIGABRT: flush what we have before the program goes, then do exactly
+// what would have happened without us.
 //
 // The handlers are installed with sigaction, and the previous disposition is saved and
 // chained (Python installs its own SIGINT handler before CUDA starts; ours must not
@@ -15,8 +15,12 @@
 //                       the first time, later deliveries act as SIG_DFL (flush, then die).
 // The disposition is classified by the handler value alone: the kernel keeps SA_SIGINFO
 // in the flags of a SIG_DFL/SIG_IGN set with it.
-// SIGSEGV, SIGABRT and friends are left alone: calling CUPTI from a crashing process can
-// deadlock, so those rely on the periodic flush.
+// SIGABRT is a program deciding to die (abort(), a failed assert or check macro, often right
+// after a CUDA error): its memory is sane, so the flush is worth trying; if it was raised
+// inside malloc or a lock the flusher needs, the handler gives up after `wait` and the
+// process dies as it would have. SIGSEGV, SIGBUS, SIGILL and SIGFPE are left alone: the
+// process's memory may be corrupt and calling CUPTI from it can deadlock or crash, so those
+// rely on the periodic flush and on the flush at the first sticky CUDA error.
 #pragma once
 
 #include <chrono>

@@ -4,7 +4,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <string_view>
 
 #include "inject/collector.h"
 #include "model/records.h"
@@ -19,6 +21,11 @@ struct TracingOptions {
   // whether to print a progress line per measured kernel.
   const ProfileConfig* profile = nullptr;
   bool profile_progress = true;
+  // Called once, on the program's thread, when a call that waits for the GPU returned a sticky
+  // error (model/sticky_errors.h), before that call returns to the program: the moment to save
+  // the report, since the program is likely to die at its next step.
+  std::function<void(std::string_view api, model::ApiDomain domain, std::int32_t code)>
+      on_sticky_error;
 };
 
 class TracingBackend {

@@ -307,6 +307,30 @@ TEST_F(SessionTest, AFatalSignalFinishesTheReportBeforeAnswering) {
   EXPECT_EQ(log_.forced_flushes, 1);
 }
 
+// A call returned a sticky CUDA error: before it returns to the program, everything CUPTI
+// holds (incomplete buffers too) is in the report, committed; gpuscope says so once and goes on.
+TEST_F(SessionTest, AStickyErrorSavesTheReportBeforeTheCallReturns) {
+  std::unique_ptr<Session> session = Begin(Config());
+  ASSERT_NE(session, nullptr);
+  ASSERT_TRUE(log_.options.on_sticky_error) << "the backend is told whom to tell";
+  ::testing::internal::CaptureStderr();
+  log_.options.on_sticky_error("cudaDeviceSynchronize", model::ApiDomain::kRuntime, 700);
+  const std::string said = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(log_.forced_flushes, 1) << "incomplete buffers too: nothing runs after the error";
+  {
+    auto lock = sink_.lock();
+    EXPECT_EQ(sink_.kernels_at_last_flush, 1u) << "committed before the call returns";
+  }
+  EXPECT_NE(said.find("cudaDeviceSynchronize returned cudaErrorIllegalAddress (a kernel accessed "
+                      "an illegal memory address): the CUDA context is unusable from now on; the "
+                      "report holds everything up to this call"),
+            std::string::npos)
+      << said;
+  EXPECT_FALSE(session->ended()) << "the program goes on; so does the session";
+  session->End();
+  EXPECT_EQ(closes_, 1);
+}
+
 TEST_F(SessionTest, StandsDownWhenTheBackendIsTaken) {
   log_.attach_result = Status::Error(
       "CUPTI is already in use by CUPTI for torch in this process; gpuscope stands down and "

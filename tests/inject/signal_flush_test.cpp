@@ -95,6 +95,40 @@ TEST_F(SignalFlushDeathTest, DefaultDispositionStillKillsAfterTheFlush) {
       ::testing::KilledBySignal(SIGTERM), "flushed dies=1");
 }
 
+// abort() (a failed check after a CUDA error, say): the flush runs, then the process dies of
+// SIGABRT as it would have.
+TEST_F(SignalFlushDeathTest, AbortFlushesThenDies) {
+  EXPECT_EXIT(
+      {
+        alarm(10);
+        signal(SIGABRT, SIG_DFL);
+        Flusher flusher(std::chrono::hours(1), PrintingActions());
+        InstallWithFlusher(flusher, std::chrono::milliseconds(3000));
+        std::abort();
+      },
+      ::testing::KilledBySignal(SIGABRT), "flushed dies=1");
+}
+
+void ProgramAbortHandler(int) {
+  const char text[] = "program abort handler\n";
+  ssize_t ignored = write(STDERR_FILENO, text, sizeof(text) - 1);
+  (void)ignored;
+}
+
+// A program's own SIGABRT handler that returns: the flush comes first and the process goes on
+// (abort() then restores the default and dies of SIGABRT, without us).
+TEST_F(SignalFlushDeathTest, AbortWithAProgramHandlerFlushesThenChains) {
+  EXPECT_EXIT(
+      {
+        alarm(10);
+        signal(SIGABRT, ProgramAbortHandler);
+        Flusher flusher(std::chrono::hours(1), PrintingActions());
+        InstallWithFlusher(flusher, std::chrono::milliseconds(3000));
+        std::abort();
+      },
+      ::testing::KilledBySignal(SIGABRT), "flushed dies=0\nprogram abort handler\n$");
+}
+
 // What an exec'd child of this process inherits: whether `signal_number` is ignored in the
 // SigIgn mask of /proc/self/status, as `cat` itself reads it.
 bool ExecdChildSeesIgnored(int signal_number) {
