@@ -1,6 +1,7 @@
 #include "analysis/stats_builders.h"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "analysis/activity_names.h"
 #include "analysis/duration_stats.h"
@@ -23,9 +24,9 @@ void SortByTotal(std::vector<GroupStats>& groups) {
   });
 }
 
-StatsCell Integer(std::uint64_t value) { return {value, 0, {}}; }
-StatsCell Decimal(double value) { return {0, value, {}}; }
-StatsCell Text(const std::string& value) { return {0, 0, value}; }
+StatsCell Integer(std::uint64_t value) { return IntegerCell(value); }
+StatsCell Decimal(double value) { return DecimalCell(value); }
+StatsCell Text(const std::string& value) { return TextCell(value); }
 
 // The time tables share their layout: Time (%), Total Time (ns), <count>, Avg, Med, Min,
 // Max, StdDev (ns), then the label columns.
@@ -79,6 +80,44 @@ void KernelSumBuilder::AddKernel(const store::KernelRow& row) {
 StatsTable KernelSumBuilder::Build() {
   return TimeTable("CUDA GPU Kernel Summary", "cuda_gpu_kern_sum", "CUDA kernel data", "Instances",
                    {"Name"}, Summarize(groups_));
+}
+
+namespace {
+
+constexpr char kLabelSeparator = '\x1f';  // no kernel name or dimension holds it
+
+// nsys's GridXYZ and BlockXYZ: "%4d %4d %4d".
+void AppendDim3(std::string& out, std::int32_t x, std::int32_t y, std::int32_t z) {
+  char text[48];
+  std::snprintf(text, sizeof text, "%4d %4d %4d", x, y, z);
+  out += text;
+}
+
+}  // namespace
+
+void KernelGridBlockSumBuilder::AddKernel(const store::KernelRow& row) {
+  const model::KernelRecord& kernel = row.record;
+  if (!HasTimestamps(kernel.start, kernel.end)) return;
+  key_.clear();
+  AppendDim3(key_, kernel.grid_x, kernel.grid_y, kernel.grid_z);
+  key_ += kLabelSeparator;
+  AppendDim3(key_, kernel.block_x, kernel.block_y, kernel.block_z);
+  key_ += kLabelSeparator;
+  key_ += row.demangled_name;
+  groups_.Add(groups_.names().GroupFor(key_), kernel.end - kernel.start);
+}
+
+StatsTable KernelGridBlockSumBuilder::Build() {
+  std::vector<GroupStats> groups = Summarize(groups_);
+  for (GroupStats& group : groups) {
+    const std::string key = group.labels[0];
+    std::size_t first = key.find(kLabelSeparator);
+    std::size_t second = key.find(kLabelSeparator, first + 1);
+    group.labels = {key.substr(0, first), key.substr(first + 1, second - first - 1),
+                    key.substr(second + 1)};
+  }
+  return TimeTable("CUDA GPU Kernel/Grid/Block Summary", "cuda_gpu_kern_gb_sum", "CUDA kernel data",
+                   "Instances", {"GridXYZ", "BlockXYZ", "Name"}, std::move(groups));
 }
 
 void ApiSumBuilder::AddApiCall(const store::ApiCallRow& row) {

@@ -43,6 +43,19 @@ class KernelSumBuilder {
   SampleGroups groups_;
 };
 
+// cuda_gpu_kern_gb_sum: kernels by demangled name, grid and block (nsys's
+// "CUDA GPU Kernel/Grid/Block Summary"): one kernel launched with two block sizes is two
+// rows, so a change of launch configuration shows.
+class KernelGridBlockSumBuilder {
+ public:
+  void AddKernel(const store::KernelRow& row);
+  StatsTable Build();
+
+ private:
+  SampleGroups groups_;
+  std::string key_;  // reused: "grid\x1fblock\x1fname"
+};
+
 // cuda_api_sum: the nvprof summary's API selection, by name.
 class ApiSumBuilder {
  public:

@@ -5,8 +5,10 @@
 #include <functional>
 #include <string>
 
+#include "analysis/nvtx_projection.h"
 #include "analysis/report_feed.h"
 #include "analysis/stats_builders.h"
+#include "analysis/trace_tables.h"
 
 namespace gpuscope::analysis {
 
@@ -16,6 +18,14 @@ StatusOr<StatsTable> KernelSum(const Reports& reports) {
   KernelSumBuilder builder;
   for (const store::ReportReader* report : reports) {
     builder.BeginReport();
+    GPUSCOPE_RETURN_IF_ERROR(FeedKernels(*report, builder));
+  }
+  return builder.Build();
+}
+
+StatusOr<StatsTable> KernelGridBlockSum(const Reports& reports) {
+  KernelGridBlockSumBuilder builder;
+  for (const store::ReportReader* report : reports) {
     GPUSCOPE_RETURN_IF_ERROR(FeedKernels(*report, builder));
   }
   return builder.Build();
@@ -66,13 +76,18 @@ struct StatsReport {
   StatusOr<StatsTable> (*build)(const Reports&);
 };
 
-// nsys's default order for the CUDA and NVTX reports.
-constexpr std::array<StatsReport, 5> kStatsReports = {{
+// nsys's default order for the CUDA and NVTX reports, then the other reports it has.
+constexpr std::array<StatsReport, 10> kStatsReports = {{
     {"cuda_gpu_kern_sum", KernelSum},
     {"cuda_api_sum", ApiSum},
     {"cuda_gpu_mem_time_sum", MemTimeSum},
     {"cuda_gpu_mem_size_sum", MemSizeSum},
     {"nvtx_sum", NvtxSum},
+    {"cuda_gpu_kern_gb_sum", KernelGridBlockSum},
+    {"nvtx_kern_sum", BuildNvtxKernelSum},
+    {"nvtx_gpu_proj_sum", BuildNvtxGpuProjectionSum},
+    {"cuda_gpu_trace", BuildGpuTraceTable},
+    {"cuda_api_trace", BuildApiTraceTable},
 }};
 
 std::string KnownNames() {

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gpuscope::analysis {
@@ -28,7 +29,14 @@ struct StatsCell {
   std::uint64_t integer = 0;
   double decimal = 0;
   std::string text;
+  // No value in this row (a copy has no grid): blank in columns and CSV, null in JSON.
+  bool empty = false;
 };
+
+inline StatsCell IntegerCell(std::uint64_t value) { return {value, 0, {}, false}; }
+inline StatsCell DecimalCell(double value) { return {0, value, {}, false}; }
+inline StatsCell TextCell(std::string value) { return {0, 0, std::move(value), false}; }
+inline StatsCell EmptyCell() { return {0, 0, {}, true}; }
 
 struct StatsTable {
   std::string title;    // "CUDA GPU Kernel Summary"

@@ -2,6 +2,7 @@
 
 #include <iostream>
 
+#include "cli/command_suggestion.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/help_command.h"
@@ -24,6 +25,10 @@ int Dispatch(std::span<const std::string> args) {
     return kExitOk;
   }
   if (const Command* command = FindCommand(first)) return command->run(args.subspan(1));
+  if (std::optional<std::string> error = NotAProgramError(first)) {
+    std::cerr << "gpuscope: error: " << *error << '\n';
+    return kExitUsage;
+  }
   return FindCommand("run")->run(args);
 }
 

@@ -4,44 +4,13 @@
 
 #include "analysis/collection_warnings.h"
 #include "analysis/trace_rules/run_trace_rules.h"
-#include "render/api_trace.h"
-#include "render/gpu_trace.h"
-#include "render/nvprof_summary.h"
+#include "cli/nvprof_output.h"
 #include "render/trace_findings_format.h"
 #include "store/report_finalizer.h"
 #include "store/report_reader.h"
 
 namespace gpuscope::cli {
 namespace {
-
-// The tables asked for, in nvprof's order: traces first, then the summary. With no print
-// option at all, the summary is what nvprof prints. A blank line separates tables.
-Status WriteRequestedOutput(const analysis::Reports& reports, const RunOptions& options,
-                            std::ostream& out) {
-  bool any_trace = options.print_gpu_trace || options.print_api_trace;
-  bool any_summary = options.print_gpu_summary || options.print_api_summary;
-  bool first = true;
-  auto separate = [&] {
-    if (!first) out << '\n';
-    first = false;
-  };
-  if (options.print_gpu_trace) {
-    separate();
-    GPUSCOPE_RETURN_IF_ERROR(render::WriteGpuTrace(reports, options.output, out));
-  }
-  if (options.print_api_trace) {
-    separate();
-    GPUSCOPE_RETURN_IF_ERROR(render::WriteApiTrace(reports, options.output, out));
-  }
-  if (any_summary || !any_trace) {
-    separate();
-    render::OutputOptions summary = options.output;
-    summary.gpu_activities = !any_summary || options.print_gpu_summary;
-    summary.api_calls = !any_summary || options.print_api_summary;
-    GPUSCOPE_RETURN_IF_ERROR(render::WriteNvprofSummary(reports, summary, out));
-  }
-  return {};
-}
 
 // The trace rules' findings (nothing when the trace is clean), after the summary.
 void WriteFindings(const store::ReportReader& reader, const RunOptions& options, long pid,
@@ -95,7 +64,7 @@ bool PrintProcessReport(const ManifestEntry& entry, const RunOptions& options,
     log.Line(pid, "Profiling application: " +
                       (recorded.empty() ? std::string(fallback_command_line) : recorded));
     log.Line(pid, "Profiling result:");
-    Status printed = WriteRequestedOutput({&reader}, options, log.stream());
+    Status printed = WriteNvprofOutput({&reader}, options.print, options.output, log.stream());
     log.stream().flush();
     if (!printed.ok()) log.Line(pid, "Error: " + printed.message());
     if (options.print_rules) WriteFindings(reader, options, pid, log);

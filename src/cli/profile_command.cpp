@@ -289,19 +289,22 @@ std::vector<std::string> EvaluateReports(TracedProgram& program, const ProfileRe
 }
 
 // Nsight Compute's pages of the evaluated reports and their paths, or why there are none.
-void PrintResults(const ProfileOptions& options, const std::vector<std::string>& reports,
+// False when an error was printed.
+bool PrintResults(const ProfileOptions& options, const std::vector<std::string>& reports,
                   std::size_t reports_written, StepTimer& timer) {
   if (reports.empty()) {
     if (reports_written == 0) {
       SayError("no report was written: the program made no CUDA call that gpuscope saw");
+      return false;
     }
-    return;
+    return true;
   }
   ProfileOutputOptions output;
   output.csv = options.csv;
   output.page = options.page;
   output.summary = options.print_summary;
   StatusOr<ProfileOutputResult> printed = PrintProfiles(std::cout, reports, output);
+  bool ok = printed.ok();
   if (!printed.ok()) {
     SayError(printed.status().message());
   } else if (printed->profiled == 0) {
@@ -314,6 +317,7 @@ void PrintResults(const ProfileOptions& options, const std::vector<std::string>&
   }
   for (const std::string& path : reports) Say("Report: " + path);
   timer.Lap("printing");
+  return ok;
 }
 
 }  // namespace
@@ -351,10 +355,10 @@ int ProfileCommand(std::span<const std::string> args) {
   std::size_t reports_written = 0;
   std::vector<std::string> reports = EvaluateReports(program, *plan, reports_written);
   timer.Lap("finalising and evaluating the reports");
-  PrintResults(options, reports, reports_written, timer);
+  bool printed = PrintResults(options, reports, reports_written, timer);
   std::cout.flush();
   EndLikeTheProgram(outcome);
-  return ExitCodeFor(outcome);
+  return ExitCodeAfterResults(outcome, !printed);
 }
 
 }  // namespace gpuscope::cli

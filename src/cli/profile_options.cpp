@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "cli/option_parser.h"
+#include "cli/profile_output.h"
 #include "util/comma_list.h"
 
 namespace gpuscope::cli {
@@ -205,6 +206,8 @@ StatusOr<ProfileOptions> ParseProfileOptions(std::span<const std::string> args) 
     GPUSCOPE_RETURN_IF_ERROR(Apply(option, options));
   }
   options.program = parsed->operands;
+  GPUSCOPE_RETURN_IF_ERROR(CheckProfileOutputOptions(
+      {.csv = options.csv, .page = options.page, .summary = options.print_summary}));
   if (options.help || options.list_sets || options.list_sections || options.query_metrics) {
     return options;
   }

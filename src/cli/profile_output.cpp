@@ -45,6 +45,17 @@ StatusOr<LoadedReport> Load(const std::string& path) {
 
 }  // namespace
 
+Status CheckProfileOutputOptions(const ProfileOutputOptions& options) {
+  if (options.summary != ProfileSummary::kPerKernel) return {};
+  if (options.csv) {
+    return Status::Error("--print-summary per-kernel has no CSV form: the CSV has a row per launch");
+  }
+  if (options.page == ProfilePage::kRaw) {
+    return Status::Error("--print-summary per-kernel summarises the details page, not --page raw");
+  }
+  return {};
+}
+
 StatusOr<ProfileOutputResult> PrintProfiles(std::ostream& out,
                                             const std::vector<std::string>& report_paths,
                                             const ProfileOutputOptions& options) {

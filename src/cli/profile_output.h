@@ -23,6 +23,10 @@ struct ProfileOutputResult {
   std::size_t profiled = 0;  // profiled kernels found in the reports
 };
 
+// `--print-summary per-kernel` has a text form on the details page only: with --csv or
+// --page raw it would be ignored, so it is refused with the reason.
+Status CheckProfileOutputOptions(const ProfileOutputOptions& options);
+
 StatusOr<ProfileOutputResult> PrintProfiles(std::ostream& out,
                                             const std::vector<std::string>& report_paths,
                                             const ProfileOutputOptions& options);

@@ -50,6 +50,12 @@ void EndLikeTheProgram(const ProgramOutcome& outcome) {
   raise(outcome.signal);
 }
 
+int ExitCodeAfterResults(const ProgramOutcome& outcome, bool gpuscope_error) {
+  int program = ExitCodeFor(outcome);
+  if (program != kExitOk) return program;
+  return gpuscope_error ? kExitGpuscopeFailure : kExitOk;
+}
+
 std::string DescribeOutcome(const ProgramOutcome& outcome) {
   if (outcome.status_unknown) return "Program ended, but its exit status could not be read";
   if (outcome.killed_by_signal) {

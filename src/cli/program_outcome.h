@@ -21,6 +21,11 @@ ProgramOutcome OutcomeFromWaitStatus(int status);
 // signal N, used when EndLikeTheProgram could not end gpuscope by that signal.
 int ExitCodeFor(const ProgramOutcome& outcome);
 
+// `gpuscope profile`'s exit code once it printed its results: the program's own failure
+// first (its exit code, or 128+N), else 1 when gpuscope reported an error of its own
+// (==ERROR==: no report, unreadable results), else 0. An error must never end in 0.
+int ExitCodeAfterResults(const ProgramOutcome& outcome, bool gpuscope_error);
+
 // When signal N killed the program, ends gpuscope by signal N too, after everything has
 // been printed: callers (a shell, `timeout`, a batch system, Python's subprocess) then see
 // what they would have seen without gpuscope (a returncode of -15, not 143). Restores the

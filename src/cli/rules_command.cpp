@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "analysis/rules/rule_registry.h"
+#include "analysis/trace_rules/trace_rule_catalog.h"
 #include "cli/command_prologue.h"
 #include "cli/option_parser.h"
 #include "render/escaping.h"
@@ -44,7 +45,8 @@ std::string RulesUsage() {
   return "Usage: gpuscope rules [--list] [--csv]\n"
          "\n"
          "Lists the rules that `gpuscope profile` and `gpuscope stats --page details` run on each\n"
-         "measured kernel: the section each prints after, its severity (OPT: an optimisation with\n"
+         "measured kernel, then the six trace rules of `gpuscope run` and `stats --rules`. Kernel\n"
+         "rules: the section each prints after, its severity (OPT: an optimisation with\n"
          "an estimated speedup, INF: information, WRN: a warning), what it checks, and the "
          "formula\n"
          "of its estimated speedup.\n"
@@ -67,6 +69,12 @@ int RulesCommand(std::span<const std::string> args) {
                 << render::CsvQuoted(rule.checks) << ',' << render::CsvQuoted(rule.speedup_formula)
                 << '\n';
     }
+    // Trace rules belong to no section and estimate no speedup: they say what to change.
+    for (const analysis::trace_rules::TraceRuleDescription& rule :
+         analysis::trace_rules::TraceRuleCatalog()) {
+      std::cout << render::CsvQuoted(rule.id) << ",\"trace\",\"\"," << render::CsvQuoted(rule.checks)
+                << ',' << render::CsvQuoted(rule.fix) << '\n';
+    }
     return kExitOk;
   }
   for (const analysis::rules::Rule& rule : rules) {
@@ -80,6 +88,18 @@ int RulesCommand(std::span<const std::string> args) {
            render::WrapWords("Est. speedup: " + rule.speedup_formula, 94)) {
         std::cout << "     " << line << '\n';
       }
+    }
+    std::cout << '\n';
+  }
+  std::cout << "Trace rules (after gpuscope run, and gpuscope stats --rules; no replay needed):\n\n";
+  for (const analysis::trace_rules::TraceRuleDescription& rule :
+       analysis::trace_rules::TraceRuleCatalog()) {
+    std::cout << "TRACE  " << rule.id << '\n';
+    for (const std::string& line : render::WrapWords("Checks: " + std::string(rule.checks), 94)) {
+      std::cout << "     " << line << '\n';
+    }
+    for (const std::string& line : render::WrapWords("Fix: " + std::string(rule.fix), 94)) {
+      std::cout << "     " << line << '\n';
     }
     std::cout << '\n';
   }

@@ -50,16 +50,16 @@ constexpr OptionSpec kRunOptions[] = {
 Status Apply(const ParsedOption& option, RunOptions& options) {
   switch (static_cast<RunOptionId>(option.id)) {
     case kPrintGpuTrace:
-      options.print_gpu_trace = true;
+      options.print.gpu_trace = true;
       return {};
     case kPrintApiTrace:
-      options.print_api_trace = true;
+      options.print.api_trace = true;
       return {};
     case kPrintGpuSummary:
-      options.print_gpu_summary = true;
+      options.print.gpu_summary = true;
       return {};
     case kPrintApiSummary:
-      options.print_api_summary = true;
+      options.print.api_summary = true;
       return {};
     case kCsv:
       options.output.csv = true;

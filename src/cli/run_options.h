@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/nvprof_output.h"
 #include "contract/report_path_rules.h"
 #include "render/output_options.h"
 #include "util/status.h"
@@ -16,10 +17,7 @@ struct RunOptions {
   // What is printed for each traced process. With no print option at all, nvprof prints the
   // whole summary; asking for a trace replaces the summary, asking for one summary half
   // prints only that half.
-  bool print_gpu_trace = false;
-  bool print_api_trace = false;
-  bool print_gpu_summary = false;
-  bool print_api_summary = false;
+  NvprofSelection print;
   render::OutputOptions output;  // --csv, -u, --demangling
 
   std::optional<std::string> log_file;  // pattern; "%1" stdout, "%2" stderr; unset: stderr

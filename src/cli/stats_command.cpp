@@ -7,12 +7,13 @@
 #include "analysis/collection_warnings.h"
 #include "analysis/trace_rules/run_trace_rules.h"
 #include "cli/command_prologue.h"
+#include "cli/distinct_reports.h"
 #include "cli/exit_codes.h"
+#include "cli/nvprof_output.h"
 #include "cli/option_parser.h"
 #include "cli/profile_output.h"
 #include "cli/stats_options.h"
 #include "evaluate/report_evaluation.h"
-#include "render/nvprof_summary.h"
 #include "render/stats_report.h"
 #include "render/trace_findings_format.h"
 #include "store/report_reader.h"
@@ -26,8 +27,9 @@ std::string NamingPath(const std::string& message, const std::string& path) {
   return message.find(path) != std::string::npos ? message : path + ": " + message;
 }
 
-// Several JSON tables as one document, {"name": table, ...}: concatenated documents would
-// not parse.
+// JSON has one shape however many tables: an object keyed by table name, {"name": [rows],
+// ...} (concatenated documents would not parse, and a shape that changed with the number of
+// tables would break scripts when a table is added).
 Status WriteJsonTables(const std::vector<std::string>& names, const analysis::Reports& reports,
                        std::ostream& out) {
   out << "{\n";
@@ -71,16 +73,21 @@ Status WriteStats(const StatsOptions& options, const analysis::Reports& reports,
                   std::ostream& out) {
   if (options.rules) return WriteFindings(options, reports, out);
   if (options.report_names.empty()) {
-    return render::WriteNvprofSummary(reports, options.output, out);
+    return WriteNvprofOutput(reports, options.print, options.output, out);
   }
-  if (options.format == render::StatsFormat::kJson && options.report_names.size() > 1) {
+  if (options.format == render::StatsFormat::kJson) {
     return WriteJsonTables(options.report_names, reports, out);
   }
   bool first = true;
+  bool named = options.report_names.size() > 1;
   for (const std::string& name : options.report_names) {
-    // Column tables carry their own title and trailing blank line (nsys's layout); CSV
-    // tables get a blank line between them so that scripts can split them.
-    if (!first && options.format == render::StatsFormat::kCsv) out << '\n';
+    // Column tables carry their own title and trailing blank line (nsys's layout). Several
+    // CSV tables are split by a blank line and each starts with "# <name>", so that
+    // scripts know which is which; one table is plain CSV.
+    if (options.format == render::StatsFormat::kCsv) {
+      if (!first) out << '\n';
+      if (named) out << "# " << name << '\n';
+    }
     first = false;
     GPUSCOPE_RETURN_IF_ERROR(render::WriteStatsReport(name, reports, options.format, out));
   }
@@ -130,7 +137,10 @@ int StatsCommand(std::span<const std::string> args) {
           EndOnUsageErrorOrHelp(parsed, StatsUsage(), "stats", CommandError)) {
     return *exit_code;
   }
-  const StatsOptions& options = parsed.value();
+  StatsOptions options = std::move(parsed.value());
+  DistinctReports distinct = DropRepeatedReports(options.report_paths);
+  for (const std::string& note : distinct.notes) std::cerr << "gpuscope: warning: " << note << '\n';
+  options.report_paths = std::move(distinct.paths);
   if (options.page) return PrintProfilePages(options);
 
   // Every report is opened before anything is printed, so a bad one among several gives

@@ -4,6 +4,7 @@
 
 #include "analysis/stats_reports.h"
 #include "cli/option_parser.h"
+#include "cli/profile_output.h"
 
 namespace gpuscope::cli {
 namespace {
@@ -11,6 +12,11 @@ namespace {
 enum StatsOptionId {
   kReport,
   kFormat,
+  kCsv,
+  kPrintGpuTrace,
+  kPrintApiTrace,
+  kPrintGpuSummary,
+  kPrintApiSummary,
   kTimeUnit,
   kDemangling,
   kPage,
@@ -23,13 +29,20 @@ constexpr OptionSpec kStatsOptions[] = {
     {kReport, "report", 'r', "name[,name...]",
      "print these nsys-style tables instead of nvprof's summary"},
     {kFormat, "format", 0, "column|csv|json", "output format (default column)"},
+    {kCsv, "csv", 0, "", "the same as --format csv (nvprof's and ncu's spelling)"},
+    {kPrintGpuTrace, "print-gpu-trace", 0, "",
+     "nvprof's trace: one row per kernel, copy and memset (as gpuscope run prints it)"},
+    {kPrintApiTrace, "print-api-trace", 0, "", "nvprof's trace: one row per CUDA API call"},
+    {kPrintGpuSummary, "print-gpu-summary", 0, "", "only the GPU activities of the summary"},
+    {kPrintApiSummary, "print-api-summary", 0, "", "only the API calls of the summary"},
     {kTimeUnit, "normalized-time-unit", 'u', "s|ms|us|ns|auto",
      "time unit of the summary (default auto)"},
     {kDemangling, "demangling", 0, "on|off", "demangle kernel names in the summary (default on)"},
     {kPage, "page", 0, "details|raw",
      "the profiled kernels' sections or every metric (reports of gpuscope profile)"},
     {kPrintSummary, "print-summary", 0, "none|per-kernel",
-     "with --page details: aggregate the launches of each kernel"},
+     "per-kernel: aggregate the launches of each kernel (the details page; implies "
+     "--page details)"},
     {kRules, "rules", 0, "",
      "the trace rules' findings (pageable and synchronous copies, idle gaps, ...)"},
     {kHelp, "help", 'h', "", "show this help"},
@@ -75,6 +88,21 @@ Status Apply(const ParsedOption& option, StatsOptions& options) {
       options.format = format.value();
       return {};
     }
+    case kCsv:
+      options.format = render::StatsFormat::kCsv;
+      return {};
+    case kPrintGpuTrace:
+      options.print.gpu_trace = true;
+      return {};
+    case kPrintApiTrace:
+      options.print.api_trace = true;
+      return {};
+    case kPrintGpuSummary:
+      options.print.gpu_summary = true;
+      return {};
+    case kPrintApiSummary:
+      options.print.api_summary = true;
+      return {};
     case kTimeUnit: {
       StatusOr<analysis::TimeUnit> unit = analysis::ParseTimeUnit(option.value);
       if (!unit.ok()) {
@@ -113,6 +141,42 @@ Status Apply(const ParsedOption& option, StatsOptions& options) {
   return Status::Error("internal error: unhandled option '" + option.spelling + "'");
 }
 
+bool Given(const ParsedCommandLine& parsed, StatsOptionId id) {
+  for (const ParsedOption& option : parsed.options) {
+    if (option.id == id) return true;
+  }
+  return false;
+}
+
+// Options that only one kind of output reads are refused, with the reason, where another
+// kind is printed: nothing the user asked for is silently ignored.
+Status CheckCombinations(const ParsedCommandLine& parsed, StatsOptions& options) {
+  bool nvprof_print = options.print.gpu_trace || options.print.api_trace ||
+                      options.print.gpu_summary || options.print.api_summary;
+  if (options.per_kernel_summary && !options.page) options.page = "details";
+  if (nvprof_print && (options.page || !options.report_names.empty() || options.rules)) {
+    return Status::Error("--print-* options choose nvprof's tables; they cannot be combined with "
+                         "--report, --page or --rules");
+  }
+  if (nvprof_print && options.format == render::StatsFormat::kJson) {
+    return Status::Error("nvprof's summary and traces have no JSON form; for JSON use -r "
+                         "cuda_gpu_trace,cuda_api_trace --format json");
+  }
+  bool nvprof_layout = options.report_names.empty() && !options.page && !options.rules;
+  for (StatsOptionId id : {kTimeUnit, kDemangling}) {
+    if (nvprof_layout || !Given(parsed, id)) continue;
+    return Status::Error(std::string(id == kTimeUnit ? "-u/--normalized-time-unit"
+                                                     : "--demangling") +
+                         " applies to nvprof's summary and traces only (--report tables are in "
+                         "ns with demangled names, as nsys writes them)");
+  }
+  ProfileOutputOptions page;
+  page.csv = options.format == render::StatsFormat::kCsv;
+  page.page = options.page == "raw" ? ProfilePage::kRaw : ProfilePage::kDetails;
+  page.summary = options.per_kernel_summary ? ProfileSummary::kPerKernel : ProfileSummary::kNone;
+  return CheckProfileOutputOptions(page);
+}
+
 }  // namespace
 
 StatusOr<StatsOptions> ParseStatsOptions(std::span<const std::string> args) {
@@ -125,6 +189,7 @@ StatusOr<StatsOptions> ParseStatsOptions(std::span<const std::string> args) {
   options.report_paths = std::move(parsed->operands);
   if (options.help) return options;
   if (options.report_paths.empty()) return Status::Error("no report given");
+  GPUSCOPE_RETURN_IF_ERROR(CheckCombinations(*parsed, options));
   if (options.rules && (options.page || !options.report_names.empty())) {
     return Status::Error("--rules cannot be combined with --page or --report");
   }
@@ -139,7 +204,8 @@ StatusOr<StatsOptions> ParseStatsOptions(std::span<const std::string> args) {
   }
   if (options.report_names.empty() && !options.page &&
       options.format == render::StatsFormat::kJson) {
-    return Status::Error("--format json needs --report: nvprof's summary has no JSON form");
+    return Status::Error("--format json needs --report: nvprof's summary and traces have no JSON "
+                         "form (-r cuda_gpu_trace,cuda_api_trace are the traces as tables)");
   }
   options.output.csv = options.format == render::StatsFormat::kCsv;
   return options;

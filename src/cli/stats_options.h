@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/nvprof_output.h"
 #include "render/output_options.h"
 #include "render/stats_table_format.h"
 #include "util/status.h"
@@ -16,7 +17,10 @@ struct StatsOptions {
   // nsys-style tables by name, in the order given; empty: nvprof's summary.
   std::vector<std::string> report_names;
   render::StatsFormat format = render::StatsFormat::kColumn;
-  render::OutputOptions output;  // -u and --demangling, for the nvprof summary
+  render::OutputOptions output;  // -u and --demangling, for the nvprof summary and traces
+  // nvprof's --print-gpu-trace, --print-api-trace, --print-gpu-summary, --print-api-summary,
+  // as `gpuscope run` prints them.
+  NvprofSelection print;
   // `--page details|raw`: the profiled kernels' metrics (gpuscope profile) instead of the
   // trace summary; `--print-summary per-kernel` aggregates them.
   std::optional<std::string> page;

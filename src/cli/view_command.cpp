@@ -60,6 +60,12 @@ StatusOr<ViewOptions> ParseViewOptions(std::span<const std::string> args) {
       case kExitAfter:
         GPUSCOPE_RETURN_IF_ERROR(
             ParseNumber<std::uint32_t>(option, 24u * 3600, options.exit_after_seconds));
+        // 0 would mean "until Ctrl-C", the same as leaving the option out: asking for it
+        // and getting a server that never stops would be a silent surprise.
+        if (options.exit_after_seconds == 0) {
+          return Status::Error("option '" + option.spelling +
+                               "' needs at least 1 second (leave it out to serve until Ctrl-C)");
+        }
         break;
       case kHelp:
         options.help = true;

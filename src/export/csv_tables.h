@@ -13,8 +13,8 @@
 // src/export's namespace is gpuscope::exporter, not gpuscope::export: `export` is a C++ keyword.
 namespace gpuscope::exporter {
 
-// kernels, memcpys, memsets, api_calls, nvtx, memory, syncs, overheads, devices: the file
-// names without ".csv".
+// kernels, memcpys, memsets, api_calls, nvtx, memory, syncs, overheads, devices,
+// kernel_metrics, kernel_findings: the file names without ".csv".
 const std::vector<std::string>& CsvTableNames();
 
 // One table (a name of CsvTableNames) as CSV: the header row, then a row per record.

@@ -26,6 +26,7 @@ std::string Fixed(double value, int decimals) {
 
 // The plain form of a cell: what CSV and JSON carry (JSON quotes the text kind).
 std::string PlainValue(const StatsCell& cell, ColumnKind kind) {
+  if (cell.empty) return "";
   switch (kind) {
     case ColumnKind::kPercent:
     case ColumnKind::kDecimal1:
@@ -120,8 +121,12 @@ void WriteJson(const StatsTable& table, std::ostream& out) {
     for (std::size_t c = 0; c < table.columns.size(); ++c) {
       const StatsColumn& column = table.columns[c];
       std::string value = PlainValue(table.rows[r][c], column.kind);
-      out << (c == 0 ? "" : ", ") << JsonString(column.header) << ": "
-          << (column.kind == ColumnKind::kText ? JsonString(value) : value);
+      out << (c == 0 ? "" : ", ") << JsonString(column.header) << ": ";
+      if (table.rows[r][c].empty) {
+        out << "null";
+      } else {
+        out << (column.kind == ColumnKind::kText ? JsonString(value) : value);
+      }
     }
     out << (r + 1 < table.rows.size() ? "},\n" : "}\n");
   }

@@ -8,6 +8,11 @@ namespace {
 struct ExportedTable {
   const char* name;
   const char* query;
+  // A table that some reports lack (kernel_metrics before the first evaluation,
+  // kernel_findings in reports written before it existed): such a report exports these
+  // columns and no rows. nullptr: every report has the table.
+  const char* optional_table = nullptr;
+  std::vector<std::string> columns_when_absent = {};
 };
 
 const ExportedTable kExportedTables[] = {
@@ -20,7 +25,35 @@ const ExportedTable kExportedTables[] = {
     {"syncs", "SELECT * FROM syncs_v ORDER BY start, id"},
     {"overheads", "SELECT * FROM overheads_v ORDER BY start, id"},
     {"devices", "SELECT * FROM devices ORDER BY id"},
+    // gpuscope profile's results, one row per metric or finding of a profiled launch, with
+    // the launch's kernel name and invocation (profiled_kernels_v has the rest).
+    {"kernel_metrics",
+     "SELECT m.profiled_kernel_id, p.demangled AS kernel, p.invocation, m.metric, m.value, m.unit "
+     "FROM kernel_metrics m JOIN profiled_kernels_v p ON p.id = m.profiled_kernel_id "
+     "ORDER BY m.profiled_kernel_id, m.metric",
+     "kernel_metrics",
+     {"profiled_kernel_id", "kernel", "invocation", "metric", "value", "unit"}},
+    {"kernel_findings",
+     "SELECT f.profiled_kernel_id, p.demangled AS kernel, p.invocation, f.rank, f.rule_id, "
+     "f.severity, f.section, f.title, f.message, f.speedup_pct, f.speedup_formula "
+     "FROM kernel_findings f JOIN profiled_kernels_v p ON p.id = f.profiled_kernel_id "
+     "ORDER BY f.profiled_kernel_id, f.rank",
+     "kernel_findings",
+     {"profiled_kernel_id", "kernel", "invocation", "rank", "rule_id", "severity", "section",
+      "title", "message", "speedup_pct", "speedup_formula"}},
 };
+
+StatusOr<bool> HasTable(sqlite3* db, const char* name) {
+  const QueryParam params[] = {std::string(name)};
+  bool found = false;
+  GPUSCOPE_RETURN_IF_ERROR(StepTableRows(
+      db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1", params,
+      "the table list", {}, [&](const TableRow&) {
+        found = true;
+        return false;
+      }));
+  return found;
+}
 
 }  // namespace
 
@@ -38,6 +71,14 @@ Status ForEachExportedRow(const ReportReader& report, std::string_view table,
                           const std::function<bool(const TableRow&)>& row) {
   for (const ExportedTable& exported : kExportedTables) {
     if (exported.name != table) continue;
+    if (exported.optional_table != nullptr) {
+      StatusOr<bool> present = HasTable(report.db(), exported.optional_table);
+      if (!present.ok()) return present.status();
+      if (!*present) {
+        columns(exported.columns_when_absent);
+        return {};
+      }
+    }
     return StepTableRows(report.db(), exported.query, {}, "table " + std::string(table), columns,
                          row);
   }

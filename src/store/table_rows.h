@@ -17,8 +17,8 @@
 
 namespace gpuscope::store {
 
-// kernels, memcpys, memsets, api_calls, nvtx, memory, syncs, overheads, devices: the
-// tables ForEachExportedRow reads, in this order.
+// kernels, memcpys, memsets, api_calls, nvtx, memory, syncs, overheads, devices,
+// kernel_metrics, kernel_findings: the tables ForEachExportedRow reads, in this order.
 const std::vector<std::string>& ExportedTableNames();
 
 // Streams every row of `table` (one of ExportedTableNames()) in time order (devices: by id),

@@ -72,7 +72,7 @@ TEST(ProfileOptions, ParsesEveryNcuSpelling) {
                                            "--page",
                                            "raw",
                                            "--print-summary",
-                                           "per-kernel",
+                                           "none",
                                            "-o",
                                            "out_%p.sqlite",
                                            "-f",
@@ -97,7 +97,15 @@ TEST(ProfileOptions, ParsesEveryNcuSpelling) {
                                                        "sm__cycles_elapsed.avg"}));
   EXPECT_TRUE(parsed->csv);
   EXPECT_EQ(parsed->page, ProfilePage::kRaw);
-  EXPECT_EQ(parsed->print_summary, ProfileSummary::kPerKernel);
+  EXPECT_EQ(parsed->print_summary, ProfileSummary::kNone);
+  // per-kernel summarises the details page in text: with --csv or --page raw it is refused.
+  EXPECT_FALSE(ParseProfileOptions(std::vector<std::string>{"--csv", "--print-summary",
+                                                            "per-kernel", "--", "app"})
+                   .ok());
+  StatusOr<ProfileOptions> summary = ParseProfileOptions(
+      std::vector<std::string>{"--print-summary", "per-kernel", "--", "app"});
+  ASSERT_TRUE(summary.ok()) << summary.status().message();
+  EXPECT_EQ(summary->print_summary, ProfileSummary::kPerKernel);
   EXPECT_EQ(parsed->report_pattern, "out_%p.sqlite");
   EXPECT_TRUE(parsed->force_overwrite);
   EXPECT_TRUE(parsed->quiet);

@@ -7,6 +7,18 @@
 namespace gpuscope::cli {
 namespace {
 
+// `profile -- /bin/true` said ==ERROR== (no report was written) and exited 0.
+TEST(ProgramOutcome, AnErrorAfterACleanRunIsNotASuccess) {
+  ProgramOutcome clean = OutcomeFromWaitStatus(0);
+  EXPECT_EQ(ExitCodeAfterResults(clean, /*gpuscope_error=*/false), 0);
+  EXPECT_EQ(ExitCodeAfterResults(clean, /*gpuscope_error=*/true), 1);
+  // The program's own failure says more than gpuscope's and is kept.
+  ProgramOutcome failed = OutcomeFromWaitStatus(3 << 8);
+  EXPECT_EQ(ExitCodeAfterResults(failed, true), 3);
+  ProgramOutcome killed = OutcomeFromWaitStatus(SIGKILL);
+  EXPECT_EQ(ExitCodeAfterResults(killed, true), 128 + SIGKILL);
+}
+
 TEST(ProgramOutcome, CleanExitSaysNothingAndReturnsZero) {
   ProgramOutcome outcome = OutcomeFromWaitStatus(W_EXITCODE(0, 0));
   EXPECT_EQ(ExitCodeFor(outcome), 0);

@@ -11,8 +11,8 @@ TEST(RunOptions, DefaultsAreNvprofs) {
   StatusOr<RunOptions> parsed = Parse({"./app"});
   ASSERT_TRUE(parsed.ok()) << parsed.status().message();
   const RunOptions& o = parsed.value();
-  EXPECT_FALSE(o.print_gpu_trace || o.print_api_trace || o.print_gpu_summary ||
-               o.print_api_summary || o.quiet || o.force_overwrite || o.help);
+  EXPECT_FALSE(o.print.gpu_trace || o.print.api_trace || o.print.gpu_summary ||
+               o.print.api_summary || o.quiet || o.force_overwrite || o.help);
   EXPECT_FALSE(o.output.csv);
   EXPECT_TRUE(o.output.demangle);
   EXPECT_EQ(o.output.unit, analysis::TimeUnit::kAuto);
@@ -50,10 +50,10 @@ TEST(RunOptions, ParsesEveryOption) {
                                        "2"});
   ASSERT_TRUE(parsed.ok()) << parsed.status().message();
   const RunOptions& o = parsed.value();
-  EXPECT_TRUE(o.print_gpu_trace);
-  EXPECT_TRUE(o.print_api_trace);
-  EXPECT_TRUE(o.print_gpu_summary);
-  EXPECT_TRUE(o.print_api_summary);
+  EXPECT_TRUE(o.print.gpu_trace);
+  EXPECT_TRUE(o.print.api_trace);
+  EXPECT_TRUE(o.print.gpu_summary);
+  EXPECT_TRUE(o.print.api_summary);
   EXPECT_TRUE(o.output.csv);
   EXPECT_EQ(o.log_file, "log_%p.txt");
   EXPECT_EQ(o.report_pattern, "rank%q{RANK}.sqlite");

@@ -21,21 +21,29 @@ TEST(StatsOptions, DefaultsToTheNvprofSummaryOfAllReports) {
 TEST(StatsOptions, ParsesEveryOptionInBothSpellings) {
   StatusOr<StatsOptions> parsed =
       Parse({"--report", "cuda_api_sum,nvtx_sum", "a.sqlite", "-r", "cuda_gpu_kern_sum",
-             "--format=csv", "-u", "ms", "--demangling", "off", "b.sqlite"});
+             "--format=csv", "b.sqlite"});
   ASSERT_TRUE(parsed.ok()) << parsed.status().message();
   EXPECT_EQ(parsed->report_names,
             (std::vector<std::string>{"cuda_api_sum", "nvtx_sum", "cuda_gpu_kern_sum"}));
   EXPECT_EQ(parsed->format, render::StatsFormat::kCsv);
   EXPECT_TRUE(parsed->output.csv);
-  EXPECT_EQ(parsed->output.unit, analysis::TimeUnit::kMilliseconds);
-  EXPECT_FALSE(parsed->output.demangle);
   EXPECT_EQ(parsed->report_paths, (std::vector<std::string>{"a.sqlite", "b.sqlite"}));
 
-  parsed = Parse({"--report=cuda_gpu_mem_time_sum", "--format", "json", "--normalized-time-unit=us",
-                  "--demangling=on", "a.sqlite"});
+  // -u and --demangling shape nvprof's summary and traces (the -r tables are nsys's: ns).
+  parsed = Parse({"--csv", "-u", "ms", "--demangling", "off", "--print-gpu-trace", "a.sqlite"});
+  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+  EXPECT_EQ(parsed->format, render::StatsFormat::kCsv);
+  EXPECT_EQ(parsed->output.unit, analysis::TimeUnit::kMilliseconds);
+  EXPECT_FALSE(parsed->output.demangle);
+  EXPECT_TRUE(parsed->print.gpu_trace);
+
+  parsed = Parse({"--report=cuda_gpu_mem_time_sum", "--format", "json", "a.sqlite"});
   ASSERT_TRUE(parsed.ok()) << parsed.status().message();
   EXPECT_EQ(parsed->report_names, std::vector<std::string>{"cuda_gpu_mem_time_sum"});
   EXPECT_EQ(parsed->format, render::StatsFormat::kJson);
+
+  parsed = Parse({"--normalized-time-unit=us", "--demangling=on", "a.sqlite"});
+  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
   EXPECT_EQ(parsed->output.unit, analysis::TimeUnit::kMicroseconds);
 }
 
@@ -63,7 +71,8 @@ TEST(StatsOptions, RejectsBadInput) {
       {{"--format", "csv"}, "no report given"},
       {{"--format", "xml", "a.sqlite"}, "option '--format' expects column, csv or json, not 'xml'"},
       {{"--format", "json", "a.sqlite"},
-       "--format json needs --report: nvprof's summary has no JSON form"},
+       "--format json needs --report: nvprof's summary and traces have no JSON form (-r "
+       "cuda_gpu_trace,cuda_api_trace are the traces as tables)"},
       {{"--report", ",", "a.sqlite"}, "option '--report' needs at least one name"},
       {{"-u", "hours", "a.sqlite"}, "option '-u' expects s, ms, us, ns or auto, not 'hours'"},
       {{"--bogus", "a.sqlite"}, "unknown option '--bogus'"},

@@ -96,7 +96,7 @@ TEST_F(CsvTablesTest, WritesEveryTable) {
   for (const std::string& name : CsvTableNames()) {
     EXPECT_TRUE(std::filesystem::exists(dir_.File("csv/" + name + ".csv"))) << name;
   }
-  EXPECT_EQ(CsvTableNames().size(), 9u);
+  EXPECT_EQ(CsvTableNames().size(), 11u);
 }
 
 TEST_F(CsvTablesTest, KernelsHaveResolvedNamesAndAbsoluteTimes) {

@@ -1,7 +1,9 @@
 // `gpuscope export` as a user runs it: files written, exit codes, one-line errors.
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
 #include <filesystem>
+#include <algorithm>
 #include <fstream>
 
 #include "../analysis/json_checker.h"
@@ -56,6 +58,56 @@ TEST_F(ExportBinaryTest, CsvWritesADirectoryOfTables) {
   ASSERT_EQ(both.exit_code, 0) << both.err;
   EXPECT_TRUE(std::filesystem::exists(dir_.File("out/rich/api_calls.csv")));
   EXPECT_TRUE(std::filesystem::exists(dir_.File("out/other/api_calls.csv")));
+}
+
+std::string CountRows(const std::string& path, const std::string& sql) {
+  sqlite3* db = nullptr;
+  EXPECT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  sqlite3_stmt* statement = nullptr;
+  EXPECT_EQ(sqlite3_prepare_v2(db, sql.c_str(), -1, &statement, nullptr), SQLITE_OK)
+      << sqlite3_errmsg(db);
+  std::string count = sqlite3_step(statement) == SQLITE_ROW
+                          ? reinterpret_cast<const char*>(sqlite3_column_text(statement, 0))
+                          : "";
+  sqlite3_finalize(statement);
+  sqlite3_close(db);
+  return count;
+}
+
+std::size_t CsvDataRows(const std::string& file) {
+  std::string text = ReadWholeFile(file);
+  return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) - 1;  // header
+}
+
+// gpuscope profile's results are tables like the others: a metric or a finding per row.
+TEST_F(ExportBinaryTest, CsvHasTheProfiledKernelsMetricsAndFindings) {
+  // A copy whose counter data is evaluated again, so that it holds findings too.
+  std::string profiled = dir_.File("profiled.sqlite");
+  std::filesystem::copy_file(std::string(GPUSCOPE_TEST_DATA_DIR) +
+                                 "/reports/h200_metrics_full.sqlite",
+                             profiled);
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(profiled.c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db, "DELETE FROM kernel_metrics", nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(db);
+  auto evaluated = RunGpuscope({"stats", "--page", "details", profiled});
+  ASSERT_EQ(evaluated.exit_code, 0) << evaluated.err;
+  auto done = RunGpuscope({"export", "--format", "csv", "-o", dir_.File("p"), profiled});
+  ASSERT_EQ(done.exit_code, 0) << done.err;
+  std::string metrics = CountRows(profiled, "SELECT count(*) FROM kernel_metrics");
+  std::string findings = CountRows(profiled, "SELECT count(*) FROM kernel_findings");
+  ASSERT_NE(metrics, "0");
+  ASSERT_NE(findings, "0");
+  EXPECT_EQ(std::to_string(CsvDataRows(dir_.File("p/kernel_metrics.csv"))), metrics);
+  EXPECT_EQ(std::to_string(CsvDataRows(dir_.File("p/kernel_findings.csv"))), findings);
+  EXPECT_EQ(ReadWholeFile(dir_.File("p/kernel_findings.csv"))
+                .rfind("profiled_kernel_id,kernel,invocation,rank,rule_id,severity,", 0),
+            0u);
+  // A trace-only report has neither table: the files hold the header alone.
+  auto traced = RunGpuscope({"export", "--format", "csv", "-o", dir_.File("t"), report_});
+  ASSERT_EQ(traced.exit_code, 0) << traced.err;
+  EXPECT_EQ(CsvDataRows(dir_.File("t/kernel_metrics.csv")), 0u);
+  EXPECT_EQ(CsvDataRows(dir_.File("t/kernel_findings.csv")), 0u);
 }
 
 TEST_F(ExportBinaryTest, ErrorsAreOneLineWithTheDocumentedExitCodes) {

@@ -1,0 +1,25 @@
+// nsys's trace reports as tables (`gpuscope stats -r cuda_gpu_trace,cuda_api_trace`): one
+// row per GPU operation or API call, every report merged into one start order, so that they
+// print in the column, CSV and JSON forms of the other statistics tables. (nvprof's layouts
+// of the same rows, streamed with bounded memory, are render/gpu_trace.h and api_trace.h;
+// these tables are built whole, like every stats table.)
+#pragma once
+
+#include "analysis/report_checks.h"
+#include "analysis/stats_table.h"
+#include "util/status.h"
+
+namespace gpuscope::analysis {
+
+// cuda_gpu_trace: Start (ns, from the earliest report's tracing start), Duration, CorrId,
+// grid, block, registers, static and dynamic shared memory (MB), bytes (MB) and throughput
+// (MB/s) of copies and memsets, memory kinds, device, context, stream and name. Cells that
+// do not apply to a row (a kernel's bytes, a copy's grid) are empty. Untimed rows are left
+// out (the report counts them).
+StatusOr<StatsTable> BuildGpuTraceTable(const Reports& reports);
+
+// cuda_api_trace: Start, Duration, Name, Result, CorrID, Pid, Tid of the API calls the
+// summary counts (runtime calls and driver calls the runtime did not make).
+StatusOr<StatsTable> BuildApiTraceTable(const Reports& reports);
+
+}  // namespace gpuscope::analysis
