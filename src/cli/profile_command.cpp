@@ -42,10 +42,10 @@ VariableList ProfileVariables(const ProfileOptions& options, const ProfileReques
   using namespace contract;
   VariableList variables = {
       {kProfileMetricsVariable, JoinCommaList(plan.metrics)},
-      {kKernelNameVariable, options.kernel_name},
-      {kKernelNameBaseVariable, options.kernel_name_base},
-      {kKernelIdVariable, options.kernel_id},
-      {kDevicesVariable, options.devices},
+      {kKernelNameVariable, options.filter.kernel_name},
+      {kKernelNameBaseVariable, options.filter.kernel_name_base},
+      {kKernelIdVariable, options.filter.kernel_id},
+      {kDevicesVariable, options.filter.devices},
       {kReplayModeVariable, options.replay_mode},
   };
   if (!config_file.empty()) {
@@ -53,11 +53,11 @@ VariableList ProfileVariables(const ProfileOptions& options, const ProfileReques
     variables.emplace_back(kProfileChipVariable, plan.chip);
     variables.emplace_back(kProfilePassesVariable, std::to_string(plan.passes));
   }
-  if (options.launch_skip) {
-    variables.emplace_back(kLaunchSkipVariable, std::to_string(*options.launch_skip));
+  if (options.filter.launch_skip) {
+    variables.emplace_back(kLaunchSkipVariable, std::to_string(*options.filter.launch_skip));
   }
-  if (options.launch_count) {
-    variables.emplace_back(kLaunchCountVariable, std::to_string(*options.launch_count));
+  if (options.filter.launch_count) {
+    variables.emplace_back(kLaunchCountVariable, std::to_string(*options.filter.launch_count));
   }
   return variables;
 }
@@ -131,7 +131,7 @@ std::optional<int> CheckAndAnnounce(const ProfileOptions& options, const Profile
   // CUPTI keeps one pass counter per profiler object and every Stop advances it, so one run of
   // the program can add a pass to one launch only (measured on the H200: a second launch's
   // SetConfig(pass 0) continued at pass 2).
-  if (options.replay_mode == "application" && options.launch_count != 1u) {
+  if (options.replay_mode == "application" && options.filter.launch_count != 1u) {
     CommandError(
         "--replay-mode application measures one launch per series of runs: add -c 1 "
         "(and -s N or -k to choose the launch)");
@@ -308,7 +308,7 @@ bool PrintResults(const ProfileOptions& options, const std::vector<std::string>&
   if (!printed.ok()) {
     SayError(printed.status().message());
   } else if (printed->profiled == 0) {
-    std::vector<std::string> seen = SeenKernelNames(reports, options.kernel_name_base);
+    std::vector<std::string> seen = SeenKernelNames(reports, options.filter.kernel_name_base);
     std::string list;
     for (const std::string& name : seen) list += (list.empty() ? "" : ", ") + name;
     Say("Warning: no kernel was profiled: the filter matched none of the launches" +

@@ -2,6 +2,7 @@
 
 #include <charconv>
 
+#include "cli/kernel_filter_options.h"
 #include "cli/option_parser.h"
 #include "cli/profile_output.h"
 #include "util/comma_list.h"
@@ -10,12 +11,6 @@ namespace gpuscope::cli {
 namespace {
 
 enum ProfileOptionId {
-  kKernelName,
-  kKernelNameBase,
-  kLaunchSkip,
-  kLaunchCount,
-  kKernelId,
-  kDevices,
   kSet,
   kSection,
   kMetrics,
@@ -34,16 +29,7 @@ enum ProfileOptionId {
   kHelp,
 };
 
-constexpr OptionSpec kProfileOptions[] = {
-    {kKernelName, "kernel-name", 'k', "name|regex:expr",
-     "profile only kernels with this name (in --kernel-name-base)"},
-    {kKernelNameBase, "kernel-name-base", 0, "function|demangled|mangled",
-     "the name -k and --kernel-id match (default function)"},
-    {kLaunchSkip, "launch-skip", 's', "N", "skip the first N matching launches"},
-    {kLaunchCount, "launch-count", 'c', "N", "profile at most N matching launches"},
-    {kKernelId, "kernel-id", 0, "ctx:stream:name:invocation",
-     "profile one launch (empty fields match any; name may be regex:expr)"},
-    {kDevices, "devices", 0, "0,1,...", "profile only launches on these devices"},
+constexpr OptionSpec kProfileOwnOptions[] = {
     {kSet, "set", 0, "basic|full", "section set to collect (default basic)"},
     {kSection, "section", 0, "name", "collect this section (repeatable)"},
     {kMetrics, "metrics", 0, "a,b,...", "collect these metrics too (any name the chip has)"},
@@ -66,14 +52,14 @@ constexpr OptionSpec kProfileOptions[] = {
     {kHelp, "help", 'h', "", "show this help"},
 };
 
-StatusOr<std::uint64_t> ParseCount(const ParsedOption& option) {
-  std::uint64_t value = 0;
-  const std::string& text = option.value;
-  auto [ptr, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || error != std::errc() || ptr != text.data() + text.size()) {
-    return Status::Error("option '" + option.spelling + "' expects a count, not '" + text + "'");
-  }
-  return value;
+// The kernel filters (shared with `stats --page`) first, as ncu lists them, then the rest.
+std::span<const OptionSpec> ProfileOptionSpecs() {
+  static const std::vector<OptionSpec> specs = [] {
+    std::vector<OptionSpec> all = KernelFilterOptionSpecs("profile");
+    all.insert(all.end(), std::begin(kProfileOwnOptions), std::end(kProfileOwnOptions));
+    return all;
+  }();
+  return specs;
 }
 
 Status OneOf(const ParsedOption& option, std::initializer_list<const char*> allowed) {
@@ -87,48 +73,10 @@ Status OneOf(const ParsedOption& option, std::initializer_list<const char*> allo
 }
 
 Status Apply(const ParsedOption& option, ProfileOptions& options) {
+  StatusOr<bool> filter = ApplyKernelFilterOption(option, options.filter);
+  if (!filter.ok()) return filter.status();
+  if (*filter) return {};
   switch (static_cast<ProfileOptionId>(option.id)) {
-    case kKernelName: {
-      StatusOr<NameMatcher> matcher = NameMatcher::Parse(option.value);
-      if (!matcher.ok()) return matcher.status();
-      options.kernel_name = option.value;
-      return {};
-    }
-    case kKernelNameBase: {
-      StatusOr<NameBase> base = ParseNameBase(option.value);
-      if (!base.ok()) return base.status();
-      options.kernel_name_base = option.value;
-      return {};
-    }
-    case kLaunchSkip: {
-      StatusOr<std::uint64_t> n = ParseCount(option);
-      if (!n.ok()) return n.status();
-      options.launch_skip = *n;
-      return {};
-    }
-    case kLaunchCount: {
-      StatusOr<std::uint64_t> n = ParseCount(option);
-      if (!n.ok()) return n.status();
-      if (*n == 0) return Status::Error("option '" + option.spelling + "' must be at least 1");
-      options.launch_count = *n;
-      return {};
-    }
-    case kKernelId: {
-      StatusOr<KernelIdFilter> id = ParseKernelId(option.value);
-      if (!id.ok()) return id.status();
-      options.kernel_id = option.value;
-      return {};
-    }
-    case kDevices: {
-      for (char c : option.value) {
-        if ((c < '0' || c > '9') && c != ',') {
-          return Status::Error("option '--devices' expects device ordinals like 0,1, not '" +
-                               option.value + "'");
-        }
-      }
-      options.devices = option.value;
-      return {};
-    }
     case kSet:
       options.set = option.value;
       return {};
@@ -199,7 +147,7 @@ Status Apply(const ParsedOption& option, ProfileOptions& options) {
 
 StatusOr<ProfileOptions> ParseProfileOptions(std::span<const std::string> args) {
   StatusOr<ParsedCommandLine> parsed =
-      ParseOptions(kProfileOptions, args, OperandMode::kStopAtFirstOperand);
+      ParseOptions(ProfileOptionSpecs(), args, OperandMode::kStopAtFirstOperand);
   if (!parsed.ok()) return parsed.status();
   ProfileOptions options;
   for (const ParsedOption& option : parsed->options) {
@@ -227,7 +175,7 @@ std::string ProfileUsage() {
          "run at full speed and are traced as by `gpuscope run`. The GPU's clocks are never\n"
          "changed: the SM and DRAM frequencies measured during each kernel are shown.\n"
          "\n" +
-         FormatOptionHelp(kProfileOptions) +
+         FormatOptionHelp(ProfileOptionSpecs()) +
          "\n"
          "Examples:\n"
          "  gpuscope profile -k regex:conv -c 1 --set full -- python3 app.py\n"

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/kernel_filter_options.h"
 #include "util/kernel_filter.h"
 #include "util/status.h"
 
@@ -19,12 +20,7 @@ enum class ProfileSummary { kNone, kPerKernel };
 struct ProfileOptions {
   // Which launches (the raw texts are handed to the injection; parsed here to reject errors
   // before the program starts).
-  std::string kernel_name;  // -k: name or regex:<expr>
-  std::string kernel_name_base = "function";
-  std::optional<std::uint64_t> launch_skip;
-  std::optional<std::uint64_t> launch_count;
-  std::string kernel_id;  // --kernel-id context:stream:name:invocation
-  std::string devices;    // --devices 0,1
+  KernelFilterText filter;
   // What to collect.
   std::optional<std::string> set;     // --set; default: basic unless --section/--metrics
   std::vector<std::string> sections;  // --section (repeatable)

@@ -3,7 +3,11 @@
 #include <map>
 #include <memory>
 
+#include <algorithm>
+#include <set>
+
 #include "analysis/metrics/profile_loader.h"
+#include "analysis/metrics/profile_selection.h"
 #include "analysis/metrics/section_catalog.h"
 #include "render/details_format.h"
 #include "render/kernel_summary.h"
@@ -43,13 +47,62 @@ StatusOr<LoadedReport> Load(const std::string& path) {
   return loaded;
 }
 
+// --section and --metrics narrow what a report recorded; a name it did not record is an error
+// (nothing asked for is silently left out).
+Status ChooseSectionsAndMetrics(const std::string& path, const ProfileOutputOptions& options,
+                                LoadedReport& report) {
+  if (report.kernels.empty()) return {};
+  if (!options.sections.empty()) {
+    StatusOr<std::vector<const analysis::metrics::Section*>> asked =
+        analysis::metrics::FindSections(options.sections);
+    if (!asked.ok()) return asked.status();
+    StatusOr<std::vector<const analysis::metrics::Section*>> recorded =
+        analysis::metrics::FindSections(report.request.sections);
+    if (!recorded.ok()) return recorded.status();
+    for (const analysis::metrics::Section* section : *asked) {
+      if (std::find(recorded->begin(), recorded->end(), section) != recorded->end()) continue;
+      std::string list;
+      for (const analysis::metrics::Section* r : *recorded) {
+        list += (list.empty() ? "" : ", ") + r->identifier;
+      }
+      return Status::Error(path + " has no section '" + section->identifier +
+                           "': it was not collected (collected: " + list + ")");
+    }
+    report.request.sections.clear();
+    for (const analysis::metrics::Section* section : *asked) {
+      report.request.sections.push_back(section->identifier);
+    }
+    report.request.metrics.clear();
+  }
+  if (!options.metrics.empty()) {
+    for (const std::string& metric : options.metrics) {
+      if (report.units.count(metric) != 0) continue;
+      return Status::Error(path + " has no metric '" + metric +
+                           "': it was not collected (stats --page raw lists the collected ones)");
+    }
+    if (options.sections.empty()) report.request.sections.clear();
+    report.request.metrics = options.metrics;
+    std::map<std::string, std::string> units;
+    for (const std::string& metric : options.metrics) units[metric] = report.units[metric];
+    report.units = std::move(units);
+    // The raw page prints every metric a kernel has: keep only these. (The details page
+    // prints the sections chosen above, which read the metrics they name.)
+    for (auto& kernel : report.kernels) {
+      if (options.page != ProfilePage::kRaw) break;
+      std::map<std::string, double> kept;
+      for (const std::string& metric : options.metrics) {
+        if (auto it = kernel.metrics.find(metric); it != kernel.metrics.end()) kept.insert(*it);
+      }
+      kernel.metrics = std::move(kept);
+    }
+  }
+  return {};
+}
+
 }  // namespace
 
 Status CheckProfileOutputOptions(const ProfileOutputOptions& options) {
   if (options.summary != ProfileSummary::kPerKernel) return {};
-  if (options.csv) {
-    return Status::Error("--print-summary per-kernel has no CSV form: the CSV has a row per launch");
-  }
   if (options.page == ProfilePage::kRaw) {
     return Status::Error("--print-summary per-kernel summarises the details page, not --page raw");
   }
@@ -61,12 +114,18 @@ StatusOr<ProfileOutputResult> PrintProfiles(std::ostream& out,
                                             const ProfileOutputOptions& options) {
   ProfileOutputResult result;
   std::vector<LoadedReport> reports;
+  std::set<std::string> names;
   for (const std::string& path : report_paths) {
     StatusOr<LoadedReport> loaded = Load(path);
     if (!loaded.ok()) return loaded.status();
     result.profiled += loaded->kernels.size();
+    for (const auto& kernel : loaded->kernels) names.insert(kernel.function_name);
+    loaded->kernels = analysis::metrics::SelectProfiledKernels(loaded->kernels, options.filter);
+    result.selected += loaded->kernels.size();
+    GPUSCOPE_RETURN_IF_ERROR(ChooseSectionsAndMetrics(path, options, *loaded));
     reports.push_back(std::move(*loaded));
   }
+  result.profiled_names.assign(names.begin(), names.end());
   // CSV: one table for all processes, so one header.
   std::vector<analysis::metrics::KernelProfile> all;
   std::map<std::string, std::string> units;
@@ -102,18 +161,20 @@ StatusOr<ProfileOutputResult> PrintProfiles(std::ostream& out,
     }
   }
   if (options.csv) {
+    // The extra metrics of the first report (all processes of one run share them).
+    analysis::metrics::Section extra;
+    std::vector<const analysis::metrics::Section*> printed = csv_sections;
+    for (const LoadedReport& report : reports) {
+      if (report.kernels.empty() || report.request.metrics.empty()) continue;
+      extra = analysis::metrics::CommandLineMetricsSection(report.request.metrics);
+      printed.push_back(&extra);
+      break;
+    }
     if (options.page == ProfilePage::kRaw) {
       render::WriteRawCsv(out, all, units);
+    } else if (options.summary == ProfileSummary::kPerKernel) {
+      render::WriteKernelSummaryCsv(out, all, printed);
     } else {
-      // The extra metrics of the first report (all processes of one run share them).
-      analysis::metrics::Section extra;
-      std::vector<const analysis::metrics::Section*> printed = csv_sections;
-      for (const LoadedReport& report : reports) {
-        if (report.kernels.empty() || report.request.metrics.empty()) continue;
-        extra = analysis::metrics::CommandLineMetricsSection(report.request.metrics);
-        printed.push_back(&extra);
-        break;
-      }
       render::WriteDetailsCsv(out, all, printed);
     }
   }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cli/profile_options.h"
+#include "util/kernel_filter.h"
 #include "util/status.h"
 
 namespace gpuscope::cli {
@@ -17,14 +18,22 @@ struct ProfileOutputOptions {
   bool csv = false;
   ProfilePage page = ProfilePage::kDetails;
   ProfileSummary summary = ProfileSummary::kNone;
+  // Reading back (`stats --page`): which profiled launches (ncu's filters, applied per report
+  // in profile order), which of the collected sections (empty: all), and which metrics
+  // (details: a "Command line profiler metrics" section of them; raw: only them).
+  KernelFilterSpec filter;
+  std::vector<std::string> sections;
+  std::vector<std::string> metrics;
 };
 
 struct ProfileOutputResult {
   std::size_t profiled = 0;  // profiled kernels found in the reports
+  std::size_t selected = 0;  // of those, the ones the filter kept (printed)
+  std::vector<std::string> profiled_names;  // function names of the profiled kernels, each once
 };
 
-// `--print-summary per-kernel` has a text form on the details page only: with --csv or
-// --page raw it would be ignored, so it is refused with the reason.
+// `--print-summary per-kernel` summarises the details page: with --page raw it would be
+// ignored, so it is refused with the reason.
 Status CheckProfileOutputOptions(const ProfileOutputOptions& options);
 
 StatusOr<ProfileOutputResult> PrintProfiles(std::ostream& out,

@@ -101,6 +101,14 @@ int PrintProfilePages(const StatsOptions& options) {
   output.csv = options.format == render::StatsFormat::kCsv;
   output.page = *options.page == "raw" ? ProfilePage::kRaw : ProfilePage::kDetails;
   output.summary = options.per_kernel_summary ? ProfileSummary::kPerKernel : ProfileSummary::kNone;
+  StatusOr<KernelFilterSpec> filter = ToKernelFilterSpec(options.filter);
+  if (!filter.ok()) {
+    CommandError(filter.status().message());
+    return kExitUsage;
+  }
+  output.filter = std::move(*filter);
+  output.sections = options.sections;
+  output.metrics = options.metrics;
   // Counter data never evaluated (a killed program, a report copied from the GPU machine) is
   // evaluated and stored first; its problems are warnings after the pages.
   std::vector<std::string> problems;
@@ -124,6 +132,15 @@ int PrintProfilePages(const StatsOptions& options) {
   if (printed->profiled == 0) {
     CommandError("no profiled kernels in the report(s): they were written by `gpuscope run`, "
                  "or no launch matched the filter of `gpuscope profile`");
+    return kExitGpuscopeFailure;
+  }
+  if (printed->selected == 0) {
+    std::string names;
+    for (const std::string& name : printed->profiled_names) {
+      names += (names.empty() ? "" : ", ") + name;
+    }
+    CommandError("no profiled kernel matches the filters (" + std::to_string(printed->profiled) +
+                 " profiled: " + names + ")");
     return kExitGpuscopeFailure;
   }
   return kExitOk;

@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "analysis/stats_reports.h"
+#include "util/comma_list.h"
+#include "cli/kernel_filter_options.h"
 #include "cli/option_parser.h"
 #include "cli/profile_output.h"
 
@@ -21,11 +23,13 @@ enum StatsOptionId {
   kDemangling,
   kPage,
   kPrintSummary,
+  kSection,
+  kMetrics,
   kRules,
   kHelp
 };
 
-constexpr OptionSpec kStatsOptions[] = {
+constexpr OptionSpec kStatsOwnOptions[] = {
     {kReport, "report", 'r', "name[,name...]",
      "print these nsys-style tables instead of nvprof's summary"},
     {kFormat, "format", 0, "column|csv|json", "output format (default column)"},
@@ -43,10 +47,24 @@ constexpr OptionSpec kStatsOptions[] = {
     {kPrintSummary, "print-summary", 0, "none|per-kernel",
      "per-kernel: aggregate the launches of each kernel (the details page; implies "
      "--page details)"},
+    {kSection, "section", 0, "name", "with --page: print only this collected section (repeatable)"},
+    {kMetrics, "metrics", 0, "a,b,...",
+     "with --page: print only these collected metrics (details: as their own section)"},
     {kRules, "rules", 0, "",
      "the trace rules' findings (pageable and synchronous copies, idle gaps, ...)"},
     {kHelp, "help", 'h', "", "show this help"},
 };
+
+// The kernel filters (shared with `profile`) come after the command's own options.
+std::span<const OptionSpec> StatsOptionSpecs() {
+  static const std::vector<OptionSpec> specs = [] {
+    std::vector<OptionSpec> all(std::begin(kStatsOwnOptions), std::end(kStatsOwnOptions));
+    std::vector<OptionSpec> filters = KernelFilterOptionSpecs("print");
+    all.insert(all.end(), filters.begin(), filters.end());
+    return all;
+  }();
+  return specs;
+}
 
 std::string KnownReportNames() {
   std::string list;
@@ -76,6 +94,9 @@ Status AddReportNames(const std::string& value, std::vector<std::string>& names)
 }
 
 Status Apply(const ParsedOption& option, StatsOptions& options) {
+  StatusOr<bool> filter = ApplyKernelFilterOption(option, options.filter);
+  if (!filter.ok()) return filter.status();
+  if (*filter) return {};
   switch (static_cast<StatsOptionId>(option.id)) {
     case kReport:
       return AddReportNames(option.value, options.report_names);
@@ -131,6 +152,13 @@ Status Apply(const ParsedOption& option, StatsOptions& options) {
       }
       options.per_kernel_summary = option.value == "per-kernel";
       return {};
+    case kSection:
+      options.sections.push_back(option.value);
+      return {};
+    case kMetrics:
+      for (std::string& name : SplitCommaList(option.value)) options.metrics.push_back(std::move(name));
+      if (options.metrics.empty()) return Status::Error("option '--metrics' needs a metric name");
+      return {};
     case kRules:
       options.rules = true;
       return {};
@@ -170,6 +198,17 @@ Status CheckCombinations(const ParsedCommandLine& parsed, StatsOptions& options)
                          " applies to nvprof's summary and traces only (--report tables are in "
                          "ns with demangled names, as nsys writes them)");
   }
+  const bool selects_profiles =
+      options.filter.any_given || !options.sections.empty() || !options.metrics.empty();
+  if (selects_profiles && !options.page) {
+    return Status::Error("-k, -s, -c, --kernel-id, --devices, --section and --metrics select "
+                         "profiled kernels and their metrics: they need --page details|raw "
+                         "(or --print-summary per-kernel)");
+  }
+  if (!options.sections.empty() && options.page == "raw") {
+    return Status::Error("--section chooses sections of the details page; --page raw has none "
+                         "(use --metrics to choose raw metrics)");
+  }
   ProfileOutputOptions page;
   page.csv = options.format == render::StatsFormat::kCsv;
   page.page = options.page == "raw" ? ProfilePage::kRaw : ProfilePage::kDetails;
@@ -180,7 +219,8 @@ Status CheckCombinations(const ParsedCommandLine& parsed, StatsOptions& options)
 }  // namespace
 
 StatusOr<StatsOptions> ParseStatsOptions(std::span<const std::string> args) {
-  StatusOr<ParsedCommandLine> parsed = ParseOptions(kStatsOptions, args, OperandMode::kInterleaved);
+  StatusOr<ParsedCommandLine> parsed =
+      ParseOptions(StatsOptionSpecs(), args, OperandMode::kInterleaved);
   if (!parsed.ok()) return parsed.status();
   StatsOptions options;
   for (const ParsedOption& option : parsed->options) {
@@ -220,7 +260,7 @@ std::string StatsUsage() {
          ".\n"
          "\n"
          "Options:\n" +
-         FormatOptionHelp(kStatsOptions);
+         FormatOptionHelp(StatsOptionSpecs());
 }
 
 }  // namespace gpuscope::cli

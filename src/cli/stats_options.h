@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/kernel_filter_options.h"
 #include "cli/nvprof_output.h"
 #include "render/output_options.h"
 #include "render/stats_table_format.h"
@@ -25,6 +26,11 @@ struct StatsOptions {
   // trace summary; `--print-summary per-kernel` aggregates them.
   std::optional<std::string> page;
   bool per_kernel_summary = false;
+  // With --page: ncu's filters (-k, -s, -c, --kernel-id, --devices) over the profiled kernels,
+  // and the collected sections and metrics to print (empty: all).
+  KernelFilterText filter;
+  std::vector<std::string> sections;
+  std::vector<std::string> metrics;
   // `--rules`: the trace rules' findings (analysis/trace_rules) instead of the summary.
   bool rules = false;
   bool help = false;

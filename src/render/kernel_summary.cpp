@@ -9,6 +9,7 @@
 #include "analysis/metrics/section_values.h"
 #include "analysis/metrics/value_format.h"
 #include "render/details_format.h"
+#include "render/escaping.h"
 #include "render/metric_table.h"
 
 namespace gpuscope::render {
@@ -61,7 +62,7 @@ std::vector<Aggregate> AggregateRows(const std::vector<const KernelProfile*>& gr
   return rows;
 }
 
-std::vector<std::string> Cells(const Aggregate& a) {
+std::vector<std::string> Cells(const Aggregate& a, bool group_thousands) {
   if (a.count == 0 || a.entry == nullptr) {
     const std::string unit =
         a.entry ? ScaleValue(a.entry->unit_kind, a.entry->unit, 0).text_unit : std::string();
@@ -70,7 +71,7 @@ std::vector<std::string> Cells(const Aggregate& a) {
   const double average = a.sum / a.count;
   const ScaledValue scaled = ScaleValue(a.entry->unit_kind, a.entry->unit, average);
   const auto number = [&](double v) {
-    return FormatMetricNumber(v / scaled.divisor, /*group_thousands=*/true);
+    return FormatMetricNumber(v / scaled.divisor, group_thousands);
   };
   return {a.label, scaled.text_unit, number(a.min), number(a.max), number(average)};
 }
@@ -103,7 +104,9 @@ void PrintGroup(std::ostream& out, const std::vector<const KernelProfile*>& grou
     for (const std::string& table : tables) {
       std::vector<std::vector<std::string>> cells;
       for (const Aggregate& a : rows) {
-        if (a.section == section->display_name && a.table == table) cells.push_back(Cells(a));
+        if (a.section == section->display_name && a.table == table) {
+          cells.push_back(Cells(a, /*group_thousands=*/true));
+        }
       }
       if (!table.empty()) out << "    " << table << '\n';
       WriteMetricTable(out, headers, cells);
@@ -112,10 +115,8 @@ void PrintGroup(std::ostream& out, const std::vector<const KernelProfile*>& grou
   out << '\n';
 }
 
-}  // namespace
-
-void PrintKernelSummary(std::ostream& out, const std::vector<KernelProfile>& kernels,
-                        const std::vector<const Section*>& sections) {
+std::vector<std::vector<const KernelProfile*>> GroupsInFirstLaunchOrder(
+    const std::vector<KernelProfile>& kernels) {
   std::vector<std::vector<const KernelProfile*>> groups;
   std::map<GroupKey, std::size_t> index;
   for (const KernelProfile& kernel : kernels) {
@@ -123,7 +124,73 @@ void PrintKernelSummary(std::ostream& out, const std::vector<KernelProfile>& ker
     if (inserted) groups.emplace_back();
     groups[it->second].push_back(&kernel);
   }
-  for (const auto& group : groups) PrintGroup(out, group, sections);
+  return groups;
+}
+
+void WriteCsvRow(std::ostream& out, const std::vector<std::string>& cells) {
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    if (i > 0) out << ',';
+    out << CsvQuoted(cells[i]);
+  }
+  out << '\n';
+}
+
+}  // namespace
+
+void PrintKernelSummary(std::ostream& out, const std::vector<KernelProfile>& kernels,
+                        const std::vector<const Section*>& sections) {
+  for (const auto& group : GroupsInFirstLaunchOrder(kernels)) PrintGroup(out, group, sections);
+}
+
+const std::vector<std::string>& KernelSummaryCsvColumns() {
+  static const std::vector<std::string> columns = {
+      "Kernel Name", "Context",      "Stream",      "Device",      "CC",
+      "Grid Size",   "Block Size",   "Invocations", "Measured",    "Section Name",
+      "Metric Name", "Metric Unit",  "Minimum",     "Maximum",     "Average"};
+  return columns;
+}
+
+void WriteKernelSummaryCsv(std::ostream& out, const std::vector<KernelProfile>& kernels,
+                           const std::vector<const Section*>& sections) {
+  WriteCsvRow(out, KernelSummaryCsvColumns());
+  for (const auto& group : GroupsInFirstLaunchOrder(kernels)) {
+    const KernelProfile& first = *group.front();
+    const auto measured = std::count_if(group.begin(), group.end(),
+                                        [](const KernelProfile* k) { return k->measured; });
+    const std::vector<std::string> kernel_cells = {
+        first.demangled_name,
+        std::to_string(first.context_id),
+        std::to_string(first.stream_id),
+        std::to_string(first.device_id),
+        std::to_string(first.device.compute_major) + "." +
+            std::to_string(first.device.compute_minor),
+        analysis::metrics::FormatDim3(first.grid),
+        analysis::metrics::FormatDim3(first.block),
+        std::to_string(group.size()),
+        std::to_string(measured)};
+    if (measured == 0) {
+      std::vector<std::string> cells = kernel_cells;
+      const std::string reason =
+          first.failure.empty() ? "no metric values were recorded" : first.failure;
+      for (const char* cell : {"error", "Not measured"}) cells.push_back(cell);
+      cells.push_back("");
+      for (int i = 0; i < 3; ++i) cells.push_back(reason);
+      WriteCsvRow(out, cells);
+      continue;
+    }
+    const std::vector<Aggregate> rows = AggregateRows(group, sections);
+    for (const Section* section : sections) {
+      for (const Aggregate& a : rows) {
+        if (a.section != section->display_name) continue;
+        std::vector<std::string> cells = kernel_cells;
+        cells.push_back(section->display_name);
+        for (std::string& cell : Cells(a, /*group_thousands=*/false)) {
+          cells.push_back(std::move(cell));
+        }
+        WriteCsvRow(out, cells);
+      }
+    }
+  }
 }
 
 std::string FormatKernelSummary(const std::vector<KernelProfile>& kernels,

@@ -22,6 +22,17 @@ namespace gpuscope::render {
 void PrintKernelSummary(std::ostream& out,
                         const std::vector<analysis::metrics::KernelProfile>& kernels,
                         const std::vector<const analysis::metrics::Section*>& sections);
+// The same as CSV: one row per group and metric, every cell quoted, numbers unscaled by
+// thousands separators; columns (append, never reorder): "Kernel Name", "Context", "Stream",
+// "Device", "CC", "Grid Size", "Block Size" (of the group's first launch), "Invocations",
+// "Measured" (launches with values), "Section Name", "Metric Name", "Metric Unit", "Minimum",
+// "Maximum", "Average" ("n/a" when no launch has the value). A group with no measured launch
+// has one row: "Section Name" "error", "Metric Name" "Not measured", the reason as the values.
+const std::vector<std::string>& KernelSummaryCsvColumns();
+void WriteKernelSummaryCsv(std::ostream& out,
+                           const std::vector<analysis::metrics::KernelProfile>& kernels,
+                           const std::vector<const analysis::metrics::Section*>& sections);
+
 std::string FormatKernelSummary(const std::vector<analysis::metrics::KernelProfile>& kernels,
                                 const std::vector<const analysis::metrics::Section*>& sections);
 

@@ -123,26 +123,33 @@ KernelSelector::NameState& KernelSelector::StateOf(std::string_view mangled_name
   return it->second;
 }
 
+bool MatchesFilter(const KernelFilterSpec& spec, std::string_view base_name,
+                   const LaunchCandidate& launch, std::uint32_t invocation) {
+  if (spec.devices && spec.devices->count(launch.device_id) == 0) return false;
+  if (!spec.name.Matches(base_name)) return false;
+  if (spec.kernel_id) {
+    const KernelIdFilter& id = *spec.kernel_id;
+    if (id.context_id && *id.context_id != launch.context_id) return false;
+    // A launch whose stream we could not read does not match a filter that names one.
+    if (id.stream_id && (!launch.stream_id || *id.stream_id != *launch.stream_id)) return false;
+    if (!id.name.Matches(base_name)) return false;
+    if (id.invocation && *id.invocation != invocation) return false;
+  }
+  return true;
+}
+
+bool WithinSkipAndCount(const KernelFilterSpec& spec, std::uint64_t matching) {
+  if (matching < spec.launch_skip) return false;
+  return !spec.launch_count || matching - spec.launch_skip < *spec.launch_count;
+}
+
 LaunchDecision KernelSelector::Decide(const LaunchCandidate& launch) {
   std::lock_guard<std::mutex> lock(mutex_);
   NameState& state = StateOf(launch.mangled_name);
   LaunchDecision decision;
   decision.invocation = state.launches++;
-  if (spec_.devices && spec_.devices->count(launch.device_id) == 0) return decision;
-  if (!spec_.name.Matches(state.base_name)) return decision;
-  if (spec_.kernel_id) {
-    const KernelIdFilter& id = *spec_.kernel_id;
-    if (id.context_id && *id.context_id != launch.context_id) return decision;
-    // A launch whose stream we could not read does not match a filter that names one.
-    if (id.stream_id && (!launch.stream_id || *id.stream_id != *launch.stream_id)) {
-      return decision;
-    }
-    if (!id.name.Matches(state.base_name)) return decision;
-    if (id.invocation && *id.invocation != decision.invocation) return decision;
-  }
-  const std::uint64_t matching = matching_launches_++;
-  if (matching < spec_.launch_skip) return decision;
-  if (spec_.launch_count && matching - spec_.launch_skip >= *spec_.launch_count) return decision;
+  if (!MatchesFilter(spec_, state.base_name, launch, decision.invocation)) return decision;
+  if (!WithinSkipAndCount(spec_, matching_launches_++)) return decision;
   decision.profile = true;
   decision.profile_index = profiled_++;
   return decision;

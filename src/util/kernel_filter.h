@@ -78,6 +78,13 @@ struct LaunchDecision {
   std::uint32_t profile_index = 0;  // valid when `profile`
 };
 
+// Whether a launch passes every filter of `spec` but -s/-c: its name in spec.name_base is
+// `base_name`, and it is the `invocation`-th launch (from 0) of its kernel name.
+bool MatchesFilter(const KernelFilterSpec& spec, std::string_view base_name,
+                   const LaunchCandidate& launch, std::uint32_t invocation);
+// Whether the `matching`-th launch (from 0) that passed MatchesFilter is within -s and -c.
+bool WithinSkipAndCount(const KernelFilterSpec& spec, std::uint64_t matching);
+
 // Decides, launch by launch, which ones are profiled. Thread-safe (launches come from any
 // thread of the program).
 class KernelSelector {

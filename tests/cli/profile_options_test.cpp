@@ -27,10 +27,10 @@ TEST(ProfileOptions, DefaultsForAPlainProgram) {
   StatusOr<ProfileOptions> parsed = Parse({"--", "./app", "--size", "3"});
   ASSERT_TRUE(parsed.ok()) << parsed.status().message();
   EXPECT_EQ(parsed->program, (std::vector<std::string>{"./app", "--size", "3"}));
-  EXPECT_EQ(parsed->kernel_name, "");
-  EXPECT_EQ(parsed->kernel_name_base, "function");
-  EXPECT_FALSE(parsed->launch_skip.has_value());
-  EXPECT_FALSE(parsed->launch_count.has_value());
+  EXPECT_EQ(parsed->filter.kernel_name, "");
+  EXPECT_EQ(parsed->filter.kernel_name_base, "function");
+  EXPECT_FALSE(parsed->filter.launch_skip.has_value());
+  EXPECT_FALSE(parsed->filter.launch_count.has_value());
   EXPECT_FALSE(parsed->set.has_value());
   EXPECT_TRUE(parsed->sections.empty());
   EXPECT_TRUE(parsed->metrics.empty());
@@ -85,12 +85,12 @@ TEST(ProfileOptions, ParsesEveryNcuSpelling) {
                                            "python3",
                                            "app.py"});
   ASSERT_TRUE(parsed.ok()) << parsed.status().message();
-  EXPECT_EQ(parsed->kernel_name, "regex:conv.*");
-  EXPECT_EQ(parsed->kernel_name_base, "demangled");
-  EXPECT_EQ(parsed->launch_skip, 3u);
-  EXPECT_EQ(parsed->launch_count, 2u);
-  EXPECT_EQ(parsed->kernel_id, "1:7:vecAdd:4");
-  EXPECT_EQ(parsed->devices, "0,1");
+  EXPECT_EQ(parsed->filter.kernel_name, "regex:conv.*");
+  EXPECT_EQ(parsed->filter.kernel_name_base, "demangled");
+  EXPECT_EQ(parsed->filter.launch_skip, 3u);
+  EXPECT_EQ(parsed->filter.launch_count, 2u);
+  EXPECT_EQ(parsed->filter.kernel_id, "1:7:vecAdd:4");
+  EXPECT_EQ(parsed->filter.devices, "0,1");
   EXPECT_EQ(parsed->set, "full");
   EXPECT_EQ(parsed->sections, (std::vector<std::string>{"SpeedOfLight", "Occupancy"}));
   EXPECT_EQ(parsed->metrics, (std::vector<std::string>{"dram__bytes.sum", "gpu__time_duration.sum",
@@ -98,8 +98,11 @@ TEST(ProfileOptions, ParsesEveryNcuSpelling) {
   EXPECT_TRUE(parsed->csv);
   EXPECT_EQ(parsed->page, ProfilePage::kRaw);
   EXPECT_EQ(parsed->print_summary, ProfileSummary::kNone);
-  // per-kernel summarises the details page in text: with --csv or --page raw it is refused.
-  EXPECT_FALSE(ParseProfileOptions(std::vector<std::string>{"--csv", "--print-summary",
+  // per-kernel summarises the details page (in text or CSV): with --page raw it is refused.
+  EXPECT_TRUE(ParseProfileOptions(std::vector<std::string>{"--csv", "--print-summary",
+                                                           "per-kernel", "--", "app"})
+                  .ok());
+  EXPECT_FALSE(ParseProfileOptions(std::vector<std::string>{"--page", "raw", "--print-summary",
                                                             "per-kernel", "--", "app"})
                    .ok());
   StatusOr<ProfileOptions> summary = ParseProfileOptions(
@@ -117,9 +120,9 @@ TEST(ProfileOptions, ParsesEveryNcuSpelling) {
       Parse({"--kernel-name", "vecAdd", "--launch-skip", "0", "--launch-count", "1", "--export",
              "r.sqlite", "--force-overwrite", "--quiet", "--page", "details", "./app"});
   ASSERT_TRUE(parsed.ok()) << parsed.status().message();
-  EXPECT_EQ(parsed->kernel_name, "vecAdd");
-  EXPECT_EQ(parsed->launch_skip, 0u);
-  EXPECT_EQ(parsed->launch_count, 1u);
+  EXPECT_EQ(parsed->filter.kernel_name, "vecAdd");
+  EXPECT_EQ(parsed->filter.launch_skip, 0u);
+  EXPECT_EQ(parsed->filter.launch_count, 1u);
   EXPECT_EQ(parsed->report_pattern, "r.sqlite");
   EXPECT_TRUE(parsed->force_overwrite);
   EXPECT_TRUE(parsed->quiet);
@@ -131,7 +134,7 @@ TEST(ProfileOptions, ParsesEveryNcuSpelling) {
 TEST(ProfileOptions, OptionsAfterTheProgramBelongToIt) {
   StatusOr<ProfileOptions> parsed = Parse({"-c", "1", "./app", "-c", "0", "--csv"});
   ASSERT_TRUE(parsed.ok()) << parsed.status().message();
-  EXPECT_EQ(parsed->launch_count, 1u);
+  EXPECT_EQ(parsed->filter.launch_count, 1u);
   EXPECT_FALSE(parsed->csv);
   EXPECT_EQ(parsed->program, (std::vector<std::string>{"./app", "-c", "0", "--csv"}));
 }

@@ -259,7 +259,7 @@ TEST(StatsSavedReports, RefusesOptionsThatWouldBeIgnored) {
   const Case cases[] = {
       {{"-u", "ms", "-r", "cuda_api_sum"}, "applies to nvprof's summary and traces only"},
       {{"--demangling", "off", "-r", "cuda_gpu_kern_sum"}, "applies to nvprof's summary"},
-      {{"--print-summary", "per-kernel", "--csv"}, "has no CSV form"},
+      {{"-k", "k_tiny", "-r", "cuda_gpu_kern_sum"}, "need --page"},
       {{"--print-summary", "per-kernel", "--page", "raw"}, "not --page raw"},
       {{"--print-gpu-trace", "--format", "json"}, "no JSON form"},
       {{"--print-gpu-trace", "-r", "cuda_api_sum"}, "cannot be combined"},
