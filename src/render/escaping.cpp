@@ -196,4 +196,12 @@ std::string XmlEscaped(std::string_view text) {
   return out;
 }
 
+void WriteQuotedCsvRow(std::ostream& out, const std::vector<std::string>& cells) {
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    if (i > 0) out << ',';
+    out << CsvQuoted(cells[i]);
+  }
+  out << '\n';
+}
+
 }  // namespace gpuscope::render

@@ -3,14 +3,19 @@
 // cell goes through here.
 #pragma once
 
+#include <ostream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace gpuscope::render {
 
 // CSV cells are made safe first (see CsvSafeText), then:
 // always quoted, inner quotes doubled (nvprof quotes every text cell): a,"b -> "a,""b".
 std::string CsvQuoted(std::string_view text);
+
+// One CSV line of CsvQuoted cells.
+void WriteQuotedCsvRow(std::ostream& out, const std::vector<std::string>& cells);
 
 // Quoted only when needed (a comma, quote, CR or LF inside), as nsys writes its CSV.
 std::string CsvField(std::string_view text);

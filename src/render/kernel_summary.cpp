@@ -127,14 +127,6 @@ std::vector<std::vector<const KernelProfile*>> GroupsInFirstLaunchOrder(
   return groups;
 }
 
-void WriteCsvRow(std::ostream& out, const std::vector<std::string>& cells) {
-  for (std::size_t i = 0; i < cells.size(); ++i) {
-    if (i > 0) out << ',';
-    out << CsvQuoted(cells[i]);
-  }
-  out << '\n';
-}
-
 }  // namespace
 
 void PrintKernelSummary(std::ostream& out, const std::vector<KernelProfile>& kernels,
@@ -152,7 +144,7 @@ const std::vector<std::string>& KernelSummaryCsvColumns() {
 
 void WriteKernelSummaryCsv(std::ostream& out, const std::vector<KernelProfile>& kernels,
                            const std::vector<const Section*>& sections) {
-  WriteCsvRow(out, KernelSummaryCsvColumns());
+  WriteQuotedCsvRow(out, KernelSummaryCsvColumns());
   for (const auto& group : GroupsInFirstLaunchOrder(kernels)) {
     const KernelProfile& first = *group.front();
     const auto measured = std::count_if(group.begin(), group.end(),
@@ -175,7 +167,7 @@ void WriteKernelSummaryCsv(std::ostream& out, const std::vector<KernelProfile>& 
       for (const char* cell : {"error", "Not measured"}) cells.push_back(cell);
       cells.push_back("");
       for (int i = 0; i < 3; ++i) cells.push_back(reason);
-      WriteCsvRow(out, cells);
+      WriteQuotedCsvRow(out, cells);
       continue;
     }
     const std::vector<Aggregate> rows = AggregateRows(group, sections);
@@ -187,7 +179,7 @@ void WriteKernelSummaryCsv(std::ostream& out, const std::vector<KernelProfile>& 
         for (std::string& cell : Cells(a, /*group_thousands=*/false)) {
           cells.push_back(std::move(cell));
         }
-        WriteCsvRow(out, cells);
+        WriteQuotedCsvRow(out, cells);
       }
     }
   }

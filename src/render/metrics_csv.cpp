@@ -16,14 +16,6 @@ using analysis::metrics::Section;
 
 namespace {
 
-void WriteRow(std::ostream& out, const std::vector<std::string>& cells) {
-  for (std::size_t i = 0; i < cells.size(); ++i) {
-    if (i > 0) out << ',';
-    out << CsvQuoted(cells[i]);
-  }
-  out << '\n';
-}
-
 // The ten cells that identify the kernel, the same on every row of it.
 std::vector<std::string> KernelCells(const KernelProfile& k) {
   return {std::to_string(k.profile_index),
@@ -45,7 +37,7 @@ void WriteMetricRow(std::ostream& out, std::vector<std::string> cells, std::stri
   cells.push_back(std::move(unit));
   cells.push_back(std::move(value));
   cells.push_back(std::move(id));
-  WriteRow(out, cells);
+  WriteQuotedCsvRow(out, cells);
 }
 
 // Returns true when the kernel has metric rows to write.
@@ -68,7 +60,7 @@ const std::vector<std::string>& MetricsCsvColumns() {
 
 void WriteDetailsCsv(std::ostream& out, const std::vector<KernelProfile>& kernels,
                      const std::vector<const Section*>& sections) {
-  WriteRow(out, MetricsCsvColumns());
+  WriteQuotedCsvRow(out, MetricsCsvColumns());
   for (const KernelProfile& kernel : kernels) {
     if (!WriteFailureRow(out, kernel)) continue;
     const std::vector<std::string> cells = KernelCells(kernel);
@@ -83,7 +75,7 @@ void WriteDetailsCsv(std::ostream& out, const std::vector<KernelProfile>& kernel
 
 void WriteRawCsv(std::ostream& out, const std::vector<KernelProfile>& kernels,
                  const std::map<std::string, std::string>& base_units) {
-  WriteRow(out, MetricsCsvColumns());
+  WriteQuotedCsvRow(out, MetricsCsvColumns());
   for (const KernelProfile& kernel : kernels) {
     if (!WriteFailureRow(out, kernel)) continue;
     const std::vector<std::string> cells = KernelCells(kernel);
