@@ -288,6 +288,7 @@ void ReportWriter::RecordLoss(bool closing) {
   stored = stored && run(stmts_->commit.get());
   if (!stored && !sqlite3_get_autocommit(db_)) run(stmts_->rollback.get());
   loss_stored_ = stored;
+  if (stored) stored_loss_count_ = records_not_written_;
 }
 
 void ReportWriter::KeepReserveAheadOfLog() {

@@ -93,7 +93,7 @@ class ReportWriter final : public model::RecordSink {
   LossByTable records_not_written_by_table() const { return NonZeroLosses(lost_by_kind_); }
   // Whether the report holds the latest loss counts (false when the disk had no room even
   // for them; true while nothing was lost).
-  bool loss_stored() const { return loss_stored_; }
+  bool loss_stored() const { return loss_stored_ && stored_loss_count_ == records_not_written_; }
   // The loss in one line, for the end of the run: "1200 records could not be written
   // (kernels 600, api_calls 600); the count is stored in the report". Empty when none.
   std::string LossSummary() const;
@@ -167,7 +167,8 @@ class ReportWriter final : public model::RecordSink {
   std::array<std::uint64_t, kNumLossKinds> records_in_transaction_{};
   std::uint64_t records_not_written_ = 0;
   std::array<std::uint64_t, kNumLossKinds> lost_by_kind_{};
-  bool loss_stored_ = true;
+  bool loss_stored_ = true;                 // the last RecordLoss reached the file
+  std::uint64_t stored_loss_count_ = 0;     // records_not_written_ as it stored it
   std::string failure_reason_;  // why writing stopped, without the path
   FailureObserver on_failure_;
   SpaceReserve reserve_;
