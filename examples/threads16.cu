@@ -1,5 +1,5 @@
-// threads16: 16 host threads, each with its own stream, wait at a barrier and then all
-// launch M kernels at once. Stresses CUPTI's per-thread buffers and gpuscope's writer:
+// threads16 [M]: 16 host threads, each with its own stream, wait at a barrier and then all
+// launch M kernels at once (default kKernelsPerThread). Stresses CUPTI's per-thread buffers and gpuscope's writer:
 // every launch must still be one row, with the right stream and thread.
 #include <condition_variable>
 #include <cstdio>
@@ -38,7 +38,14 @@ class StartLine {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  if (argc > 2) {
+    std::fprintf(stderr, "usage: threads16 [kernels_per_thread]\n");
+    return ex::kExitUsage;
+  }
+  const int per_thread = argc == 2 ? static_cast<int>(ex::ParsePositiveArg(
+                                         argv[1], "threads16 [kernels_per_thread]"))
+                                   : ex::kKernelsPerThread;
   CHECK_CUDA(cudaFree(nullptr));  // one context for all threads, made before they start
   int* slots = nullptr;
   CHECK_CUDA(cudaMalloc(&slots, ex::kThreads * sizeof(int)));
@@ -47,11 +54,11 @@ int main() {
   StartLine start_line(ex::kThreads);
   std::vector<std::thread> threads;
   for (int t = 0; t < ex::kThreads; ++t) {
-    threads.emplace_back([t, slots, &start_line] {
+    threads.emplace_back([t, slots, per_thread, &start_line] {
       cudaStream_t stream;
       CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
       start_line.ArriveAndWait();
-      for (int k = 0; k < ex::kKernelsPerThread; ++k) {
+      for (int k = 0; k < per_thread; ++k) {
         threadWork<<<1, 32, 0, stream>>>(slots + t, 1);
         CHECK_LAUNCH();
       }
@@ -65,11 +72,11 @@ int main() {
   CHECK_CUDA(cudaMemcpy(host.data(), slots, host.size() * sizeof(int), cudaMemcpyDeviceToHost));
   CHECK_CUDA(cudaFree(slots));
   for (int t = 0; t < ex::kThreads; ++t) {
-    if (host[t] != 32 * ex::kKernelsPerThread) {
+    if (host[t] != 32 * per_thread) {
       std::fprintf(stderr, "threads16: thread %d counted %d\n", t, host[t]);
       return 1;
     }
   }
-  std::printf("threads16: %d threads x %d kernels ok\n", ex::kThreads, ex::kKernelsPerThread);
+  std::printf("threads16: %d threads x %d kernels ok\n", ex::kThreads, per_thread);
   return 0;
 }

@@ -43,7 +43,19 @@ std::vector<std::string> LossWarnings(const CollectionState& state) {
                          when + ", anything later is missing");
     }
   }
-  if (state.records_not_written > 0) {
+  if (state.records_not_written > 0 && !state.write_error.empty()) {
+    const std::string from =
+        state.complete_until > state.tracing_start && state.tracing_start != 0
+            ? FormatTime(static_cast<double>(state.complete_until - state.tracing_start),
+                         TimeUnit::kAuto) +
+                  " after tracing began"
+            : "the start of tracing";
+    const std::string by_table = store::DescribeLossByTable(state.records_not_written_by_table);
+    warnings.push_back("the report is incomplete from " + from + " (" + state.write_error +
+                       "): " + Counted(state.records_not_written, "record", "records") +
+                       " could not be written" + (by_table.empty() ? "" : " (" + by_table + ")") +
+                       "; the summary is incomplete");
+  } else if (state.records_not_written > 0) {
     warnings.push_back(Counted(state.records_not_written, "record", "records") +
                        " could not be written to the report (an I/O error while tracing); the "
                        "summary is incomplete");
@@ -91,6 +103,9 @@ std::vector<std::string> CollectionWarnings(const store::ReportReader& report) {
   CollectionState state;
   state.counters = report.counters();
   state.records_not_written = report.records_not_written();
+  state.records_not_written_by_table = report.records_not_written_by_table();
+  state.write_error = report.write_error();
+  state.complete_until = report.complete_until();
   state.finalized = report.finalized();
   state.closed_by_writer = report.closed_by_writer();
   state.tracing_start = report.process().start;

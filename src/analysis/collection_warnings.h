@@ -17,6 +17,11 @@ struct CollectionState {
   model::CollectionCounters counters;
   // Records the writer received but could not store (an I/O error while tracing).
   std::uint64_t records_not_written = 0;
+  // Their number per table, why the writer stopped (empty: not recorded, reports of older
+  // versions) and up to when the data is complete (0: from the start).
+  store::LossByTable records_not_written_by_table;
+  std::string write_error;
+  model::Timestamp complete_until = 0;
   // False while the program runs, or when it ended abruptly (killed, crashed) and nobody
   // finalised the report since: the report then holds what was flushed last.
   bool finalized = true;

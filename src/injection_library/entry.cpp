@@ -25,15 +25,17 @@ gpuscope::inject::SinkFactory ReportWriterFactory() {
                       bool overwrite) -> StatusOr<std::unique_ptr<gpuscope::model::RecordSink>> {
     auto writer = gpuscope::store::ReportWriter::Create(path, overwrite);
     if (!writer.ok()) return writer.status();
+    // A full disk or an I/O error: said once, when it happens, on the writer's thread; the
+    // program runs on and the writer only counts from then on.
+    (*writer)->set_failure_observer(
+        [](const std::string& message) { gpuscope::inject::LogError(message); });
     return std::unique_ptr<gpuscope::model::RecordSink>(std::move(*writer));
   };
   factory.close = [](gpuscope::model::RecordSink& sink) -> Status {
     auto& writer = static_cast<gpuscope::store::ReportWriter&>(sink);
     Status closed = writer.Close();
-    if (closed.ok() && writer.records_not_written() != 0) {
-      return Status::Error(std::to_string(writer.records_not_written()) +
-                           " records could not be written");
-    }
+    // The error itself was said when it happened; the end says how much it cost.
+    if (writer.records_not_written() != 0) return Status::Error(writer.LossSummary());
     return closed;
   };
   return factory;

@@ -15,6 +15,7 @@
 #include "store/report_file_check.h"
 #include "store/schema.h"
 #include "store/sqlite_util.h"
+#include "store/write_loss.h"
 
 namespace gpuscope::store {
 
@@ -162,6 +163,11 @@ Status ReportReader::LoadMeta() {
     if (key == "finalized") finalized_ = value == "1";
     if (key == "closed_by_writer") closed_by_writer_ = value == "1";
     if (key == "gpuscope_version") writer_version_ = value;
+    if (key == kWriteErrorMeta) write_error_ = value;
+    if (key == kCompleteUntilMeta) {
+      // Damage leaves it 0 ("not recorded"): it only words a warning.
+      std::from_chars(value.data(), value.data() + value.size(), complete_until_);
+    }
   }
   if (rc != SQLITE_DONE) return ReadError();
   if (format != kReportFormat) {
@@ -281,9 +287,14 @@ Status ReportReader::LoadCounters() {
     if (name == "unknown_records") counters_.unknown_records = value;
     if (name == "unfinished_nvtx_ranges") counters_.unfinished_nvtx_ranges = value;
     if (name == "unreadable_buffers") counters_.unreadable_buffers = value;
-    if (name == "records_not_written") records_not_written_ = value;
+    if (name == kRecordsNotWrittenCounter) records_not_written_ = value;
+    if (name.starts_with(kRecordsNotWrittenPrefix) && value != 0) {
+      records_not_written_by_table_.emplace_back(
+          std::string(name.substr(kRecordsNotWrittenPrefix.size())), value);
+    }
   }
   if (rc != SQLITE_DONE) return ReadError();
+  SortByKind(records_not_written_by_table_);
   return Status();
 }
 

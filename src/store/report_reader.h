@@ -22,6 +22,7 @@
 
 #include "model/records.h"
 #include "store/event_rows.h"
+#include "store/write_loss.h"
 #include "util/status.h"
 
 struct sqlite3;
@@ -74,6 +75,12 @@ class ReportReader {
   const std::vector<model::StreamRecord>& streams() const { return streams_; }
   // Records the writer received but could not store (an I/O error while tracing).
   std::uint64_t records_not_written() const { return records_not_written_; }
+  // Their number per table (counters "records_not_written.<table>", write_loss.h), why the
+  // writer stopped (meta.write_error; empty when it never did) and up to when the data is
+  // complete (meta.complete_until_ns, absolute; 0 when nothing had been committed).
+  const LossByTable& records_not_written_by_table() const { return records_not_written_by_table_; }
+  const std::string& write_error() const { return write_error_; }
+  model::Timestamp complete_until() const { return complete_until_; }
   // Full structural check of every page (PRAGMA quick_check). Open() runs it on reports
   // up to 64 MiB (see Open for why not beyond); on larger ones it checks what it can
   // cheaply (header, size, schema, metadata), and damage inside the event tables shows up
@@ -145,6 +152,9 @@ class ReportReader {
   std::vector<model::ContextRecord> contexts_;
   std::vector<model::StreamRecord> streams_;
   std::uint64_t records_not_written_ = 0;
+  LossByTable records_not_written_by_table_;
+  std::string write_error_;
+  model::Timestamp complete_until_ = 0;
   struct RowOrder {
     bool known = false;  // the table has a row_order entry
     std::int64_t max_lateness = 0;

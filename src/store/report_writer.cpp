@@ -8,6 +8,7 @@
 
 #include <cerrno>
 #include <charconv>
+#include <cstdio>
 #include <cstring>
 #include <ctime>
 #include <new>
@@ -40,6 +41,31 @@ constexpr int kCacheKib = 16 * 1024;
 
 // Stored as the signed integer of the same bits (SQLite integers are signed 64-bit).
 std::int64_t AsStored(std::uint64_t value) { return static_cast<std::int64_t>(value); }
+
+// Free space held back beyond the write-ahead log's size (space_reserve.h): room for the
+// transaction that stores the losses and for SQLite's own bookkeeping while folding.
+constexpr std::uint64_t kReserveSlackBytes = 256 * 1024;
+
+std::string DirectoryOf(const std::string& path) {
+  std::size_t slash = path.rfind('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+std::string DecimalText(std::uint64_t value) {
+  char text[24];
+  auto written = std::to_chars(text, text + sizeof(text), value);
+  return std::string(text, static_cast<std::size_t>(written.ptr - text));
+}
+
+// "1.502 s" after tracing began, or "the start of tracing" when nothing was committed.
+std::string SinceTracingBegan(model::Timestamp start, model::Timestamp committed) {
+  if (committed == 0 || start == 0 || committed < start) return "the start of tracing";
+  char text[48];
+  std::snprintf(text, sizeof(text), "%.3f s after tracing began",
+                static_cast<double>(committed - start) / 1e9);
+  return text;
+}
 
 }  // namespace
 
@@ -88,6 +114,15 @@ Status ReportWriter::Open(bool overwrite) {
   if (!created.ok()) {
     int error = sqlite3_system_errno(db_);
     return error != 0 ? Status::Error(context + ": " + std::strerror(error)) : created;
+  }
+  // The reserve starts with the slack alone; KeepReserveAheadOfLog grows it with the log.
+  wal_path_ = path_ + "-wal";
+  if (reserve_.Open(DirectoryOf(path_))) {
+    if (int error = reserve_.HoldAtLeast(kReserveSlackBytes); error != 0) {
+      return Status::Error(context + ": no room to keep " +
+                           std::to_string(kReserveSlackBytes >> 10) +
+                           " KiB free for completing it (" + std::strerror(error) + ")");
+    }
   }
   GPUSCOPE_RETURN_IF_ERROR(
       Exec(db_,
@@ -165,41 +200,117 @@ Status ReportWriter::PrepareStatements() {
 ReportWriter::~ReportWriter() { (void)Close(); }
 
 void ReportWriter::Fail(const char* what) {
-  FailWith(SqliteError(db_, "report " + path_ + ": " + what));
+  std::string reason = std::string(what) + ": " + sqlite3_errmsg(db_);
+  FailWith(std::move(reason));
 }
 
 void ReportWriter::OutOfMemory() {
   // Building the message may fail too; the writer stops either way.
   try {
-    FailWith(Status::Error("report " + path_ + ": out of memory"));
+    FailWith("out of memory");
   } catch (const std::bad_alloc&) {
     out_of_memory_ = true;
   }
 }
 
-void ReportWriter::FailWith(Status error) {
+void ReportWriter::FailWith(std::string reason) {
   if (!status_.ok()) return;
-  status_ = std::move(error);
+  failure_reason_ = std::move(reason);
+  status_ = Status::Error("report " + path_ + ": " + failure_reason_);
   // Stop at the first error, keeping what earlier flushes committed: the open transaction
-  // (records written and rows still in batches) is rolled back and counted as lost, and
-  // the count is stored if the file still takes it.
-  records_not_written_ += records_in_transaction_;
-  records_in_transaction_ = 0;
+  // (records written and rows still in batches) is rolled back and counted as lost.
+  for (std::size_t kind = 0; kind < kNumLossKinds; ++kind) {
+    records_not_written_ += records_in_transaction_[kind];
+    lost_by_kind_[kind] += records_in_transaction_[kind];
+    records_in_transaction_[kind] = 0;
+  }
+  if (stmts_ == nullptr) return;
   for (BatchedInsert& batch : stmts_->events) batch.Discard();
   if (in_transaction_ && !sqlite3_get_autocommit(db_)) {
     sqlite3_step(stmts_->rollback.get());
     sqlite3_reset(stmts_->rollback.get());
   }
   in_transaction_ = false;
-  RecordLoss();
+  // The space held back is what lets the report be completed now: the losses stored, and
+  // the log folded into the file, so that what was committed reads without the log even if
+  // the process dies before Close.
+  reserve_.Release();
+  RecordLoss(/*closing=*/false);
+  if (sqlite3_wal_checkpoint_v2(db_, nullptr, SQLITE_CHECKPOINT_TRUNCATE, nullptr, nullptr) !=
+      SQLITE_OK) {
+    loss_stored_ = false;  // the counts may sit in a log the main file cannot absorb
+  }
+  if (on_failure_) {
+    try {
+      on_failure_("report " + path_ + " is incomplete from " +
+                  SinceTracingBegan(tracing_start_, last_committed_) + ": " + failure_reason_ +
+                  "; the program runs on, later records are counted, not written");
+    } catch (...) {
+    }
+  }
 }
 
-void ReportWriter::RecordLoss() {
-  sqlite3_stmt* counter = stmts_->upsert_counter.get();
-  sqlite3_bind_text(counter, 1, "records_not_written", -1, SQLITE_STATIC);
-  sqlite3_bind_int64(counter, 2, AsStored(records_not_written_));
-  sqlite3_step(counter);  // best effort, outside any transaction: autocommits
-  sqlite3_reset(counter);
+void ReportWriter::RecordLoss(bool closing) {
+  // One transaction of its own, outside the one that failed; any step failing leaves the
+  // previous state (nothing, or the counts of an earlier call) in place.
+  auto run = [](sqlite3_stmt* stmt) {
+    int rc = sqlite3_step(stmt);
+    sqlite3_reset(stmt);
+    return rc == SQLITE_DONE || rc == SQLITE_ROW;
+  };
+  auto counter = [&](std::string_view name, std::uint64_t value) {
+    sqlite3_stmt* upsert = stmts_->upsert_counter.get();
+    BindText(upsert, 1, name);
+    sqlite3_bind_int64(upsert, 2, AsStored(value));
+    return run(upsert);
+  };
+  auto meta = [&](std::string_view key, std::string_view value) {
+    sqlite3_stmt* set = stmts_->set_meta.get();
+    BindText(set, 1, key);
+    BindText(set, 2, value);
+    return run(set);
+  };
+  bool stored = run(stmts_->begin.get()) && counter(kRecordsNotWrittenCounter, records_not_written_);
+  try {
+    for (std::size_t kind = 0; stored && kind < kNumLossKinds; ++kind) {
+      if (lost_by_kind_[kind] == 0) continue;
+      stored = counter(std::string(kRecordsNotWrittenPrefix) + std::string(LossKindTable(kind)),
+                       lost_by_kind_[kind]);
+    }
+    stored = stored && meta(kWriteErrorMeta, failure_reason_) &&
+             meta(kCompleteUntilMeta, DecimalText(last_committed_));
+  } catch (const std::bad_alloc&) {
+    stored = false;
+  }
+  // Only this line tells a report whose process ended normally from one the launcher
+  // finalised after a crash (schema.sql, meta).
+  if (closing) stored = stored && meta("finalized", "1") && meta("closed_by_writer", "1");
+  stored = stored && run(stmts_->commit.get());
+  if (!stored && !sqlite3_get_autocommit(db_)) run(stmts_->rollback.get());
+  loss_stored_ = stored;
+  if (stored) stored_loss_count_ = records_not_written_;
+}
+
+void ReportWriter::KeepReserveAheadOfLog() {
+  struct stat wal {};
+  if (stat(wal_path_.c_str(), &wal) != 0) return;
+  const int error =
+      reserve_.HoldAtLeast(static_cast<std::uint64_t>(wal.st_size) + kReserveSlackBytes);
+  if (error == ENOSPC || error == EDQUOT) {
+    FailWith(std::string("the filesystem is full (") + std::strerror(error) + ")");
+  }
+}
+
+std::string ReportWriter::LossSummary() const {
+  if (records_not_written_ == 0) return "";
+  std::string summary = std::to_string(records_not_written_) +
+                        (records_not_written_ == 1 ? " record" : " records") +
+                        " could not be written";
+  std::string by_table = DescribeLossByTable(NonZeroLosses(lost_by_kind_));
+  if (!by_table.empty()) summary += " (" + by_table + ")";
+  summary += loss_stored_ ? "; the count is stored in the report"
+                          : "; the report had no room left even for this count";
+  return summary;
 }
 
 bool ReportWriter::Step(sqlite3_stmt* stmt, const char* what) {
@@ -210,11 +321,11 @@ bool ReportWriter::Step(sqlite3_stmt* stmt, const char* what) {
   return false;
 }
 
-void ReportWriter::StepRecord(sqlite3_stmt* stmt, const char* what) {
+void ReportWriter::StepRecord(sqlite3_stmt* stmt, const char* what, std::size_t kind) {
   if (Step(stmt, what)) {
-    ++records_in_transaction_;
+    ++records_in_transaction_[kind];
   } else {
-    Lost();
+    Lost(kind);
   }
 }
 
@@ -306,7 +417,8 @@ bool ReportWriter::WriteFlushState() {
     if (!Step(order, "cannot write row order")) return false;
   }
   sqlite3_stmt* end = stmts_->update_process_end.get();
-  BindNullableInt(end, 1, StoredTime(clock_ != nullptr ? clock_() : RealtimeNow()));
+  flush_time_ = clock_ != nullptr ? clock_() : RealtimeNow();
+  BindNullableInt(end, 1, StoredTime(flush_time_));
   return Step(end, "cannot write the process end");
 }
 
@@ -314,7 +426,7 @@ Status ReportWriter::Commit(bool begin_next) {
   if (in_transaction_) {
     if (!Step(stmts_->commit.get(), "cannot commit")) return status_;
     in_transaction_ = false;
-    records_in_transaction_ = 0;
+    records_in_transaction_.fill(0);
   }
   if (begin_next) {
     if (!Step(stmts_->begin.get(), "cannot begin a transaction")) return status_;
@@ -326,7 +438,10 @@ Status ReportWriter::Commit(bool begin_next) {
 void ReportWriter::Flush() {
   if (closed_ || !status_.ok()) return;
   if (!WritePendingRows() || !WriteFlushState()) return;
-  (void)Commit(/*begin_next=*/true);
+  if (!Commit(/*begin_next=*/false).ok()) return;
+  last_committed_ = flush_time_;
+  KeepReserveAheadOfLog();
+  if (status_.ok()) (void)Commit(/*begin_next=*/true);
 }
 
 Status ReportWriter::Close() {
@@ -352,7 +467,12 @@ Status ReportWriter::Close() {
       (void)FoldWalIntoFile(db_, path_);
     }
   }
-  if (!status_.ok() && stmts_ != nullptr) RecordLoss();  // the final count of lost records
+  if (!status_.ok() && stmts_ != nullptr) {
+    // The final count of lost records, and the report marked closed: it ends here.
+    RecordLoss(/*closing=*/true);
+    stmts_.reset();
+    if (!FoldWalIntoFile(db_, path_).ok()) loss_stored_ = false;
+  }
   stmts_.reset();
   sqlite3_close(db_);
   db_ = nullptr;

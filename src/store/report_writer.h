@@ -3,8 +3,15 @@
 // Built for the injection library: it never throws, it keeps the per-record path free of
 // allocations (prepared statements, interned names), and a failing disk does not take the
 // traced program down. The first SQLite error is kept as status(); from then on records are
-// only counted (records_not_written), and the count is stored in the report if the file
-// still accepts it.
+// only counted, by table (write_loss.h), and the counts are stored in the report if the file
+// still accepts them.
+//
+// A filesystem that fills up: the writer holds back free space as large as its write-ahead
+// log (space_reserve.h). At the first failed write it rolls the open transaction back, gives
+// that space back, stores why and since when the report is incomplete, folds the log into the
+// file (so what was committed stays a self-contained, readable report) and tells the failure
+// observer once. A reserve that cannot grow with the log is such a failure too: the writer
+// stops while the report can still be completed.
 //
 // Durability: everything goes into one open transaction that Flush() commits (WAL mode,
 // synchronous=OFF: a commit survives kill -9 of the process, not a power cut). A report
@@ -16,6 +23,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -24,8 +32,10 @@
 #include "model/record_sink.h"
 #include "model/records.h"
 #include "store/event_tables.h"
+#include "store/space_reserve.h"
 #include "store/start_order_tracker.h"
 #include "store/string_interner.h"
+#include "store/write_loss.h"
 #include "util/status.h"
 
 struct sqlite3;
@@ -78,8 +88,20 @@ class ReportWriter final : public model::RecordSink {
 
   // The first error (ok while everything was written).
   const Status& status() const { return status_; }
-  // Records received but not stored because of an error.
+  // Records received but not stored because of an error, in all and by table.
   std::uint64_t records_not_written() const { return records_not_written_; }
+  LossByTable records_not_written_by_table() const { return NonZeroLosses(lost_by_kind_); }
+  // Whether the report holds the latest loss counts (false when the disk had no room even
+  // for them; true while nothing was lost).
+  bool loss_stored() const { return loss_stored_ && stored_loss_count_ == records_not_written_; }
+  // The loss in one line, for the end of the run: "1200 records could not be written
+  // (kernels 600, api_calls 600); the count is stored in the report". Empty when none.
+  std::string LossSummary() const;
+
+  // Told once, on the writer's thread, when the first write fails: "report <path> is
+  // incomplete from 1.502 s after tracing began: <why>; ...". Must not throw.
+  using FailureObserver = std::function<void(const std::string& message)>;
+  void set_failure_observer(FailureObserver observer) { on_failure_ = std::move(observer); }
   const std::string& path() const { return path_; }
 
   // The clock whose value Flush() stores in process.end; nanoseconds on CUPTI's clock
@@ -93,19 +115,27 @@ class ReportWriter final : public model::RecordSink {
   Status Open(bool overwrite);
   Status PrepareStatements();
 
-  // False once an error happened (the record is then counted as not written).
-  bool Accepting();
+  // False once an error happened (the record of this kind is then counted as not written).
+  bool Accepting(std::size_t kind);
   // Counts a record that an error kept out of the report.
-  void Lost() { ++records_not_written_; }
-  // Keeps the first error, rolls the open transaction back and counts its rows as lost.
+  void Lost(std::size_t kind) {
+    ++records_not_written_;
+    ++lost_by_kind_[kind];
+  }
+  // Keeps the first error, rolls the open transaction back, counts its rows as lost and
+  // completes what was committed (see the top of this file).
   void Fail(const char* what);  // from SQLite's error
-  void FailWith(Status error);
+  void FailWith(std::string reason);
   void OutOfMemory();
-  void RecordLoss();
+  // Stores the loss counts and why writing stopped, in a transaction of their own; sets
+  // loss_stored_.
+  void RecordLoss(bool closing);
+  // After a commit: the reserve must cover the write-ahead log, else the writer stops.
+  void KeepReserveAheadOfLog();
   // Runs a single-row statement; false (and the writer stops) on error.
   bool Step(sqlite3_stmt* stmt, const char* what);
   // Step for the statement that stores a whole record (process, device, ...).
-  void StepRecord(sqlite3_stmt* stmt, const char* what);
+  void StepRecord(sqlite3_stmt* stmt, const char* what, std::size_t kind);
 
   // Interns the record's names and adds its row to the table's batch, columns as the
   // table declares them (event_table_defs.h); `flag` fills a kWriterFlag column.
@@ -133,8 +163,19 @@ class ReportWriter final : public model::RecordSink {
   bool closed_ = false;
   bool out_of_memory_ = false;  // stopped by std::bad_alloc (status_ may be unset)
   bool in_transaction_ = false;
-  std::uint64_t records_in_transaction_ = 0;  // lost if the open transaction fails
+  // Records in the open transaction, by kind: lost if it fails.
+  std::array<std::uint64_t, kNumLossKinds> records_in_transaction_{};
   std::uint64_t records_not_written_ = 0;
+  std::array<std::uint64_t, kNumLossKinds> lost_by_kind_{};
+  bool loss_stored_ = true;                 // the last RecordLoss reached the file
+  std::uint64_t stored_loss_count_ = 0;     // records_not_written_ as it stored it
+  std::string failure_reason_;  // why writing stopped, without the path
+  FailureObserver on_failure_;
+  SpaceReserve reserve_;
+  model::Timestamp tracing_start_ = 0;   // ProcessRecord::start
+  model::Timestamp last_committed_ = 0;  // process.end of the last successful commit
+  model::Timestamp flush_time_ = 0;      // process.end of the transaction being committed
+  std::string wal_path_;
 
   Clock clock_ = nullptr;
   bool time_base_chosen_ = false;
@@ -152,9 +193,9 @@ class ReportWriter final : public model::RecordSink {
 };
 
 // Inline: run for every record, from the files the writer is split into.
-inline bool ReportWriter::Accepting() {
+inline bool ReportWriter::Accepting(std::size_t kind) {
   if (status_.ok() && !closed_ && !out_of_memory_) return true;
-  ++records_not_written_;
+  Lost(kind);
   return false;
 }
 

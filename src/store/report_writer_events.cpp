@@ -11,7 +11,8 @@ namespace gpuscope::store {
 
 template <typename Table>
 void ReportWriter::InsertEvent(const typename Table::Record& record, bool flag) {
-  if (!Accepting()) return;
+  constexpr std::size_t table = kEventTableIndex<Table>;
+  if (!Accepting(table)) return;
   NameIds<Table> ids;  // only the name columns' entries are used (and set)
   InternNames<Table>(
       record,
@@ -19,13 +20,12 @@ void ReportWriter::InsertEvent(const typename Table::Record& record, bool flag) 
         return stored == Stored::kKernelName ? InternKernelName(text) : InternName(text);
       },
       ids);
-  if (!status_.ok() || out_of_memory_) return Lost();
-  constexpr std::size_t table = kEventTableIndex<Table>;
+  if (!status_.ok() || out_of_memory_) return Lost(table);
   BatchedInsert& batch = stmts_->events[table];
   batch.AddRow();
   EncodeRow<Table>(
       record, ids, flag, [this](model::Timestamp time) { return Relative(time); }, batch);
-  ++records_in_transaction_;
+  ++records_in_transaction_[table];
   // After EncodeRow: the record's first time may just have become the time base.
   const model::Timestamp start = StartOf<Table>(record);
   order_[table].Add(start != 0, static_cast<std::int64_t>(start - time_base_));

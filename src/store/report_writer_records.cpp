@@ -37,14 +37,15 @@ void BindAll(sqlite3_stmt* stmt, const Values&... values) {
 }  // namespace
 
 void ReportWriter::OnProcess(const model::ProcessRecord& r) {
-  if (!Accepting()) return;
+  if (!Accepting(kLossProcess)) return;
   sqlite3_stmt* s = stmts_->update_process.get();
   BindAll(s, r.pid, r.parent_pid, r.hostname, r.command_line, StoredTime(r.start));
-  StepRecord(s, "cannot write the process row");
+  tracing_start_ = r.start;
+  StepRecord(s, "cannot write the process row", kLossProcess);
 }
 
 void ReportWriter::OnDevice(const model::DeviceRecord& r) {
-  if (!Accepting()) return;
+  if (!Accepting(kLossDevices)) return;
   sqlite3_stmt* s = stmts_->insert_device.get();
   BindAll(s, r.id, r.name, r.uuid, r.compute_major, r.compute_minor, r.num_sms, r.warp_size,
           r.max_threads_per_block, r.max_warps_per_sm, r.max_blocks_per_sm, r.max_registers_per_sm,
@@ -52,32 +53,32 @@ void ReportWriter::OnDevice(const model::DeviceRecord& r) {
           r.max_shared_memory_per_block_optin, r.global_memory_bytes,
           r.global_memory_bandwidth_kbps, r.core_clock_khz, r.l2_cache_bytes, r.max_ipc,
           r.ecc_enabled, r.mig_enabled);
-  StepRecord(s, "cannot write a device row");
+  StepRecord(s, "cannot write a device row", kLossDevices);
 }
 
 void ReportWriter::OnContext(const model::ContextRecord& r) {
-  if (!Accepting()) return;
+  if (!Accepting(kLossContexts)) return;
   sqlite3_stmt* s = stmts_->insert_context.get();
   BindAll(s, r.context_id, r.device_id, r.null_stream_id);
-  StepRecord(s, "cannot write a context row");
+  StepRecord(s, "cannot write a context row", kLossContexts);
 }
 
 void ReportWriter::OnStream(const model::StreamRecord& r) {
-  if (!Accepting()) return;
+  if (!Accepting(kLossStreams)) return;
   sqlite3_stmt* s = stmts_->insert_stream.get();
   BindAll(s, r.stream_id, r.context_id, r.priority, r.flags);
-  StepRecord(s, "cannot write a stream row");
+  StepRecord(s, "cannot write a stream row", kLossStreams);
 }
 
 void ReportWriter::OnProfiledKernel(const model::ProfiledKernelRecord& r) {
-  if (!Accepting()) return;
+  if (!Accepting(kLossProfiledKernels)) return;
   std::uint32_t name_id = InternKernelName(r.mangled_name);
-  if (!status_.ok() || out_of_memory_) return Lost();
+  if (!status_.ok() || out_of_memory_) return Lost(kLossProfiledKernels);
   std::vector<std::uint8_t> compressed;
   if (!r.counter_data.empty()) {
     // One kernel's data that cannot be compressed costs that kernel, not the report.
     StatusOr<std::vector<std::uint8_t>> packed = CompressCounterData(r.counter_data);
-    if (!packed.ok()) return Lost();
+    if (!packed.ok()) return Lost(kLossProfiledKernels);
     compressed = std::move(*packed);
   }
   // In this order: the first time stored may become the report's time base.
@@ -92,7 +93,7 @@ void ReportWriter::OnProfiledKernel(const model::ProfiledKernelRecord& r) {
     sqlite3_bind_blob64(s, 15, compressed.data(), compressed.size(), SQLITE_STATIC);
   }
   sqlite3_bind_int64(s, 16, static_cast<std::int64_t>(r.counter_data.size()));
-  StepRecord(s, "cannot write a profiled kernel row");
+  StepRecord(s, "cannot write a profiled kernel row", kLossProfiledKernels);
 }
 
 void ReportWriter::OnCounters(const model::CollectionCounters& counters) {

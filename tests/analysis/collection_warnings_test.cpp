@@ -101,5 +101,22 @@ TEST(LossWarnings, RecordsTheWriterCouldNotStore) {
                                       "error while tracing); the summary is incomplete"}));
 }
 
+// A writer that stopped (a full disk) recorded why and up to when: the launcher's summary
+// says both, with the losses by table.
+TEST(LossWarnings, AWriterThatStoppedSaysSinceWhenAndWhy) {
+  CollectionState state;
+  state.records_not_written = 1200;
+  state.records_not_written_by_table = {{"kernels", 600}, {"api_calls", 600}};
+  state.write_error = "cannot commit: database or disk is full";
+  state.tracing_start = 1'000'000'000;
+  state.complete_until = 2'500'000'000;
+  state.last_flush = 2'500'000'000;
+  EXPECT_EQ(LossWarnings(state),
+            (std::vector<std::string>{
+                "the report is incomplete from 1.50000s after tracing began (cannot commit: "
+                "database or disk is full): 1200 records could not be written (kernels 600, "
+                "api_calls 600); the summary is incomplete"}));
+}
+
 }  // namespace
 }  // namespace gpuscope::analysis

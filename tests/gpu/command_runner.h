@@ -19,6 +19,9 @@ struct CommandResult {
   std::string out;           // everything written to stdout
   std::string err;           // everything written to stderr
   std::string command_line;  // for failure messages
+  // Peak resident set size of the command's process tree (wait4's rusage: the largest peak
+  // of the command and every descendant it waited for), KiB.
+  long max_rss_kib = 0;
 
   // "exit code 3", "signal 9", "timed out": how it ended, in words, for test messages.
   std::string Ending() const;
