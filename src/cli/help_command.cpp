@@ -35,6 +35,8 @@ std::string MainUsage() {
       "                     when signal N killed the program, gpuscope is killed by\n"
       "                     signal N too (a shell shows 128+N)\n"
       "  127                the program was not found or is not executable\n"
+      "  3                  gpuscope diff --fail-on regression: a kernel or NVTX range got\n"
+      "                     slower beyond run-to-run noise\n"
       "  2                  usage error: unknown option, bad value, missing argument\n"
       "  1                  gpuscope itself failed (report not writable or not readable)\n";
   return text;
