@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iostream>
 
+#include "cli/command_error.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/option_parser.h"
@@ -57,11 +58,9 @@ int HelpCommand(std::span<const std::string> args) {
   }
   const Command* command = FindCommand(args[0]);
   if (command == nullptr || args.size() > 1) {
-    std::cerr << "gpuscope: error: "
-              << (command == nullptr ? "unknown command '" + args[0] + "'"
-                                     : std::string("too many arguments"))
-              << '\n'
-              << ShortUsage(MainUsage(), "");
+    CommandError(command == nullptr ? "unknown command '" + args[0] + "'"
+                                    : std::string("too many arguments"));
+    std::cerr << ShortUsage(MainUsage(), "");
     return kExitUsage;
   }
   std::cout << command->usage();

@@ -8,31 +8,21 @@
 #include <string>
 #include <vector>
 
-#include "../analysis/json_checker.h"
 #include "../export/test_reports.h"
 #include "gpuscope_process.h"
+#include "recorded_reports.h"
 #include "temp_dir.h"
 
 namespace gpuscope::cli {
 namespace {
 
 using analysis::testing::JsonValue;
-using analysis::testing::ParseJson;
 using exporter::testing::ExecSql;
 using testing::Finished;
+using testing::ParsedJson;
+using testing::RecordedReport;
 using testing::RunGpuscope;
 using testing::TempDir;
-
-std::string Recorded(const std::string& name) {
-  return std::string(GPUSCOPE_TEST_DATA_DIR) + "/reports/" + name;
-}
-
-JsonValue ParsedJson(const std::string& text) {
-  std::string error;
-  std::optional<JsonValue> parsed = ParseJson(text, &error);
-  EXPECT_TRUE(parsed.has_value()) << error << "\n" << text;
-  return parsed.value_or(JsonValue{});
-}
 
 const JsonValue& Member(const JsonValue& object, const std::string& key) {
   static const JsonValue kMissing;
@@ -46,7 +36,7 @@ class DiffBinary : public ::testing::Test {
   // A copy of a recorded report, changed by `sql`.
   std::string Changed(const std::string& recorded, const std::string& sql) {
     std::string path = dir_.File("after_" + recorded);
-    std::filesystem::copy_file(Recorded(recorded), path);
+    std::filesystem::copy_file(RecordedReport(recorded), path);
     ExecSql(path, sql);
     return path;
   }
@@ -54,7 +44,7 @@ class DiffBinary : public ::testing::Test {
 };
 
 TEST_F(DiffBinary, AChangedBlockSizeIsTheSameKernelWithItsConfigChange) {
-  const std::string before = Recorded("h200_add.sqlite");
+  const std::string before = RecordedReport("h200_add.sqlite");
   const std::string after = Changed("h200_add.sqlite", "UPDATE kernels SET block_x = 64");
   Finished ran = RunGpuscope({"diff", before, after});
   ASSERT_EQ(ran.exit_code, 0) << ran.err;
@@ -70,7 +60,7 @@ TEST_F(DiffBinary, AChangedBlockSizeIsTheSameKernelWithItsConfigChange) {
 }
 
 TEST_F(DiffBinary, FailOnRegressionExitsThreeForSlowerKernelsAndRanges) {
-  const std::string before = Recorded("h200_nvtx_ranges.sqlite");
+  const std::string before = RecordedReport("h200_nvtx_ranges.sqlite");
   // Every kernel three times as long: the kernel and the ranges that launched it are slower.
   const std::string after =
       Changed("h200_nvtx_ranges.sqlite", "UPDATE kernels SET \"end\" = start + 3 * (\"end\" - start)");
@@ -104,7 +94,7 @@ TEST_F(DiffBinary, FailOnRegressionExitsThreeForSlowerKernelsAndRanges) {
 }
 
 TEST_F(DiffBinary, FailOnRegressionPassesWhenNothingGotSlower) {
-  const std::string before = Recorded("h200_nvtx_ranges.sqlite");
+  const std::string before = RecordedReport("h200_nvtx_ranges.sqlite");
   // Faster kernels are no regression.
   const std::string after =
       Changed("h200_nvtx_ranges.sqlite", "UPDATE kernels SET \"end\" = start + (\"end\" - start) / 2");
@@ -116,7 +106,7 @@ TEST_F(DiffBinary, FailOnRegressionPassesWhenNothingGotSlower) {
 }
 
 TEST_F(DiffBinary, CsvIsSpelledBothWays) {
-  const std::string report = Recorded("h200_nvtx_ranges.sqlite");
+  const std::string report = RecordedReport("h200_nvtx_ranges.sqlite");
   Finished csv = RunGpuscope({"diff", "--csv", report, report});
   Finished format = RunGpuscope({"diff", "--format", "csv", report, report});
   ASSERT_EQ(csv.exit_code, 0) << csv.err;
@@ -126,7 +116,7 @@ TEST_F(DiffBinary, CsvIsSpelledBothWays) {
 }
 
 TEST_F(DiffBinary, BadValuesAreUsageErrors) {
-  const std::string report = Recorded("h200_add.sqlite");
+  const std::string report = RecordedReport("h200_add.sqlite");
   struct Case {
     std::vector<std::string> args;
     std::string error;
