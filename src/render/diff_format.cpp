@@ -1,6 +1,7 @@
 #include "render/diff_format.h"
 
 #include <cmath>
+#include <map>
 
 #include "analysis/metrics/value_format.h"
 #include "render/diff_values.h"
@@ -69,13 +70,21 @@ void WriteKernel(const KernelDiff& k, const DiffFormatOptions& options, std::ost
   if (k.time_saved_ns) out << "  " << TimeSavedText(*k.time_saved_ns);
   if (k.regression) out << "  REGRESSION";
   out << '\n';
+  // ncu gives a few labels to two metrics ("TMA": the pipe's instructions and its cycles):
+  // those rows also name the CUPTI id.
+  std::map<std::string, int> label_uses;
+  for (const MetricDelta& m : k.metrics) ++label_uses[MetricLabel(m)];
+  auto name = [&](const MetricDelta& m) {
+    std::string label = MetricLabel(m);
+    return label_uses[label] > 1 ? label + " (" + m.name + ")" : label;
+  };
   std::vector<std::vector<std::string>> rows;
   std::size_t within = 0, unchanged = 0;
   // The traced duration always: the first thing users look for.
   if (k.duration) rows.push_back(Row(k.duration->name, *k.duration));
   for (const MetricDelta& m : k.metrics) {
     if (options.all_rows || m.beyond_noise) {
-      rows.push_back(Row(MetricLabel(m), m));
+      rows.push_back(Row(name(m), m));
     } else if (m.delta == 0) {
       ++unchanged;
     } else {

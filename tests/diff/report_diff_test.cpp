@@ -221,6 +221,21 @@ TEST(DiffReports, ColumnsNeverRunTogetherAndMetricsHaveNcuNames) {
   }
 }
 
+TEST(DiffReports, ALabelTwoMetricsShareAlsoNamesTheirIds) {
+  // ncu calls both "TMA" (instructions and cycles of the pipe).
+  const std::string inst = "sm__inst_executed_pipe_tma.avg.pct_of_peak_sustained_elapsed";
+  const std::string cycles = "sm__pipe_tma_cycles_active.avg.pct_of_peak_sustained_elapsed";
+  const std::string dram = "dram__bytes.sum";
+  ReportDiff d = DiffReports(
+      Report("a", {Group("k", {}, {{inst, {10}}, {cycles, {12}}, {dram, {1e6}}})}),
+      Report("b", {Group("k", {}, {{inst, {20}}, {cycles, {24}}, {dram, {2e6}}})}));
+  std::ostringstream out;
+  WriteDiffText(d, {}, out);
+  EXPECT_NE(out.str().find("    TMA (" + inst + ") "), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("    TMA (" + cycles + ") "), std::string::npos) << out.str();
+  EXPECT_EQ(out.str().find(dram), std::string::npos) << out.str();  // its label alone
+}
+
 TEST(DiffReports, ASlowdownBeyondNoiseIsARegression) {
   ReportDiff slower =
       DiffReports(Report("a", {Group("k", {1000})}), Report("b", {Group("k", {1100})}));
