@@ -275,4 +275,17 @@ StatusOr<StatsTable> BuildNvtxGpuProjectionSum(const Reports& reports) {
   return table;
 }
 
+StatusOr<std::map<std::string, std::vector<double>>> ProjectedGpuTimeByRange(
+    const store::ReportReader& report) {
+  StatusOr<std::vector<ProjectedRange>> ranges =
+      Project(report, [](ProjectedRange&, const GpuOp&) {});
+  if (!ranges.ok()) return ranges.status();
+  std::map<std::string, std::vector<double>> projected;
+  for (const ProjectedRange& range : *ranges) {
+    if (range.gpu_ops == 0) continue;
+    projected[range.label].push_back(static_cast<double>(range.last_op_end - range.first_op_start));
+  }
+  return projected;
+}
+
 }  // namespace gpuscope::analysis

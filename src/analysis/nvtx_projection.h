@@ -9,6 +9,10 @@
 // per process, so each report is projected alone and the results are aggregated.
 #pragma once
 
+#include <map>
+#include <string>
+#include <vector>
+
 #include "analysis/report_checks.h"
 #include "analysis/stats_table.h"
 #include "util/status.h"
@@ -23,5 +27,11 @@ StatusOr<StatsTable> BuildNvtxKernelSum(const Reports& reports);
 // GPU work), the ranges' own time, GPU operations, average nesting level (0: outermost on
 // its thread) and average number of direct child ranges.
 StatusOr<StatsTable> BuildNvtxGpuProjectionSum(const Reports& reports);
+
+// Per range label ("name", or "domain:name" as in nvtx_sum), the projected GPU time in ns of
+// each instance that launched GPU work, in the report's order: what `gpuscope diff` compares
+// between two reports (the spread of the instances is the range's run-to-run noise).
+StatusOr<std::map<std::string, std::vector<double>>> ProjectedGpuTimeByRange(
+    const store::ReportReader& report);
 
 }  // namespace gpuscope::analysis

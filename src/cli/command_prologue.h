@@ -6,17 +6,12 @@
 #include <optional>
 #include <string_view>
 
+#include "cli/command_error.h"
 #include "cli/exit_codes.h"
 #include "cli/option_parser.h"
 #include "util/status.h"
 
 namespace gpuscope::cli {
-
-// The one-line error of every command but `run` (whose launcher uses nvprof's "==gpuscope=="
-// prefix, as its other lines carry the program's pid).
-inline void CommandError(std::string_view message) {
-  std::cerr << "gpuscope: error: " << message << '\n';
-}
 
 // A parse error: `report_error(message)` (the command's own one-line prefix) and the short
 // usage on stderr, exit 2. --help (`Options::help`): the usage on stdout, exit 0. Otherwise

@@ -6,6 +6,7 @@
 #include "analysis/diff/report_diff.h"
 #include "cli/command_prologue.h"
 #include "cli/exit_codes.h"
+#include "cli/format_option.h"
 #include "cli/option_parser.h"
 #include "render/diff_format.h"
 #include "store/report_reader.h"
@@ -13,38 +14,72 @@
 namespace gpuscope::cli {
 namespace {
 
-enum DiffOptionId { kCsv, kAll, kHelp };
+enum DiffOptionId { kFormat, kCsv, kMatch, kFailOn, kAll, kHelp };
 
 constexpr OptionSpec kDiffOptions[] = {
-    {kCsv, "csv", 0, "", "write CSV: one row per compared value, unscaled"},
-    {kAll, "all", 0, "", "also list values that changed within noise or not at all"},
+    FormatOption(kFormat, "column|csv|json"),
+    CsvOption(kCsv),
+    {kMatch, "match", 0, "name|name+config",
+     "pair kernels by name (default; shows grid/block changes) or by name, grid and block"},
+    {kFailOn, "fail-on", 0, "regression",
+     "exit 3 when a kernel's or NVTX range's GPU time got worse beyond noise"},
+    {kAll, "all", 0, "",
+     "also list values that changed within noise or not at all (CSV and JSON always do)"},
     {kHelp, "help", 'h', "", "show this help"},
 };
 
 struct DiffOptions {
-  bool csv = false;
+  OutputFormat format = OutputFormat::kColumn;
+  analysis::diff::MatchBy match = analysis::diff::MatchBy::kName;
+  bool fail_on_regression = false;
   bool all = false;
   std::string before;
   std::string after;
   bool help = false;
 };
 
+Status Apply(const ParsedOption& option, DiffOptions& options) {
+  switch (static_cast<DiffOptionId>(option.id)) {
+    case kFormat: {
+      StatusOr<OutputFormat> format = ParseFormatOption(option.value, kAllFormats);
+      if (!format.ok()) return format.status();
+      options.format = *format;
+      return {};
+    }
+    case kCsv:
+      options.format = OutputFormat::kCsv;
+      return {};
+    case kMatch: {
+      std::optional<analysis::diff::MatchBy> match = analysis::diff::ParseMatchBy(option.value);
+      if (!match) {
+        return Status::Error("option '--match' expects name or name+config, not '" +
+                             option.value + "'");
+      }
+      options.match = *match;
+      return {};
+    }
+    case kFailOn:
+      if (option.value != "regression") {
+        return Status::Error("option '--fail-on' expects regression, not '" + option.value + "'");
+      }
+      options.fail_on_regression = true;
+      return {};
+    case kAll:
+      options.all = true;
+      return {};
+    case kHelp:
+      options.help = true;
+      return {};
+  }
+  return {};
+}
+
 StatusOr<DiffOptions> ParseDiffOptions(std::span<const std::string> args) {
   StatusOr<ParsedCommandLine> parsed = ParseOptions(kDiffOptions, args, OperandMode::kInterleaved);
   if (!parsed.ok()) return parsed.status();
   DiffOptions options;
   for (const ParsedOption& option : parsed->options) {
-    switch (static_cast<DiffOptionId>(option.id)) {
-      case kCsv:
-        options.csv = true;
-        break;
-      case kAll:
-        options.all = true;
-        break;
-      case kHelp:
-        options.help = true;
-        break;
-    }
+    if (Status applied = Apply(option, options); !applied.ok()) return applied;
   }
   if (options.help) return options;
   if (parsed->operands.size() != 2) {
@@ -60,10 +95,12 @@ std::string NamingPath(const std::string& message, const std::string& path) {
   return message.find(path) != std::string::npos ? message : path + ": " + message;
 }
 
-StatusOr<analysis::diff::ReportKernels> Load(const std::string& path) {
+StatusOr<analysis::diff::ReportKernels> Load(const std::string& path,
+                                             analysis::diff::MatchBy match) {
   StatusOr<std::unique_ptr<store::ReportReader>> reader = store::ReportReader::Open(path);
   if (!reader.ok()) return Status::Error(NamingPath(reader.status().message(), path));
-  StatusOr<analysis::diff::ReportKernels> kernels = analysis::diff::LoadReportKernels(**reader);
+  StatusOr<analysis::diff::ReportKernels> kernels =
+      analysis::diff::LoadReportKernels(**reader, match);
   if (!kernels.ok()) return Status::Error(NamingPath(kernels.status().message(), path));
   return kernels;
 }
@@ -77,35 +114,50 @@ int DiffCommand(std::span<const std::string> args) {
     return *exit_code;
   }
   const DiffOptions& options = parsed.value();
-  StatusOr<analysis::diff::ReportKernels> before = Load(options.before);
+  StatusOr<analysis::diff::ReportKernels> before = Load(options.before, options.match);
   if (!before.ok()) {
     CommandError(before.status().message());
     return kExitGpuscopeFailure;
   }
-  StatusOr<analysis::diff::ReportKernels> after = Load(options.after);
+  StatusOr<analysis::diff::ReportKernels> after = Load(options.after, options.match);
   if (!after.ok()) {
     CommandError(after.status().message());
     return kExitGpuscopeFailure;
   }
   analysis::diff::ReportDiff diff = analysis::diff::DiffReports(*before, *after);
-  if (options.csv) {
-    render::WriteDiffCsv(diff, std::cout);
-  } else {
-    render::WriteDiffText(diff, {.all_rows = options.all}, std::cout);
+  switch (options.format) {
+    case OutputFormat::kColumn:
+      render::WriteDiffText(diff, {.all_rows = options.all}, std::cout);
+      break;
+    case OutputFormat::kCsv:
+      render::WriteDiffCsv(diff, std::cout);
+      break;
+    case OutputFormat::kJson:
+      render::WriteDiffJson(diff, std::cout);
+      break;
   }
   std::cout.flush();
+  if (options.fail_on_regression && diff.regressions > 0) return kExitRegression;
   return kExitOk;
 }
 
 std::string DiffUsage() {
-  return "Usage: gpuscope diff [--csv] [--all] BEFORE AFTER\n"
+  return "Usage: gpuscope diff [--match name|name+config] [--format column|csv|json | --csv]\n"
+         "                     [--fail-on regression] [--all] BEFORE AFTER\n"
          "\n"
-         "Compares the kernels of two reports (gpuscope run or gpuscope profile), matched by\n"
-         "name, grid and block: the traced duration and every metric measured in both, the\n"
-         "change, whether it is better or worse, and whether it exceeds run-to-run noise\n"
-         "(the spread of the kernel's launches in each report; without repeats 2% for\n"
-         "measured values, any change for instruction counts). Kernels with the biggest\n"
-         "time change come first; kernels in one report only are listed at the end.\n"
+         "Compares the kernels of two reports (gpuscope run or gpuscope profile), paired by\n"
+         "name (a changed grid or block is shown as before -> after), and the GPU time\n"
+         "projected per NVTX range: the traced duration and every metric measured in both,\n"
+         "the change, whether it is better or worse, and whether it exceeds run-to-run noise\n"
+         "(the spread of the kernel's launches or the range's instances in each report;\n"
+         "without repeats 2% for measured values, any change for instruction counts).\n"
+         "Kernels with the biggest time change come first; kernels and ranges in one report\n"
+         "only are listed apart.\n"
+         "\n"
+         "A regression is a kernel's or range's GPU time that got worse beyond noise. Exit\n"
+         "status: 0 compared; 3 with --fail-on regression when there is one (the output\n"
+         "names them; --format json gives \"regressions\" and a \"regression\" flag per kernel\n"
+         "and range); 1 when a report cannot be read; 2 for a usage error.\n"
          "\n"
          "Options:\n" +
          FormatOptionHelp(kDiffOptions);

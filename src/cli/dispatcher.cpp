@@ -2,6 +2,7 @@
 
 #include <iostream>
 
+#include "cli/command_error.h"
 #include "cli/command_suggestion.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
@@ -12,7 +13,8 @@ namespace gpuscope::cli {
 
 int Dispatch(std::span<const std::string> args) {
   if (args.empty()) {
-    std::cerr << "gpuscope: error: no command or program given\n" << ShortUsage(MainUsage(), "");
+    CommandError("no command or program given");
+    std::cerr << ShortUsage(MainUsage(), "");
     return kExitUsage;
   }
   const std::string& first = args[0];
@@ -26,7 +28,7 @@ int Dispatch(std::span<const std::string> args) {
   }
   if (const Command* command = FindCommand(first)) return command->run(args.subspan(1));
   if (std::optional<std::string> error = NotAProgramError(first)) {
-    std::cerr << "gpuscope: error: " << *error << '\n';
+    CommandError(*error);
     return kExitUsage;
   }
   return FindCommand("run")->run(args);

@@ -9,6 +9,7 @@ namespace gpuscope::cli {
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitGpuscopeFailure = 1;    // gpuscope's own failure (bad report, I/O)
 inline constexpr int kExitUsage = 2;              // unknown option, bad value, missing operand
+inline constexpr int kExitRegression = 3;  // `diff --fail-on regression` found a slowdown
 inline constexpr int kExitProgramNotFound = 127;  // as shells do: not found or not executable
 inline constexpr int kExitSignalBase = 128;       // + signal number, as shells do
 

@@ -20,12 +20,13 @@ namespace {
 enum ExportOptionId { kFormat, kOutput, kForceOverwrite, kHelp };
 
 constexpr OptionSpec kExportOptions[] = {
-    {kFormat, "format", 'f', "chrome|csv", "output format (default chrome)"},
+    {kFormat, "format", 0, "chrome|csv", "output format (default chrome)"},
     {kOutput, "output", 'o', "path",
      "chrome: the JSON file ('-' for stdout; default <report stem>.json next to the first "
      "report); csv: the directory (default <report stem>_csv next to each report)"},
-    // No -f: it has meant --format here since export began.
-    {kForceOverwrite, "force-overwrite", 0, "",
+    // -f as in every other command, nsys and ncu; `-f chrome|csv` (its meaning here before)
+    // is still read as --format (LegacyFormatSpelling).
+    {kForceOverwrite, "force-overwrite", 'f', "",
      "replace existing output files (never a report or an input)"},
     {kHelp, "help", 'h', "", "show this help"},
 };
@@ -38,9 +39,42 @@ struct ExportOptions {
   std::vector<std::string> reports;
 };
 
+// `-f` meant --format in export until it became --force-overwrite like everywhere else. The
+// old spelling stays readable where that is unambiguous: `-f` followed by a format name
+// ("-f csv", "-fcsv") that is not an existing file (which would be a report to export) becomes
+// `--format csv`, with a warning. Words after `--` are left alone.
+std::vector<std::string> LegacyFormatSpelling(std::span<const std::string> args) {
+  std::vector<std::string> rewritten;
+  auto is_format = [](std::string_view word) { return word == "chrome" || word == "csv"; };
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& word = args[i];
+    if (word == "--") {
+      rewritten.insert(rewritten.end(), args.begin() + static_cast<std::ptrdiff_t>(i), args.end());
+      break;
+    }
+    std::string format;
+    if (word == "-f" && i + 1 < args.size() && is_format(args[i + 1]) &&
+        !std::filesystem::exists(args[i + 1])) {
+      format = args[++i];
+    } else if (word.starts_with("-f") && is_format(std::string_view(word).substr(2))) {
+      format = word.substr(2);
+    }
+    if (format.empty()) {
+      rewritten.push_back(word);
+      continue;
+    }
+    std::cerr << "gpuscope: warning: '-f " << format << "' is read as '--format " << format
+              << "'; -f now means --force-overwrite, as in the other commands\n";
+    rewritten.push_back("--format");
+    rewritten.push_back(format);
+  }
+  return rewritten;
+}
+
 StatusOr<ExportOptions> ParseExportOptions(std::span<const std::string> args) {
+  const std::vector<std::string> words = LegacyFormatSpelling(args);
   StatusOr<ParsedCommandLine> parsed =
-      ParseOptions(kExportOptions, args, OperandMode::kInterleaved);
+      ParseOptions(kExportOptions, words, OperandMode::kInterleaved);
   if (!parsed.ok()) return parsed.status();
   ExportOptions options;
   for (const ParsedOption& option : parsed->options) {
@@ -77,9 +111,7 @@ std::string WithoutExtension(const std::string& path) {
 using Readers = std::vector<std::unique_ptr<store::ReportReader>>;
 
 OutputClaim ClaimFor(const ExportOptions& options, std::string path, std::string what) {
-  OutputClaim claim(std::move(path), std::move(what), options.reports, options.force_overwrite);
-  claim.overwrite_hint = "use --force-overwrite to overwrite it";
-  return claim;
+  return OutputClaim(std::move(path), std::move(what), options.reports, options.force_overwrite);
 }
 
 int ExportChrome(const ExportOptions& options, const Readers& readers) {
@@ -216,7 +248,7 @@ int ExportCommand(std::span<const std::string> args) {
 }
 
 std::string ExportUsage() {
-  return "Usage: gpuscope export [--format chrome|csv] [-o output] [--force-overwrite] "
+  return "Usage: gpuscope export [--format chrome|csv] [-o output] [-f] "
          "<report>...\n"
          "\n"
          "Writes reports in other tools' formats. chrome: one Trace Event Format JSON file\n"
@@ -228,8 +260,9 @@ std::string ExportUsage() {
          "kernel_metrics, kernel_findings: gpuscope profile's metrics and guided-analysis\n"
          "findings per profiled launch), names resolved, absolute times in ns; several\n"
          "reports get a subdirectory each.\n"
-         "Existing output files are replaced only with --force-overwrite (-f is --format\n"
-         "here); a report, or any file the command reads, never.\n"
+         "Existing output files are replaced only with -f (--force-overwrite); a report, or\n"
+         "any file the command reads, never. (-f chrome|csv, the old spelling of --format,\n"
+         "is still read as --format, with a warning.)\n"
          "\n"
          "Options:\n" +
          FormatOptionHelp(kExportOptions);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iostream>
 
+#include "cli/command_error.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/option_parser.h"
@@ -35,6 +36,8 @@ std::string MainUsage() {
       "                     when signal N killed the program, gpuscope is killed by\n"
       "                     signal N too (a shell shows 128+N)\n"
       "  127                the program was not found or is not executable\n"
+      "  3                  gpuscope diff --fail-on regression: a kernel or NVTX range got\n"
+      "                     slower beyond run-to-run noise\n"
       "  2                  usage error: unknown option, bad value, missing argument\n"
       "  1                  gpuscope itself failed (report not writable or not readable)\n";
   return text;
@@ -55,11 +58,9 @@ int HelpCommand(std::span<const std::string> args) {
   }
   const Command* command = FindCommand(args[0]);
   if (command == nullptr || args.size() > 1) {
-    std::cerr << "gpuscope: error: "
-              << (command == nullptr ? "unknown command '" + args[0] + "'"
-                                     : std::string("too many arguments"))
-              << '\n'
-              << ShortUsage(MainUsage(), "");
+    CommandError(command == nullptr ? "unknown command '" + args[0] + "'"
+                                    : std::string("too many arguments"));
+    std::cerr << ShortUsage(MainUsage(), "");
     return kExitUsage;
   }
   std::cout << command->usage();

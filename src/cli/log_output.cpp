@@ -2,6 +2,8 @@
 
 #include <iostream>
 
+#include "cli/command_error.h"
+
 namespace gpuscope::cli {
 
 StatusOr<LogTarget> ResolveLogTarget(const std::optional<std::string>& pattern,
@@ -39,7 +41,7 @@ std::unique_ptr<LogOutput> LogOutput::Stderr() {
 
 LogOutput::~LogOutput() {
   Status closed = Close();
-  if (!closed.ok()) std::cerr << "==gpuscope== error: " << closed.message() << '\n';
+  if (!closed.ok()) CommandError(closed.message());
 }
 
 Status LogOutput::Close() {

@@ -8,6 +8,7 @@
 #include "analysis/occupancy_graphs.h"
 #include "cli/command_prologue.h"
 #include "cli/exit_codes.h"
+#include "cli/format_option.h"
 #include "cli/option_parser.h"
 #include "cli/output_file.h"
 #include "render/occupancy_format.h"
@@ -27,7 +28,9 @@ enum OccupancyOptionId {
   kSmemConfig,
   kBarriers,
   kGraphs,
+  kFormat,
   kCsv,
+  kOutput,
   kSvg,
   kForceOverwrite,
   kHelp,
@@ -47,8 +50,10 @@ constexpr OptionSpec kOccupancyOptions[] = {
      "the carveout the SM ran with (Nsight Compute's Shared Memory Configuration Size)"},
     {kBarriers, "barriers", 0, "N", "block barriers the kernel uses (default 1)"},
     {kGraphs, "graphs", 0, "", "also print the three occupancy graphs as tables"},
+    FormatOption(kFormat, "column|csv"),
     {kCsv, "csv", 0, "", "write CSV instead of text"},
-    {kSvg, "svg", 0, "FILE", "also write the three graphs as an SVG chart to FILE"},
+    {kOutput, "output", 'o', "FILE", "also write the three graphs as an SVG chart to FILE"},
+    {kSvg, "svg", 0, "FILE", "the same as --output"},
     {kForceOverwrite, "force-overwrite", 'f', "", "replace an existing FILE (never a report)"},
     {kHelp, "help", 'h', "", "show this help"},
 };
@@ -166,11 +171,20 @@ Status Apply(const ParsedOption& option, OccupancyOptions& options) {
     case kGraphs:
       options.graphs = true;
       return {};
+    case kFormat: {
+      StatusOr<OutputFormat> format = ParseFormatOption(option.value, kColumnAndCsv);
+      if (!format.ok()) return format.status();
+      options.csv = *format == OutputFormat::kCsv;
+      return {};
+    }
     case kCsv:
       options.csv = true;
       return {};
+    case kOutput:
     case kSvg:
-      if (option.value.empty()) return Status::Error("option '--svg' needs a file name");
+      if (option.value.empty()) {
+        return Status::Error("option '" + option.spelling + "' needs a file name");
+      }
       options.svg_path = option.value;
       return {};
     case kForceOverwrite:
@@ -199,7 +213,7 @@ StatusOr<OccupancyOptions> ParseOccupancyOptions(std::span<const std::string> ar
   if (!options.has_threads) return Status::Error("--threads is required");
   if (!options.has_regs) return Status::Error("--regs is required");
   if (options.csv && !options.svg_path.empty()) {
-    return Status::Error("--csv and --svg cannot be combined");
+    return Status::Error("CSV output and an SVG file (-o/--svg) cannot be combined");
   }
   GPUSCOPE_RETURN_IF_ERROR(analysis::ValidateOccupancyInput(*options.arch, options.input));
   return options;
@@ -282,14 +296,14 @@ int OccupancyCommand(std::span<const std::string> args) {
 std::string OccupancyUsage() {
   return "Usage: gpuscope occupancy --cc MAJOR.MINOR --threads N --regs N [--smem BYTES]\n"
          "                          [--dyn-smem BYTES] [--carveout PERCENT] [--graphs]\n"
-         "                          [--csv | --svg FILE [-f]]\n"
+         "                          [--format column|csv | --csv | -o FILE.svg [-f]]\n"
          "\n"
          "Prints the theoretical occupancy of a launch configuration: active blocks and warps\n"
          "per SM, occupancy, the block limit of each resource (warps, registers, shared\n"
          "memory, blocks, barriers) and which one limits, as Nsight Compute's Occupancy\n"
          "section and cudaOccupancyMaxActiveBlocksPerMultiprocessor compute them. No GPU is\n"
          "needed. --graphs adds NVIDIA's three occupancy graphs (block size, registers and\n"
-         "shared memory varied) as tables; --svg draws them (an existing FILE is replaced\n"
+         "shared memory varied) as tables; -o (or --svg) draws them (an existing FILE is replaced\n"
          "only with -f, and a gpuscope report never).\n"
          "\n"
          "Options:\n" +

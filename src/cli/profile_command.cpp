@@ -30,9 +30,9 @@
 namespace gpuscope::cli {
 namespace {
 
-// gpuscope's own lines, apart from the program's output (ncu's "==PROF==").
+// gpuscope's own progress lines, apart from the program's output (ncu's "==PROF=="); errors
+// are CommandError's, as in every command.
 void Say(std::string_view message) { std::cerr << "==PROF== " << message << '\n'; }
-void SayError(std::string_view message) { std::cerr << "==ERROR== " << message << '\n'; }
 
 using VariableList = std::vector<std::pair<std::string, std::string>>;
 
@@ -188,7 +188,7 @@ std::optional<int> CreateScratchFiles(const ProfileOptions& options, const Profi
     std::string pattern = TemporaryDirectory() + "/gpuscope-replay-XXXXXX";
     if (mkdtemp(pattern.data()) == nullptr) {
       scratch.Remove();
-      SayError("cannot create a directory for application replay in " + pattern);
+      CommandError("cannot create a directory for application replay in " + pattern);
       return kExitGpuscopeFailure;
     }
     scratch.replay_dir = pattern;
@@ -229,7 +229,7 @@ std::optional<int> RunProgram(const ProfileOptions& options, const ProfileReques
     PreparationFailure failure;
     if (!program.Start(run, working_directory, failure, variables)) {
       scratch.Remove();
-      SayError(failure.message);
+      CommandError(failure.message);
       return failure.exit_code;
     }
     for (const std::string& warning : program.warnings()) Say(warning);
@@ -239,7 +239,7 @@ std::optional<int> RunProgram(const ProfileOptions& options, const ProfileReques
       program.DiscardManifest();
       if (ExitCodeFor(outcome) != 0) {
         scratch.Remove();
-        SayError("run " + std::to_string(pass + 1) + " of the application replay ended with " +
+        CommandError("run " + std::to_string(pass + 1) + " of the application replay ended with " +
                  (DescribeOutcome(outcome).empty() ? std::string("an error")
                                                    : DescribeOutcome(outcome)) +
                  "; the program must run the same way " + std::to_string(runs) + " times");
@@ -258,14 +258,14 @@ std::vector<std::string> EvaluateReports(TracedProgram& program, const ProfileRe
   std::vector<std::string> reports;
   StatusOr<Manifest> manifest = program.TakeManifest();
   if (!manifest.ok()) {
-    SayError(manifest.status().message());
+    CommandError(manifest.status().message());
     return reports;
   }
   written = manifest->entries.size();
   for (const ManifestEntry& entry : manifest->entries) {
     Status finalized = store::FinalizeReport(entry.report_path);
     if (!finalized.ok()) {
-      SayError(finalized.message());
+      CommandError(finalized.message());
       Say("Report (not evaluated): " + entry.report_path);
       continue;
     }
@@ -278,11 +278,11 @@ std::vector<std::string> EvaluateReports(TracedProgram& program, const ProfileRe
         evaluate::EvaluateReport(entry.report_path, asked);
     if (!evaluated.ok()) {
       // The counter data is in the report: `gpuscope stats --page details` evaluates it again.
-      SayError(evaluated.status().message());
+      CommandError(evaluated.status().message());
       Say("Report (not evaluated): " + entry.report_path);
       continue;
     }
-    for (const std::string& problem : evaluated->problems) SayError(problem);
+    for (const std::string& problem : evaluated->problems) CommandError(problem);
     reports.push_back(entry.report_path);
   }
   return reports;
@@ -294,7 +294,7 @@ bool PrintResults(const ProfileOptions& options, const std::vector<std::string>&
                   std::size_t reports_written, StepTimer& timer) {
   if (reports.empty()) {
     if (reports_written == 0) {
-      SayError("no report was written: the program made no CUDA call that gpuscope saw");
+      CommandError("no report was written: the program made no CUDA call that gpuscope saw");
       return false;
     }
     return true;
@@ -306,7 +306,7 @@ bool PrintResults(const ProfileOptions& options, const std::vector<std::string>&
   StatusOr<ProfileOutputResult> printed = PrintProfiles(std::cout, reports, output);
   bool ok = printed.ok();
   if (!printed.ok()) {
-    SayError(printed.status().message());
+    CommandError(printed.status().message());
   } else if (printed->profiled == 0) {
     std::vector<std::string> seen = SeenKernelNames(reports, options.filter.kernel_name_base);
     std::string list;

@@ -2,6 +2,7 @@
 
 #include <charconv>
 
+#include "cli/format_option.h"
 #include "cli/kernel_filter_options.h"
 #include "cli/option_parser.h"
 #include "cli/profile_output.h"
@@ -20,6 +21,7 @@ enum ProfileOptionId {
   kListSections,
   kQueryMetrics,
   kChip,
+  kFormat,
   kCsv,
   kPage,
   kPrintSummary,
@@ -42,7 +44,8 @@ constexpr OptionSpec kProfileOwnOptions[] = {
     {kQueryMetrics, "query-metrics", 0, "",
      "list the metrics of the chip and exit (no GPU needed)"},
     {kChip, "chip", 0, "name", "chip for --query-metrics and name checks (default: the GPU's)"},
-    {kCsv, "csv", 0, "", "print CSV (one row per kernel and metric)"},
+    FormatOption(kFormat, "column|csv"),
+    {kCsv, "csv", 0, "", "print CSV (one row per kernel and metric), as --format csv"},
     {kPage, "page", 0, "details|raw", "sections (default) or every collected metric"},
     {kPrintSummary, "print-summary", 0, "none|per-kernel",
      "aggregate the launches of each kernel (default none)"},
@@ -115,6 +118,12 @@ Status Apply(const ParsedOption& option, ProfileOptions& options) {
     case kChip:
       options.chip = option.value;
       return {};
+    case kFormat: {
+      StatusOr<OutputFormat> format = ParseFormatOption(option.value, kColumnAndCsv);
+      if (!format.ok()) return format.status();
+      options.csv = *format == OutputFormat::kCsv;
+      return {};
+    }
     case kCsv:
       options.csv = true;
       return {};

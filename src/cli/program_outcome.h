@@ -23,7 +23,7 @@ int ExitCodeFor(const ProgramOutcome& outcome);
 
 // `gpuscope profile`'s exit code once it printed its results: the program's own failure
 // first (its exit code, or 128+N), else 1 when gpuscope reported an error of its own
-// (==ERROR==: no report, unreadable results), else 0. An error must never end in 0.
+// ("gpuscope: error: no report was written", unreadable results), else 0. An error must never end in 0.
 int ExitCodeAfterResults(const ProgramOutcome& outcome, bool gpuscope_error);
 
 // When signal N killed the program, ends gpuscope by signal N too, after everything has

@@ -26,7 +26,7 @@ ResolvedProgram ResolveProgram(std::string_view name, std::string_view search_pa
 // ResolveProgram with this process's PATH (execvp's default when PATH is unset).
 ResolvedProgram ResolveProgramFromEnvironment(std::string_view name);
 
-// "==gpuscope== error: <name>: command not found" and friends, without the prefix.
+// "gpuscope: error: <name>: command not found" and friends, without the prefix.
 std::string DescribeProgramProblem(std::string_view name, ProgramProblem problem);
 
 }  // namespace gpuscope::cli

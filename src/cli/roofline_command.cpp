@@ -6,6 +6,7 @@
 #include "analysis/roofline/roofline.h"
 #include "cli/command_prologue.h"
 #include "cli/exit_codes.h"
+#include "cli/format_option.h"
 #include "cli/option_parser.h"
 #include "cli/output_file.h"
 #include "render/roofline_format.h"
@@ -15,11 +16,13 @@
 namespace gpuscope::cli {
 namespace {
 
-enum RooflineOptionId { kCsv, kSvg, kForceOverwrite, kHelp };
+enum RooflineOptionId { kFormat, kCsv, kOutput, kSvg, kForceOverwrite, kHelp };
 
 constexpr OptionSpec kRooflineOptions[] = {
+    FormatOption(kFormat, "column|csv"),
     {kCsv, "csv", 0, "", "write CSV (one row per kernel, unscaled values) instead of text"},
-    {kSvg, "svg", 0, "FILE", "also write the roofline chart of all kernels to FILE"},
+    {kOutput, "output", 'o', "FILE", "also write the roofline chart of all kernels to FILE (SVG)"},
+    {kSvg, "svg", 0, "FILE", "the same as --output"},
     {kForceOverwrite, "force-overwrite", 'f', "",
      "replace an existing FILE (never a report or an input)"},
     {kHelp, "help", 'h', "", "show this help"},
@@ -40,11 +43,20 @@ StatusOr<RooflineOptions> ParseRooflineOptions(std::span<const std::string> args
   RooflineOptions options;
   for (const ParsedOption& option : parsed->options) {
     switch (static_cast<RooflineOptionId>(option.id)) {
+      case kFormat: {
+        StatusOr<OutputFormat> format = ParseFormatOption(option.value, kColumnAndCsv);
+        if (!format.ok()) return format.status();
+        options.csv = *format == OutputFormat::kCsv;
+        break;
+      }
       case kCsv:
         options.csv = true;
         break;
+      case kOutput:
       case kSvg:
-        if (option.value.empty()) return Status::Error("option '--svg' needs a file name");
+        if (option.value.empty()) {
+          return Status::Error("option '" + option.spelling + "' needs a file name");
+        }
         options.svg_path = option.value;
         break;
       case kForceOverwrite:
@@ -139,13 +151,13 @@ int RooflineCommand(std::span<const std::string> args) {
 }
 
 std::string RooflineUsage() {
-  return "Usage: gpuscope roofline [--csv] [--svg FILE [-f]] REPORT...\n"
+  return "Usage: gpuscope roofline [--format column|csv | --csv] [-o FILE.svg [-f]] REPORT...\n"
          "\n"
          "Prints the roofline of every kernel profiled in the reports (gpuscope profile\n"
          "--set full): achieved FLOP/s per precision (FP64, FP32, FP16; tensor pipe use),\n"
          "bytes, bandwidth and arithmetic intensity at DRAM, L2 and L1, the device's roofs,\n"
          "and a verdict: memory-bound, compute-bound or latency-bound (no unit above 60% of\n"
-         "its peak), with the headroom to the roof. --svg draws the log-log chart; an existing\n"
+         "its peak), with the headroom to the roof. -o (or --svg) draws the log-log chart; an existing\n"
          "FILE is replaced only with -f, and never when it is one of the REPORTs or any other\n"
          "gpuscope report. No GPU is needed.\n"
          "\n"

@@ -5,6 +5,7 @@
 #include "analysis/rules/rule_registry.h"
 #include "analysis/trace_rules/trace_rule_catalog.h"
 #include "cli/command_prologue.h"
+#include "cli/format_option.h"
 #include "cli/option_parser.h"
 #include "render/escaping.h"
 #include "render/word_wrap.h"
@@ -12,11 +13,12 @@
 namespace gpuscope::cli {
 namespace {
 
-enum RulesOptionId { kList, kCsv, kHelp };
+enum RulesOptionId { kList, kFormat, kCsv, kHelp };
 
 constexpr OptionSpec kRulesOptions[] = {
     {kList, "list", 'l', "", "list the rules (the default)"},
-    {kCsv, "csv", 0, "", "print CSV"},
+    FormatOption(kFormat, "column|csv"),
+    CsvOption(kCsv),
     {kHelp, "help", 'h', "", "show this help"},
 };
 
@@ -33,6 +35,11 @@ StatusOr<RulesOptions> ParseRulesOptions(std::span<const std::string> args) {
   }
   RulesOptions options;
   for (const ParsedOption& option : parsed->options) {
+    if (option.id == kFormat) {
+      StatusOr<OutputFormat> format = ParseFormatOption(option.value, kColumnAndCsv);
+      if (!format.ok()) return format.status();
+      options.csv = *format == OutputFormat::kCsv;
+    }
     if (option.id == kCsv) options.csv = true;
     if (option.id == kHelp) options.help = true;
   }
@@ -42,7 +49,7 @@ StatusOr<RulesOptions> ParseRulesOptions(std::span<const std::string> args) {
 }  // namespace
 
 std::string RulesUsage() {
-  return "Usage: gpuscope rules [--list] [--csv]\n"
+  return "Usage: gpuscope rules [--list] [--format column|csv | --csv]\n"
          "\n"
          "Lists the rules that `gpuscope profile` and `gpuscope stats --page details` run on each\n"
          "measured kernel, then the six trace rules of `gpuscope run` and `stats --rules`. Kernel\n"

@@ -19,11 +19,6 @@
 namespace gpuscope::cli {
 namespace {
 
-// Failures before the program exists have no pid to put in nvprof's "==PID==" prefix.
-void LauncherError(std::string_view message) {
-  std::cerr << "==gpuscope== error: " << message << '\n';
-}
-
 // The log named by --log-file, expanded with the program's pid; stderr if that fails (the
 // pattern was checked before the start, so only a race or a name with the pid that was
 // taken already can get here).
@@ -75,7 +70,7 @@ void ReportProcesses(const RunOptions& options, const StatusOr<Manifest>& manife
 int RunCommand(std::span<const std::string> args) {
   StatusOr<RunOptions> parsed = ParseRunOptions(args);
   if (std::optional<int> exit_code =
-          EndOnUsageErrorOrHelp(parsed, RunUsage(), "run", LauncherError)) {
+          EndOnUsageErrorOrHelp(parsed, RunUsage(), "run", CommandError)) {
     return *exit_code;
   }
   const RunOptions& options = parsed.value();
@@ -84,7 +79,7 @@ int RunCommand(std::span<const std::string> args) {
   TracedProgram program;
   PreparationFailure failure;
   if (!program.Start(options, working_directory, failure)) {
-    LauncherError(failure.message);
+    CommandError(failure.message);
     return failure.exit_code;
   }
   const pid_t pid = program.pid();
@@ -102,7 +97,7 @@ int RunCommand(std::span<const std::string> args) {
   if (std::string ending = DescribeOutcome(outcome); !ending.empty()) log->Line(pid, ending);
   ReportProcesses(options, program.TakeManifest(), pid, working_directory, *log);
   // Puts a --log-file in place: nothing runs after EndLikeTheProgram's signal.
-  if (Status closed = log->Close(); !closed.ok()) LauncherError(closed.message());
+  if (Status closed = log->Close(); !closed.ok()) CommandError(closed.message());
   log.reset();
   EndLikeTheProgram(outcome);
   return ExitCodeFor(outcome);

@@ -3,10 +3,11 @@
 #include <algorithm>
 
 #include "analysis/stats_reports.h"
-#include "util/comma_list.h"
+#include "cli/format_option.h"
 #include "cli/kernel_filter_options.h"
 #include "cli/option_parser.h"
 #include "cli/profile_output.h"
+#include "util/comma_list.h"
 
 namespace gpuscope::cli {
 namespace {
@@ -32,8 +33,8 @@ enum StatsOptionId {
 constexpr OptionSpec kStatsOwnOptions[] = {
     {kReport, "report", 'r', "name[,name...]",
      "print these nsys-style tables instead of nvprof's summary"},
-    {kFormat, "format", 0, "column|csv|json", "output format (default column)"},
-    {kCsv, "csv", 0, "", "the same as --format csv (nvprof's and ncu's spelling)"},
+    FormatOption(kFormat, "column|csv|json"),
+    CsvOption(kCsv),
     {kPrintGpuTrace, "print-gpu-trace", 0, "",
      "nvprof's trace: one row per kernel, copy and memset (as gpuscope run prints it)"},
     {kPrintApiTrace, "print-api-trace", 0, "", "nvprof's trace: one row per CUDA API call"},
@@ -101,11 +102,8 @@ Status Apply(const ParsedOption& option, StatsOptions& options) {
     case kReport:
       return AddReportNames(option.value, options.report_names);
     case kFormat: {
-      StatusOr<render::StatsFormat> format = render::ParseStatsFormat(option.value);
-      if (!format.ok()) {
-        return Status::Error("option '--format' expects column, csv or json, not '" + option.value +
-                             "'");
-      }
+      StatusOr<OutputFormat> format = ParseFormatOption(option.value, kAllFormats);
+      if (!format.ok()) return format.status();
       options.format = format.value();
       return {};
     }

@@ -1,52 +1,38 @@
 #include "render/diff_format.h"
 
-#include <algorithm>
 #include <cmath>
-#include <iomanip>
+#include <map>
 
-#include "analysis/metrics/section_values.h"
 #include "analysis/metrics/value_format.h"
+#include "render/diff_values.h"
 #include "render/escaping.h"
+#include "render/metric_table.h"
 
 namespace gpuscope::render {
 
 using analysis::diff::ChangeName;
-using analysis::diff::DirectionName;
 using analysis::diff::FormatRelative;
 using analysis::diff::KernelDiff;
-using analysis::diff::KernelKey;
 using analysis::diff::KernelOnlyIn;
+using analysis::diff::MatchBy;
 using analysis::diff::MetricDelta;
+using analysis::diff::RangeDiff;
+using analysis::diff::RangeOnlyIn;
 using analysis::diff::ReportDiff;
-using analysis::metrics::FormatDim3;
 using analysis::metrics::FormatMetricNumber;
-using analysis::metrics::FormatRawNumber;
 using analysis::metrics::ScaledValue;
 using analysis::metrics::ScaleValue;
 using analysis::metrics::UnitKind;
 
 namespace {
 
-std::string ValueText(double value, const std::string& unit) {
-  if (unit == "ns" || unit == "nsecond") {
-    ScaledValue s = ScaleValue(UnitKind::kDuration, "", value);
-    return FormatMetricNumber(s.value, true) + " " + s.text_unit;
-  }
-  if (unit == "byte") {
-    ScaledValue s = ScaleValue(UnitKind::kBytes, "", value);
-    return FormatMetricNumber(s.value, true) + " " + s.text_unit;
-  }
-  if (unit == "byte/second") {
-    ScaledValue s = ScaleValue(UnitKind::kByteRate, "", value);
-    return FormatMetricNumber(s.value, true) + " " + s.text_unit;
-  }
-  std::string text = FormatMetricNumber(value, true);
-  return unit.empty() ? text : text + " " + TerminalText(unit);  // the report's unit
-}
-
-std::string SignedTime(double ns) {
+std::string TimeText(double ns) {
   ScaledValue s = ScaleValue(UnitKind::kDuration, "", std::fabs(ns));
   return FormatMetricNumber(s.value, true) + " " + s.text_unit;
+}
+
+std::string TimeSavedText(double saved_ns) {
+  return (saved_ns >= 0 ? "time saved " : "time lost ") + TimeText(saved_ns);
 }
 
 std::string NoiseText(const MetricDelta& d) {
@@ -55,51 +41,62 @@ std::string NoiseText(const MetricDelta& d) {
          ")";
 }
 
-std::string Launches(const KernelKey& key) {
-  return "grid " + FormatDim3(key.grid) + "  block " + FormatDim3(key.block);
+// One table row: name, unit, before, after, change, verdict, noise. Names are the program's
+// and metric names the report's: no raw escapes.
+std::vector<std::string> Row(std::string name, const MetricDelta& d) {
+  ScaledDelta scaled = ScaleDelta(d);
+  return {TerminalText(name),
+          TerminalText(scaled.unit),
+          scaled.before,
+          scaled.after,
+          FormatRelative(d),
+          std::string(ChangeName(d.change)),
+          NoiseText(d)};
 }
 
-void Row(std::ostream& out, const MetricDelta& d, std::size_t name_width) {
-  out << "    " << std::left << std::setw(static_cast<int>(name_width)) << TerminalText(d.name)
-      << std::right << std::setw(18) << ValueText(d.before.mean, d.unit) << std::setw(18)
-      << ValueText(d.after.mean, d.unit) << std::setw(10) << FormatRelative(d) << "  " << std::left
-      << std::setw(8) << ChangeName(d.change) << NoiseText(d) << '\n';
+const std::vector<std::string> kHeaders = {"Metric Name", "Metric Unit", "Before", "After",
+                                           "Change",      "Verdict",     "Noise"};
+
+// Name and unit left, numbers right, verdict and noise left.
+void WriteTable(std::ostream& out, const std::vector<std::string>& headers,
+                const std::vector<std::vector<std::string>>& rows) {
+  WriteMetricTable(out, headers, rows, /*left_aligned=*/2, /*left_aligned_tail=*/2);
 }
 
 void WriteKernel(const KernelDiff& k, const DiffFormatOptions& options, std::ostream& out) {
-  // Names are the program's and metric names the report's: no raw escapes.
-  out << "  " << TerminalText(k.function_name) << "  " << Launches(k.key) << "  launches "
+  out << "  " << TerminalText(k.function_name) << "  "
+      << ConfigChangeText(k.configs_before, k.configs_after) << "  launches "
       << k.launches_before << " -> " << k.launches_after;
-  if (k.time_saved_ns) {
-    out << "  " << (*k.time_saved_ns >= 0 ? "time saved " : "time lost ")
-        << SignedTime(*k.time_saved_ns);
-  }
+  if (k.time_saved_ns) out << "  " << TimeSavedText(*k.time_saved_ns);
+  if (k.regression) out << "  REGRESSION";
   out << '\n';
-  std::vector<const MetricDelta*> shown;
+  // ncu gives a few labels to two metrics ("TMA": the pipe's instructions and its cycles):
+  // those rows also name the CUPTI id.
+  std::map<std::string, int> label_uses;
+  for (const MetricDelta& m : k.metrics) ++label_uses[MetricLabel(m)];
+  auto name = [&](const MetricDelta& m) {
+    std::string label = MetricLabel(m);
+    return label_uses[label] > 1 ? label + " (" + m.name + ")" : label;
+  };
+  std::vector<std::vector<std::string>> rows;
   std::size_t within = 0, unchanged = 0;
-  if (k.duration) shown.push_back(&*k.duration);  // always: the first thing users look for
+  // The traced duration always: the first thing users look for.
+  if (k.duration) rows.push_back(Row(k.duration->name, *k.duration));
   for (const MetricDelta& m : k.metrics) {
     if (options.all_rows || m.beyond_noise) {
-      shown.push_back(&m);
+      rows.push_back(Row(name(m), m));
     } else if (m.delta == 0) {
       ++unchanged;
     } else {
       ++within;
     }
   }
-  if (shown.empty()) {
+  if (rows.empty()) {
     out << "    no change beyond noise (" << k.metrics.size() << " metrics compared; " << within
         << " changed within noise)\n\n";
     return;
   }
-  std::size_t name_width = 20;
-  for (const MetricDelta* d : shown)
-    name_width = std::max(name_width, TerminalText(d->name).size() + 2);
-  out << "    " << std::left << std::setw(static_cast<int>(name_width)) << "Metric" << std::right
-      << std::setw(18) << "Before" << std::setw(18) << "After" << std::setw(10) << "Change"
-      << "  " << std::left << std::setw(8) << "Verdict"
-      << "Noise\n";
-  for (const MetricDelta* d : shown) Row(out, *d, name_width);
+  WriteTable(out, kHeaders, rows);
   if (k.metrics.empty() && !k.duration) out << "    (nothing measured in both reports)\n";
   if (within + unchanged > 0) {
     out << "    (" << within << " metrics changed within noise, " << unchanged
@@ -108,74 +105,78 @@ void WriteKernel(const KernelDiff& k, const DiffFormatOptions& options, std::ost
   out << '\n';
 }
 
-void WriteOnlyIn(const std::vector<KernelOnlyIn>& kernels, std::string_view which,
-                 std::ostream& out) {
+void WriteKernelsOnlyIn(const std::vector<KernelOnlyIn>& kernels, std::string_view which,
+                        std::ostream& out) {
   if (kernels.empty()) return;
-  out << "  Only in " << which << ":\n";
+  out << "  Kernels only in " << which << ":\n";
   for (const KernelOnlyIn& k : kernels) {
-    out << "    " << TerminalText(k.function_name) << "  " << Launches(k.key) << "  launches "
-        << k.launches;
-    if (k.total_time_ns > 0) out << "  time " << SignedTime(k.total_time_ns);
+    out << "    " << TerminalText(k.function_name) << "  " << ConfigChangeText(k.configs, k.configs)
+        << "  launches " << k.launches;
+    if (k.total_time_ns > 0) out << "  time " << TimeText(k.total_time_ns);
     out << '\n';
   }
   out << '\n';
 }
 
-std::string Raw(double value) { return FormatRawNumber(value); }
-
-void CsvRow(std::ostream& out, const KernelKey& key, const std::string& function,
-            const std::string& status, std::size_t before_launches, std::size_t after_launches,
-            const MetricDelta* d) {
-  out << CsvField(function) << ',' << CsvField(key.name) << ',' << CsvField(FormatDim3(key.grid))
-      << ',' << CsvField(FormatDim3(key.block)) << ',' << status << ',' << before_launches << ','
-      << after_launches;
-  if (d) {
-    out << ',' << CsvField(d->name) << ',' << CsvField(d->unit) << ',' << Raw(d->before.mean) << ','
-        << Raw(d->after.mean) << ',' << Raw(d->delta) << ','
-        << (d->relative ? Raw(*d->relative * 100.0) : "") << ','
-        << CsvField(DirectionName(d->direction)) << ',' << ChangeName(d->change) << ','
-        << (d->beyond_noise ? "yes" : "no") << ',' << Raw(d->noise * 100.0) << ','
-        << CsvField(d->noise_source);
-  } else {
-    out << ",,,,,,,,,,,";
+void WriteRanges(const ReportDiff& diff, std::ostream& out) {
+  if (diff.ranges.empty() && diff.ranges_only_before.empty() && diff.ranges_only_after.empty()) {
+    return;
+  }
+  out << "NVTX ranges (GPU time projected per range instance, matched by name)\n";
+  std::vector<std::vector<std::string>> rows;
+  for (const RangeDiff& r : diff.ranges) {
+    std::vector<std::string> row = Row(r.name, r.projected);
+    row.insert(row.begin() + 2, std::to_string(r.projected.before.count) + " -> " +
+                                    std::to_string(r.projected.after.count));
+    rows.push_back(std::move(row));
+  }
+  WriteTable(out, {"Range", "Unit", "Instances", "Before", "After", "Change", "Verdict", "Noise"},
+             rows);
+  for (const auto& [list, which] :
+       {std::pair{&diff.ranges_only_before, "before"}, std::pair{&diff.ranges_only_after, "after"}}) {
+    if (list->empty()) continue;
+    out << "  Ranges only in " << which << ":\n";
+    for (const RangeOnlyIn& r : *list) {
+      out << "    " << TerminalText(r.name) << "  instances " << r.instances << "  time "
+          << TimeText(r.total_time_ns) << '\n';
+    }
   }
   out << '\n';
+}
+
+void WriteRegressions(const ReportDiff& diff, std::ostream& out) {
+  if (diff.regressions == 0) {
+    out << "No regression beyond noise.\n";
+    return;
+  }
+  out << "Regressions beyond noise: " << diff.regressions << " (";
+  std::string separator;
+  for (const KernelDiff& k : diff.kernels) {
+    if (!k.regression) continue;
+    out << separator << "kernel " << TerminalText(k.function_name);
+    separator = ", ";
+  }
+  for (const RangeDiff& r : diff.ranges) {
+    if (!r.regression) continue;
+    out << separator << "NVTX range " << TerminalText(r.name);
+    separator = ", ";
+  }
+  out << ")\n";
 }
 
 }  // namespace
 
 void WriteDiffText(const ReportDiff& diff, const DiffFormatOptions& options, std::ostream& out) {
-  out << "Comparing kernels (matched by name, grid and block)\n"
+  out << "Comparing kernels (matched by "
+      << (diff.match == MatchBy::kName ? "name" : "name, grid and block") << ")\n"
       << "  before: " << TerminalText(diff.before_path) << '\n'
       << "  after:  " << TerminalText(diff.after_path) << "\n\n";
   if (diff.kernels.empty()) out << "  No kernel is in both reports.\n\n";
   for (const KernelDiff& k : diff.kernels) WriteKernel(k, options, out);
-  WriteOnlyIn(diff.only_before, "before", out);
-  WriteOnlyIn(diff.only_after, "after", out);
-}
-
-void WriteDiffCsv(const ReportDiff& diff, std::ostream& out) {
-  out << "Function,Kernel Name,Grid Size,Block Size,Status,Launches Before,Launches After,"
-         "Metric,Unit,Before,After,Delta,Delta %,Direction,Change,Beyond Noise,Noise %,"
-         "Noise Source\n";
-  for (const KernelDiff& k : diff.kernels) {
-    if (k.duration) {
-      CsvRow(out, k.key, k.function_name, "matched", k.launches_before, k.launches_after,
-             &*k.duration);
-    }
-    for (const MetricDelta& m : k.metrics) {
-      CsvRow(out, k.key, k.function_name, "matched", k.launches_before, k.launches_after, &m);
-    }
-    if (!k.duration && k.metrics.empty()) {
-      CsvRow(out, k.key, k.function_name, "matched", k.launches_before, k.launches_after, nullptr);
-    }
-  }
-  for (const KernelOnlyIn& k : diff.only_before) {
-    CsvRow(out, k.key, k.function_name, "only in before", k.launches, 0, nullptr);
-  }
-  for (const KernelOnlyIn& k : diff.only_after) {
-    CsvRow(out, k.key, k.function_name, "only in after", 0, k.launches, nullptr);
-  }
+  WriteKernelsOnlyIn(diff.only_before, "before", out);
+  WriteKernelsOnlyIn(diff.only_after, "after", out);
+  WriteRanges(diff, out);
+  WriteRegressions(diff, out);
 }
 
 }  // namespace gpuscope::render

@@ -8,12 +8,14 @@ namespace {
 constexpr const char* kIndent = "    ";
 
 void WriteLine(std::ostream& out, const std::vector<std::string>& cells,
-               const std::vector<std::size_t>& widths, std::size_t left_aligned) {
+               const std::vector<std::size_t>& widths, std::size_t left_aligned,
+               std::size_t left_aligned_tail) {
   std::string line = kIndent;
   for (std::size_t i = 0; i < cells.size(); ++i) {
     if (i > 0) line += ' ';
     const std::string padding(widths[i] - cells[i].size(), ' ');
-    line += i < left_aligned ? cells[i] + padding : padding + cells[i];
+    const bool left = i < left_aligned || i + left_aligned_tail >= cells.size();
+    line += left ? cells[i] + padding : padding + cells[i];
   }
   // Left-aligned padding would leave blanks at the end of the line.
   line.erase(line.find_last_not_of(' ') + 1);
@@ -23,7 +25,8 @@ void WriteLine(std::ostream& out, const std::vector<std::string>& cells,
 }  // namespace
 
 void WriteMetricTable(std::ostream& out, const std::vector<std::string>& headers,
-                      const std::vector<std::vector<std::string>>& rows, std::size_t left_aligned) {
+                      const std::vector<std::vector<std::string>>& rows, std::size_t left_aligned,
+                      std::size_t left_aligned_tail) {
   if (rows.empty()) return;
   std::vector<std::size_t> widths(headers.size());
   for (std::size_t i = 0; i < headers.size(); ++i) widths[i] = headers[i].size();
@@ -34,10 +37,10 @@ void WriteMetricTable(std::ostream& out, const std::vector<std::string>& headers
   }
   std::vector<std::string> rule;
   for (std::size_t width : widths) rule.emplace_back(width, '-');
-  WriteLine(out, rule, widths, left_aligned);
-  WriteLine(out, headers, widths, left_aligned);
-  WriteLine(out, rule, widths, left_aligned);
-  for (const auto& row : rows) WriteLine(out, row, widths, left_aligned);
+  WriteLine(out, rule, widths, left_aligned, left_aligned_tail);
+  WriteLine(out, headers, widths, left_aligned, left_aligned_tail);
+  WriteLine(out, rule, widths, left_aligned, left_aligned_tail);
+  for (const auto& row : rows) WriteLine(out, row, widths, left_aligned, left_aligned_tail);
 }
 
 }  // namespace gpuscope::render

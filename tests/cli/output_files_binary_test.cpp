@@ -61,7 +61,7 @@ std::vector<Writer> Writers() {
        [](const std::string& out, const std::string& in) {
          return std::vector<std::string>{"report", in, "-o", out};
        }},
-      {"export_chrome", "--force-overwrite", "the Chrome trace",
+      {"export_chrome", "-f", "the Chrome trace",
        [](const std::string& out, const std::string& in) {
          return std::vector<std::string>{"export", "-o", out, in};
        }},
@@ -207,11 +207,10 @@ TEST_F(CsvOutputFiles, TablesAreReplacedOnlyWithForce) {
   dir_.Write("tables/kernels.csv", "edited by hand\n");
   Finished ran = RunGpuscope({"export", "--format", "csv", "-o", out, input_});
   EXPECT_EQ(ran.exit_code, 1);
-  EXPECT_NE(ran.err.find("already exists (use --force-overwrite to overwrite it)"),
-            std::string::npos)
+  EXPECT_NE(ran.err.find("already exists (use -f to overwrite it)"), std::string::npos)
       << ran.err;
   EXPECT_EQ(ReadFile(kernels), "edited by hand\n");
-  ran = RunGpuscope({"export", "--format", "csv", "--force-overwrite", "-o", out, input_});
+  ran = RunGpuscope({"export", "--format", "csv", "-f", "-o", out, input_});
   EXPECT_EQ(ran.exit_code, 0) << ran.err;
   EXPECT_NE(ReadFile(kernels).find("_Z3addiiPi"), std::string::npos) << ReadFile(kernels);
   ExpectNoTemporaryFiles(out);

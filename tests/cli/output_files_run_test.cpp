@@ -30,7 +30,7 @@ class RunLogFile : public ::testing::Test {
   }
   void ExpectRefusedBeforeTheStart(const testing::Finished& ran, const std::string& message) {
     EXPECT_EQ(ran.exit_code, 1);
-    EXPECT_EQ(ran.err, "==gpuscope== error: " + message + "\n");
+    EXPECT_EQ(ran.err, "gpuscope: error: " + message + "\n");
     EXPECT_FALSE(testing::FileExists(marker_)) << "the program ran";
   }
 
@@ -66,7 +66,7 @@ TEST_F(RunLogFile, NeverOverwritesTheProgram) {
       {"run", "-f", "-o", dir_.File("r_%p.sqlite"), "--log-file", program, "--", program},
       {{"GPUSCOPE_INJECTION_LIBRARY", placeholder_library_}});
   EXPECT_EQ(ran.exit_code, 1);
-  EXPECT_EQ(ran.err, "==gpuscope== error: " + program +
+  EXPECT_EQ(ran.err, "gpuscope: error: " + program +
                          " is an input of this command; not overwriting it with the log\n");
   EXPECT_TRUE(ReadFile(program) == before) << "the program changed";
 }

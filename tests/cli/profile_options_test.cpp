@@ -23,6 +23,19 @@ std::string ErrorOf(std::vector<std::string> args) {
   return message;
 }
 
+TEST(ProfileOptions, FormatCsvIsTheSameAsCsvAndJsonIsRefused) {
+  for (const char* spelling : {"--csv", "--format=csv"}) {
+    StatusOr<ProfileOptions> parsed = Parse({spelling, "--", "./app"});
+    ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+    EXPECT_TRUE(parsed->csv) << spelling;
+  }
+  StatusOr<ProfileOptions> column = Parse({"--csv", "--format", "column", "--", "./app"});
+  ASSERT_TRUE(column.ok()) << column.status().message();
+  EXPECT_FALSE(column->csv);  // the later one wins, as with every option
+  EXPECT_EQ(ErrorOf({"--format", "json", "--", "./app"}),
+            "option '--format' expects column or csv, not 'json'");
+}
+
 TEST(ProfileOptions, DefaultsForAPlainProgram) {
   StatusOr<ProfileOptions> parsed = Parse({"--", "./app", "--size", "3"});
   ASSERT_TRUE(parsed.ok()) << parsed.status().message();

@@ -45,7 +45,7 @@ class RunBinary : public ::testing::Test {
 TEST_F(RunBinary, MissingProgramExits127BeforeStarting) {
   testing::Finished result = RunGpuscope(Run({"--", "gpuscope-no-such-program"}), Env());
   EXPECT_EQ(result.exit_code, 127);
-  EXPECT_EQ(result.err, "==gpuscope== error: gpuscope-no-such-program: command not found\n");
+  EXPECT_EQ(result.err, "gpuscope: error: gpuscope-no-such-program: command not found\n");
   EXPECT_EQ(result.out, "");
 }
 
@@ -53,13 +53,13 @@ TEST_F(RunBinary, NonExecutableFileExits127) {
   std::string data = dir_.Write("data.txt", "not a program", 0644);
   testing::Finished result = RunGpuscope(Run({"--", data}), Env());
   EXPECT_EQ(result.exit_code, 127);
-  EXPECT_EQ(result.err, "==gpuscope== error: " + data + " is not executable\n");
+  EXPECT_EQ(result.err, "gpuscope: error: " + data + " is not executable\n");
 }
 
 TEST_F(RunBinary, UnknownOptionExits2WithUsage) {
   testing::Finished result = RunGpuscope({"run", "--print-everything", "--", "true"}, Env());
   EXPECT_EQ(result.exit_code, 2);
-  EXPECT_EQ(result.err.rfind("==gpuscope== error: unknown option '--print-everything'\n", 0), 0u)
+  EXPECT_EQ(result.err.rfind("gpuscope: error: unknown option '--print-everything'\n", 0), 0u)
       << result.err;
   EXPECT_NE(result.err.find("Usage: gpuscope run"), std::string::npos);
   // The shorthand reports the same way.
@@ -79,7 +79,7 @@ TEST_F(RunBinary, UnwritableReportDirectoryFailsBeforeTheProgramStarts) {
   testing::Finished result =
       RunGpuscope({"run", "-o", dir_.File("no_such_dir/r.sqlite"), "--", "touch", marker}, Env());
   EXPECT_EQ(result.exit_code, 1);
-  EXPECT_EQ(result.err, "==gpuscope== error: report directory '" + dir_.File("no_such_dir") +
+  EXPECT_EQ(result.err, "gpuscope: error: report directory '" + dir_.File("no_such_dir") +
                             "' does not exist\n");
   EXPECT_FALSE(FileExists(marker));
 }

@@ -47,10 +47,10 @@ class RecordedReportDiff : public ::testing::Test {
     ASSERT_EQ(rc, SQLITE_OK) << message;
   }
 
-  static ReportKernels Load(const std::string& path) {
+  static ReportKernels Load(const std::string& path, MatchBy match = MatchBy::kName) {
     auto reader = store::ReportReader::Open(path);
     EXPECT_TRUE(reader.ok()) << reader.status().message();
-    auto kernels = LoadReportKernels(**reader);
+    auto kernels = LoadReportKernels(**reader, match);
     EXPECT_TRUE(kernels.ok()) << kernels.status().message();
     return std::move(kernels.value());
   }
@@ -136,15 +136,38 @@ TEST_F(RecordedReportDiff, RepeatedLaunchesGiveTheNoiseBand) {
   EXPECT_EQ(duration->change, Change::kWorse);
 }
 
-TEST_F(RecordedReportDiff, ChangedLaunchShapeIsUnmatched) {
+// The case: the block size changed and "No kernel is in both reports".
+TEST_F(RecordedReportDiff, ChangedBlockSizeIsMatchedByNameAndShown) {
+  Execute(
+      "UPDATE kernels SET block_x = 64 WHERE name_id IN (SELECT id FROM strings WHERE value "
+      "LIKE '%k_dfma_fp64%');");
+  ReportDiff d = DiffReports(Load(kRecorded), Load(after_));
+  EXPECT_TRUE(d.only_before.empty());
+  EXPECT_TRUE(d.only_after.empty());
+  const KernelDiff* dfma = Find(d, "k_dfma_fp64");
+  ASSERT_NE(dfma, nullptr);
+  EXPECT_TRUE(dfma->ConfigChanged());
+  ASSERT_EQ(dfma->configs_after.size(), 1u);
+  EXPECT_EQ(dfma->configs_after[0].block[0], 64);
+  EXPECT_FALSE(dfma->metrics.empty());  // the profiled metrics are compared too
+  std::ostringstream text;
+  WriteDiffText(d, {}, text);
+  EXPECT_NE(text.str().find("block (" + std::to_string(dfma->configs_before[0].block[0]) +
+                            ", 1, 1) -> (64, 1, 1)"),
+            std::string::npos)
+      << text.str();
+}
+
+TEST_F(RecordedReportDiff, ChangedLaunchShapeIsUnmatchedByNameAndConfig) {
   Execute(
       "UPDATE kernels SET grid_x = 999 WHERE name_id IN (SELECT id FROM strings WHERE value "
       "LIKE '%k_dfma_fp64%');");
-  ReportDiff d = DiffReports(Load(kRecorded), Load(after_));
+  ReportDiff d = DiffReports(Load(kRecorded, MatchBy::kNameAndConfig),
+                             Load(after_, MatchBy::kNameAndConfig));
   ASSERT_EQ(d.only_before.size(), 1u);
   EXPECT_EQ(d.only_before[0].function_name, "k_dfma_fp64");
   ASSERT_EQ(d.only_after.size(), 1u);
-  EXPECT_EQ(d.only_after[0].key.grid[0], 999);
+  EXPECT_EQ(d.only_after[0].configs[0].grid[0], 999);
 }
 
 TEST_F(RecordedReportDiff, NotAReportIsAOneLineError) {

@@ -10,12 +10,16 @@ namespace gpuscope::analysis::diff {
 namespace {
 
 using render::WriteDiffCsv;
+using render::WriteDiffJson;
 using render::WriteDiffText;
+
+constexpr LaunchConfig kConfig{{4, 1, 1}, {128, 1, 1}};
 
 KernelLaunches Group(const std::string& name, std::vector<double> durations,
                      std::map<std::string, std::vector<double>> metrics = {}) {
   KernelLaunches g;
-  g.key = {name, {4, 1, 1}, {128, 1, 1}};
+  g.key = {name, std::nullopt};
+  g.configs = {kConfig};
   g.function_name = name;
   g.launches = durations.size();
   g.traced_durations_ns = std::move(durations);
@@ -90,23 +94,37 @@ TEST(DiffReports, PercentagesNeedHalfAPoint) {
   EXPECT_EQ(d.kernels[0].metrics[0].change, Change::kBetter);
 }
 
-TEST(DiffReports, MatchesByNameAndLaunchShapeAndListsTheRest) {
-  KernelLaunches other_grid = Group("k", {50});
-  other_grid.key.grid = {8, 1, 1};
-  ReportDiff d = DiffReports(Report("a", {Group("k", {100}), Group("gone", {10})}),
-                             Report("b", {other_grid, Group("k", {100}), Group("new", {5})}));
+// With --match name+config each shape is its own kernel (LoadReportKernels puts the shape in
+// the key).
+KernelLaunches WithConfigInKey(KernelLaunches g, LaunchConfig config) {
+  g.key.config = config;
+  g.configs = {config};
+  return g;
+}
+
+TEST(DiffReports, MatchesByNameAndConfigWhenAskedAndListsTheRest) {
+  const LaunchConfig wider{{8, 1, 1}, {128, 1, 1}};
+  ReportKernels before = Report("a", {WithConfigInKey(Group("k", {100}), kConfig),
+                                      WithConfigInKey(Group("gone", {10}), kConfig)});
+  ReportKernels after = Report("b", {WithConfigInKey(Group("k", {50}), wider),
+                                     WithConfigInKey(Group("k", {100}), kConfig),
+                                     WithConfigInKey(Group("new", {5}), kConfig)});
+  before.match = after.match = MatchBy::kNameAndConfig;
+  ReportDiff d = DiffReports(before, after);
   ASSERT_EQ(d.kernels.size(), 1u);
-  EXPECT_EQ(d.kernels[0].key.grid[0], 4);
+  EXPECT_EQ(d.kernels[0].configs_before[0].grid[0], 4);
+  EXPECT_FALSE(d.kernels[0].ConfigChanged());
   ASSERT_EQ(d.only_before.size(), 1u);
   EXPECT_EQ(d.only_before[0].function_name, "gone");
   ASSERT_EQ(d.only_after.size(), 2u);
-  EXPECT_EQ(d.only_after[0].key.grid[0], 8);  // 50 ns: the bigger one first
+  EXPECT_EQ(d.only_after[0].configs[0].grid[0], 8);  // 50 ns: the bigger one first
   EXPECT_EQ(d.only_after[1].function_name, "new");
 
   std::ostringstream text;
   WriteDiffText(d, {}, text);
-  EXPECT_NE(text.str().find("Only in before:"), std::string::npos);
-  EXPECT_NE(text.str().find("Only in after:"), std::string::npos);
+  EXPECT_NE(text.str().find("matched by name, grid and block"), std::string::npos);
+  EXPECT_NE(text.str().find("Kernels only in before:"), std::string::npos);
+  EXPECT_NE(text.str().find("Kernels only in after:"), std::string::npos);
   std::ostringstream csv;
   WriteDiffCsv(d, csv);
   EXPECT_NE(csv.str().find(",only in before,1,0,"), std::string::npos);
@@ -119,6 +137,158 @@ TEST(DiffReports, KernelsWithTheBiggestTimeChangeComeFirst) {
   ASSERT_EQ(d.kernels.size(), 2u);
   EXPECT_EQ(d.kernels[0].function_name, "b_big");
   EXPECT_DOUBLE_EQ(*d.kernels[0].time_saved_ns, -1000);
+}
+
+TEST(DiffReports, ByNameAChangedBlockIsTheSameKernelWithItsConfigChange) {
+  KernelLaunches smaller_block = Group("k", {80});
+  smaller_block.configs = {LaunchConfig{{4, 1, 1}, {64, 1, 1}}};
+  ReportDiff d = DiffReports(Report("a", {Group("k", {100})}), Report("b", {smaller_block}));
+  ASSERT_EQ(d.kernels.size(), 1u);
+  EXPECT_TRUE(d.only_before.empty());
+  EXPECT_TRUE(d.only_after.empty());
+  EXPECT_TRUE(d.kernels[0].ConfigChanged());
+  std::ostringstream text;
+  WriteDiffText(d, {}, text);
+  EXPECT_NE(text.str().find("grid (4, 1, 1)  block (128, 1, 1) -> (64, 1, 1)"), std::string::npos)
+      << text.str();
+  std::ostringstream json;
+  WriteDiffJson(d, json);
+  EXPECT_NE(json.str().find("\"config_changed\":true"), std::string::npos) << json.str();
+  EXPECT_NE(json.str().find("\"configs_after\":[{\"grid\":[4,1,1],\"block\":[64,1,1]}]"),
+            std::string::npos)
+      << json.str();
+}
+
+// The words after `label` in the table row that starts with it (after the indent).
+std::vector<std::string> RowWords(const std::string& text, const std::string& label) {
+  std::size_t at = text.find("\n    " + label + " ");
+  if (at == std::string::npos) return {};
+  at += 5 + label.size();
+  std::istringstream line(text.substr(at, text.find('\n', at) - at));
+  std::vector<std::string> words;
+  for (std::string word; line >> word;) words.push_back(word);
+  return words;
+}
+
+TEST(DiffReports, ColumnsNeverRunTogetherAndMetricsHaveNcuNames) {
+  const std::string conflicts = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum";
+  const std::string duration = "gpu__time_duration.sum";
+  const std::string sm = "sm__throughput.avg.pct_of_peak_sustained_elapsed";
+  ReportKernels before = Report(
+      "a", {Group("k", {}, {{conflicts, {8380716}}, {duration, {61728}}, {sm, {40}}})});
+  ReportKernels after = Report(
+      "b", {Group("k", {}, {{conflicts, {10894930.8}}, {duration, {1234567}}, {sm, {80}}})});
+  before.units = {{conflicts, "bank_conflict"}, {duration, "nsecond"}, {sm, "%"}};
+  ReportDiff d = DiffReports(before, after);
+  std::ostringstream out;
+  WriteDiffText(d, {}, out);
+  const std::string text = out.str();
+  // The unit in its own column, each number a word of its own (the issue's
+  // "8,380,716 bank_conflict10,894,930.80 bank_conflict").
+  // Catalogue metrics by ncu's label, not the CUPTI id.
+  EXPECT_EQ(text.find(conflicts), std::string::npos) << text;
+  EXPECT_EQ(text.find(duration), std::string::npos) << text;
+  std::vector<std::string> words = RowWords(text, "Shared Store Bank Conflicts");
+  ASSERT_GE(words.size(), 4u) << text;
+  EXPECT_EQ(words[0], "bank_conflict");
+  EXPECT_EQ(words[1], "8,380,716");
+  EXPECT_EQ(words[2], "10,894,930.80");
+  EXPECT_EQ(words[3], "+30.0%");
+  // Before and after in one unit, chosen for the larger.
+  words = RowWords(text, "Duration");
+  ASSERT_GE(words.size(), 4u) << text;
+  EXPECT_EQ(words[0], "ms");
+  EXPECT_EQ(words[1], "0.06");
+  EXPECT_EQ(words[2], "1.23");
+  words = RowWords(text, "Compute (SM) Throughput");
+  ASSERT_GE(words.size(), 4u) << text;
+  EXPECT_EQ(words[0], "%");
+  EXPECT_EQ(words[1], "40");
+  // Aligned: the spaces between the dashes of the rule are the column gaps, blank in every
+  // row of the table.
+  std::istringstream lines(text);
+  std::vector<std::string> table;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.starts_with("    -") || !table.empty()) table.push_back(line);
+    if (table.size() > 1 && line.empty()) break;
+  }
+  ASSERT_GE(table.size(), 6u) << text;  // rule, header, rule, three rows
+  const std::string& rule = table[0];
+  for (std::size_t i = 1; i + 1 < table.size(); ++i) {
+    for (std::size_t p = 4; p < rule.size() && p < table[i].size(); ++p) {
+      if (rule[p] == ' ') EXPECT_EQ(table[i][p], ' ') << "column gap at " << p << ":\n" << text;
+    }
+  }
+}
+
+TEST(DiffReports, ALabelTwoMetricsShareAlsoNamesTheirIds) {
+  // ncu calls both "TMA" (instructions and cycles of the pipe).
+  const std::string inst = "sm__inst_executed_pipe_tma.avg.pct_of_peak_sustained_elapsed";
+  const std::string cycles = "sm__pipe_tma_cycles_active.avg.pct_of_peak_sustained_elapsed";
+  const std::string dram = "dram__bytes.sum";
+  ReportDiff d = DiffReports(
+      Report("a", {Group("k", {}, {{inst, {10}}, {cycles, {12}}, {dram, {1e6}}})}),
+      Report("b", {Group("k", {}, {{inst, {20}}, {cycles, {24}}, {dram, {2e6}}})}));
+  std::ostringstream out;
+  WriteDiffText(d, {}, out);
+  EXPECT_NE(out.str().find("    TMA (" + inst + ") "), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("    TMA (" + cycles + ") "), std::string::npos) << out.str();
+  EXPECT_EQ(out.str().find(dram), std::string::npos) << out.str();  // its label alone
+}
+
+TEST(DiffReports, ASlowdownBeyondNoiseIsARegression) {
+  ReportDiff slower =
+      DiffReports(Report("a", {Group("k", {1000})}), Report("b", {Group("k", {1100})}));
+  EXPECT_TRUE(slower.kernels[0].regression);
+  EXPECT_EQ(slower.regressions, 1u);
+  std::ostringstream text;
+  WriteDiffText(slower, {}, text);
+  EXPECT_NE(text.str().find("REGRESSION"), std::string::npos);
+  EXPECT_NE(text.str().find("Regressions beyond noise: 1 (kernel k)"), std::string::npos)
+      << text.str();
+  std::ostringstream json;
+  WriteDiffJson(slower, json);
+  EXPECT_NE(json.str().find("\"regressions\": 1,"), std::string::npos) << json.str();
+  EXPECT_NE(json.str().find("\"regression\":true"), std::string::npos);
+
+  // Within noise (1% < 2%), or faster: none.
+  for (double after : {1010.0, 500.0}) {
+    ReportDiff d =
+        DiffReports(Report("a", {Group("k", {1000})}), Report("b", {Group("k", {after})}));
+    EXPECT_FALSE(d.kernels[0].regression) << after;
+    EXPECT_EQ(d.regressions, 0u);
+  }
+  // A kernel in one report only is listed, not a regression.
+  ReportDiff added = DiffReports(Report("a", {}), Report("b", {Group("new", {1000})}));
+  EXPECT_EQ(added.regressions, 0u);
+}
+
+TEST(DiffReports, NvtxRangesCompareTheirProjectedGpuTime) {
+  ReportKernels before = Report("a", {});
+  ReportKernels after = Report("b", {});
+  before.nvtx_projected_ns = {{"step", {1000, 1010}}, {"load", {50}}, {"gone", {5}}};
+  after.nvtx_projected_ns = {{"step", {1500, 1515}}, {"load", {50}}, {"new", {7}}};
+  ReportDiff d = DiffReports(before, after);
+  ASSERT_EQ(d.ranges.size(), 2u);
+  EXPECT_EQ(d.ranges[0].name, "step");  // the bigger change first
+  EXPECT_TRUE(d.ranges[0].regression);
+  EXPECT_EQ(d.ranges[0].projected.noise_source, "range of 2+2 instances");
+  EXPECT_DOUBLE_EQ(d.ranges[0].time_saved_ns, -1005);
+  EXPECT_FALSE(d.ranges[1].regression);
+  EXPECT_EQ(d.regressions, 1u);
+  ASSERT_EQ(d.ranges_only_before.size(), 1u);
+  EXPECT_EQ(d.ranges_only_before[0].name, "gone");
+  ASSERT_EQ(d.ranges_only_after.size(), 1u);
+  EXPECT_EQ(d.ranges_only_after[0].name, "new");
+  std::ostringstream text;
+  WriteDiffText(d, {}, text);
+  EXPECT_NE(text.str().find("Regressions beyond noise: 1 (NVTX range step)"), std::string::npos)
+      << text.str();
+  std::vector<std::string> words = RowWords(text.str(), "step");
+  ASSERT_GE(words.size(), 7u) << text.str();
+  EXPECT_EQ(words[0], "us");
+  EXPECT_EQ(words[1], "2");  // instances "2 -> 2"
+  EXPECT_EQ(words[6], "+50.0%");
 }
 
 // Kernel and metric names come from the reports: control characters print as \xHH.

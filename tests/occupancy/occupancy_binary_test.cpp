@@ -138,7 +138,8 @@ TEST(OccupancyBinary, UsageErrors) {
   ExpectUsageError(base({"--smem", "lots"}), "option '--smem' expects a size in bytes");
   ExpectUsageError(base({"--carveout", "120"}), "option '--carveout' expects a percentage");
   ExpectUsageError(base({"--smem-config", "5000"}), "not 5000 bytes");
-  ExpectUsageError(base({"--csv", "--svg", "x.svg"}), "--csv and --svg cannot be combined");
+  ExpectUsageError(base({"--csv", "--svg", "x.svg"}),
+                   "CSV output and an SVG file (-o/--svg) cannot be combined");
   ExpectUsageError(base({"extra"}), "unexpected argument 'extra'");
   ExpectUsageError(base({"--bogus"}), "unknown option");
   ExpectUsageError({"occupancy", "--threads", "256", "--regs", "40"}, "--cc is required");

@@ -1,12 +1,17 @@
 // The kernels of one report grouped for comparison with another: one group per kernel name
-// and launch configuration (grid, block), holding the traced durations of all its launches
-// and, for the launches `gpuscope profile` measured, each metric's values.
+// (or per name and launch configuration, `MatchBy::kNameAndConfig`), holding the
+// configurations it was launched with, the traced durations of all its launches and, for the
+// launches `gpuscope profile` measured, each metric's values; and the GPU time projected per
+// NVTX range.
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <map>
+#include <optional>
+#include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "store/report_reader.h"
@@ -14,19 +19,35 @@
 
 namespace gpuscope::analysis::diff {
 
-// What makes two launches "the same kernel" across reports: the demangled name (the full
-// signature, so template instantiations stay apart) and the launch shape.
-struct KernelKey {
-  std::string name;
+// A launch's shape: the grid and block dimensions.
+struct LaunchConfig {
   std::array<std::int32_t, 3> grid{};
   std::array<std::int32_t, 3> block{};
+  auto operator<=>(const LaunchConfig&) const = default;
+};
+
+// How kernels of two reports are paired. By name (the default): a kernel whose block size
+// changed is still the same kernel, and the diff shows the configuration change. By name and
+// configuration: each shape is its own kernel (a launch with another grid is another
+// workload).
+enum class MatchBy { kName, kNameAndConfig };
+
+std::string_view MatchByName(MatchBy match);  // "name", "name+config"
+std::optional<MatchBy> ParseMatchBy(std::string_view text);
+
+// What makes two launches "the same kernel" across reports: the demangled name (the full
+// signature, so template instantiations stay apart) and, with kNameAndConfig, the shape.
+struct KernelKey {
+  std::string name;
+  std::optional<LaunchConfig> config;
   auto operator<=>(const KernelKey&) const = default;
 };
 
 struct KernelLaunches {
   KernelKey key;
-  std::string function_name;  // "k_saxpy", for titles
-  std::size_t launches = 0;   // rows in the kernels table
+  std::string function_name;        // "k_saxpy", for titles
+  std::set<LaunchConfig> configs;   // every shape it was launched with
+  std::size_t launches = 0;         // rows in the kernels table
   // Launches with both timestamps (a replayed launch has none: CUPTI does not time it).
   std::vector<double> traced_durations_ns;
   std::size_t profiled = 0;  // launches measured by replay
@@ -38,9 +59,14 @@ struct ReportKernels {
   std::string path;
   std::vector<KernelLaunches> kernels;       // in key order
   std::map<std::string, std::string> units;  // metric name -> unit ("byte", "%", ...)
+  // NVTX range label -> projected GPU time of each instance that launched GPU work
+  // (analysis/nvtx_projection.h).
+  std::map<std::string, std::vector<double>> nvtx_projected_ns;
+  MatchBy match = MatchBy::kName;  // how `kernels` were grouped
 };
 
-// Reads the kernels table and the profile tables of an open report.
-StatusOr<ReportKernels> LoadReportKernels(const store::ReportReader& report);
+// Reads the kernels table, the profile tables and the NVTX ranges of an open report.
+StatusOr<ReportKernels> LoadReportKernels(const store::ReportReader& report,
+                                          MatchBy match = MatchBy::kName);
 
 }  // namespace gpuscope::analysis::diff

@@ -9,13 +9,13 @@
 namespace gpuscope::analysis::diff {
 namespace {
 
-constexpr std::string_view kTracedDuration = "Duration (traced)";
-
 // Twice the larger range: see report_diff.h.
 constexpr double kRangeMultiple = 2.0;
 
+// `samples` names what the values are of ("launches", "instances"), for the noise source.
 MetricDelta Compare(std::string name, std::string unit, const std::vector<double>& before,
-                    const std::vector<double>& after, Direction direction, NoiseClass noise) {
+                    const std::vector<double>& after, Direction direction, NoiseClass noise,
+                    std::string_view samples = "launches") {
   MetricDelta d;
   d.name = std::move(name);
   d.unit = std::move(unit);
@@ -35,7 +35,8 @@ MetricDelta Compare(std::string name, std::string unit, const std::vector<double
   } else if (range) {
     d.noise = std::max(kRangeMultiple * *range, kMeasuredNoiseFloor);
     char text[64];
-    std::snprintf(text, sizeof text, "range of %zu+%zu launches", d.before.count, d.after.count);
+    std::snprintf(text, sizeof text, "range of %zu+%zu %.*s", d.before.count, d.after.count,
+                  static_cast<int>(samples.size()), samples.data());
     d.noise_source = text;
   } else {
     d.noise = kDefaultMeasuredNoise;
@@ -77,16 +78,23 @@ double Sum(const std::vector<double>& values) {
   return std::accumulate(values.begin(), values.end(), 0.0);
 }
 
+// Time that got worse beyond noise.
+bool IsSlowdown(const MetricDelta* time) {
+  return time && time->beyond_noise && time->change == Change::kWorse;
+}
+
 KernelDiff DiffKernel(const KernelLaunches& before, const KernelLaunches& after,
                       const ReportKernels& after_report, const ReportKernels& before_report) {
   KernelDiff k;
   k.key = before.key;
   k.function_name = before.function_name;
+  k.configs_before.assign(before.configs.begin(), before.configs.end());
+  k.configs_after.assign(after.configs.begin(), after.configs.end());
   k.launches_before = std::max(before.launches, before.profiled);
   k.launches_after = std::max(after.launches, after.profiled);
   if (!before.traced_durations_ns.empty() && !after.traced_durations_ns.empty()) {
     k.duration =
-        Compare(std::string(kTracedDuration), "ns", before.traced_durations_ns,
+        Compare(std::string(kTracedDurationName), "ns", before.traced_durations_ns,
                 after.traced_durations_ns, Direction::kLowerIsBetter, NoiseClass::kMeasured);
     k.time_saved_ns = Sum(before.traced_durations_ns) - Sum(after.traced_durations_ns);
   }
@@ -103,14 +111,12 @@ KernelDiff DiffKernel(const KernelLaunches& before, const KernelLaunches& after,
   }
   std::sort(k.metrics.begin(), k.metrics.end(), BiggerChange);
   // Without a trace, the profiled duration stands for the time saved.
-  if (!k.time_saved_ns) {
-    for (const MetricDelta& m : k.metrics) {
-      if (m.name == "gpu__time_duration.sum") {
-        k.time_saved_ns = m.before.mean * static_cast<double>(m.before.count) -
-                          m.after.mean * static_cast<double>(m.after.count);
-      }
-    }
+  const MetricDelta* time = k.Time();
+  if (!k.time_saved_ns && time) {
+    k.time_saved_ns = time->before.mean * static_cast<double>(time->before.count) -
+                      time->after.mean * static_cast<double>(time->after.count);
   }
+  k.regression = IsSlowdown(time);
   return k;
 }
 
@@ -118,9 +124,39 @@ KernelOnlyIn OnlyIn(const KernelLaunches& group) {
   KernelOnlyIn only;
   only.key = group.key;
   only.function_name = group.function_name;
+  only.configs.assign(group.configs.begin(), group.configs.end());
   only.launches = std::max(group.launches, group.profiled);
   only.total_time_ns = Sum(group.traced_durations_ns);
   return only;
+}
+
+// The NVTX ranges with GPU work in both reports, and those in one only.
+void DiffRanges(const ReportKernels& before, const ReportKernels& after, ReportDiff& diff) {
+  auto only_in = [](const std::string& name, const std::vector<double>& times) {
+    return RangeOnlyIn{name, times.size(), Sum(times)};
+  };
+  for (const auto& [name, times] : before.nvtx_projected_ns) {
+    auto found = after.nvtx_projected_ns.find(name);
+    if (found == after.nvtx_projected_ns.end()) {
+      diff.ranges_only_before.push_back(only_in(name, times));
+      continue;
+    }
+    RangeDiff range;
+    range.name = name;
+    range.projected = Compare(std::string(kProjectedTimeName), "ns", times, found->second,
+                              Direction::kLowerIsBetter, NoiseClass::kMeasured, "instances");
+    range.time_saved_ns = Sum(times) - Sum(found->second);
+    range.regression = IsSlowdown(&range.projected);
+    diff.ranges.push_back(std::move(range));
+  }
+  for (const auto& [name, times] : after.nvtx_projected_ns) {
+    if (!before.nvtx_projected_ns.contains(name)) {
+      diff.ranges_only_after.push_back(only_in(name, times));
+    }
+  }
+  std::stable_sort(diff.ranges.begin(), diff.ranges.end(), [](const RangeDiff& a, const RangeDiff& b) {
+    return std::fabs(a.time_saved_ns) > std::fabs(b.time_saved_ns);
+  });
 }
 
 // How much a kernel changed, for ordering kernels: the time saved or lost, else the largest
@@ -131,6 +167,14 @@ double Weight(const KernelDiff& k) {
 }
 
 }  // namespace
+
+const MetricDelta* KernelDiff::Time() const {
+  if (duration) return &*duration;
+  for (const MetricDelta& m : metrics) {
+    if (m.name == kProfiledDurationMetric) return &m;
+  }
+  return nullptr;
+}
 
 ValueSummary Summarize(const std::vector<double>& values) {
   ValueSummary s;
@@ -170,6 +214,7 @@ ReportDiff DiffReports(const ReportKernels& before, const ReportKernels& after) 
   ReportDiff diff;
   diff.before_path = before.path;
   diff.after_path = after.path;
+  diff.match = before.match;
   std::map<KernelKey, const KernelLaunches*> after_by_key;
   for (const KernelLaunches& group : after.kernels) after_by_key[group.key] = &group;
   for (const KernelLaunches& group : before.kernels) {
@@ -199,6 +244,12 @@ ReportDiff DiffReports(const ReportKernels& before, const ReportKernels& after) 
   };
   std::stable_sort(diff.only_before.begin(), diff.only_before.end(), by_time);
   std::stable_sort(diff.only_after.begin(), diff.only_after.end(), by_time);
+  DiffRanges(before, after, diff);
+  diff.regressions =
+      std::count_if(diff.kernels.begin(), diff.kernels.end(),
+                    [](const KernelDiff& k) { return k.regression; }) +
+      std::count_if(diff.ranges.begin(), diff.ranges.end(),
+                    [](const RangeDiff& r) { return r.regression; });
   return diff;
 }
 

@@ -1,6 +1,7 @@
-// `gpuscope diff`: the kernels of two reports matched by name and launch configuration, and
-// for each, how its duration and metrics changed, which way is better, and whether the
-// change exceeds run-to-run noise.
+// `gpuscope diff`: the kernels of two reports matched by name (and, when asked, launch
+// configuration), and for each, how its configuration, duration and metrics changed, which
+// way is better, and whether the change exceeds run-to-run noise; the same for the GPU time
+// projected per NVTX range.
 //
 // Noise. With several launches of a kernel in a report, their relative range
 // ((max - min) / mean) shows how much the value moves between runs; a change counts when it
@@ -9,6 +10,11 @@
 // quantities. With one launch per report: kDefaultMeasuredNoise for measured quantities,
 // and any change for exact counts (metric_meaning.h). Percentages also need to move by
 // kPercentPointFloor points.
+//
+// Regression: a kernel's time (traced duration, else the profiled gpu__time_duration.sum) or
+// a range's projected GPU time that got worse beyond noise. `gpuscope diff --fail-on
+// regression` exits non-zero when there is one. A kernel or range in one report only is not a
+// regression (it is listed apart).
 #pragma once
 
 #include <optional>
@@ -19,6 +25,12 @@
 #include "analysis/diff/metric_meaning.h"
 
 namespace gpuscope::analysis::diff {
+
+// The name of the traced-duration row and of the NVTX range row, as `MetricDelta::name`.
+inline constexpr std::string_view kTracedDurationName = "Duration (traced)";
+inline constexpr std::string_view kProjectedTimeName = "NVTX projected GPU time";
+// The kernel duration `gpuscope profile` measures (stands in when a launch was not traced).
+inline constexpr std::string_view kProfiledDurationMetric = "gpu__time_duration.sum";
 
 struct ValueSummary {
   std::size_t count = 0;
@@ -51,30 +63,59 @@ struct MetricDelta {
 struct KernelDiff {
   KernelKey key;
   std::string function_name;
+  std::vector<LaunchConfig> configs_before;  // every shape launched, sorted
+  std::vector<LaunchConfig> configs_after;
   std::size_t launches_before = 0;  // traced launches (profiled ones when untraced)
   std::size_t launches_after = 0;
   std::optional<MetricDelta> duration;  // from the kernels table, both reports
   // Total traced time of the kernel: before - after (positive: time saved).
   std::optional<double> time_saved_ns;
   std::vector<MetricDelta> metrics;  // both reports measured it; biggest change first
+  bool regression = false;           // Time() got worse beyond noise
+
+  bool ConfigChanged() const { return configs_before != configs_after; }
+  // The kernel's time: the traced duration, else the profiled duration; nullptr if neither.
+  const MetricDelta* Time() const;
 };
 
 struct KernelOnlyIn {
   KernelKey key;
   std::string function_name;
+  std::vector<LaunchConfig> configs;
   std::size_t launches = 0;
+  double total_time_ns = 0;
+};
+
+// An NVTX range (by label) with GPU work in both reports: its projected GPU time per
+// instance.
+struct RangeDiff {
+  std::string name;
+  MetricDelta projected;   // "NVTX projected GPU time", ns
+  double time_saved_ns = 0;  // total before - total after
+  bool regression = false;
+};
+
+struct RangeOnlyIn {
+  std::string name;
+  std::size_t instances = 0;
   double total_time_ns = 0;
 };
 
 struct ReportDiff {
   std::string before_path;
   std::string after_path;
+  MatchBy match = MatchBy::kName;
   std::vector<KernelDiff> kernels;  // biggest change first
   std::vector<KernelOnlyIn> only_before;
   std::vector<KernelOnlyIn> only_after;
+  std::vector<RangeDiff> ranges;  // biggest time change first
+  std::vector<RangeOnlyIn> ranges_only_before;
+  std::vector<RangeOnlyIn> ranges_only_after;
+  std::size_t regressions = 0;  // kernels and ranges with `regression`
 };
 
 ReportDiff DiffReports(const ReportKernels& before, const ReportKernels& after);
+
 
 // A relative change as text: "+12.3%", "-100.0%", "new" (from zero).
 std::string FormatRelative(const MetricDelta& delta);

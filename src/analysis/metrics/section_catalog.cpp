@@ -37,6 +37,18 @@ std::string SectionEntry::MetricId() const {
   return source == ValueSource::kMetric && !metrics.empty() ? metrics.front() : std::string();
 }
 
+const SectionEntry* FindMetricEntry(std::string_view metric_id) {
+  for (const Section& section : AllSections()) {
+    for (const SectionEntry& entry : section.entries) {
+      if (entry.source == ValueSource::kMetric && !entry.metrics.empty() &&
+          entry.metrics.front() == metric_id) {
+        return &entry;
+      }
+    }
+  }
+  return nullptr;
+}
+
 std::vector<std::string> AllSetNames() { return {"basic", "full"}; }
 
 StatusOr<std::vector<const Section*>> SectionsOfSet(std::string_view set) {

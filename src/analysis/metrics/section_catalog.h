@@ -135,6 +135,12 @@ std::vector<std::string> MetricsToCollect(
     const std::vector<const Section*>& sections, const std::vector<std::string>& extra_metrics,
     const std::function<bool(std::string_view)>& chip_has_metric = nullptr);
 
+// The row that shows `metric_id` alone (a kMetric row: its ncu label, unit kind and unit), from
+// the first section that has one; nullptr for a metric no row shows by itself (formula inputs,
+// `--metrics` names). Lets readers that hold only metric ids (`gpuscope diff`) name them as ncu
+// does.
+const SectionEntry* FindMetricEntry(std::string_view metric_id);
+
 // Every metric name a section may ask for, optional ones included, sorted and unique.
 std::vector<std::string> SectionMetricNames(const Section& section);
 

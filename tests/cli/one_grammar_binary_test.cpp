@@ -1,0 +1,132 @@
+// One spelling per idea across gpuscope's commands (issue 18, "One grammar"): every usage or
+// argument error starts "gpuscope: error: ", every command that prints tables takes
+// `--format` and `--csv` alike, `-f` is --force-overwrite wherever a file is written (export's
+// old `-f csv` still reads as --format, with a warning) and `-o` names the output file.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "gpuscope_process.h"
+#include "recorded_reports.h"
+#include "temp_dir.h"
+
+namespace gpuscope::cli {
+namespace {
+
+using testing::FileExists;
+using testing::Finished;
+using testing::RecordedReport;
+using testing::ReadFile;
+using testing::RunGpuscope;
+using testing::TempDir;
+
+std::vector<std::string> Cat(std::vector<std::string> a, const std::vector<std::string>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+TEST(OneGrammar, EveryCommandSaysUsageErrorsWithOnePrefix) {
+  for (const char* command : {"run", "profile", "stats", "rules", "roofline", "occupancy", "diff",
+                              "export", "view", "report", "help"}) {
+    Finished ran = RunGpuscope({command, "--no-such-option"});
+    EXPECT_EQ(ran.exit_code, 2) << command << ": " << ran.err;
+    const std::string expected = std::string(command) == "help"
+                                     ? "gpuscope: error: unknown command '--no-such-option'\n"
+                                     : "gpuscope: error: unknown option '--no-such-option'\n";
+    EXPECT_EQ(ran.err.rfind(expected, 0), 0u) << command << ": " << ran.err;
+  }
+  // Not a usage error but gpuscope's own failure, after the program ran: the same prefix.
+  TempDir dir;
+  Finished profiled =
+      RunGpuscope({"profile", "--chip", "gh100", "-o", dir.File("p_%p.sqlite"), "--", "/bin/true"});
+  EXPECT_EQ(profiled.exit_code, 1) << profiled.err;
+  EXPECT_NE(profiled.err.find("gpuscope: error: no report was written"), std::string::npos)
+      << profiled.err;
+  EXPECT_EQ(profiled.err.find("==ERROR=="), std::string::npos) << profiled.err;
+}
+
+TEST(OneGrammar, EveryCommandThatPrintsTablesTakesFormatAndCsv) {
+  const std::string trace = RecordedReport("h200_nvtx_ranges.sqlite");
+  const std::string profiled = RecordedReport("h200_metrics_full.sqlite");
+  const std::vector<std::vector<std::string>> commands = {
+      {"stats", "-r", "cuda_gpu_kern_sum", trace},
+      {"rules", "--list"},
+      {"roofline", profiled},
+      {"occupancy", "--cc", "9.0", "--threads", "256", "--regs", "40"},
+      {"diff", trace, trace},
+  };
+  for (const std::vector<std::string>& command : commands) {
+    Finished column = RunGpuscope(command);
+    Finished format_column = RunGpuscope(Cat(command, {"--format", "column"}));
+    Finished csv = RunGpuscope(Cat(command, {"--csv"}));
+    Finished format_csv = RunGpuscope(Cat(command, {"--format", "csv"}));
+    ASSERT_EQ(format_csv.exit_code, 0) << command[0] << ": " << format_csv.err;
+    EXPECT_EQ(format_column.exit_code, 0) << command[0] << ": " << format_column.err;
+    EXPECT_EQ(format_column.out, column.out) << command[0];
+    EXPECT_EQ(format_csv.out, csv.out) << command[0];
+    EXPECT_NE(csv.out, column.out) << command[0];
+    EXPECT_NE(csv.out.find(','), std::string::npos) << command[0] << ": " << csv.out;
+  }
+}
+
+TEST(OneGrammar, AFormatACommandLacksIsRefusedNamingTheOnesItHas) {
+  for (const std::vector<std::string>& command :
+       std::vector<std::vector<std::string>>{{"rules"},
+                                             {"roofline", RecordedReport("h200_metrics_full.sqlite")},
+                                             {"occupancy", "--cc", "9.0", "--threads", "256",
+                                              "--regs", "40"}}) {
+    Finished ran = RunGpuscope(Cat(command, {"--format", "json"}));
+    EXPECT_EQ(ran.exit_code, 2) << command[0];
+    EXPECT_EQ(ran.err.rfind("gpuscope: error: option '--format' expects column or csv, not "
+                            "'json'\n",
+                            0),
+              0u)
+        << command[0] << ": " << ran.err;
+  }
+}
+
+TEST(OneGrammar, ExportTakesDashFAsForceAndStillReadsTheOldDashFFormat) {
+  TempDir dir;
+  const std::string report = RecordedReport("h200_add.sqlite");
+  const std::string json = dir.Write("trace.json", "kept unless forced\n");
+  Finished refused = RunGpuscope({"export", "-o", json, report});
+  EXPECT_EQ(refused.exit_code, 1);
+  EXPECT_EQ(refused.err, "gpuscope: error: " + json + " already exists (use -f to overwrite it)\n");
+  EXPECT_EQ(ReadFile(json), "kept unless forced\n");
+  Finished forced = RunGpuscope({"export", "-f", "-o", json, report});
+  EXPECT_EQ(forced.exit_code, 0) << forced.err;
+  EXPECT_EQ(ReadFile(json).rfind("{", 0), 0u);
+
+  // `-f csv` (export's -f before): --format csv, with a warning that says so.
+  const std::string tables = dir.File("tables");
+  Finished legacy = RunGpuscope({"export", "-f", "csv", "-o", tables, report});
+  EXPECT_EQ(legacy.exit_code, 0) << legacy.err;
+  EXPECT_EQ(legacy.err.rfind("gpuscope: warning: '-f csv' is read as '--format csv'", 0), 0u)
+      << legacy.err;
+  EXPECT_TRUE(FileExists(tables + "/kernels.csv"));
+}
+
+TEST(OneGrammar, DashONamesTheChartOfRooflineAndOccupancy) {
+  TempDir dir;
+  const std::string roof = dir.File("roof.svg");
+  Finished roofline = RunGpuscope({"roofline", "-o", roof, RecordedReport("h200_metrics_full.sqlite")});
+  EXPECT_EQ(roofline.exit_code, 0) << roofline.err;
+  EXPECT_NE(ReadFile(roof).find("<svg"), std::string::npos);
+  const std::string graphs = dir.File("occupancy.svg");
+  Finished occupancy = RunGpuscope(
+      {"occupancy", "--cc", "9.0", "--threads", "256", "--regs", "40", "-o", graphs});
+  EXPECT_EQ(occupancy.exit_code, 0) << occupancy.err;
+  EXPECT_NE(ReadFile(graphs).find("<svg"), std::string::npos);
+  // Existing: replaced only with -f, as everywhere.
+  Finished again = RunGpuscope(
+      {"occupancy", "--cc", "9.0", "--threads", "256", "--regs", "40", "-o", graphs});
+  EXPECT_EQ(again.exit_code, 1);
+  Finished forced = RunGpuscope(
+      {"occupancy", "--cc", "9.0", "--threads", "256", "--regs", "40", "-o", graphs, "-f"});
+  EXPECT_EQ(forced.exit_code, 0) << forced.err;
+}
+
+}  // namespace
+}  // namespace gpuscope::cli
