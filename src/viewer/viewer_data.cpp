@@ -12,6 +12,7 @@
 #include "store/event_attributes.h"
 #include "store/kernel_launch_groups.h"
 #include "store/table_rows.h"
+#include "viewer/report_findings.h"
 
 namespace gpuscope::viewer {
 namespace {
@@ -154,7 +155,8 @@ StatusOr<std::unique_ptr<ViewerData>> ViewerData::Open(const std::vector<std::st
     }
     StatusOr<std::unique_ptr<TrackIndex>> index = TrackIndex::Build(*reader.value());
     if (!index.ok()) return Status::Error(path + ": " + index.status().message());
-    data->reports_.push_back({std::move(reader.value()), std::move(index.value()), nullptr});
+    data->reports_.push_back(
+        {std::move(reader.value()), std::move(index.value()), nullptr, std::nullopt});
   }
   return data;
 }
@@ -365,6 +367,20 @@ StatusOr<const ReportProfiles*> ViewerData::Profiles(std::size_t report) const {
     loaded.profiles = std::move(profiles.value());
   }
   return loaded.profiles.get();
+}
+
+StatusOr<std::string> ViewerData::FindingsJson(std::size_t report) const {
+  std::unique_lock<std::mutex> lock = Lock(report);
+  const Loaded& loaded = reports_[report];
+  if (!loaded.findings) {
+    StatusOr<const ReportProfiles*> profiles = Profiles(report);
+    if (!profiles.ok()) return profiles.status();
+    StatusOr<std::string> findings =
+        ReportFindingsJson(*loaded.reader, *loaded.index, *profiles.value());
+    if (!findings.ok()) return findings.status();
+    loaded.findings = std::move(findings.value());
+  }
+  return *loaded.findings;
 }
 
 Status ViewerData::FillEventFacts(std::size_t report, EventType type,

@@ -63,6 +63,9 @@ class ViewerData {
                         std::unordered_map<std::uint32_t, EventFacts>& facts) const;
   // /api/diff
   std::string DiffJson(std::size_t a, std::size_t b) const;
+  // /api/findings: the report's trace and kernel findings (viewer/report_findings.h),
+  // computed on first use and kept.
+  StatusOr<std::string> FindingsJson(std::size_t report) const;
 
  private:
   struct Loaded {
@@ -71,6 +74,8 @@ class ViewerData {
     // Loaded on first use (/api/reports' has_metrics, a kernel page) and kept: it joins the
     // profiled launches with their kernel records, a scan not worth repeating per page.
     mutable std::unique_ptr<ReportProfiles> profiles;
+    // Loaded on first use and kept: the trace rules stream the whole report.
+    mutable std::optional<std::string> findings;
     // Held while `reader` or `profiles` is used (a pointer: Loaded moves, a mutex does not).
     std::unique_ptr<std::mutex> mutex = std::make_unique<std::mutex>();
   };

@@ -135,6 +135,14 @@ HttpResponse Kernel(ViewerData& data, const HttpRequest& request) {
   return Json(std::move(page.value()));
 }
 
+HttpResponse Findings(ViewerData& data, const HttpRequest& request) {
+  StatusOr<std::size_t> report = ReportIndex(data, request, "report");
+  if (!report.ok()) return BadRequest(report.status());
+  StatusOr<std::string> findings = data.FindingsJson(report.value());
+  if (!findings.ok()) return JsonError(500, findings.status().message());
+  return Json(std::move(findings.value()));
+}
+
 HttpResponse Diff(ViewerData& data, const HttpRequest& request) {
   StatusOr<std::size_t> a = ReportIndex(data, request, "a");
   if (!a.ok()) return BadRequest(a.status());
@@ -165,6 +173,7 @@ HttpResponse HandleViewerRequest(ViewerData& data, std::span<const EmbeddedFile>
     if (path == "/api/summary") return Summary(data, request);
     if (path == "/api/kernel") return Kernel(data, request);
     if (path == "/api/diff") return Diff(data, request);
+    if (path == "/api/findings") return Findings(data, request);
     return JsonError(404, "unknown endpoint " + path.substr(0, 80));
   }
   std::optional<Asset> asset = FindAsset(assets, path);

@@ -240,10 +240,10 @@ describe('the real gpuscope binary', {skip: !gpuscope && 'GPUSCOPE_BIN is not se
       await page.waitForSelector(profiled + ' li');
       assert.equal(await page.locator(profiled + ' li').count(), 10);
       await page.click(`${profiled} .kernel-link >> text="${kernel}"`);
-      await page.waitForSelector('.findings .finding');
+      await page.waitForSelector('#kernel-page .findings .finding');
       assert.equal(await page.textContent('.kernel-name'), kernel);
       assert.match(
-          await page.locator('.findings .finding').first().textContent(),
+          await page.locator('#kernel-page .findings .finding').first().textContent(),
           /Shared Memory Bank Conflicts/);
       const sections = await page.$$eval(
           '.profile-section h3', (hs) => hs.map((h) => h.textContent));
@@ -256,6 +256,47 @@ describe('the real gpuscope binary', {skip: !gpuscope && 'GPUSCOPE_BIN is not se
       assert.deepEqual(page.problems, [], 'no dialog, page error or console error');
     };
     await checkReportAndServer(html, recorded, check, 'profiled-kernel');
+  });
+
+  // The trace rules and the kernel rules on the recorded profile, in the report page and in
+  // `gpuscope view`: the 18 ms, 256 MiB pageable copy is a finding whose cited row opens on
+  // the timeline, selected, with the finding next to it; each profiled kernel's findings link
+  // its page.
+  test('findings are listed and shown next to the rows they cite', async () => {
+    const recorded = path.join(work, 'h200_findings.sqlite');
+    copyFileSync(
+        path.join(path.dirname(fileURLToPath(import.meta.url)),
+                  '../data/reports/h200_metrics_full.sqlite'),
+        recorded);
+    const html = path.join(work, 'h200_findings.html');
+    execFileSync(gpuscope, ['report', '-o', html, recorded], {stdio: 'pipe'});
+    const check = async (page) => {
+      await page.click('#tab-summary');
+      const pageable = '[data-table="findings"] .finding[data-rule="pageable_copies"]';
+      await page.waitForSelector(pageable);
+      assert.match(await page.textContent(pageable), /pageable host memory/);
+      const cited = page.locator(pageable + ' .cited-link').first();
+      assert.match(await cited.textContent(), /^memcpys #\d+ · 256\.00MB to pageable memory/);
+      const bank = '[data-table="findings"] .kernel-findings' +
+          '[data-kernel="k_smem_bank_conflicts(float*, int)"]';
+      assert.match(await page.textContent(bank), /Shared Memory Bank Conflicts/);
+      await page.screenshot({path: path.join(artifactsDir(), 'real-findings-summary.png')});
+      await cited.click();
+      await page.waitForSelector('#details .details-findings');
+      assert.equal(await page.getAttribute('#details', 'data-type'), 'memcpy');
+      assert.match(await page.textContent('#details .details-findings'), /pageable host memory/);
+      assert.match(await page.textContent('#details .details-table'), /bytes268435456/);
+      // The timeline shows the copy: the view is around it, not the whole run.
+      const {t0, t1, mark} = await page.evaluate(() => ({
+        t0: window.gpuscopeViewer.timeline.view.t0,
+        t1: window.gpuscopeViewer.timeline.view.t1,
+        mark: window.gpuscopeViewer.timeline.highlights.find((m) => m.selected),
+      }));
+      assert.ok(mark && t0 <= mark.s && mark.e <= t1 && t1 - t0 < 10 * (mark.e - mark.s),
+                JSON.stringify({t0, t1, mark}));
+      assert.deepEqual(page.problems, [], 'no dialog, page error or console error');
+    };
+    await checkReportAndServer(html, recorded, check, 'findings-cited-row');
   });
 
   test('gpuscope report writes a page that works from file:// with no server', async () => {

@@ -7,6 +7,7 @@ import {renderDetails, renderDetailsError} from './details.js';
 import {renderDiffView, reportLabel} from './diff_view.js';
 import {el, replaceChildren} from './dom.js';
 import {bucketFacts, sliceFacts} from './event_facts.js';
+import {citingFindingsBlock, findingsCiting, renderFindings} from './findings_view.js';
 import {formatBytes, formatCount, formatDuration} from './format.js';
 import {renderKernelPage} from './kernel_page.js';
 import {EmbeddedSource} from './source_embedded.js';
@@ -55,7 +56,7 @@ const loadOnce = new Map();
 function loadPane(name) {
   if (loadOnce.has(name)) return loadOnce.get(name);
   let loading = null;
-  if (name === 'summary') loading = openSummary();
+  if (name === 'summary') loading = Promise.all([openFindings(), openSummary()]);
   if (name === 'diff')
     loading = renderDiffView(document.getElementById('diff-view'), viewer.source, viewer.reports);
   loadOnce.set(name, loading);
@@ -160,6 +161,8 @@ async function selectEvent(target) {
     ]);
     panel.dataset.type = target.type;
     panel.dataset.id = String(target.id);
+    const citing = findingsCiting(await reportFindings(target.report), target.type, target.id);
+    if (viewer.selected !== target) return;
     renderDetails(panel, target.type, detail, timeline.origin, {
       absoluteTime: (t) => viewer.source.absoluteTime(t),
       onKernel: (name) => openKernel(target.report, name),
@@ -171,9 +174,43 @@ async function selectEvent(target) {
             {report: target.report, type: r.type, id: r.id, track: r.track, s: r.s, e: r.e});
       },
     });
+    if (citing.length) panel.append(citingFindingsBlock(target.report, citing, {onCited: showCited}));
   } catch (error) {
     renderDetailsError(panel, error.message);
   }
+}
+
+// --- findings ------------------------------------------------------------------------------
+
+// findings() per report, asked for once (the trace rules stream the whole report). A report
+// whose findings cannot be computed shows the error and no findings.
+const findingsOf = new Map();
+function reportFindings(report) {
+  if (!findingsOf.has(report)) {
+    findingsOf.set(report, viewer.source.findings(report).catch((error) => {
+      showError(error);
+      return {trace: [], kernels: []};
+    }));
+  }
+  return findingsOf.get(report);
+}
+
+/** Shows a row a finding cites: the timeline around it, the row selected. */
+function showCited(report, cited) {
+  showPane('timeline');
+  const timeline = viewer.timeline;
+  if (!timeline.reports.some((r) => r.index === report)) return;
+  const pad = Math.max((cited.e - cited.s) * 2, 1000);
+  timeline.showRange(cited.s - pad, cited.e + pad);
+  selectEvent({report, type: cited.type, id: cited.id, track: cited.track, s: cited.s, e: cited.e});
+}
+
+async function openFindings() {
+  const container = document.getElementById('findings-list');
+  const perReport = await Promise.all(viewer.reports.map(
+      async (r) => ({report: r.index, label: reportLabel(r), findings: await reportFindings(r.index)})));
+  replaceChildren(container);
+  renderFindings(container, perReport, {onCited: showCited, onKernel: (report, name) => openKernel(report, name)});
 }
 
 // --- other panes ---------------------------------------------------------------------------

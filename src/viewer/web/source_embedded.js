@@ -175,6 +175,29 @@ export class EmbeddedSource {
     return diffKernelAggregates(this.kernelAggregates(a), this.kernelAggregates(b));
   }
 
+  /**
+   * The report's findings as embedded. Their cited rows' times were parsed plainly (rounded
+   * to 256 ns): each is taken again, exactly, from the event arrays through its type and id;
+   * a row whose event the page does not hold (a cut report) loses its link to the timeline.
+   */
+  async findings(report) {
+    const stored = (this.data.findings || {})[String(report)] || {trace: [], kernels: []};
+    const index = this.eventIndex(report);
+    const trace = (stored.trace || []).map((finding) => ({
+      ...finding,
+      cited: (finding.cited || []).map((cited) => {
+        const found = cited.type !== undefined && index.byKey.get(cited.type + '/' + cited.id);
+        if (!found) {
+          const {type, id, track, s, e, ...row} = cited;
+          return row;
+        }
+        const s = found.columns.s[found.i];
+        return {...cited, track: found.trackId, s, e: found.columns.e ? found.columns.e[found.i] : s};
+      }),
+    }));
+    return {trace, kernels: stored.kernels || []};
+  }
+
   // --- helpers -------------------------------------------------------------------------------
 
   trackColumns(report, trackId) {

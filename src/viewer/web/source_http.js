@@ -52,6 +52,10 @@ export class HttpSource {
     return this.get('/api/diff', {a, b});
   }
 
+  findings(report) {
+    return this.get('/api/findings', {report});
+  }
+
   /** GET path?params as JSON; a failure becomes an Error with the server's one-line message. */
   async get(path, params) {
     const query = new URLSearchParams();
