@@ -174,13 +174,26 @@ std::string ViewerData::ReportJson(std::size_t i) const {
     for (std::uint64_t block_end : track.block_max_end) end = std::max(end, block_end);
     if (!track.counter.empty()) end = std::max(end, track.counter.back().time);
   }
+  // The span of GPU activity, where the timeline opens (a program may spend seconds
+  // importing before its first kernel).
+  std::uint64_t gpu_start = 0, gpu_end = 0;
+  for (const Track& track : index.tracks()) {
+    if (track.kind != "gpu" || track.events.empty()) continue;
+    const std::uint64_t first = track.events.front().start;
+    gpu_start = gpu_start == 0 ? first : std::min(gpu_start, first);
+    for (std::uint64_t block_end : track.block_max_end) gpu_end = std::max(gpu_end, block_end);
+  }
   std::string out = "{\"index\":" + std::to_string(i) +
                     ",\"path\":" + JsonString(error ? reader.path() : absolute.string()) +
                     ",\"pid\":" + std::to_string(process.pid) +
                     ",\"hostname\":" + JsonString(process.hostname) +
                     ",\"command_line\":" + JsonString(process.command_line) +
                     ",\"start\":" + std::to_string(process.start) +
-                    ",\"end\":" + std::to_string(end) + ",\"devices\":[";
+                    ",\"end\":" + std::to_string(end) + ",\"gpu\":" +
+                    (gpu_end > gpu_start ? "{\"start\":" + std::to_string(gpu_start) +
+                                               ",\"end\":" + std::to_string(gpu_end) + "}"
+                                         : std::string("null")) +
+                    ",\"devices\":[";
   for (std::size_t d = 0; d < reader.devices().size(); ++d) {
     const store::DeviceInfo& device = reader.devices()[d];
     out += (d ? "," : "");

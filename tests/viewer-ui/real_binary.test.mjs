@@ -4,7 +4,7 @@
 // against the Trace Event Format.
 
 import assert from 'node:assert/strict';
-import {execFileSync, spawn} from 'node:child_process';
+import {execFileSync} from 'node:child_process';
 import {copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,6 +12,7 @@ import {after, before, describe, test} from 'node:test';
 import {fileURLToPath, pathToFileURL} from 'node:url';
 
 import {artifactsDir, launchBrowser, openPage} from './lib/browser.mjs';
+import {startView as startGpuscopeView} from './lib/gpuscope_view.mjs';
 import {kHostileImage, kHostileScript, writeSqlReport} from './lib/sql_report.mjs';
 import {validateTraceEventFormat} from './lib/trace_event_format.mjs';
 import {canvasPoint, sliceCentre, visibleRange, waitForIdle} from './lib/viewer_page.mjs';
@@ -27,6 +28,7 @@ for (const command of ['report', 'view', 'export']) {
 }
 
 describe('the real gpuscope binary', {skip: !gpuscope && 'GPUSCOPE_BIN is not set'}, () => {
+  const startView = (files) => startGpuscopeView(gpuscope, files);
   let work;
   let browser;
   let reports;
@@ -44,35 +46,6 @@ describe('the real gpuscope binary', {skip: !gpuscope && 'GPUSCOPE_BIN is not se
     if (browser) await browser.close();
     if (work) rmSync(work, {recursive: true, force: true});
   });
-
-  // Starts `gpuscope view` on `files`; resolves with the server process and the URL it printed.
-  async function startView(files) {
-    const server = spawn(
-        gpuscope, ['view', '--exit-after-seconds', '240', ...files],
-        {stdio: ['ignore', 'pipe', 'pipe']});
-    try {
-      const url = await new Promise((resolve, reject) => {
-        let out = '';
-        const timer =
-            setTimeout(() => reject(new Error('gpuscope view printed no URL: ' + out)), 30000);
-        const onData = (chunk) => {
-          out += chunk;
-          const match = /http:\/\/127\.0\.0\.1:\d+\//.exec(out);
-          if (match) {
-            clearTimeout(timer);
-            resolve(match[0]);
-          }
-        };
-        server.stdout.on('data', onData);
-        server.stderr.on('data', onData);
-        server.on('exit', (code) => reject(new Error(`gpuscope view exited (${code}): ${out}`)));
-      });
-      return {server, url};
-    } catch (error) {
-      server.kill('SIGTERM');
-      throw error;
-    }
-  }
 
   // Checks shared by both ways of opening the viewer.
   async function checkCommonViews(page, label) {

@@ -10,6 +10,7 @@ import {bucketFacts, sliceFacts} from './event_facts.js';
 import {citingFindingsBlock, findingsCiting, renderFindings} from './findings_view.js';
 import {formatBytes, formatCount, formatDuration} from './format.js';
 import {renderKernelPage} from './kernel_page.js';
+import {kAlignAbsolute, kAlignStarts} from './report_alignment.js';
 import {EmbeddedSource} from './source_embedded.js';
 import {HttpSource} from './source_http.js';
 import {renderSummary} from './tables.js';
@@ -23,7 +24,8 @@ const viewer = {
   reports: [],
   timeline: null,
   selected: null,
-  errors: []
+  errors: [],
+  align: kAlignStarts,  // several reports: aligned on their starts, or at absolute time
 };
 window.gpuscopeViewer = viewer;
 
@@ -131,7 +133,7 @@ async function openTimeline() {
     },
     onSelect: (slice) => selectEvent(slice),
     onError: showError,
-  });
+  }, {align: viewer.align});
   viewer.timeline = timeline;
   await timeline.load();
 }
@@ -154,24 +156,32 @@ async function selectEvent(target) {
     const detail = await viewer.source.event(target.report, target.type, target.id);
     if (viewer.selected !== target) return;
     const related = Array.isArray(detail.related) ? detail.related : [];
+    const onAxis = (t) => timeline.toAxis(target.report, t);
     timeline.setHighlights([
       mark,
-      ...related.map(
-          (r) => ({report: target.report, track: r.track, s: r.s, e: r.e, selected: false}))
+      ...related.map((r) => ({
+        report: target.report,
+        track: r.track,
+        s: onAxis(r.s),
+        e: onAxis(r.e),
+        selected: false
+      }))
     ]);
     panel.dataset.type = target.type;
     panel.dataset.id = String(target.id);
     const citing = findingsCiting(await reportFindings(target.report), target.type, target.id);
     if (viewer.selected !== target) return;
-    renderDetails(panel, target.type, detail, timeline.origin, {
+    // The row's own times are the report's: relative to the report's start.
+    const entry = viewer.reports.find((r) => r.index === target.report);
+    renderDetails(panel, target.type, detail, entry ? entry.start : timeline.origin, {
       absoluteTime: (t) => viewer.source.absoluteTime(t),
       onKernel: (name) => openKernel(target.report, name),
       onRelated: (r) => {
         const span = timeline.view.span;
-        if (r.s < timeline.view.t0 || r.e > timeline.view.t1)
-          timeline.showRange((r.s + r.e) / 2 - span / 2, (r.s + r.e) / 2 + span / 2);
-        selectEvent(
-            {report: target.report, type: r.type, id: r.id, track: r.track, s: r.s, e: r.e});
+        const s = onAxis(r.s), e = onAxis(r.e);
+        if (s < timeline.view.t0 || e > timeline.view.t1)
+          timeline.showRange((s + e) / 2 - span / 2, (s + e) / 2 + span / 2);
+        selectEvent({report: target.report, type: r.type, id: r.id, track: r.track, s, e});
       },
     });
     if (citing.length) panel.append(citingFindingsBlock(target.report, citing, {onCited: showCited}));
@@ -200,9 +210,10 @@ function showCited(report, cited) {
   showPane('timeline');
   const timeline = viewer.timeline;
   if (!timeline.reports.some((r) => r.index === report)) return;
-  const pad = Math.max((cited.e - cited.s) * 2, 1000);
-  timeline.showRange(cited.s - pad, cited.e + pad);
-  selectEvent({report, type: cited.type, id: cited.id, track: cited.track, s: cited.s, e: cited.e});
+  const s = timeline.toAxis(report, cited.s), e = timeline.toAxis(report, cited.e);
+  const pad = Math.max((e - s) * 2, 1000);
+  timeline.showRange(s - pad, e + pad);
+  selectEvent({report, type: cited.type, id: cited.id, track: cited.track, s, e});
 }
 
 async function openFindings() {
@@ -292,13 +303,24 @@ function renderHeader() {
          viewer.reports.map((r) => el('option', {value: String(r.index)}, reportLabel(r)))) :
       null;
   if (picker) picker.addEventListener('change', () => openTimeline().catch(showError));
+  const align = viewer.reports.length > 1 ?
+      el('select', {id: 'align-pick', 'aria-label': 'time axis of several reports'},
+         el('option', {value: kAlignStarts}, 'Aligned on their starts'),
+         el('option', {value: kAlignAbsolute}, 'Absolute time')) :
+      null;
+  if (align) {
+    align.addEventListener('change', () => {
+      viewer.align = align.value;
+      openTimeline().catch(showError);
+    });
+  }
   const devices = viewer.reports.flatMap((r) => r.devices || []).map((d) => `${d.name} (${d.id})`);
   replaceChildren(
       info,
       viewer.reports.length === 1 ? reportLabel(viewer.reports[0]) :
                                     `${viewer.reports.length} reports`,
       devices.length ? ' \u00b7 ' + [...new Set(devices)].join(', ') : '', picker ? ' ' : '',
-      picker);
+      picker, align ? ' ' : '', align);
   replaceChildren(
       document.getElementById('warnings'),
       warnings.map((w) => el('div', {className: 'warning'}, w)));

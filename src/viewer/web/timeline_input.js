@@ -1,5 +1,7 @@
 // Mouse and keyboard on the timeline, like Perfetto: ctrl/plain wheel zooms around the cursor,
-// shift+wheel pans, drag pans (and scrolls rows), W/S zoom in/out around the centre, A/D pan.
+// shift+wheel pans, drag pans (and scrolls rows), W/S zoom in/out around the centre, A/D pan,
+// 0 shows the whole run, G the GPU activity (the opening view), O puts the axis origin at the
+// selected event (shift+O: back at the start).
 // A press that does not move is a click (select). The handlers only move the TimeView and ask
 // the timeline for a new frame; drawing happens once per animation frame.
 
@@ -95,6 +97,12 @@ export function bindTimelineInput(canvas, timeline) {
         break;
       case '0':
         view.reset();
+        break;
+      case 'g':
+        timeline.showGpuActivity();
+        break;
+      case 'o':
+        timeline.setOriginAtSelection(event.shiftKey);
         break;
       default:
         return;

@@ -1,0 +1,178 @@
+// The timeline on reports recorded on the H200 (tests/data/reports), through the real binary:
+// it opens on the GPU activity (G), the whole run one key away (0); two reports recorded
+// 5,800 s apart are aligned on their starts, absolute time on request; at deep zoom the axis
+// labels carry the precision the zoom needs, counted from a chosen origin (O). Screenshots:
+// <build>/viewer-ui/timeline-*.png.
+
+import assert from 'node:assert/strict';
+import {execFileSync} from 'node:child_process';
+import {copyFileSync, mkdtempSync, rmSync} from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {after, before, describe, test} from 'node:test';
+import {fileURLToPath, pathToFileURL} from 'node:url';
+
+import {artifactsDir, launchBrowser, openPage} from './lib/browser.mjs';
+import {startView} from './lib/gpuscope_view.mjs';
+import {nextFrames, sliceCentre, visibleRange, waitForIdle} from './lib/viewer_page.mjs';
+
+const gpuscope = process.env.GPUSCOPE_BIN;
+const dataDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '../data/reports');
+
+describe('timeline navigation', {skip: !gpuscope && 'GPUSCOPE_BIN is not set'}, () => {
+  let work;
+  let browser;
+  const shot = (page, name) =>
+      page.screenshot({path: path.join(artifactsDir(), `timeline-${name}.png`)});
+  const copy = (name) => {
+    const to = path.join(work, name);
+    copyFileSync(path.join(dataDir, name), to);
+    return to;
+  };
+  // The page `gpuscope report` writes for `files`, opened from file://.
+  const reportPage = async (files, name) => {
+    const html = path.join(work, name + '.html');
+    execFileSync(gpuscope, ['report', '-o', html, ...files], {stdio: 'pipe'});
+    return openPage(browser, pathToFileURL(html).href);
+  };
+  // Runs `check` on the report page and on `gpuscope view` of the same files.
+  const bothWays = async (files, name, check) => {
+    const page = await reportPage(files, name);
+    try {
+      await check(page, 'report');
+    } finally {
+      await page.close();
+    }
+    const {server, url} = await startView(gpuscope, files);
+    try {
+      const viewPage = await openPage(browser, url);
+      try {
+        await check(viewPage, 'view');
+      } finally {
+        await viewPage.close();
+      }
+    } finally {
+      server.kill('SIGTERM');
+    }
+  };
+  const reportsOf = (page) => page.evaluate(() => window.gpuscopeViewer.reports);
+
+  before(async () => {
+    work = mkdtempSync(path.join(os.tmpdir(), 'gpuscope-timeline-'));
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    if (browser) await browser.close();
+    if (work) rmSync(work, {recursive: true, force: true});
+  });
+
+  // h200_add: 238 ms of process, its GPU work (a copy, a kernel, a copy) in the last 1.3 ms.
+  test('a report opens on its GPU activity; 0 shows the whole run, G goes back', async () => {
+    await bothWays([copy('h200_add.sqlite')], 'gpu-span', async (page, way) => {
+      await waitForIdle(page);
+      const [report] = await reportsOf(page);
+      assert.ok(report.gpu && report.gpu.end > report.gpu.start, JSON.stringify(report.gpu));
+      const opened = await visibleRange(page);
+      const run = report.end - report.start;
+      assert.ok(opened.t0 <= report.gpu.start && report.gpu.end <= opened.t1,
+                `the opening view ${JSON.stringify(opened)} holds the GPU activity`);
+      assert.ok(opened.t1 - opened.t0 < 0.05 * run,
+                `opened on ${opened.t1 - opened.t0} ns of a ${run} ns run`);
+      // The kernel is drawn as a slice of its own, wide enough to click.
+      await sliceCentre(page, 0, 'gpu0.s7', 'add(int, int, int*)');
+      if (way === 'report') await shot(page, 'gpu-span');
+      await page.locator('canvas.timeline-canvas').focus();
+      await page.keyboard.press('0');
+      const whole = await visibleRange(page);
+      assert.ok(whole.t1 - whole.t0 >= run, 'the whole run');
+      await page.keyboard.press('g');
+      assert.deepEqual(await visibleRange(page), opened);
+      assert.deepEqual(page.problems, []);
+    });
+  });
+
+  // Recorded 5,807 s apart: on one absolute axis each is a sliver of it.
+  test('two reports are aligned on their starts; absolute time is an option', async () => {
+    const files = [copy('h200_add.sqlite'), copy('h200_metrics_full.sqlite')];
+    await bothWays(files, 'aligned', async (page, way) => {
+      await waitForIdle(page);
+      const reports = await reportsOf(page);
+      const apart = Math.abs(reports[1].start - reports[0].start);
+      assert.ok(apart > 5000e9, `recorded ${apart} ns apart`);
+      const longest = Math.max(...reports.map((r) => r.end - r.start));
+      const bounds = await page.evaluate(() => {
+        const view = window.gpuscopeViewer.timeline.view;
+        return {start: view.start, end: view.end};
+      });
+      assert.ok(bounds.end - bounds.start <= longest * 1.001,
+                `aligned: the axis spans ${bounds.end - bounds.start} ns, the longest run ${longest}`);
+      // Both reports' GPU work is in the opening view.
+      for (const [report, track] of [[0, 'gpu0.s7'], [1, 'gpu0.s7']]) {
+        const drawn = await page.evaluate(({report, track}) => {
+          const timeline = window.gpuscopeViewer.timeline;
+          const row = timeline.rows.find((r) => r.report === report && r.track && r.track.id === track);
+          const answer = row && timeline.answers.get(row.key);
+          return answer ? answer.slices.length + answer.buckets.length : 0;
+        }, {report, track});
+        assert.ok(drawn > 0, `report ${report} draws its GPU work when aligned`);
+      }
+      if (way === 'view') await shot(page, 'aligned');
+      await page.selectOption('#align-pick', 'absolute');
+      await page.waitForFunction(() => window.gpuscopeViewer.timeline.align === 'absolute');
+      await waitForIdle(page);
+      const absolute = await page.evaluate(() => {
+        const view = window.gpuscopeViewer.timeline.view;
+        return view.end - view.start;
+      });
+      assert.ok(absolute >= apart, `absolute: ${absolute} ns wide`);
+      assert.deepEqual(page.problems, []);
+    });
+  });
+
+  test('deep zoom: axis labels as precise as the zoom, from the chosen origin', async () => {
+    const page = await reportPage([copy('h200_add.sqlite')], 'deep-zoom');
+    try {
+      await waitForIdle(page);
+      const {x, y, slice} = await sliceCentre(page, 0, 'gpu0.s7', 'add(int, int, int*)');
+      await page.mouse.click(x, y);
+      await page.waitForSelector('#details .details-title');
+      // A 200 ns window inside the 4 us kernel, 236 ms after the report's start.
+      const mid = (slice.s + slice.e) / 2;
+      await page.evaluate((mid) => window.gpuscopeViewer.timeline.showRange(mid - 100, mid + 100), mid);
+      await nextFrames(page);
+      const labelsOf = () => page.evaluate(() => window.gpuscopeViewer.timeline.axisLabels);
+      const check = (labels, origin) => {
+        assert.ok(labels.length >= 3, JSON.stringify(labels));
+        assert.equal(new Set(labels.map((l) => l.text)).size, labels.length,
+                     `labels differ: ${labels.map((l) => l.text)}`);
+        const scale = {ns: 1, us: 1e3, ms: 1e6, s: 1e9};
+        const step = labels[1].t - labels[0].t;
+        for (const label of labels) {
+          const [, number, unit] = /^(-?[\d.]+)(ns|us|ms|s)$/.exec(label.text);
+          assert.ok(Math.abs(Number(number) * scale[unit] - (label.t - origin)) < step / 2,
+                    `"${label.text}" reads ${label.t - origin} ns from the origin`);
+        }
+      };
+      const fromStart = await labelsOf();
+      check(fromStart, await page.evaluate(() => window.gpuscopeViewer.timeline.origin));
+      assert.match(fromStart[0].text, /^236\.\d{5}ms$/, 'ms from the start, to 10 ns');
+      await shot(page, 'deep-zoom');
+      // O: the origin at the selected kernel's start; the labels count from it.
+      await page.locator('canvas.timeline-canvas').focus();
+      await page.keyboard.press('o');
+      await nextFrames(page);
+      const origin = await page.evaluate(() => window.gpuscopeViewer.timeline.origin);
+      assert.equal(origin, slice.s);
+      const fromKernel = await labelsOf();
+      check(fromKernel, origin);
+      assert.ok(fromKernel.every((l) => /^\d+ns$/.test(l.text)), JSON.stringify(fromKernel));
+      await shot(page, 'origin-at-kernel');
+      await page.keyboard.press('Shift+O');
+      await nextFrames(page);
+      assert.deepEqual(await labelsOf(), fromStart);
+      assert.deepEqual(page.problems, []);
+    } finally {
+      await page.close();
+    }
+  });
+});
