@@ -316,29 +316,43 @@ StatusOr<std::string> ViewerData::SummaryJson(std::span<const std::size_t> repor
     auto cached = summaries_.find(key);
     if (cached != summaries_.end()) return cached->second;
   }
-  std::vector<std::unique_lock<std::mutex>> locks;  // ascending, as `key` is sorted
-  analysis::Reports readers;
-  for (std::size_t r : key) {
-    locks.push_back(Lock(r));
-    readers.push_back(reports_[r].reader.get());
-  }
-  std::string out = "{\"tables\":{";
-  const std::vector<std::string>& names = analysis::StatsReportNames();
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    std::ostringstream table;
-    GPUSCOPE_RETURN_IF_ERROR(
-        render::WriteStatsReport(names[i], readers, render::StatsFormat::kJson, table));
-    std::string text = table.str();
-    while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
-    out += (i ? "," : "") + JsonString(names[i]) + ":" + (text.empty() ? "[]" : text);
-  }
-  out += "}}";
+  StatusOr<std::string> out = TablesJson(key, analysis::StatsReportNames(), {});
+  if (!out.ok()) return out.status();
   std::lock_guard<std::mutex> cache_lock(summaries_mutex_);
   // Sets of reports are few in practice; a client asking for every subset must not grow
   // the cache without end.
   if (summaries_.size() >= kMaxCachedSummaries) summaries_.clear();
-  summaries_.emplace(std::move(key), out);
+  summaries_.emplace(std::move(key), out.value());
   return out;
+}
+
+StatusOr<std::string> ViewerData::RangeSummaryJson(std::span<const std::size_t> reports,
+                                                   const analysis::TimeWindow& window) {
+  std::vector<std::size_t> key(reports.begin(), reports.end());
+  std::sort(key.begin(), key.end());
+  key.erase(std::unique(key.begin(), key.end()), key.end());
+  return TablesJson(key, analysis::WindowedStatsReportNames(), window);
+}
+
+StatusOr<std::string> ViewerData::TablesJson(const std::vector<std::size_t>& sorted_reports,
+                                             const std::vector<std::string>& names,
+                                             const analysis::TimeWindow& window) const {
+  std::vector<std::unique_lock<std::mutex>> locks;  // ascending, as the reports are sorted
+  analysis::Reports readers;
+  for (std::size_t r : sorted_reports) {
+    locks.push_back(Lock(r));
+    readers.push_back(reports_[r].reader.get());
+  }
+  std::string out = "{\"tables\":{";
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    std::ostringstream table;
+    GPUSCOPE_RETURN_IF_ERROR(
+        render::WriteStatsReport(names[i], readers, render::StatsFormat::kJson, table, window));
+    std::string text = table.str();
+    while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+    out += (i ? "," : "") + JsonString(names[i]) + ":" + (text.empty() ? "[]" : text);
+  }
+  return out + "}}";
 }
 
 StatusOr<std::string> ViewerData::KernelJson(std::size_t report, const std::string& name) const {

@@ -118,7 +118,20 @@ HttpResponse Summary(ViewerData& data, const HttpRequest& request) {
     if (!listed.ok()) return BadRequest(listed.status());
     reports = std::move(listed.value());
   }
-  StatusOr<std::string> summary = data.SummaryJson(reports);
+  // start and end (absolute ns, both or neither): the tables of that range of the timeline.
+  const bool ranged = request.query.count("start") || request.query.count("end");
+  if (!ranged) {
+    StatusOr<std::string> summary = data.SummaryJson(reports);
+    if (!summary.ok()) return JsonError(500, summary.status().message());
+    return Json(std::move(summary.value()));
+  }
+  StatusOr<std::uint64_t> start = Number<std::uint64_t>(request, "start");
+  if (!start.ok()) return BadRequest(start.status());
+  StatusOr<std::uint64_t> end = Number<std::uint64_t>(request, "end");
+  if (!end.ok()) return BadRequest(end.status());
+  if (end.value() <= start.value()) return JsonError(400, "'end' must be after 'start'");
+  StatusOr<std::string> summary =
+      data.RangeSummaryJson(reports, analysis::TimeWindow{start.value(), end.value()});
   if (!summary.ok()) return JsonError(500, summary.status().message());
   return Json(std::move(summary.value()));
 }

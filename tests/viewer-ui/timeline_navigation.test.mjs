@@ -1,7 +1,8 @@
 // The timeline on reports recorded on the H200 (tests/data/reports), through the real binary:
 // it opens on the GPU activity (G), the whole run one key away (0); two reports recorded
 // 5,800 s apart are aligned on their starts, absolute time on request; at deep zoom the axis
-// labels carry the precision the zoom needs, counted from a chosen origin (O). Screenshots:
+// labels carry the precision the zoom needs, counted from a chosen origin (O); shift+drag
+// selects a range and shows its stats tables, computed by the server. Screenshots:
 // <build>/viewer-ui/timeline-*.png.
 
 import assert from 'node:assert/strict';
@@ -127,6 +128,59 @@ describe('timeline navigation', {skip: !gpuscope && 'GPUSCOPE_BIN is not set'}, 
       assert.ok(absolute >= apart, `absolute: ${absolute} ns wide`);
       assert.deepEqual(page.problems, []);
     });
+  });
+
+  // Shift+drag over the middle of the add() kernel: the range's tables hold that kernel and
+  // none of the copies before and after it, while the whole run's Summary has them all.
+  test('a range of the timeline shows its stats tables', async () => {
+    const recorded = copy('h200_add.sqlite');
+    const selectRange = async (page) => {
+      await waitForIdle(page);
+      const {x, y} = await sliceCentre(page, 0, 'gpu0.s7', 'add(int, int, int*)');
+      await page.keyboard.down('Shift');
+      await page.mouse.move(x - 8, y);
+      await page.mouse.down();
+      await page.mouse.move(x, y, {steps: 3});
+      await page.mouse.move(x + 8, y, {steps: 3});
+      await page.mouse.up();
+      await page.keyboard.up('Shift');
+    };
+    const {server, url} = await startView(gpuscope, [recorded]);
+    try {
+      const page = await openPage(browser, url);
+      try {
+        await selectRange(page);
+        const kern = '#range-stats [data-table="cuda_gpu_kern_sum"]';
+        await page.waitForSelector(kern + ' tbody tr');
+        const rows = await page.$$eval(kern + ' tbody tr', (trs) => trs.map((tr) => tr.textContent));
+        assert.equal(rows.length, 1);
+        assert.match(rows[0], /add\(int, int, int\*\)$/);
+        assert.equal(await page.locator('#range-stats [data-table="cuda_gpu_mem_time_sum"] tbody tr').count(), 0);
+        assert.match(await page.textContent('#range-stats h3'), /^Range: \d/);
+        const range = await page.evaluate(() => window.gpuscopeViewer.timeline.range);
+        assert.ok(range && range.t1 > range.t0, JSON.stringify(range));
+        await page.mouse.move(0, 0);  // no tooltip in the picture
+        await shot(page, 'range-stats');
+        await page.click('#tab-summary');
+        await page.waitForSelector('#summary-tables [data-table="cuda_gpu_mem_time_sum"] tbody tr');
+        assert.ok(await page.locator('#summary-tables [data-table="cuda_gpu_mem_time_sum"] tbody tr').count() > 0,
+                  'the whole run has copies');
+        assert.deepEqual(page.problems, []);
+      } finally {
+        await page.close();
+      }
+    } finally {
+      server.kill('SIGTERM');
+    }
+    // The self-contained page has no server to compute them: it says so.
+    const page = await reportPage([recorded], 'range');
+    try {
+      await selectRange(page);
+      await page.waitForSelector('#range-stats .error');
+      assert.match(await page.textContent('#range-stats .error'), /gpuscope view/);
+    } finally {
+      await page.close();
+    }
   });
 
   test('deep zoom: axis labels as precise as the zoom, from the chosen origin', async () => {

@@ -132,6 +132,7 @@ async function openTimeline() {
       }, kHoverDetailDelayMs);
     },
     onSelect: (slice) => selectEvent(slice),
+    onRange: (range) => showRangeStats(range),
     onError: showError,
   }, {align: viewer.align});
   viewer.timeline = timeline;
@@ -187,6 +188,39 @@ async function selectEvent(target) {
     if (citing.length) panel.append(citingFindingsBlock(target.report, citing, {onCited: showCited}));
   } catch (error) {
     renderDetailsError(panel, error.message);
+  }
+}
+
+// --- range statistics ----------------------------------------------------------------------
+
+// The stats tables of a range of the timeline, computed by the server over the events that
+// overlap it. Reports aligned on their starts see the range at different absolute times, so
+// each gets its own tables then; one set covers them all on absolute time.
+async function showRangeStats(range) {
+  const timeline = viewer.timeline;
+  const section = document.getElementById('range-stats');
+  section.hidden = false;
+  viewer.range = range;
+  const heading = el('h3', {}, `Range: ${formatDuration(range.t1 - range.t0)} from ` +
+                                   `${formatDuration(range.t0 - timeline.origin)}`);
+  replaceChildren(section, heading, el('p', {className: 'note'}, 'Computing...'));
+  const offsets = new Set(timeline.reports.map((r) => timeline.offsets.get(r.index) || 0));
+  const groups = offsets.size <= 1 ? [timeline.reports] : timeline.reports.map((r) => [r]);
+  try {
+    const parts = [];
+    for (const group of groups) {
+      const {start, end} = timeline.rangeOf(group[0].index, range);
+      const summary = await viewer.source.rangeSummary(group.map((r) => r.index), start, end);
+      const tables = el('div', {className: 'range-tables'});
+      renderSummary(tables, summary, {onKernel: (name) => openKernel(group[0].index, name)});
+      if (groups.length > 1) parts.push(el('h4', {}, reportLabel(group[0])));
+      parts.push(tables);
+    }
+    if (viewer.range !== range) return;
+    replaceChildren(section, heading, parts);
+  } catch (error) {
+    if (viewer.range !== range) return;
+    replaceChildren(section, heading, el('div', {className: 'error'}, error.message));
   }
 }
 

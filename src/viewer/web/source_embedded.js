@@ -148,6 +148,13 @@ export class EmbeddedSource {
     return {tables: {}};
   }
 
+  /** The tables of a range need the analysis of `gpuscope stats`, which runs in the server. */
+  async rangeSummary() {
+    throw new Error(
+        'the stats tables of a range are computed by `gpuscope view <report>`; ' +
+        'this page holds the tables of the whole run (Summary)');
+  }
+
   async kernel(report, name) {
     const page = ((this.data.kernels || {})[String(report)] || {})[name];
     if (page) return page;

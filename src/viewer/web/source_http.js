@@ -44,6 +44,15 @@ export class HttpSource {
     return this.get('/api/summary', {reports: reports.join(',')});
   }
 
+  /** The stats tables of the events that overlap [start, end] (absolute, exact). */
+  rangeSummary(reports, start, end) {
+    return this.get('/api/summary', {
+      reports: reports.join(','),
+      start: this.times.absolute(Math.floor(start)),
+      end: this.times.absolute(Math.ceil(end)),
+    });
+  }
+
   kernel(report, name) {
     return this.get('/api/kernel', {report, name});
   }

@@ -17,7 +17,8 @@ const kMaxCanvasRowsHeight = 560;
 export class Timeline {
   /**
    * `container`: element to fill; `source`: EmbeddedSource or HttpSource; `reports`: entries of
-   * reports() to show; `hooks`: {onHover(hit, x, y) | onHover(null), onSelect(slice), onError}.
+   * reports() to show; `hooks`: {onHover(hit, x, y) | onHover(null), onSelect(slice),
+   * onRange({t0, t1}), onError}; `options`: {align: 'starts' | 'absolute'}.
    */
   constructor(container, source, reports, hooks, options = {}) {
     this.source = source;
@@ -43,6 +44,7 @@ export class Timeline {
     this.asked = new Map();     // view key of the last query (answered or in flight)
     this.inFlight = new Set();  // tracks with an HTTP query under way
     this.highlights = [];
+    this.range = null;  // {t0, t1} selected with shift+drag
     this.frameScheduled = false;
     this.stats = {frames: 0, lastFrameMs: 0, firstPaintMs: null};
 
@@ -100,6 +102,22 @@ export class Timeline {
     if (this.gpu) this.view.set(this.gpu.start, this.gpu.end);
     else this.view.reset();
     this.requestFrame();
+  }
+
+  /** The selected range of time (on the axis), shaded while it is dragged out. */
+  setRange(range) {
+    this.range = range;
+    this.requestFrame();
+  }
+
+  /** The drag that selects a range ended: the hooks show its tables. */
+  finishRange() {
+    if (this.range && this.range.t1 > this.range.t0 && this.hooks.onRange) this.hooks.onRange(this.range);
+  }
+
+  /** [start, end] of the range in `report`'s own times (as the source takes them). */
+  rangeOf(report, range) {
+    return {start: this.fromAxis(report, range.t0), end: this.fromAxis(report, range.t1)};
   }
 
   /** Sets the time the axis labels count from (on the axis). */
@@ -183,6 +201,7 @@ export class Timeline {
       origin: this.origin,
       answers: this.answers,
       highlights: this.highlights,
+      range: this.range,
     });
     this.canvas.dataset.t0 = String(this.view.t0);
     this.canvas.dataset.t1 = String(this.view.t1);

@@ -46,6 +46,7 @@ export function drawFrame(ctx, frame) {
     drawRowLabel(ctx, row, top);
   }
   ctx.restore();
+  if (frame.range) drawRange(ctx, frame.range, xOf, height);
   return drawAxis(ctx, view, origin, xOf, width, plotWidth);
 }
 
@@ -172,6 +173,17 @@ function drawAxis(ctx, view, origin, xOf, width, plotWidth) {
   ctx.fillStyle = '#374151';
   ctx.fillText('span ' + formatDuration(view.span), 6, kAxisHeight / 2 - 1);
   return labels;
+}
+
+// The selected range: a tint over the rows, edges marked.
+function drawRange(ctx, range, xOf, height) {
+  const x0 = Math.max(kLabelWidth, xOf(range.t0));
+  const x1 = Math.max(x0, xOf(range.t1));
+  ctx.fillStyle = 'rgba(37, 99, 235, 0.12)';
+  ctx.fillRect(x0, kAxisHeight, x1 - x0, height - kAxisHeight);
+  ctx.fillStyle = '#2563eb';
+  ctx.fillRect(x0, kAxisHeight, 1, height - kAxisHeight);
+  ctx.fillRect(x1, kAxisHeight, 1, height - kAxisHeight);
 }
 
 function fitText(text, width) {
