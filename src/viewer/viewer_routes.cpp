@@ -5,6 +5,7 @@
 #include <limits>
 #include <string>
 
+#include "viewer/event_search.h"
 #include "viewer/level_of_detail.h"
 
 namespace gpuscope::viewer {
@@ -156,6 +157,14 @@ HttpResponse Findings(ViewerData& data, const HttpRequest& request) {
   return Json(std::move(findings.value()));
 }
 
+HttpResponse Search(ViewerData& data, const HttpRequest& request) {
+  StatusOr<std::size_t> report = ReportIndex(data, request, "report");
+  if (!report.ok()) return BadRequest(report.status());
+  auto query = request.query.find("q");
+  if (query == request.query.end()) return JsonError(400, "missing parameter 'q'");
+  return Json(SearchJson(data.index(report.value()), query->second, kMaxSearchMatches));
+}
+
 HttpResponse Diff(ViewerData& data, const HttpRequest& request) {
   StatusOr<std::size_t> a = ReportIndex(data, request, "a");
   if (!a.ok()) return BadRequest(a.status());
@@ -187,6 +196,7 @@ HttpResponse HandleViewerRequest(ViewerData& data, std::span<const EmbeddedFile>
     if (path == "/api/kernel") return Kernel(data, request);
     if (path == "/api/diff") return Diff(data, request);
     if (path == "/api/findings") return Findings(data, request);
+    if (path == "/api/search") return Search(data, request);
     return JsonError(404, "unknown endpoint " + path.substr(0, 80));
   }
   std::optional<Asset> asset = FindAsset(assets, path);

@@ -2,7 +2,8 @@
 // it opens on the GPU activity (G), the whole run one key away (0); two reports recorded
 // 5,800 s apart are aligned on their starts, absolute time on request; at deep zoom the axis
 // labels carry the precision the zoom needs, counted from a chosen origin (O); shift+drag
-// selects a range and shows its stats tables, computed by the server. Screenshots:
+// selects a range and shows its stats tables, computed by the server; the search box finds
+// kernels and NVTX ranges by name. Screenshots:
 // <build>/viewer-ui/timeline-*.png.
 
 import assert from 'node:assert/strict';
@@ -181,6 +182,45 @@ describe('timeline navigation', {skip: !gpuscope && 'GPUSCOPE_BIN is not set'}, 
     } finally {
       await page.close();
     }
+  });
+
+  // h200_nvtx_ranges: NVTX ranges outer > inner (twice) around nvtxWork(int*) kernels.
+  test('the search box finds kernels and NVTX ranges by name', async () => {
+    await bothWays([copy('h200_nvtx_ranges.sqlite')], 'search', async (page, way) => {
+      await waitForIdle(page);
+      await page.fill('#search', 'INNER');
+      await page.press('#search', 'Enter');
+      await page.waitForFunction(() => document.querySelector('#details').dataset.type === 'nvtx');
+      assert.match(await page.textContent('.search-summary'), /^2 matches$/);
+      const listed = await page.$$eval('.search-result', (bs) => bs.map((b) => b.textContent));
+      assert.equal(listed.length, 2);
+      assert.ok(listed.every((text) => /^inner · nvtx · /.test(text)), JSON.stringify(listed));
+      assert.equal(await page.textContent('#details .details-title'), 'inner');
+      const first = await page.evaluate(() => window.gpuscopeViewer.selected);
+      // Enter again: the next match, then back to the first.
+      await page.press('#search', 'Enter');
+      await page.waitForFunction(
+          (id) => String(window.gpuscopeViewer.selected.id) !== String(id), first.id);
+      await page.press('#search', 'Enter');
+      await page.waitForFunction(
+          (id) => String(window.gpuscopeViewer.selected.id) === String(id), first.id);
+      // A kernel by part of its name; the match is in view, selected.
+      await page.fill('#search', 'nvtxwork');
+      await page.press('#search', 'Enter');
+      await page.waitForFunction(() => document.querySelector('#details').dataset.type === 'kernel');
+      assert.equal(await page.textContent('#details .details-title'), 'nvtxWork(int*)');
+      const {view, selected} = await page.evaluate(() => ({
+        view: {t0: window.gpuscopeViewer.timeline.view.t0, t1: window.gpuscopeViewer.timeline.view.t1},
+        selected: window.gpuscopeViewer.selected,
+      }));
+      assert.ok(view.t0 <= selected.s && selected.e <= view.t1, JSON.stringify({view, selected}));
+      if (way === 'view') await shot(page, 'search');
+      await page.fill('#search', 'no such name');
+      await page.press('#search', 'Enter');
+      await page.waitForFunction(() => /^0 matches$/.test(document.querySelector('.search-summary').textContent));
+      assert.equal(await page.locator('.search-result').count(), 0);
+      assert.deepEqual(page.problems, []);
+    });
   });
 
   test('deep zoom: axis labels as precise as the zoom, from the chosen origin', async () => {

@@ -248,6 +248,23 @@ TEST_F(ViewerServerTest, SummaryOfATimeRange) {
   }
 }
 
+// The search box: names containing the text, any case; the untimed launch of add() is not
+// on the timeline, so not found.
+TEST_F(ViewerServerTest, SearchFindsEventsByName) {
+  JsonValue found = GetJson("/api/search?report=0&q=ADD(INT");
+  EXPECT_EQ(found.Find("total")->text, "1");
+  ASSERT_EQ(found.Find("matches")->array.size(), 1u);
+  const JsonValue& match = found.Find("matches")->array[0];
+  EXPECT_EQ(match.Find("name")->text, "add(int, int, int*)");
+  EXPECT_EQ(match.Find("type")->text, "kernel");
+  EXPECT_EQ(match.Find("track")->text, "gpu0.s7");
+  EXPECT_EQ(match.Find("s")->text, std::to_string(kRichStart + 4000));
+  EXPECT_EQ(GetJson("/api/search?report=0&q=").Find("total")->text, "0");
+  EXPECT_EQ(GetJson("/api/search?report=0&q=nothing%20like%20it").Find("total")->text, "0");
+  GetJson("/api/search?report=0", 400);
+  GetJson("/api/search?report=9&q=add", 400);
+}
+
 TEST_F(ViewerServerTest, BadParametersAre400AndUnknownPaths404) {
   const std::string window = "&start=10&end=20&px=10";
   const std::vector<std::string> targets = {

@@ -13,6 +13,7 @@ import {renderKernelPage} from './kernel_page.js';
 import {kAlignAbsolute, kAlignStarts} from './report_alignment.js';
 import {EmbeddedSource} from './source_embedded.js';
 import {HttpSource} from './source_http.js';
+import {bindSearchBox} from './search_box.js';
 import {renderSummary} from './tables.js';
 import {Timeline} from './timeline.js';
 import {Tooltip} from './tooltip.js';
@@ -185,7 +186,7 @@ async function selectEvent(target) {
         selectEvent({report: target.report, type: r.type, id: r.id, track: r.track, s, e});
       },
     });
-    if (citing.length) panel.append(citingFindingsBlock(target.report, citing, {onCited: showCited}));
+    if (citing.length) panel.append(citingFindingsBlock(target.report, citing, {onCited: showEvent}));
   } catch (error) {
     renderDetailsError(panel, error.message);
   }
@@ -239,15 +240,18 @@ function reportFindings(report) {
   return findingsOf.get(report);
 }
 
-/** Shows a row a finding cites: the timeline around it, the row selected. */
-function showCited(report, cited) {
+/**
+ * Shows an event of `report` (a row a finding cites, a search match: {type, id, track, s, e}
+ * in the report's times) on the timeline, selected, with some time around it.
+ */
+function showEvent(report, event) {
   showPane('timeline');
   const timeline = viewer.timeline;
   if (!timeline.reports.some((r) => r.index === report)) return;
-  const s = timeline.toAxis(report, cited.s), e = timeline.toAxis(report, cited.e);
+  const s = timeline.toAxis(report, event.s), e = timeline.toAxis(report, event.e);
   const pad = Math.max((e - s) * 2, 1000);
   timeline.showRange(s - pad, e + pad);
-  selectEvent({report, type: cited.type, id: cited.id, track: cited.track, s, e});
+  selectEvent({report, type: event.type, id: event.id, track: event.track, s, e});
 }
 
 async function openFindings() {
@@ -255,7 +259,7 @@ async function openFindings() {
   const perReport = await Promise.all(viewer.reports.map(
       async (r) => ({report: r.index, label: reportLabel(r), findings: await reportFindings(r.index)})));
   replaceChildren(container);
-  renderFindings(container, perReport, {onCited: showCited, onKernel: (report, name) => openKernel(report, name)});
+  renderFindings(container, perReport, {onCited: showEvent, onKernel: (report, name) => openKernel(report, name)});
 }
 
 // --- other panes ---------------------------------------------------------------------------
@@ -376,6 +380,12 @@ async function main() {
     return;
   }
   renderHeader();
+  bindSearchBox(document.getElementById('search-box'), {
+    timeline: () => viewer.timeline,
+    source: viewer.source,
+    show: (match) => showEvent(match.report, match),
+    onError: showError,
+  });
   showPane('timeline');
   await openTimeline();
   document.body.dataset.state = 'ready';

@@ -11,6 +11,8 @@ import {TimeOrigin} from './time_origin.js';
 // Pages not laid out as `gpuscope report` writes them are parsed exactly with a reviver up to
 // this size (the default event limit makes about 15 MB), plainly beyond (times rounded).
 const kMaxExactBytes = 40 * 1024 * 1024;
+// As many search matches as the server lists (viewer/event_search.h).
+const kMaxSearchMatches = 200;
 
 export class EmbeddedSource {
   /** `data`: the parsed embedded JSON. */
@@ -146,6 +148,30 @@ export class EmbeddedSource {
     const key = reports.join(',');
     if (summary[key]) return summary[key];
     return {tables: {}};
+  }
+
+  /**
+   * /api/search from the embedded arrays: events whose name contains `query` (any case),
+   * the first kMaxSearchMatches by start, and how many match in all.
+   */
+  async search(report, query) {
+    const needle = String(query).toLowerCase();
+    const matches = [];
+    let total = 0;
+    if (!needle) return {total, matches};
+    for (const [trackId, columns] of Object.entries((this.data.events || {})[String(report)] || {})) {
+      if (!columns.s || columns.v) continue;
+      for (let i = 0; i < columns.s.length; i++) {
+        const name = this.nameAt(columns, i);
+        if (!name.toLowerCase().includes(needle)) continue;
+        total++;
+        const s = columns.s[i];
+        matches.push({type: typeAt(columns, i), id: columns.id ? columns.id[i] : i, track: trackId,
+                      s, e: columns.e ? columns.e[i] : s, name});
+      }
+    }
+    matches.sort((a, b) => a.s - b.s);
+    return {total, matches: matches.slice(0, kMaxSearchMatches)};
   }
 
   /** The tables of a range need the analysis of `gpuscope stats`, which runs in the server. */

@@ -61,6 +61,10 @@ export class HttpSource {
     return this.get('/api/diff', {a, b});
   }
 
+  search(report, query) {
+    return this.get('/api/search', {report, q: query});
+  }
+
   findings(report) {
     return this.get('/api/findings', {report});
   }
