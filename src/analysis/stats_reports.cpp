@@ -110,9 +110,9 @@ std::string KnownNames() {
 }  // namespace
 
 const std::vector<std::string>& WindowedStatsReportNames() {
-  static const std::vector<std::string> names = {"cuda_gpu_kern_sum",     "cuda_api_sum",
-                                                 "cuda_gpu_mem_time_sum", "cuda_gpu_mem_size_sum",
-                                                 "nvtx_sum",              "cuda_gpu_kern_gb_sum"};
+  static const std::vector<std::string> names = {
+      "cuda_gpu_kern_sum",     "cuda_api_sum", "cuda_gpu_mem_time_sum",
+      "cuda_gpu_mem_size_sum", "nvtx_sum",     "cuda_gpu_kern_gb_sum"};
   return names;
 }
 

@@ -14,9 +14,7 @@ struct TimeWindow {
   model::Timestamp start = 0;  // absolute, report clock
   model::Timestamp end = std::numeric_limits<model::Timestamp>::max();
 
-  bool IsAll() const {
-    return start == 0 && end == std::numeric_limits<model::Timestamp>::max();
-  }
+  bool IsAll() const { return start == 0 && end == std::numeric_limits<model::Timestamp>::max(); }
   // Whether [event_start, event_end] overlaps the window; an instant (a mark, a range that
   // never ended) counts when it lies inside.
   bool Overlaps(model::Timestamp event_start, model::Timestamp event_end) const {

@@ -65,10 +65,9 @@ InstallLocations FindInstallLocations() {
   found.injection_library = found.injection_from_environment
                                 ? std::string(library)
                                 : found.executable_dir + "/../lib/" + kInjectionLibraryName;
-  found.injection_found =
-      executable_dir.ok() || found.injection_from_environment
-          ? FindInjectionLibrary(library, found.executable_dir)
-          : StatusOr<std::string>(executable_dir.status());
+  found.injection_found = executable_dir.ok() || found.injection_from_environment
+                              ? FindInjectionLibrary(library, found.executable_dir)
+                              : StatusOr<std::string>(executable_dir.status());
   found.cupti_dir = CuptiDirectory(cupti);
   found.cupti_present = CuptiLibraryPresent(found.cupti_dir);
   return found;

@@ -120,7 +120,8 @@ struct Point {
 void Marker(std::ostringstream& svg, const Point& p, const Axes& axes) {
   const double x = axes.X(p.intensity), y = axes.Y(p.flops);
   const std::string paint = Paint(StyleOf(p.kernel));
-  const std::string data = " class=\"roof-point\" data-kernel=\"" + std::to_string(p.kernel) + "\" ";
+  const std::string data =
+      " class=\"roof-point\" data-kernel=\"" + std::to_string(p.kernel) + "\" ";
   switch (p.level) {
     case MemoryLevel::kDram:
       svg << "<circle" << data << "cx=\"" << Num(x) << "\" cy=\"" << Num(y) << "\" r=\"5\" "
@@ -227,7 +228,8 @@ std::string RooflineSvg(const std::vector<RooflineResult>& results) {
 
   // The legend's lines, measured so that the chart is as wide as its longest one.
   constexpr double kFont = 12;
-  const std::string key = "circle DRAM, square L2, triangle L1; roofs: solid DRAM, dashed L2, dotted L1";
+  const std::string key =
+      "circle DRAM, square L2, triangle L1; roofs: solid DRAM, dashed L2, dotted L1";
   std::vector<std::string> legend;
   for (const RooflineResult& r : results) {
     legend.push_back(r.kernel_name + " (" + std::to_string(r.profile_index) + ") " +
@@ -235,8 +237,10 @@ std::string RooflineSvg(const std::vector<RooflineResult>& results) {
                      std::string(BoundName(r.verdict.bound)));
   }
   double legend_width = TextWidth(key, kFont);
-  for (const std::string& line : legend) legend_width = std::max(legend_width, 16 + TextWidth(line, kFont));
-  for (const std::string& name : off_chart) legend_width = std::max(legend_width, 16 + TextWidth(name, kFont));
+  for (const std::string& line : legend)
+    legend_width = std::max(legend_width, 16 + TextWidth(line, kFont));
+  for (const std::string& name : off_chart)
+    legend_width = std::max(legend_width, 16 + TextWidth(name, kFont));
   const double legend_rows = static_cast<double>(results.size() + off_chart.size() + 2);
   const double width = kLeft + kPlotWidth + 20 + legend_width + 20;
   const double height = std::max(kTop + kPlotHeight + 60, kTop + 20 * legend_rows + 40);
@@ -299,15 +303,16 @@ std::string RooflineSvg(const std::vector<RooflineResult>& results) {
       return std::abs(label.second - peak) <= 0.005 * peak;
     });
     if (same != flat_labels.end()) {
-      same->first.insert(same->first.find(" peak "), std::string(", ") + std::string(PrecisionName(p)));
+      same->first.insert(same->first.find(" peak "),
+                         std::string(", ") + std::string(PrecisionName(p)));
     } else {
       flat_labels.emplace_back(std::string(PrecisionName(p)) + " peak " + RateLabel(peak), peak);
     }
   }
   auto label = [&](const std::string& text, std::pair<double, double> at, bool anchor_end) {
     svg << "<text class=\"roof-label\" x=\"" << Num(at.first) << "\" y=\"" << Num(at.second) << "\""
-        << (anchor_end ? " text-anchor=\"end\"" : "") << " font-size=\"" << Num(kLabelFont)
-        << "\">" << text << "</text>\n";
+        << (anchor_end ? " text-anchor=\"end\"" : "") << " font-size=\"" << Num(kLabelFont) << "\">"
+        << text << "</text>\n";
   };
   for (const auto& [text, peak] : flat_labels) {
     const double x = kLeft + kPlotWidth - 4, y = axes.Y(peak);
@@ -335,17 +340,19 @@ std::string RooflineSvg(const std::vector<RooflineResult>& results) {
   ly += 20;
   for (std::size_t k = 0; k < results.size(); ++k) {
     svg << "<circle class=\"legend-marker\" data-kernel=\"" << k << "\" cx=\"" << Num(lx + 5)
-        << "\" cy=\"" << Num(ly - 4) << "\" r=\"5\" " << Paint(StyleOf(static_cast<int>(k))) << "/>\n";
+        << "\" cy=\"" << Num(ly - 4) << "\" r=\"5\" " << Paint(StyleOf(static_cast<int>(k)))
+        << "/>\n";
     svg << "<text class=\"legend\" x=\"" << Num(lx + 16) << "\" y=\"" << Num(ly) << "\">"
         << XmlEscaped(legend[k]) << "</text>\n";
     ly += 20;
   }
   if (!off_chart.empty()) {
-    svg << "<text class=\"legend\" x=\"" << Num(lx) << "\" y=\"" << Num(ly) << "\">No FLOPs, not placed:</text>\n";
+    svg << "<text class=\"legend\" x=\"" << Num(lx) << "\" y=\"" << Num(ly)
+        << "\">No FLOPs, not placed:</text>\n";
     ly += 20;
     for (const std::string& name : off_chart) {
-      svg << "<text class=\"legend\" x=\"" << Num(lx + 16) << "\" y=\"" << Num(ly) << "\">" << XmlEscaped(name)
-          << "</text>\n";
+      svg << "<text class=\"legend\" x=\"" << Num(lx + 16) << "\" y=\"" << Num(ly) << "\">"
+          << XmlEscaped(name) << "</text>\n";
       ly += 20;
     }
   }

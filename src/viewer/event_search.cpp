@@ -61,9 +61,8 @@ std::string SearchJson(const TrackIndex& index, std::string_view query, std::siz
     const TrackEvent& event = track.events[first[i].index];
     out += (i ? "," : "");
     out += "{\"type\":\"" + std::string(EventTypeName(event.type())) +
-           "\",\"id\":" + std::to_string(event.id) +
-           ",\"track\":" + render::JsonString(track.id) + ",\"s\":" + std::to_string(event.start) +
-           ",\"e\":" + std::to_string(event.end) +
+           "\",\"id\":" + std::to_string(event.id) + ",\"track\":" + render::JsonString(track.id) +
+           ",\"s\":" + std::to_string(event.start) + ",\"e\":" + std::to_string(event.end) +
            ",\"name\":" + render::JsonString(index.Name(event)) + "}";
   }
   return out + "]}";

@@ -31,10 +31,9 @@ std::optional<CorrelatedEvent> EventOf(const TrackIndex& index, const analysis::
 }
 
 std::string CitedJson(const TrackIndex& index, const analysis::CitedRow& row) {
-  std::string out = "{\"table\":" + JsonString(row.table) +
-                    ",\"correlation\":" + std::to_string(row.id) +
-                    ",\"note\":" + JsonString(row.note) +
-                    ",\"duration\":" + std::to_string(row.duration_ns);
+  std::string out =
+      "{\"table\":" + JsonString(row.table) + ",\"correlation\":" + std::to_string(row.id) +
+      ",\"note\":" + JsonString(row.note) + ",\"duration\":" + std::to_string(row.duration_ns);
   if (std::optional<CorrelatedEvent> at = EventOf(index, row)) {
     const Track& track = index.tracks()[at->track];
     const TrackEvent& event = track.events[at->index];
@@ -61,8 +60,8 @@ std::string TraceFindingJson(const TrackIndex& index, const analysis::Finding& f
 
 }  // namespace
 
-StatusOr<std::string> ReportFindingsJson(const store::ReportReader& reader,
-                                         const TrackIndex& index, const ReportProfiles& profiles) {
+StatusOr<std::string> ReportFindingsJson(const store::ReportReader& reader, const TrackIndex& index,
+                                         const ReportProfiles& profiles) {
   StatusOr<std::vector<analysis::Finding>> trace = analysis::trace_rules::RunTraceRules(reader);
   if (!trace.ok()) return Status::Error(reader.path() + ": " + trace.status().message());
   std::string out = "{\"trace\":[";

@@ -19,7 +19,7 @@ namespace gpuscope::viewer {
 //  "kernels":[{"kernel","findings":[<as /api/kernel's "findings">]}]}
 // A cited row that no timeline event shows (an untimed row) has no "type"/"id"/"track"/
 // "s"/"e". Streams the report once (bounded memory, as the trace rules do).
-StatusOr<std::string> ReportFindingsJson(const store::ReportReader& reader,
-                                         const TrackIndex& index, const ReportProfiles& profiles);
+StatusOr<std::string> ReportFindingsJson(const store::ReportReader& reader, const TrackIndex& index,
+                                         const ReportProfiles& profiles);
 
 }  // namespace gpuscope::viewer

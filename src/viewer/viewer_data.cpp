@@ -183,17 +183,17 @@ std::string ViewerData::ReportJson(std::size_t i) const {
     gpu_start = gpu_start == 0 ? first : std::min(gpu_start, first);
     for (std::uint64_t block_end : track.block_max_end) gpu_end = std::max(gpu_end, block_end);
   }
-  std::string out = "{\"index\":" + std::to_string(i) +
-                    ",\"path\":" + JsonString(error ? reader.path() : absolute.string()) +
-                    ",\"pid\":" + std::to_string(process.pid) +
-                    ",\"hostname\":" + JsonString(process.hostname) +
-                    ",\"command_line\":" + JsonString(process.command_line) +
-                    ",\"start\":" + std::to_string(process.start) +
-                    ",\"end\":" + std::to_string(end) + ",\"gpu\":" +
-                    (gpu_end > gpu_start ? "{\"start\":" + std::to_string(gpu_start) +
-                                               ",\"end\":" + std::to_string(gpu_end) + "}"
-                                         : std::string("null")) +
-                    ",\"devices\":[";
+  std::string out =
+      "{\"index\":" + std::to_string(i) +
+      ",\"path\":" + JsonString(error ? reader.path() : absolute.string()) +
+      ",\"pid\":" + std::to_string(process.pid) + ",\"hostname\":" + JsonString(process.hostname) +
+      ",\"command_line\":" + JsonString(process.command_line) +
+      ",\"start\":" + std::to_string(process.start) + ",\"end\":" + std::to_string(end) +
+      ",\"gpu\":" +
+      (gpu_end > gpu_start
+           ? "{\"start\":" + std::to_string(gpu_start) + ",\"end\":" + std::to_string(gpu_end) + "}"
+           : std::string("null")) +
+      ",\"devices\":[";
   for (std::size_t d = 0; d < reader.devices().size(); ++d) {
     const store::DeviceInfo& device = reader.devices()[d];
     out += (d ? "," : "");

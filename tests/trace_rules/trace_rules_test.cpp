@@ -235,8 +235,8 @@ TEST(TraceRulesOnRecordedProfile, ReplayTimeIsNotTheProgramsTime) {
   Ids ids = RuleIds(findings);
   ASSERT_NE(std::find(ids.begin(), ids.end(), "pageable_copies"), ids.end())
       << ids.size() << " findings";
-  const Finding& pageable = findings[std::find(ids.begin(), ids.end(), "pageable_copies") -
-                                     ids.begin()];
+  const Finding& pageable =
+      findings[std::find(ids.begin(), ids.end(), "pageable_copies") - ids.begin()];
   ASSERT_FALSE(pageable.cited.empty());
   // The longest copy is cited first: the 256 MiB (268 MB) device-to-host copy of about 18 ms.
   EXPECT_EQ(pageable.cited.front().table, "memcpys");

@@ -76,10 +76,12 @@ describe('timeline navigation', {skip: !gpuscope && 'GPUSCOPE_BIN is not set'}, 
       assert.ok(report.gpu && report.gpu.end > report.gpu.start, JSON.stringify(report.gpu));
       const opened = await visibleRange(page);
       const run = report.end - report.start;
-      assert.ok(opened.t0 <= report.gpu.start && report.gpu.end <= opened.t1,
-                `the opening view ${JSON.stringify(opened)} holds the GPU activity`);
-      assert.ok(opened.t1 - opened.t0 < 0.05 * run,
-                `opened on ${opened.t1 - opened.t0} ns of a ${run} ns run`);
+      assert.ok(
+          opened.t0 <= report.gpu.start && report.gpu.end <= opened.t1,
+          `the opening view ${JSON.stringify(opened)} holds the GPU activity`);
+      assert.ok(
+          opened.t1 - opened.t0 < 0.05 * run,
+          `opened on ${opened.t1 - opened.t0} ns of a ${run} ns run`);
       // The kernel is drawn as a slice of its own, wide enough to click.
       await sliceCentre(page, 0, 'gpu0.s7', 'add(int, int, int*)');
       if (way === 'report') await shot(page, 'gpu-span');
@@ -106,13 +108,15 @@ describe('timeline navigation', {skip: !gpuscope && 'GPUSCOPE_BIN is not set'}, 
         const view = window.gpuscopeViewer.timeline.view;
         return {start: view.start, end: view.end};
       });
-      assert.ok(bounds.end - bounds.start <= longest * 1.001,
-                `aligned: the axis spans ${bounds.end - bounds.start} ns, the longest run ${longest}`);
+      assert.ok(
+          bounds.end - bounds.start <= longest * 1.001,
+          `aligned: the axis spans ${bounds.end - bounds.start} ns, the longest run ${longest}`);
       // Both reports' GPU work is in the opening view.
       for (const [report, track] of [[0, 'gpu0.s7'], [1, 'gpu0.s7']]) {
         const drawn = await page.evaluate(({report, track}) => {
           const timeline = window.gpuscopeViewer.timeline;
-          const row = timeline.rows.find((r) => r.report === report && r.track && r.track.id === track);
+          const row =
+              timeline.rows.find((r) => r.report === report && r.track && r.track.id === track);
           const answer = row && timeline.answers.get(row.key);
           return answer ? answer.slices.length + answer.buckets.length : 0;
         }, {report, track});
@@ -153,10 +157,14 @@ describe('timeline navigation', {skip: !gpuscope && 'GPUSCOPE_BIN is not set'}, 
         await selectRange(page);
         const kern = '#range-stats [data-table="cuda_gpu_kern_sum"]';
         await page.waitForSelector(kern + ' tbody tr');
-        const rows = await page.$$eval(kern + ' tbody tr', (trs) => trs.map((tr) => tr.textContent));
+        const rows =
+            await page.$$eval(kern + ' tbody tr', (trs) => trs.map((tr) => tr.textContent));
         assert.equal(rows.length, 1);
         assert.match(rows[0], /add\(int, int, int\*\)$/);
-        assert.equal(await page.locator('#range-stats [data-table="cuda_gpu_mem_time_sum"] tbody tr').count(), 0);
+        assert.equal(
+            await page.locator('#range-stats [data-table="cuda_gpu_mem_time_sum"] tbody tr')
+                .count(),
+            0);
         assert.match(await page.textContent('#range-stats h3'), /^Range: \d/);
         const range = await page.evaluate(() => window.gpuscopeViewer.timeline.range);
         assert.ok(range && range.t1 > range.t0, JSON.stringify(range));
@@ -164,8 +172,10 @@ describe('timeline navigation', {skip: !gpuscope && 'GPUSCOPE_BIN is not set'}, 
         await shot(page, 'range-stats');
         await page.click('#tab-summary');
         await page.waitForSelector('#summary-tables [data-table="cuda_gpu_mem_time_sum"] tbody tr');
-        assert.ok(await page.locator('#summary-tables [data-table="cuda_gpu_mem_time_sum"] tbody tr').count() > 0,
-                  'the whole run has copies');
+        assert.ok(
+            await page.locator('#summary-tables [data-table="cuda_gpu_mem_time_sum"] tbody tr')
+                    .count() > 0,
+            'the whole run has copies');
         assert.deepEqual(page.problems, []);
       } finally {
         await page.close();
@@ -207,17 +217,22 @@ describe('timeline navigation', {skip: !gpuscope && 'GPUSCOPE_BIN is not set'}, 
       // A kernel by part of its name; the match is in view, selected.
       await page.fill('#search', 'nvtxwork');
       await page.press('#search', 'Enter');
-      await page.waitForFunction(() => document.querySelector('#details').dataset.type === 'kernel');
+      await page.waitForFunction(
+          () => document.querySelector('#details').dataset.type === 'kernel');
       assert.equal(await page.textContent('#details .details-title'), 'nvtxWork(int*)');
       const {view, selected} = await page.evaluate(() => ({
-        view: {t0: window.gpuscopeViewer.timeline.view.t0, t1: window.gpuscopeViewer.timeline.view.t1},
-        selected: window.gpuscopeViewer.selected,
-      }));
+                                                     view: {
+                                                       t0: window.gpuscopeViewer.timeline.view.t0,
+                                                       t1: window.gpuscopeViewer.timeline.view.t1
+                                                     },
+                                                     selected: window.gpuscopeViewer.selected,
+                                                   }));
       assert.ok(view.t0 <= selected.s && selected.e <= view.t1, JSON.stringify({view, selected}));
       if (way === 'view') await shot(page, 'search');
       await page.fill('#search', 'no such name');
       await page.press('#search', 'Enter');
-      await page.waitForFunction(() => /^0 matches$/.test(document.querySelector('.search-summary').textContent));
+      await page.waitForFunction(
+          () => /^0 matches$/.test(document.querySelector('.search-summary').textContent));
       assert.equal(await page.locator('.search-result').count(), 0);
       assert.deepEqual(page.problems, []);
     });
@@ -232,19 +247,22 @@ describe('timeline navigation', {skip: !gpuscope && 'GPUSCOPE_BIN is not set'}, 
       await page.waitForSelector('#details .details-title');
       // A 200 ns window inside the 4 us kernel, 236 ms after the report's start.
       const mid = (slice.s + slice.e) / 2;
-      await page.evaluate((mid) => window.gpuscopeViewer.timeline.showRange(mid - 100, mid + 100), mid);
+      await page.evaluate(
+          (mid) => window.gpuscopeViewer.timeline.showRange(mid - 100, mid + 100), mid);
       await nextFrames(page);
       const labelsOf = () => page.evaluate(() => window.gpuscopeViewer.timeline.axisLabels);
       const check = (labels, origin) => {
         assert.ok(labels.length >= 3, JSON.stringify(labels));
-        assert.equal(new Set(labels.map((l) => l.text)).size, labels.length,
-                     `labels differ: ${labels.map((l) => l.text)}`);
+        assert.equal(
+            new Set(labels.map((l) => l.text)).size, labels.length,
+            `labels differ: ${labels.map((l) => l.text)}`);
         const scale = {ns: 1, us: 1e3, ms: 1e6, s: 1e9};
         const step = labels[1].t - labels[0].t;
         for (const label of labels) {
           const [, number, unit] = /^(-?[\d.]+)(ns|us|ms|s)$/.exec(label.text);
-          assert.ok(Math.abs(Number(number) * scale[unit] - (label.t - origin)) < step / 2,
-                    `"${label.text}" reads ${label.t - origin} ns from the origin`);
+          assert.ok(
+              Math.abs(Number(number) * scale[unit] - (label.t - origin)) < step / 2,
+              `"${label.text}" reads ${label.t - origin} ns from the origin`);
         }
       };
       const fromStart = await labelsOf();

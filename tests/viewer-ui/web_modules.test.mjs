@@ -6,8 +6,8 @@ import test from 'node:test';
 
 import {diffKernelAggregates} from '../../src/viewer/web/diff_model.js';
 import {formatAxisLabels, formatBytes, formatDuration, niceTicks} from '../../src/viewer/web/format.js';
-import {gpuSpan, reportOffsets, shiftAnswer} from '../../src/viewer/web/report_alignment.js';
 import {indexTrack, lowerBound, selectCounter, selectVisible} from '../../src/viewer/web/lod.js';
+import {gpuSpan, reportOffsets, shiftAnswer} from '../../src/viewer/web/report_alignment.js';
 import {EmbeddedSource} from '../../src/viewer/web/source_embedded.js';
 import {TimeOrigin} from '../../src/viewer/web/time_origin.js';
 import {TimeView} from '../../src/viewer/web/time_view.js';
@@ -270,8 +270,9 @@ test('formatting: durations, bytes, axis labels and nice ticks', () => {
   assert.equal(formatDuration(992), '992ns');
   assert.deepEqual(formatAxisLabels([0, 20000, 40000], 20000), ['0us', '20us', '40us']);
   // 20 ns ticks 336 ms from the origin: ten-nanosecond digits, never the same label twice.
-  assert.deepEqual(formatAxisLabels([336430000, 336430020, 336430040], 20),
-                   ['336.43000ms', '336.43002ms', '336.43004ms']);
+  assert.deepEqual(
+      formatAxisLabels([336430000, 336430020, 336430040], 20),
+      ['336.43000ms', '336.43002ms', '336.43004ms']);
   assert.deepEqual(formatAxisLabels([-500000, 0, 500000], 500000), ['-500us', '0us', '500us']);
   assert.deepEqual(formatAxisLabels([1000000, 1500000], 500000), ['1.0ms', '1.5ms']);
   assert.equal(formatBytes(1048576), '1.000 MiB');
@@ -294,8 +295,9 @@ test('report alignment: starts aligned by default, absolute on request, answers 
   assert.deepEqual(span, {start: 1500 - 60, end: 4500 + 60});
   assert.equal(gpuSpan([{index: 0, start: 0, end: 1, gpu: null}], new Map()), null);
   const answer = {slices: [{s: 5100, e: 5200, id: 1}], buckets: [], counter: [{t: 5000, v: 3}]};
-  assert.deepEqual(shiftAnswer(answer, 4000),
-                   {slices: [{s: 1100, e: 1200, id: 1}], buckets: [], counter: [{t: 1000, v: 3}]});
+  assert.deepEqual(
+      shiftAnswer(answer, 4000),
+      {slices: [{s: 1100, e: 1200, id: 1}], buckets: [], counter: [{t: 1000, v: 3}]});
   assert.equal(answer.slices[0].s, 5100, 'the source answer is left as it was');
 });
 

@@ -241,8 +241,9 @@ TEST_F(ViewerServerTest, SummaryOfATimeRange) {
               whole.Find("tables")->Find(name)->array.size())
         << name;
   }
-  for (const std::string& bad : std::vector<std::string>{range(20, 10), "/api/summary?reports=0&start=5",
-                                 "/api/summary?reports=0&start=5&end=x"}) {
+  for (const std::string& bad :
+       std::vector<std::string>{range(20, 10), "/api/summary?reports=0&start=5",
+                                "/api/summary?reports=0&start=5&end=x"}) {
     JsonValue error = GetJson(bad, 400);
     EXPECT_NE(error.Find("error"), nullptr) << bad;
   }

@@ -52,7 +52,7 @@ std::string_view MemoryLevelName(MemoryLevel level);  // "DRAM", "L2", "L1"
 
 struct FlopRate {
   Precision precision = Precision::kFp32;
-  std::optional<double> flops;            // operations (tensor without ops counters: warp instructions)
+  std::optional<double> flops;  // operations (tensor without ops counters: warp instructions)
   std::optional<double> flop_per_second;  // unset for tensor without ops counters
   std::optional<double> peak_flop_per_second;
   // Achieved share of the roof, 0-100 (tensor: the pipe's measured utilisation).

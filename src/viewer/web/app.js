@@ -11,9 +11,9 @@ import {citingFindingsBlock, findingsCiting, renderFindings} from './findings_vi
 import {formatBytes, formatCount, formatDuration} from './format.js';
 import {renderKernelPage} from './kernel_page.js';
 import {kAlignAbsolute, kAlignStarts} from './report_alignment.js';
+import {bindSearchBox} from './search_box.js';
 import {EmbeddedSource} from './source_embedded.js';
 import {HttpSource} from './source_http.js';
-import {bindSearchBox} from './search_box.js';
 import {renderSummary} from './tables.js';
 import {Timeline} from './timeline.js';
 import {Tooltip} from './tooltip.js';
@@ -94,48 +94,51 @@ async function openTimeline() {
   const detailCache = new Map();
   let hovered = null;
   let hoverTimer = 0;
-  const timeline = new Timeline(area, viewer.source, currentReports(), {
-    onHover: (hit, x, y) => {
-      clearTimeout(hoverTimer);
-      if (!hit) {
-        hovered = null;
-        tooltip.hide();
-        return;
-      }
-      const origin = timeline.origin;
-      if (hit.bucket) {
-        tooltip.show(`${hit.bucket.count} merged events`, bucketFacts(hit.bucket, origin), x, y);
-        return;
-      }
-      if (hit.counter) {
-        tooltip.show(
-            hit.row.label,
-            [
-              ['In use', formatBytes(hit.counter.v)],
-              ['Since', formatDuration(hit.counter.t - origin)]
-            ],
-            x, y);
-        return;
-      }
-      const slice = hit.slice;
-      const key = `${hit.row.report}/${slice.type}/${slice.id}`;
-      hovered = key;
-      const show = () => tooltip.show(
-          slice.name || slice.type, sliceFacts(slice, origin, detailCache.get(key)), x, y);
-      show();
-      if (detailCache.has(key)) return;
-      // Grid/block and bytes live in the event's row: fetched once the pointer rests on it.
-      hoverTimer = setTimeout(() => {
-        viewer.source.event(hit.row.report, slice.type, slice.id).then((detail) => {
-          detailCache.set(key, detail);
-          if (hovered === key) show();
-        }, () => detailCache.set(key, null));
-      }, kHoverDetailDelayMs);
-    },
-    onSelect: (slice) => selectEvent(slice),
-    onRange: (range) => showRangeStats(range),
-    onError: showError,
-  }, {align: viewer.align});
+  const timeline = new Timeline(
+      area, viewer.source, currentReports(), {
+        onHover: (hit, x, y) => {
+          clearTimeout(hoverTimer);
+          if (!hit) {
+            hovered = null;
+            tooltip.hide();
+            return;
+          }
+          const origin = timeline.origin;
+          if (hit.bucket) {
+            tooltip.show(
+                `${hit.bucket.count} merged events`, bucketFacts(hit.bucket, origin), x, y);
+            return;
+          }
+          if (hit.counter) {
+            tooltip.show(
+                hit.row.label,
+                [
+                  ['In use', formatBytes(hit.counter.v)],
+                  ['Since', formatDuration(hit.counter.t - origin)]
+                ],
+                x, y);
+            return;
+          }
+          const slice = hit.slice;
+          const key = `${hit.row.report}/${slice.type}/${slice.id}`;
+          hovered = key;
+          const show = () => tooltip.show(
+              slice.name || slice.type, sliceFacts(slice, origin, detailCache.get(key)), x, y);
+          show();
+          if (detailCache.has(key)) return;
+          // Grid/block and bytes live in the event's row: fetched once the pointer rests on it.
+          hoverTimer = setTimeout(() => {
+            viewer.source.event(hit.row.report, slice.type, slice.id).then((detail) => {
+              detailCache.set(key, detail);
+              if (hovered === key) show();
+            }, () => detailCache.set(key, null));
+          }, kHoverDetailDelayMs);
+        },
+        onSelect: (slice) => selectEvent(slice),
+        onRange: (range) => showRangeStats(range),
+        onError: showError,
+      },
+      {align: viewer.align});
   viewer.timeline = timeline;
   await timeline.load();
 }
@@ -160,14 +163,13 @@ async function selectEvent(target) {
     const related = Array.isArray(detail.related) ? detail.related : [];
     const onAxis = (t) => timeline.toAxis(target.report, t);
     timeline.setHighlights([
-      mark,
-      ...related.map((r) => ({
-        report: target.report,
-        track: r.track,
-        s: onAxis(r.s),
-        e: onAxis(r.e),
-        selected: false
-      }))
+      mark, ...related.map((r) => ({
+                             report: target.report,
+                             track: r.track,
+                             s: onAxis(r.s),
+                             e: onAxis(r.e),
+                             selected: false
+                           }))
     ]);
     panel.dataset.type = target.type;
     panel.dataset.id = String(target.id);
@@ -186,7 +188,8 @@ async function selectEvent(target) {
         selectEvent({report: target.report, type: r.type, id: r.id, track: r.track, s, e});
       },
     });
-    if (citing.length) panel.append(citingFindingsBlock(target.report, citing, {onCited: showEvent}));
+    if (citing.length)
+      panel.append(citingFindingsBlock(target.report, citing, {onCited: showEvent}));
   } catch (error) {
     renderDetailsError(panel, error.message);
   }
@@ -202,8 +205,10 @@ async function showRangeStats(range) {
   const section = document.getElementById('range-stats');
   section.hidden = false;
   viewer.range = range;
-  const heading = el('h3', {}, `Range: ${formatDuration(range.t1 - range.t0)} from ` +
-                                   `${formatDuration(range.t0 - timeline.origin)}`);
+  const heading =
+      el('h3', {},
+         `Range: ${formatDuration(range.t1 - range.t0)} from ` +
+             `${formatDuration(range.t0 - timeline.origin)}`);
   replaceChildren(section, heading, el('p', {className: 'note'}, 'Computing...'));
   const offsets = new Set(timeline.reports.map((r) => timeline.offsets.get(r.index) || 0));
   const groups = offsets.size <= 1 ? [timeline.reports] : timeline.reports.map((r) => [r]);
@@ -257,9 +262,12 @@ function showEvent(report, event) {
 async function openFindings() {
   const container = document.getElementById('findings-list');
   const perReport = await Promise.all(viewer.reports.map(
-      async (r) => ({report: r.index, label: reportLabel(r), findings: await reportFindings(r.index)})));
+      async (r) =>
+          ({report: r.index, label: reportLabel(r), findings: await reportFindings(r.index)})));
   replaceChildren(container);
-  renderFindings(container, perReport, {onCited: showEvent, onKernel: (report, name) => openKernel(report, name)});
+  renderFindings(
+      container, perReport,
+      {onCited: showEvent, onKernel: (report, name) => openKernel(report, name)});
 }
 
 // --- other panes ---------------------------------------------------------------------------

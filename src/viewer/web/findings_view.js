@@ -18,13 +18,13 @@ export function kernelFindingsList(findings) {
   return el(
       'ul', {className: 'findings'},
       sorted.map(
-          (f) => el(
-              'li', {className: 'finding', 'data-rule': f.rule},
-              severityBadge(f.severity), ' ', el('strong', {}, String(f.title ?? f.rule ?? '')),
-              typeof f.speedup === 'number' ?
-                  el('span', {className: 'speedup'}, ` Est. speedup: ${f.speedup.toFixed(2)}%`) :
-                  null,
-              f.message ? el('div', {className: 'finding-message'}, String(f.message)) : null)));
+          (f) =>
+              el('li', {className: 'finding', 'data-rule': f.rule}, severityBadge(f.severity), ' ',
+                 el('strong', {}, String(f.title ?? f.rule ?? '')),
+                 typeof f.speedup === 'number' ?
+                     el('span', {className: 'speedup'}, ` Est. speedup: ${f.speedup.toFixed(2)}%`) :
+                     null,
+                 f.message ? el('div', {className: 'finding-message'}, String(f.message)) : null)));
 }
 
 // "memcpys #226 · 256.00MB to pageable memory · 17.980 ms"
@@ -40,23 +40,23 @@ function traceFindingItem(report, finding, actions) {
   return el(
       'li', {className: 'finding', 'data-rule': finding.rule, 'data-report': report},
       severityBadge(finding.severity), ' ', el('strong', {}, String(finding.title || finding.rule)),
-      finding.gain ? el('span', {className: 'speedup'}, ` Est. gain: ${formatDuration(finding.gain)}`) :
-                     null,
+      finding.gain ?
+          el('span', {className: 'speedup'}, ` Est. gain: ${formatDuration(finding.gain)}`) :
+          null,
       el('div', {className: 'finding-message'}, String(finding.message || '')),
       cited.length ?
           el('ul', {className: 'cited-rows'},
              cited.map(
-                 (c) => el(
-                     'li', {},
-                     c.track !== undefined ?
-                         el('button', {
-                           className: 'link cited-link',
-                           'data-type': c.type,
-                           'data-id': c.id,
-                           onclick: () => actions.onCited(report, c)
-                         },
-                            citedLabel(c)) :
-                         el('span', {className: 'note'}, citedLabel(c))))) :
+                 (c) =>
+                     el('li', {},
+                        c.track !== undefined ? el('button', {
+                          className: 'link cited-link',
+                          'data-type': c.type,
+                          'data-id': c.id,
+                          onclick: () => actions.onCited(report, c)
+                        },
+                                                   citedLabel(c)) :
+                                                el('span', {className: 'note'}, citedLabel(c))))) :
           null);
 }
 
@@ -72,24 +72,27 @@ export function renderFindings(container, perReport, actions) {
     const kernels = (findings && findings.kernels) || [];
     if (trace.length === 0 && kernels.length === 0) continue;
     items.push(...prefix);
-    items.push(el('ul', {className: 'findings trace-findings'},
-                  trace.map((f) => traceFindingItem(report, f, actions))));
+    items.push(
+        el('ul', {className: 'findings trace-findings'},
+           trace.map((f) => traceFindingItem(report, f, actions))));
     for (const kernel of kernels) {
-      items.push(el('div', {className: 'kernel-findings', 'data-kernel': kernel.kernel},
-                    el('button', {
-                      className: 'link kernel-link',
-                      onclick: () => actions.onKernel(report, String(kernel.kernel))
-                    },
-                       String(kernel.kernel)),
-                    kernelFindingsList(kernel.findings || [])));
+      items.push(
+          el('div', {className: 'kernel-findings', 'data-kernel': kernel.kernel},
+             el('button', {
+               className: 'link kernel-link',
+               onclick: () => actions.onKernel(report, String(kernel.kernel))
+             },
+                String(kernel.kernel)),
+             kernelFindingsList(kernel.findings || [])));
     }
   }
-  container.append(el('section', {className: 'summary-table findings-summary', 'data-table': 'findings'},
-                      el('h3', {}, 'Findings'),
-                      items.length ? items :
-                                     el('p', {className: 'note'},
-                                        'Findings: none (no trace rule fired, no profiled kernel ' +
-                                            'has a finding)')));
+  container.append(
+      el('section', {className: 'summary-table findings-summary', 'data-table': 'findings'},
+         el('h3', {}, 'Findings'),
+         items.length ? items :
+                        el('p', {className: 'note'},
+                           'Findings: none (no trace rule fired, no profiled kernel ' +
+                               'has a finding)')));
 }
 
 /** The trace findings of `findings` that cite the event (report's `type` #`id`). */
@@ -101,7 +104,7 @@ export function findingsCiting(findings, type, id) {
 
 /** The details panel's block for the findings that cite the selected event. */
 export function citingFindingsBlock(report, findings, actions) {
-  return el('div', {className: 'details-findings'}, el('h4', {}, 'Findings citing this row'),
-            el('ul', {className: 'findings'},
-               findings.map((f) => traceFindingItem(report, f, actions))));
+  return el(
+      'div', {className: 'details-findings'}, el('h4', {}, 'Findings citing this row'),
+      el('ul', {className: 'findings'}, findings.map((f) => traceFindingItem(report, f, actions))));
 }

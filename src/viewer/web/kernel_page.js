@@ -29,7 +29,8 @@ export function renderKernelPage(container, page, reportLabel) {
         el('p', {className: 'note no-metrics'},
            'This report holds no metrics for this kernel: `gpuscope profile` collects them.'));
   } else {
-    if (nonEmpty(page.findings)) parts.push(el('h3', {}, 'Findings'), kernelFindingsList(page.findings));
+    if (nonEmpty(page.findings))
+      parts.push(el('h3', {}, 'Findings'), kernelFindingsList(page.findings));
     if (nonEmpty(page.sections)) parts.push(...page.sections.map(sectionTable));
     if (page.roofline) parts.push(el('h3', {}, 'Roofline'), rooflineChart(page.roofline));
     if (page.occupancy) parts.push(el('h3', {}, 'Occupancy'), occupancyBlock(page.occupancy));

@@ -27,30 +27,34 @@ export function bindSearchBox(container, hooks) {
     const query = input.value.trim();
     const timeline = hooks.timeline();
     if (!timeline) return;
-    const answers = await Promise.all(
-        timeline.reports.map((r) => hooks.source.search(r.index, query).then((answer) => ({report: r.index, answer}))));
+    const answers = await Promise.all(timeline.reports.map(
+        (r) => hooks.source.search(r.index, query).then((answer) => ({report: r.index, answer}))));
     if (input.value.trim() !== query) return;  // typed on meanwhile
-    const matches = answers.flatMap(({report, answer}) => answer.matches.map((m) => ({...m, report})));
+    const matches =
+        answers.flatMap(({report, answer}) => answer.matches.map((m) => ({...m, report})));
     const total = answers.reduce((sum, {answer}) => sum + answer.total, 0);
     matches.sort((a, b) => timeline.toAxis(a.report, a.s) - timeline.toAxis(b.report, b.s));
     Object.assign(state, {query, matches, next: 0});
     summary.textContent = query ?
-        `${total} match${total === 1 ? '' : 'es'}${total > matches.length ? `, first ${matches.length} listed` : ''}` :
-        '';
+        `${total} match${total === 1 ? '' : 'es'}${
+            total > matches.length ? `, first ${matches.length} listed` : ''}` :
+                                     '';
     replaceChildren(
         list,
-        matches.slice(0, kListed).map(
-            (m, i) => el('li', {},
-                         el('button', {
-                           className: 'link search-result',
-                           'data-type': m.type,
-                           'data-id': m.id,
-                           onclick: () => {
-                             state.next = i + 1;
-                             hooks.show(m);
-                           }
-                         },
-                            `${m.name} \u00b7 ${m.type} \u00b7 ${formatDuration(m.e - m.s)}`))));
+        matches.slice(0, kListed)
+            .map(
+                (m, i) =>
+                    el('li', {},
+                       el('button', {
+                         className: 'link search-result',
+                         'data-type': m.type,
+                         'data-id': m.id,
+                         onclick: () => {
+                           state.next = i + 1;
+                           hooks.show(m);
+                         }
+                       },
+                          `${m.name} \u00b7 ${m.type} \u00b7 ${formatDuration(m.e - m.s)}`))));
   };
 
   input.addEventListener('keydown', (event) => {
@@ -63,8 +67,10 @@ export function bindSearchBox(container, hooks) {
       state.next = (state.next + 1) % state.matches.length;
       hooks.show(match);
     };
-    if (query !== state.query) run().then(step, hooks.onError);
-    else step();
+    if (query !== state.query)
+      run().then(step, hooks.onError);
+    else
+      step();
   });
   input.addEventListener('input', () => {
     if (input.value.trim() === '') run().catch(hooks.onError);

@@ -159,15 +159,22 @@ export class EmbeddedSource {
     const matches = [];
     let total = 0;
     if (!needle) return {total, matches};
-    for (const [trackId, columns] of Object.entries((this.data.events || {})[String(report)] || {})) {
+    for (const [trackId, columns] of Object.entries(
+             (this.data.events || {})[String(report)] || {})) {
       if (!columns.s || columns.v) continue;
       for (let i = 0; i < columns.s.length; i++) {
         const name = this.nameAt(columns, i);
         if (!name.toLowerCase().includes(needle)) continue;
         total++;
         const s = columns.s[i];
-        matches.push({type: typeAt(columns, i), id: columns.id ? columns.id[i] : i, track: trackId,
-                      s, e: columns.e ? columns.e[i] : s, name});
+        matches.push({
+          type: typeAt(columns, i),
+          id: columns.id ? columns.id[i] : i,
+          track: trackId,
+          s,
+          e: columns.e ? columns.e[i] : s,
+          name
+        });
       }
     }
     matches.sort((a, b) => a.s - b.s);
@@ -217,17 +224,23 @@ export class EmbeddedSource {
     const stored = (this.data.findings || {})[String(report)] || {trace: [], kernels: []};
     const index = this.eventIndex(report);
     const trace = (stored.trace || []).map((finding) => ({
-      ...finding,
-      cited: (finding.cited || []).map((cited) => {
-        const found = cited.type !== undefined && index.byKey.get(cited.type + '/' + cited.id);
-        if (!found) {
-          const {type, id, track, s, e, ...row} = cited;
-          return row;
-        }
-        const s = found.columns.s[found.i];
-        return {...cited, track: found.trackId, s, e: found.columns.e ? found.columns.e[found.i] : s};
-      }),
-    }));
+                                             ...finding,
+                                             cited: (finding.cited || []).map((cited) => {
+                                               const found = cited.type !== undefined &&
+                                                   index.byKey.get(cited.type + '/' + cited.id);
+                                               if (!found) {
+                                                 const {type, id, track, s, e, ...row} = cited;
+                                                 return row;
+                                               }
+                                               const s = found.columns.s[found.i];
+                                               return {
+                                                 ...cited,
+                                                 track: found.trackId,
+                                                 s,
+                                                 e: found.columns.e ? found.columns.e[found.i] : s
+                                               };
+                                             }),
+                                           }));
     return {trace, kernels: stored.kernels || []};
   }
 

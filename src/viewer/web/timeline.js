@@ -28,8 +28,10 @@ export class Timeline {
     this.align = options.align || kAlignStarts;
     this.offsets = reportOffsets(reports, this.align);
     // A report that never flushed has no start or end: it must not make the axis NaN.
-    const starts = reports.filter((r) => Number.isFinite(r.start)).map((r) => this.toAxis(r.index, r.start));
-    const ends = reports.filter((r) => Number.isFinite(r.end)).map((r) => this.toAxis(r.index, r.end));
+    const starts =
+        reports.filter((r) => Number.isFinite(r.start)).map((r) => this.toAxis(r.index, r.start));
+    const ends =
+        reports.filter((r) => Number.isFinite(r.end)).map((r) => this.toAxis(r.index, r.end));
     this.origin = starts.length ? Math.min(...starts) : 0;
     this.homeOrigin = this.origin;
     this.view = new TimeView(this.origin, ends.length ? Math.max(...ends) : this.origin + 1e6);
@@ -99,8 +101,10 @@ export class Timeline {
 
   /** Shows the span of GPU activity (the opening view), or the whole run without any. */
   showGpuActivity() {
-    if (this.gpu) this.view.set(this.gpu.start, this.gpu.end);
-    else this.view.reset();
+    if (this.gpu)
+      this.view.set(this.gpu.start, this.gpu.end);
+    else
+      this.view.reset();
     this.requestFrame();
   }
 
@@ -112,7 +116,8 @@ export class Timeline {
 
   /** The drag that selects a range ended: the hooks show its tables. */
   finishRange() {
-    if (this.range && this.range.t1 > this.range.t0 && this.hooks.onRange) this.hooks.onRange(this.range);
+    if (this.range && this.range.t1 > this.range.t0 && this.hooks.onRange)
+      this.hooks.onRange(this.range);
   }
 
   /** [start, end] of the range in `report`'s own times (as the source takes them). */
@@ -239,7 +244,8 @@ export class Timeline {
       if (this.source.slicesNow) {
         this.answers.set(
             rowKey,
-            shiftAnswer(this.source.slicesNow(row.report, id, t0 + offset, t1 + offset, px), offset));
+            shiftAnswer(
+                this.source.slicesNow(row.report, id, t0 + offset, t1 + offset, px), offset));
         this.asked.set(rowKey, key);
         continue;
       }
