@@ -3,39 +3,45 @@
 // summary reads a table the same way.
 #pragma once
 
+#include "analysis/time_window.h"
 #include "model/records.h"
 #include "store/report_reader.h"
 #include "util/status.h"
 
 namespace gpuscope::analysis {
 
+// Each feed hands over the rows that overlap `window` (time_window.h; all rows by default).
+
 // Builder::AddKernel(const store::KernelRow&) for every kernel of the report.
 template <typename Builder>
-Status FeedKernels(const store::ReportReader& report, Builder& builder) {
+Status FeedKernels(const store::ReportReader& report, Builder& builder,
+                   const TimeWindow& window = {}) {
   return report.ForEachKernel([&](const store::KernelRow& row) {
-    builder.AddKernel(row);
+    if (window.Overlaps(row.record.start, row.record.end)) builder.AddKernel(row);
     return true;
   });
 }
 
 // Builder::AddMemcpy and Builder::AddMemset for every copy, then every memset.
 template <typename Builder>
-Status FeedCopiesAndMemsets(const store::ReportReader& report, Builder& builder) {
+Status FeedCopiesAndMemsets(const store::ReportReader& report, Builder& builder,
+                            const TimeWindow& window = {}) {
   GPUSCOPE_RETURN_IF_ERROR(report.ForEachMemcpy([&](const model::MemcpyRecord& record) {
-    builder.AddMemcpy(record);
+    if (window.Overlaps(record.start, record.end)) builder.AddMemcpy(record);
     return true;
   }));
   return report.ForEachMemset([&](const model::MemsetRecord& record) {
-    builder.AddMemset(record);
+    if (window.Overlaps(record.start, record.end)) builder.AddMemset(record);
     return true;
   });
 }
 
 // Builder::AddApiCall(const store::ApiCallRow&) for every API call of the report.
 template <typename Builder>
-Status FeedApiCalls(const store::ReportReader& report, Builder& builder) {
+Status FeedApiCalls(const store::ReportReader& report, Builder& builder,
+                    const TimeWindow& window = {}) {
   return report.ForEachApiCall([&](const store::ApiCallRow& row) {
-    builder.AddApiCall(row);
+    if (window.Overlaps(row.record.start, row.record.end)) builder.AddApiCall(row);
     return true;
   });
 }

@@ -8,6 +8,7 @@
 
 #include "analysis/report_checks.h"
 #include "analysis/stats_table.h"
+#include "analysis/time_window.h"
 #include "util/status.h"
 
 namespace gpuscope::analysis {
@@ -21,6 +22,13 @@ const std::vector<std::string>& StatsReportNames();
 // over the reports: kernels by demangled name, API calls as in the nvprof summary, copies
 // by kind ("[CUDA memcpy Host-to-Device]") and memsets, NVTX ranges by style and
 // "domain:name". An unknown name is an error listing the known ones.
-StatusOr<StatsTable> BuildStatsReport(std::string_view name, const Reports& reports);
+// With a `window`, the table counts the events that overlap it (time_window.h); only the
+// tables of WindowedStatsReportNames() can be built over a window.
+StatusOr<StatsTable> BuildStatsReport(std::string_view name, const Reports& reports,
+                                      const TimeWindow& window = {});
+
+// The tables that can be restricted to a time window: the summaries by name, size and
+// configuration (the others follow rows across the whole report).
+const std::vector<std::string>& WindowedStatsReportNames();
 
 }  // namespace gpuscope::analysis

@@ -6,7 +6,9 @@
 #include "cli/command_error.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
+#include "cli/install_paths.h"
 #include "cli/option_parser.h"
+#include "contract/environment_variables.h"
 
 #ifndef GPUSCOPE_VERSION
 #error "GPUSCOPE_VERSION must be defined by the build (src/cli/CMakeLists.txt)"
@@ -43,7 +45,27 @@ std::string MainUsage() {
   return text;
 }
 
-std::string VersionText() { return std::string("gpuscope ") + GPUSCOPE_VERSION + "\n"; }
+// The version, then where this binary looks for what `run` and `profile` hand the program:
+// a copied or moved install shows here whether it still finds its injection library.
+std::string VersionText() {
+  const InstallLocations where = FindInstallLocations();
+  std::string text = std::string("gpuscope ") + GPUSCOPE_VERSION + "\n";
+  text += "injection library: " + where.injection_library +
+          (where.injection_from_environment
+               ? std::string(" (from ") + contract::kInjectionLibraryVariable + ")"
+               : std::string(" (<bin>/../lib, next to this gpuscope)")) +
+          "\n";
+  text += where.injection_found.ok()
+              ? "  found: " + where.injection_found.value() + "\n"
+              : "  not usable: " + where.injection_found.status().message() + "\n";
+  text += "CUPTI directory: " + where.cupti_dir +
+          (where.cupti_from_environment ? std::string(" (from ") + contract::kCuptiDirVariable + ")"
+                                        : std::string(" (the toolkit gpuscope was built with)")) +
+          "\n";
+  text += std::string("  ") + kCuptiLibraryName +
+          (where.cupti_present ? " found\n" : " missing: `run` and `profile` need it\n");
+  return text;
+}
 
 std::string HelpUsage() {
   return "Usage: gpuscope help [command]\n"

@@ -54,6 +54,25 @@ std::string CuptiDirectory(const char* override_dir) {
   return GPUSCOPE_CUPTI_LIBRARY_DIR;
 }
 
+InstallLocations FindInstallLocations() {
+  InstallLocations found;
+  const char* library = std::getenv(contract::kInjectionLibraryVariable);
+  const char* cupti = std::getenv(contract::kCuptiDirVariable);
+  found.injection_from_environment = library != nullptr && *library != '\0';
+  found.cupti_from_environment = cupti != nullptr && *cupti != '\0';
+  StatusOr<std::string> executable_dir = ExecutableDirectory();
+  if (executable_dir.ok()) found.executable_dir = executable_dir.value();
+  found.injection_library = found.injection_from_environment
+                                ? std::string(library)
+                                : found.executable_dir + "/../lib/" + kInjectionLibraryName;
+  found.injection_found = executable_dir.ok() || found.injection_from_environment
+                              ? FindInjectionLibrary(library, found.executable_dir)
+                              : StatusOr<std::string>(executable_dir.status());
+  found.cupti_dir = CuptiDirectory(cupti);
+  found.cupti_present = CuptiLibraryPresent(found.cupti_dir);
+  return found;
+}
+
 bool CuptiLibraryPresent(std::string_view cupti_dir) {
   std::string path = std::string(cupti_dir) + "/" + kCuptiLibraryName;
   return access(path.c_str(), R_OK) == 0;

@@ -32,4 +32,18 @@ std::string CuptiDirectory(const char* override_dir);
 // library's own CUPTI dependency may fail in the traced program.
 bool CuptiLibraryPresent(std::string_view cupti_dir);
 
+// Where this gpuscope looks for what `run` and `profile` need, and what it found there
+// (`gpuscope --version` prints it): an install is relocatable because the injection library
+// is looked for relative to the running binary, wherever the bin/ + lib/ tree was copied.
+struct InstallLocations {
+  std::string executable_dir;     // empty when /proc/self/exe could not be read
+  std::string injection_library;  // the path looked at (override or <bin>/../lib/...)
+  bool injection_from_environment = false;
+  StatusOr<std::string> injection_found = Status::Error("not looked for");
+  std::string cupti_dir;
+  bool cupti_from_environment = false;
+  bool cupti_present = false;
+};
+InstallLocations FindInstallLocations();
+
 }  // namespace gpuscope::cli

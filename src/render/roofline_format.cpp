@@ -126,6 +126,10 @@ void WriteRooflineText(const RooflineResult& r, std::ostream& out) {
       out << "    " << MemoryLevelName(bw.level) << " peak: " << TerminalText(bw.peak_source)
           << '\n';
     }
+    if (!bw.busy_source.empty()) {
+      out << "    " << MemoryLevelName(bw.level) << " % of peak: " << TerminalText(bw.busy_source)
+          << '\n';
+    }
   }
 
   const RooflineVerdict& v = r.verdict;

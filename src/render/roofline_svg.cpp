@@ -26,6 +26,63 @@ namespace {
 constexpr double kLeft = 90, kTop = 40, kPlotWidth = 640, kPlotHeight = 420;
 constexpr const char* kColors[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
                                    "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
+constexpr int kPalette = static_cast<int>(std::size(kColors));
+// Past the palette, kernels keep apart by their marker's fill: solid, then hollow (a thick
+// outline in the colour), then half-tone; past those, by a darker shade of the colour.
+enum class Fill { kSolid, kHollow, kHalf };
+constexpr int kFills = 3;
+
+struct KernelStyle {
+  std::string color;
+  Fill fill = Fill::kSolid;
+};
+
+KernelStyle StyleOf(int kernel) {
+  const int round = kernel / kPalette;
+  KernelStyle style{kColors[kernel % kPalette], static_cast<Fill>(round % kFills)};
+  if (round >= kFills) {
+    // A darker shade per further round: each (colour, fill) pair stays unique.
+    const int shade = round / kFills;
+    unsigned rgb = 0;
+    std::sscanf(style.color.c_str() + 1, "%x", &rgb);
+    auto dark = [&](int shift) {
+      return static_cast<unsigned>(((rgb >> shift) & 0xff) / (1 + shade));
+    };
+    char text[8];
+    std::snprintf(text, sizeof text, "#%02x%02x%02x", dark(16), dark(8), dark(0));
+    style.color = text;
+  }
+  return style;
+}
+
+// The fill and stroke attributes of a marker in `style`.
+std::string Paint(const KernelStyle& style) {
+  switch (style.fill) {
+    case Fill::kSolid:
+      return "fill=\"" + style.color + "\"";
+    case Fill::kHollow:
+      return "fill=\"white\" stroke=\"" + style.color + "\" stroke-width=\"2\"";
+    case Fill::kHalf:
+      return "fill=\"" + style.color + "\" fill-opacity=\"0.4\" stroke=\"" + style.color +
+             "\" stroke-width=\"1.5\"";
+  }
+  return {};
+}
+
+// Text boxes, laid out here: an SVG has no layout engine. Widths are estimated from the
+// character count at 0.65 em, above the average advance of the usual sans-serif fonts
+// (DejaVu Sans digits: 0.64 em), so that a label never grows past its box when drawn.
+constexpr double kCharWidthEm = 0.65;
+double TextWidth(const std::string& text, double font_size) {
+  std::size_t chars = 0;
+  for (unsigned char c : text) chars += (c & 0xC0) != 0x80;  // UTF-8: count code points
+  return static_cast<double>(chars) * font_size * kCharWidthEm;
+}
+
+struct Box {
+  double x0, y0, x1, y1;
+  bool Intersects(const Box& o) const { return x0 < o.x1 && o.x0 < x1 && y0 < o.y1 && o.y0 < y1; }
+};
 constexpr const char* kLevelDash[] = {"", "6,3", "2,3"};  // DRAM, L2, L1
 
 struct Axes {
@@ -62,23 +119,55 @@ struct Point {
 
 void Marker(std::ostringstream& svg, const Point& p, const Axes& axes) {
   const double x = axes.X(p.intensity), y = axes.Y(p.flops);
-  const char* color = kColors[p.kernel % 10];
+  const std::string paint = Paint(StyleOf(p.kernel));
+  const std::string data =
+      " class=\"roof-point\" data-kernel=\"" + std::to_string(p.kernel) + "\" ";
   switch (p.level) {
     case MemoryLevel::kDram:
-      svg << "<circle cx=\"" << Num(x) << "\" cy=\"" << Num(y) << "\" r=\"5\" fill=\"" << color
-          << "\"/>\n";
+      svg << "<circle" << data << "cx=\"" << Num(x) << "\" cy=\"" << Num(y) << "\" r=\"5\" "
+          << paint << "/>\n";
       break;
     case MemoryLevel::kL2:
-      svg << "<rect x=\"" << Num(x - 4.5) << "\" y=\"" << Num(y - 4.5)
-          << "\" width=\"9\" height=\"9\" fill=\"" << color << "\"/>\n";
+      svg << "<rect" << data << "x=\"" << Num(x - 4.5) << "\" y=\"" << Num(y - 4.5)
+          << "\" width=\"9\" height=\"9\" " << paint << "/>\n";
       break;
     case MemoryLevel::kL1:
-      svg << "<polygon points=\"" << Num(x) << ',' << Num(y - 6) << ' ' << Num(x - 5.5) << ','
-          << Num(y + 4) << ' ' << Num(x + 5.5) << ',' << Num(y + 4) << "\" fill=\"" << color
-          << "\"/>\n";
+      svg << "<polygon" << data << "points=\"" << Num(x) << ',' << Num(y - 6) << ' ' << Num(x - 5.5)
+          << ',' << Num(y + 4) << ' ' << Num(x + 5.5) << ',' << Num(y + 4) << "\" " << paint
+          << "/>\n";
       break;
   }
 }
+
+// Places roof labels so that no two overlap: each is tried at its preferred place, then at
+// the given alternatives in order, and the first free place is kept.
+class LabelPlacer {
+ public:
+  // Tries (x, baseline y) candidates for `text` (anchored at its start or end); returns the
+  // chosen one. Boxes span from the baseline up by the font size and down by a quarter of it.
+  std::pair<double, double> Place(const std::string& text, double font_size, bool anchor_end,
+                                  const std::vector<std::pair<double, double>>& candidates) {
+    const double width = TextWidth(text, font_size);
+    auto box_at = [&](std::pair<double, double> at) {
+      const double x0 = anchor_end ? at.first - width : at.first;
+      return Box{x0, at.second - font_size, x0 + width, at.second + font_size * 0.25};
+    };
+    for (const auto& at : candidates) {
+      Box box = box_at(at);
+      bool free = std::none_of(placed_.begin(), placed_.end(),
+                               [&](const Box& other) { return box.Intersects(other); });
+      if (free) {
+        placed_.push_back(box);
+        return at;
+      }
+    }
+    placed_.push_back(box_at(candidates.back()));  // every place taken: the last resort
+    return candidates.back();
+  }
+
+ private:
+  std::vector<Box> placed_;
+};
 
 }  // namespace
 
@@ -137,12 +226,28 @@ std::string RooflineSvg(const std::vector<RooflineResult>& results) {
   Axes axes{std::floor(std::log10(x_lo)), std::ceil(std::log10(x_hi)), std::floor(std::log10(y_lo)),
             std::ceil(std::log10(y_hi * 1.5))};
 
+  // The legend's lines, measured so that the chart is as wide as its longest one.
+  constexpr double kFont = 12;
+  const std::string key =
+      "circle DRAM, square L2, triangle L1; roofs: solid DRAM, dashed L2, dotted L1";
+  std::vector<std::string> legend;
+  for (const RooflineResult& r : results) {
+    legend.push_back(r.kernel_name + " (" + std::to_string(r.profile_index) + ") " +
+                     std::string(PrecisionName(r.MainPrecision())) + ", " +
+                     std::string(BoundName(r.verdict.bound)));
+  }
+  double legend_width = TextWidth(key, kFont);
+  for (const std::string& line : legend)
+    legend_width = std::max(legend_width, 16 + TextWidth(line, kFont));
+  for (const std::string& name : off_chart)
+    legend_width = std::max(legend_width, 16 + TextWidth(name, kFont));
   const double legend_rows = static_cast<double>(results.size() + off_chart.size() + 2);
-  const double width = kLeft + kPlotWidth + 320;
+  const double width = kLeft + kPlotWidth + 20 + legend_width + 20;
   const double height = std::max(kTop + kPlotHeight + 60, kTop + 20 * legend_rows + 40);
   std::ostringstream svg;
   svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << Num(width) << "\" height=\""
-      << Num(height) << "\" font-family=\"sans-serif\" font-size=\"12\">\n";
+      << Num(height) << "\" viewBox=\"0 0 " << Num(width) << ' ' << Num(height)
+      << "\" font-family=\"sans-serif\" font-size=\"" << Num(kFont) << "\">\n";
   svg << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
   svg << "<text x=\"" << Num(kLeft) << "\" y=\"22\" font-size=\"15\">Roofline";
   if (!results.empty() && !results.front().chip.empty()) {
@@ -186,39 +291,68 @@ std::string RooflineSvg(const std::vector<RooflineResult>& results) {
           << Num(axes.X(ridge)) << ',' << Num(axes.Y(peak)) << ' ' << Num(axes.X(x_right)) << ','
           << Num(axes.Y(peak)) << "\"/>\n";
     }
-    // Label the diagonal near its lower end.
-    double at = std::max(x_left, std::pow(10.0, axes.y_min) / bw) * 3;
-    svg << "<text x=\"" << Num(axes.X(at) + 4) << "\" y=\"" << Num(axes.Y(at * bw) - 6)
-        << "\" font-size=\"11\">" << MemoryLevelName(l) << " " << ByteRateLabel(bw) << "</text>\n";
   }
+  // Roof labels. Precisions with the same peak (FP32 and FP16 on GH100) share one label; the
+  // flat roofs' labels come first, right-aligned above their line (else below it, else
+  // stacked lower); then each diagonal's, near its lower end, moved up the diagonal until free.
+  constexpr double kLabelFont = 11;
+  LabelPlacer labels;
+  std::vector<std::pair<std::string, double>> flat_labels;  // text, peak
   for (const auto& [p, peak] : compute_roofs) {
-    svg << "<text x=\"" << Num(kLeft + kPlotWidth - 4) << "\" y=\"" << Num(axes.Y(peak) - 4)
-        << "\" text-anchor=\"end\" font-size=\"11\">" << PrecisionName(p) << " peak "
-        << RateLabel(peak) << "</text>\n";
+    auto same = std::find_if(flat_labels.begin(), flat_labels.end(), [&](const auto& label) {
+      return std::abs(label.second - peak) <= 0.005 * peak;
+    });
+    if (same != flat_labels.end()) {
+      same->first.insert(same->first.find(" peak "),
+                         std::string(", ") + std::string(PrecisionName(p)));
+    } else {
+      flat_labels.emplace_back(std::string(PrecisionName(p)) + " peak " + RateLabel(peak), peak);
+    }
+  }
+  auto label = [&](const std::string& text, std::pair<double, double> at, bool anchor_end) {
+    svg << "<text class=\"roof-label\" x=\"" << Num(at.first) << "\" y=\"" << Num(at.second) << "\""
+        << (anchor_end ? " text-anchor=\"end\"" : "") << " font-size=\"" << Num(kLabelFont) << "\">"
+        << text << "</text>\n";
+  };
+  for (const auto& [text, peak] : flat_labels) {
+    const double x = kLeft + kPlotWidth - 4, y = axes.Y(peak);
+    std::vector<std::pair<double, double>> at = {{x, y - 4}, {x, y + kLabelFont + 2}};
+    for (int step = 2; step < 12; ++step) at.push_back({x, y + step * (kLabelFont + 2)});
+    label(text, labels.Place(text, kLabelFont, true, at), true);
+  }
+  for (const auto& [l, bw] : memory_roofs) {
+    const std::string text = std::string(MemoryLevelName(l)) + " " + ByteRateLabel(bw);
+    const double low = std::max(x_left, std::pow(10.0, axes.y_min) / bw) * 3;
+    std::vector<std::pair<double, double>> at;
+    for (int step = 0; step < 24; ++step) {
+      const double x = low * std::pow(10.0, step * 0.125);
+      at.push_back({axes.X(x) + 4, axes.Y(x * bw) - 6});
+    }
+    label(text, labels.Place(text, kLabelFont, false, at), false);
   }
   for (const Point& p : points) Marker(svg, p, axes);
 
   // Legend.
   const double lx = kLeft + kPlotWidth + 20;
   double ly = kTop + 10;
-  svg << "<text x=\"" << Num(lx) << "\" y=\"" << Num(ly)
-      << "\">circle DRAM, square L2, triangle L1; roofs: solid DRAM, dashed L2, dotted L1</text>\n";
+  svg << "<text class=\"legend\" x=\"" << Num(lx) << "\" y=\"" << Num(ly) << "\">" << key
+      << "</text>\n";
   ly += 20;
   for (std::size_t k = 0; k < results.size(); ++k) {
-    const RooflineResult& r = results[k];
-    svg << "<rect x=\"" << Num(lx) << "\" y=\"" << Num(ly - 9) << "\" width=\"10\" height=\"10\""
-        << " fill=\"" << kColors[k % 10] << "\"/>\n";
-    svg << "<text x=\"" << Num(lx + 16) << "\" y=\"" << Num(ly) << "\">"
-        << XmlEscaped(r.kernel_name) << " (" << r.profile_index << ") "
-        << PrecisionName(r.MainPrecision()) << ", " << BoundName(r.verdict.bound) << "</text>\n";
+    svg << "<circle class=\"legend-marker\" data-kernel=\"" << k << "\" cx=\"" << Num(lx + 5)
+        << "\" cy=\"" << Num(ly - 4) << "\" r=\"5\" " << Paint(StyleOf(static_cast<int>(k)))
+        << "/>\n";
+    svg << "<text class=\"legend\" x=\"" << Num(lx + 16) << "\" y=\"" << Num(ly) << "\">"
+        << XmlEscaped(legend[k]) << "</text>\n";
     ly += 20;
   }
   if (!off_chart.empty()) {
-    svg << "<text x=\"" << Num(lx) << "\" y=\"" << Num(ly) << "\">No FLOPs, not placed:</text>\n";
+    svg << "<text class=\"legend\" x=\"" << Num(lx) << "\" y=\"" << Num(ly)
+        << "\">No FLOPs, not placed:</text>\n";
     ly += 20;
     for (const std::string& name : off_chart) {
-      svg << "<text x=\"" << Num(lx + 16) << "\" y=\"" << Num(ly) << "\">" << XmlEscaped(name)
-          << "</text>\n";
+      svg << "<text class=\"legend\" x=\"" << Num(lx + 16) << "\" y=\"" << Num(ly) << "\">"
+          << XmlEscaped(name) << "</text>\n";
       ly += 20;
     }
   }

@@ -6,8 +6,8 @@
 namespace gpuscope::render {
 
 Status WriteStatsReport(std::string_view name, const analysis::Reports& reports, StatsFormat format,
-                        std::ostream& out) {
-  StatusOr<analysis::StatsTable> table = analysis::BuildStatsReport(name, reports);
+                        std::ostream& out, const analysis::TimeWindow& window) {
+  StatusOr<analysis::StatsTable> table = analysis::BuildStatsReport(name, reports, window);
   if (!table.ok()) return table.status();
   WriteStatsTable(*table, format, out);
   return Status();

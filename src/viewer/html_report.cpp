@@ -239,6 +239,14 @@ class DataWriter {
       if (!kernels.ok()) return kernels.status();
       json_.Raw(r ? "," : "").Raw(ReportKey(r)).Raw(ScriptSafe(kernels.value()));
     }
+    // Cited rows' absolute times are parsed plainly here (rounded); the page takes them from
+    // the event arrays through the cited event's track and id.
+    json_.Raw("},\"findings\":{");
+    for (std::size_t r = 0; r < data_.size(); ++r) {
+      StatusOr<std::string> findings = data_.FindingsJson(r);
+      if (!findings.ok()) return findings.status();
+      json_.Raw(r ? "," : "").Raw(ReportKey(r)).Raw(ScriptSafe(findings.value()));
+    }
     json_.Raw("}}");
     return {};
   }

@@ -122,7 +122,8 @@ std::string LevelsJson(const analysis::roofline::RooflineResult& r) {
                         ",\"bytes_per_second\":" + OptionalNumber(b.bytes_per_second) +
                         ",\"peak_bytes_per_second\":" + OptionalNumber(b.peak_bytes_per_second) +
                         ",\"peak_source\":" + JsonString(b.peak_source) +
-                        ",\"pct_of_peak\":" + OptionalNumber(b.pct_of_peak) + "}");
+                        ",\"pct_of_peak\":" + OptionalNumber(b.pct_of_peak) +
+                        ",\"busy_source\":" + JsonString(b.busy_source) + "}");
   }
   return "[" + out + "]";
 }

@@ -68,17 +68,41 @@ std::vector<std::string> ReportProfiles::KernelNames() const {
   return names;
 }
 
+const analysis::metrics::KernelProfile* ReportProfiles::ShownLaunch(
+    std::string_view name, std::string_view mangled) const {
+  for (const analysis::metrics::KernelProfile& kernel : kernels_) {
+    if (IsKernel(kernel, name, mangled) && kernel.measured && !kernel.metrics.empty()) {
+      return &kernel;
+    }
+  }
+  return nullptr;
+}
+
+std::string ReportProfiles::KernelFindingsJson() const {
+  std::string out = "[";
+  bool first = true;
+  for (const std::string& name : KernelNames()) {
+    const analysis::metrics::KernelProfile* shown = ShownLaunch(name, {});
+    if (shown == nullptr) continue;
+    std::string findings = FindingsJson(*shown);
+    if (findings == "[]") continue;
+    out += (first ? "{\"kernel\":" : ",{\"kernel\":") + render::JsonString(name) +
+           ",\"findings\":" + findings + "}";
+    first = false;
+  }
+  return out + "]";
+}
+
 std::string ReportProfiles::KernelFieldsJson(std::string_view name,
                                              std::string_view mangled) const {
   std::size_t profiled = 0;
-  const analysis::metrics::KernelProfile* shown = nullptr;
   const analysis::metrics::KernelProfile* first = nullptr;
   for (const analysis::metrics::KernelProfile& kernel : kernels_) {
     if (!IsKernel(kernel, name, mangled)) continue;
     ++profiled;
     if (first == nullptr) first = &kernel;
-    if (shown == nullptr && kernel.measured && !kernel.metrics.empty()) shown = &kernel;
   }
+  const analysis::metrics::KernelProfile* shown = ShownLaunch(name, mangled);
   const std::string count = ",\"profiled\":" + std::to_string(profiled);
   if (shown == nullptr) {
     if (first == nullptr) return kEmptyFields + count;

@@ -37,8 +37,15 @@ class ReportProfiles {
   // that was not profiled gets the empty fields.
   std::string KernelFieldsJson(std::string_view name, std::string_view mangled) const;
 
+  // The kernel rules' findings of every profiled kernel that has some, from the launch its
+  // page shows, in profile order: [{"kernel":"<name>","findings":[<as the page's>]}].
+  std::string KernelFindingsJson() const;
+
  private:
   ReportProfiles() = default;
+  // The first measured launch of the kernel with metrics (the one its page shows), or null.
+  const analysis::metrics::KernelProfile* ShownLaunch(std::string_view name,
+                                                      std::string_view mangled) const;
   std::vector<analysis::metrics::KernelProfile> kernels_;
   std::vector<const analysis::metrics::Section*> sections_;
   // `--metrics a,b` as a last section; owned here because sections_ points at it.

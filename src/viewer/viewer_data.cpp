@@ -12,6 +12,7 @@
 #include "store/event_attributes.h"
 #include "store/kernel_launch_groups.h"
 #include "store/table_rows.h"
+#include "viewer/report_findings.h"
 
 namespace gpuscope::viewer {
 namespace {
@@ -154,7 +155,8 @@ StatusOr<std::unique_ptr<ViewerData>> ViewerData::Open(const std::vector<std::st
     }
     StatusOr<std::unique_ptr<TrackIndex>> index = TrackIndex::Build(*reader.value());
     if (!index.ok()) return Status::Error(path + ": " + index.status().message());
-    data->reports_.push_back({std::move(reader.value()), std::move(index.value()), nullptr});
+    data->reports_.push_back(
+        {std::move(reader.value()), std::move(index.value()), nullptr, std::nullopt});
   }
   return data;
 }
@@ -172,13 +174,26 @@ std::string ViewerData::ReportJson(std::size_t i) const {
     for (std::uint64_t block_end : track.block_max_end) end = std::max(end, block_end);
     if (!track.counter.empty()) end = std::max(end, track.counter.back().time);
   }
-  std::string out = "{\"index\":" + std::to_string(i) +
-                    ",\"path\":" + JsonString(error ? reader.path() : absolute.string()) +
-                    ",\"pid\":" + std::to_string(process.pid) +
-                    ",\"hostname\":" + JsonString(process.hostname) +
-                    ",\"command_line\":" + JsonString(process.command_line) +
-                    ",\"start\":" + std::to_string(process.start) +
-                    ",\"end\":" + std::to_string(end) + ",\"devices\":[";
+  // The span of GPU activity, where the timeline opens (a program may spend seconds
+  // importing before its first kernel).
+  std::uint64_t gpu_start = 0, gpu_end = 0;
+  for (const Track& track : index.tracks()) {
+    if (track.kind != "gpu" || track.events.empty()) continue;
+    const std::uint64_t first = track.events.front().start;
+    gpu_start = gpu_start == 0 ? first : std::min(gpu_start, first);
+    for (std::uint64_t block_end : track.block_max_end) gpu_end = std::max(gpu_end, block_end);
+  }
+  std::string out =
+      "{\"index\":" + std::to_string(i) +
+      ",\"path\":" + JsonString(error ? reader.path() : absolute.string()) +
+      ",\"pid\":" + std::to_string(process.pid) + ",\"hostname\":" + JsonString(process.hostname) +
+      ",\"command_line\":" + JsonString(process.command_line) +
+      ",\"start\":" + std::to_string(process.start) + ",\"end\":" + std::to_string(end) +
+      ",\"gpu\":" +
+      (gpu_end > gpu_start
+           ? "{\"start\":" + std::to_string(gpu_start) + ",\"end\":" + std::to_string(gpu_end) + "}"
+           : std::string("null")) +
+      ",\"devices\":[";
   for (std::size_t d = 0; d < reader.devices().size(); ++d) {
     const store::DeviceInfo& device = reader.devices()[d];
     out += (d ? "," : "");
@@ -301,29 +316,43 @@ StatusOr<std::string> ViewerData::SummaryJson(std::span<const std::size_t> repor
     auto cached = summaries_.find(key);
     if (cached != summaries_.end()) return cached->second;
   }
-  std::vector<std::unique_lock<std::mutex>> locks;  // ascending, as `key` is sorted
-  analysis::Reports readers;
-  for (std::size_t r : key) {
-    locks.push_back(Lock(r));
-    readers.push_back(reports_[r].reader.get());
-  }
-  std::string out = "{\"tables\":{";
-  const std::vector<std::string>& names = analysis::StatsReportNames();
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    std::ostringstream table;
-    GPUSCOPE_RETURN_IF_ERROR(
-        render::WriteStatsReport(names[i], readers, render::StatsFormat::kJson, table));
-    std::string text = table.str();
-    while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
-    out += (i ? "," : "") + JsonString(names[i]) + ":" + (text.empty() ? "[]" : text);
-  }
-  out += "}}";
+  StatusOr<std::string> out = TablesJson(key, analysis::StatsReportNames(), {});
+  if (!out.ok()) return out.status();
   std::lock_guard<std::mutex> cache_lock(summaries_mutex_);
   // Sets of reports are few in practice; a client asking for every subset must not grow
   // the cache without end.
   if (summaries_.size() >= kMaxCachedSummaries) summaries_.clear();
-  summaries_.emplace(std::move(key), out);
+  summaries_.emplace(std::move(key), out.value());
   return out;
+}
+
+StatusOr<std::string> ViewerData::RangeSummaryJson(std::span<const std::size_t> reports,
+                                                   const analysis::TimeWindow& window) {
+  std::vector<std::size_t> key(reports.begin(), reports.end());
+  std::sort(key.begin(), key.end());
+  key.erase(std::unique(key.begin(), key.end()), key.end());
+  return TablesJson(key, analysis::WindowedStatsReportNames(), window);
+}
+
+StatusOr<std::string> ViewerData::TablesJson(const std::vector<std::size_t>& sorted_reports,
+                                             const std::vector<std::string>& names,
+                                             const analysis::TimeWindow& window) const {
+  std::vector<std::unique_lock<std::mutex>> locks;  // ascending, as the reports are sorted
+  analysis::Reports readers;
+  for (std::size_t r : sorted_reports) {
+    locks.push_back(Lock(r));
+    readers.push_back(reports_[r].reader.get());
+  }
+  std::string out = "{\"tables\":{";
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    std::ostringstream table;
+    GPUSCOPE_RETURN_IF_ERROR(
+        render::WriteStatsReport(names[i], readers, render::StatsFormat::kJson, table, window));
+    std::string text = table.str();
+    while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+    out += (i ? "," : "") + JsonString(names[i]) + ":" + (text.empty() ? "[]" : text);
+  }
+  return out + "}}";
 }
 
 StatusOr<std::string> ViewerData::KernelJson(std::size_t report, const std::string& name) const {
@@ -365,6 +394,20 @@ StatusOr<const ReportProfiles*> ViewerData::Profiles(std::size_t report) const {
     loaded.profiles = std::move(profiles.value());
   }
   return loaded.profiles.get();
+}
+
+StatusOr<std::string> ViewerData::FindingsJson(std::size_t report) const {
+  std::unique_lock<std::mutex> lock = Lock(report);
+  const Loaded& loaded = reports_[report];
+  if (!loaded.findings) {
+    StatusOr<const ReportProfiles*> profiles = Profiles(report);
+    if (!profiles.ok()) return profiles.status();
+    StatusOr<std::string> findings =
+        ReportFindingsJson(*loaded.reader, *loaded.index, *profiles.value());
+    if (!findings.ok()) return findings.status();
+    loaded.findings = std::move(findings.value());
+  }
+  return *loaded.findings;
 }
 
 Status ViewerData::FillEventFacts(std::size_t report, EventType type,

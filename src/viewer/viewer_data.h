@@ -19,6 +19,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "analysis/time_window.h"
 #include "store/event_attributes.h"
 #include "store/report_reader.h"
 #include "util/status.h"
@@ -52,6 +53,11 @@ class ViewerData {
   // it is listed (cached per set of reports, up to kMaxCachedSummaries sets).
   StatusOr<std::string> SummaryJson(std::span<const std::size_t> reports);
   static constexpr std::size_t kMaxCachedSummaries = 32;
+  // /api/summary with start and end: the tables that can be restricted to a time range
+  // (analysis::WindowedStatsReportNames), over the events that overlap `window`, through the
+  // code of `gpuscope stats`. Not cached: every selection is another range.
+  StatusOr<std::string> RangeSummaryJson(std::span<const std::size_t> reports,
+                                         const analysis::TimeWindow& window);
   // /api/kernel: an error when the report has no kernel of that (demangled) name.
   StatusOr<std::string> KernelJson(std::size_t report, const std::string& name) const;
   // {"<name>": <kernel page>, ...} for every kernel of a report (the HTML report embeds it).
@@ -63,6 +69,9 @@ class ViewerData {
                         std::unordered_map<std::uint32_t, EventFacts>& facts) const;
   // /api/diff
   std::string DiffJson(std::size_t a, std::size_t b) const;
+  // /api/findings: the report's trace and kernel findings (viewer/report_findings.h),
+  // computed on first use and kept.
+  StatusOr<std::string> FindingsJson(std::size_t report) const;
 
  private:
   struct Loaded {
@@ -71,6 +80,8 @@ class ViewerData {
     // Loaded on first use (/api/reports' has_metrics, a kernel page) and kept: it joins the
     // profiled launches with their kernel records, a scan not worth repeating per page.
     mutable std::unique_ptr<ReportProfiles> profiles;
+    // Loaded on first use and kept: the trace rules stream the whole report.
+    mutable std::optional<std::string> findings;
     // Held while `reader` or `profiles` is used (a pointer: Loaded moves, a mutex does not).
     std::unique_ptr<std::mutex> mutex = std::make_unique<std::mutex>();
   };
@@ -80,6 +91,10 @@ class ViewerData {
   // The report's profiles (loading them the first time); an error names the report. The
   // caller holds the report's lock.
   StatusOr<const ReportProfiles*> Profiles(std::size_t report) const;
+  // {"tables":{name: rows}} over the reports (sorted, each once), as stats --format json.
+  StatusOr<std::string> TablesJson(const std::vector<std::size_t>& sorted_reports,
+                                   const std::vector<std::string>& names,
+                                   const analysis::TimeWindow& window) const;
   ViewerData() = default;
   std::vector<Loaded> reports_;
   std::mutex summaries_mutex_;  // guards summaries_ only, never held while computing one

@@ -5,6 +5,7 @@
 #include <limits>
 #include <string>
 
+#include "viewer/event_search.h"
 #include "viewer/level_of_detail.h"
 
 namespace gpuscope::viewer {
@@ -118,7 +119,20 @@ HttpResponse Summary(ViewerData& data, const HttpRequest& request) {
     if (!listed.ok()) return BadRequest(listed.status());
     reports = std::move(listed.value());
   }
-  StatusOr<std::string> summary = data.SummaryJson(reports);
+  // start and end (absolute ns, both or neither): the tables of that range of the timeline.
+  const bool ranged = request.query.count("start") || request.query.count("end");
+  if (!ranged) {
+    StatusOr<std::string> summary = data.SummaryJson(reports);
+    if (!summary.ok()) return JsonError(500, summary.status().message());
+    return Json(std::move(summary.value()));
+  }
+  StatusOr<std::uint64_t> start = Number<std::uint64_t>(request, "start");
+  if (!start.ok()) return BadRequest(start.status());
+  StatusOr<std::uint64_t> end = Number<std::uint64_t>(request, "end");
+  if (!end.ok()) return BadRequest(end.status());
+  if (end.value() <= start.value()) return JsonError(400, "'end' must be after 'start'");
+  StatusOr<std::string> summary =
+      data.RangeSummaryJson(reports, analysis::TimeWindow{start.value(), end.value()});
   if (!summary.ok()) return JsonError(500, summary.status().message());
   return Json(std::move(summary.value()));
 }
@@ -133,6 +147,22 @@ HttpResponse Kernel(ViewerData& data, const HttpRequest& request) {
   StatusOr<std::string> page = data.KernelJson(report.value(), name->second);
   if (!page.ok()) return JsonError(404, page.status().message());
   return Json(std::move(page.value()));
+}
+
+HttpResponse Findings(ViewerData& data, const HttpRequest& request) {
+  StatusOr<std::size_t> report = ReportIndex(data, request, "report");
+  if (!report.ok()) return BadRequest(report.status());
+  StatusOr<std::string> findings = data.FindingsJson(report.value());
+  if (!findings.ok()) return JsonError(500, findings.status().message());
+  return Json(std::move(findings.value()));
+}
+
+HttpResponse Search(ViewerData& data, const HttpRequest& request) {
+  StatusOr<std::size_t> report = ReportIndex(data, request, "report");
+  if (!report.ok()) return BadRequest(report.status());
+  auto query = request.query.find("q");
+  if (query == request.query.end()) return JsonError(400, "missing parameter 'q'");
+  return Json(SearchJson(data.index(report.value()), query->second, kMaxSearchMatches));
 }
 
 HttpResponse Diff(ViewerData& data, const HttpRequest& request) {
@@ -165,6 +195,8 @@ HttpResponse HandleViewerRequest(ViewerData& data, std::span<const EmbeddedFile>
     if (path == "/api/summary") return Summary(data, request);
     if (path == "/api/kernel") return Kernel(data, request);
     if (path == "/api/diff") return Diff(data, request);
+    if (path == "/api/findings") return Findings(data, request);
+    if (path == "/api/search") return Search(data, request);
     return JsonError(404, "unknown endpoint " + path.substr(0, 80));
   }
   std::optional<Asset> asset = FindAsset(assets, path);

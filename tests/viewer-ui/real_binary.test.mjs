@@ -4,7 +4,7 @@
 // against the Trace Event Format.
 
 import assert from 'node:assert/strict';
-import {execFileSync, spawn} from 'node:child_process';
+import {execFileSync} from 'node:child_process';
 import {copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,6 +12,7 @@ import {after, before, describe, test} from 'node:test';
 import {fileURLToPath, pathToFileURL} from 'node:url';
 
 import {artifactsDir, launchBrowser, openPage} from './lib/browser.mjs';
+import {startView as startGpuscopeView} from './lib/gpuscope_view.mjs';
 import {kHostileImage, kHostileScript, writeSqlReport} from './lib/sql_report.mjs';
 import {validateTraceEventFormat} from './lib/trace_event_format.mjs';
 import {canvasPoint, sliceCentre, visibleRange, waitForIdle} from './lib/viewer_page.mjs';
@@ -27,6 +28,7 @@ for (const command of ['report', 'view', 'export']) {
 }
 
 describe('the real gpuscope binary', {skip: !gpuscope && 'GPUSCOPE_BIN is not set'}, () => {
+  const startView = (files) => startGpuscopeView(gpuscope, files);
   let work;
   let browser;
   let reports;
@@ -45,33 +47,15 @@ describe('the real gpuscope binary', {skip: !gpuscope && 'GPUSCOPE_BIN is not se
     if (work) rmSync(work, {recursive: true, force: true});
   });
 
-  // Starts `gpuscope view` on `files`; resolves with the server process and the URL it printed.
-  async function startView(files) {
-    const server = spawn(
-        gpuscope, ['view', '--exit-after-seconds', '240', ...files],
-        {stdio: ['ignore', 'pipe', 'pipe']});
-    try {
-      const url = await new Promise((resolve, reject) => {
-        let out = '';
-        const timer =
-            setTimeout(() => reject(new Error('gpuscope view printed no URL: ' + out)), 30000);
-        const onData = (chunk) => {
-          out += chunk;
-          const match = /http:\/\/127\.0\.0\.1:\d+\//.exec(out);
-          if (match) {
-            clearTimeout(timer);
-            resolve(match[0]);
-          }
-        };
-        server.stdout.on('data', onData);
-        server.stderr.on('data', onData);
-        server.on('exit', (code) => reject(new Error(`gpuscope view exited (${code}): ${out}`)));
-      });
-      return {server, url};
-    } catch (error) {
-      server.kill('SIGTERM');
-      throw error;
-    }
+  // A report recorded on the H200 (tests/data/reports) copied into the work directory as
+  // `copyAs`, and the page `gpuscope report` writes for it (`htmlName`).
+  function recordedReportPage(file, copyAs, htmlName) {
+    const recorded = path.join(work, copyAs);
+    copyFileSync(
+        path.join(path.dirname(fileURLToPath(import.meta.url)), '../data/reports', file), recorded);
+    const html = path.join(work, htmlName);
+    execFileSync(gpuscope, ['report', '-o', html, recorded], {stdio: 'pipe'});
+    return {recorded, html};
   }
 
   // Checks shared by both ways of opening the viewer.
@@ -189,12 +173,8 @@ describe('the real gpuscope binary', {skip: !gpuscope && 'GPUSCOPE_BIN is not se
   }
 
   test('a report recorded on the GPU opens in the report page and in gpuscope view', async () => {
-    const recorded = path.join(work, 'h200_add.sqlite');
-    copyFileSync(
-        path.join(path.dirname(fileURLToPath(import.meta.url)), '../data/reports/h200_add.sqlite'),
-        recorded);
-    const html = path.join(work, 'h200_add.html');
-    execFileSync(gpuscope, ['report', '-o', html, recorded], {stdio: 'pipe'});
+    const {recorded, html} =
+        recordedReportPage('h200_add.sqlite', 'h200_add.sqlite', 'h200_add.html');
     const check = async (page) => {
       const rows =
           await page.$$eval('.track-list li', (items) => items.map((li) => li.textContent));
@@ -207,8 +187,9 @@ describe('the real gpuscope binary', {skip: !gpuscope && 'GPUSCOPE_BIN is not se
       const kernels = await page.$$eval(
           kern + ' tbody tr', (trs) => trs.map((tr) => tr.lastElementChild.textContent));
       assert.deepEqual(kernels, ['add(int, int, int*)']);
-      const api = await page.$$eval('[data-table="cuda_api_sum"] tbody tr',
-                                    (trs) => trs.map((tr) => tr.lastElementChild.textContent));
+      const api = await page.$$eval(
+          '[data-table="cuda_api_sum"] tbody tr',
+          (trs) => trs.map((tr) => tr.lastElementChild.textContent));
       // gpuscope stats' order (total time, descending), also among the rows whose Time (%)
       // rounds to the same 0.1 (tests/golden/expected/add_tables.txt).
       assert.deepEqual(api, [
@@ -226,13 +207,8 @@ describe('the real gpuscope binary', {skip: !gpuscope && 'GPUSCOPE_BIN is not se
   // timestamps, so no kernel summary row leads to them), and the bank-conflict kernel's page
   // shows its findings, sections, roofline and occupancy.
   test('a profiled report shows the kernel page with metrics', async () => {
-    const recorded = path.join(work, 'h200_metrics_full.sqlite');
-    copyFileSync(
-        path.join(path.dirname(fileURLToPath(import.meta.url)),
-                  '../data/reports/h200_metrics_full.sqlite'),
-        recorded);
-    const html = path.join(work, 'h200_metrics_full.html');
-    execFileSync(gpuscope, ['report', '-o', html, recorded], {stdio: 'pipe'});
+    const {recorded, html} = recordedReportPage(
+        'h200_metrics_full.sqlite', 'h200_metrics_full.sqlite', 'h200_metrics_full.html');
     const kernel = 'k_smem_bank_conflicts(float*, int)';
     const check = async (page) => {
       await page.click('#tab-summary');
@@ -240,22 +216,61 @@ describe('the real gpuscope binary', {skip: !gpuscope && 'GPUSCOPE_BIN is not se
       await page.waitForSelector(profiled + ' li');
       assert.equal(await page.locator(profiled + ' li').count(), 10);
       await page.click(`${profiled} .kernel-link >> text="${kernel}"`);
-      await page.waitForSelector('.findings .finding');
+      await page.waitForSelector('#kernel-page .findings .finding');
       assert.equal(await page.textContent('.kernel-name'), kernel);
       assert.match(
-          await page.locator('.findings .finding').first().textContent(),
+          await page.locator('#kernel-page .findings .finding').first().textContent(),
           /Shared Memory Bank Conflicts/);
-      const sections = await page.$$eval(
-          '.profile-section h3', (hs) => hs.map((h) => h.textContent));
+      const sections =
+          await page.$$eval('.profile-section h3', (hs) => hs.map((h) => h.textContent));
       assert.equal(sections[0], 'Section: GPU Speed Of Light Throughput');
       assert.ok(sections.includes('Section: Occupancy'), JSON.stringify(sections));
-      assert.ok(await page.locator('.roofline-chart circle.roof-point').count() > 0,
-                'the roofline places the kernel');
+      assert.ok(
+          await page.locator('.roofline-chart circle.roof-point').count() > 0,
+          'the roofline places the kernel');
       assert.match(await page.textContent('.occupancy'), /75\.0%/);
       assert.equal(await page.locator('.no-metrics').count(), 0);
       assert.deepEqual(page.problems, [], 'no dialog, page error or console error');
     };
     await checkReportAndServer(html, recorded, check, 'profiled-kernel');
+  });
+
+  // The trace rules and the kernel rules on the recorded profile, in the report page and in
+  // `gpuscope view`: the 18 ms, 256 MiB pageable copy is a finding whose cited row opens on
+  // the timeline, selected, with the finding next to it; each profiled kernel's findings link
+  // its page.
+  test('findings are listed and shown next to the rows they cite', async () => {
+    const {recorded, html} = recordedReportPage(
+        'h200_metrics_full.sqlite', 'h200_findings.sqlite', 'h200_findings.html');
+    const check = async (page) => {
+      await page.click('#tab-summary');
+      const pageable = '[data-table="findings"] .finding[data-rule="pageable_copies"]';
+      await page.waitForSelector(pageable);
+      assert.match(await page.textContent(pageable), /pageable host memory/);
+      const cited = page.locator(pageable + ' .cited-link').first();
+      assert.match(await cited.textContent(), /^memcpys #\d+ · 256\.00MB to pageable memory/);
+      const bank = '[data-table="findings"] .kernel-findings' +
+          '[data-kernel="k_smem_bank_conflicts(float*, int)"]';
+      assert.match(await page.textContent(bank), /Shared Memory Bank Conflicts/);
+      await page.screenshot({path: path.join(artifactsDir(), 'real-findings-summary.png')});
+      await cited.click();
+      await page.waitForSelector('#details .details-findings');
+      assert.equal(await page.getAttribute('#details', 'data-type'), 'memcpy');
+      assert.match(await page.textContent('#details .details-findings'), /pageable host memory/);
+      assert.match(await page.textContent('#details .details-table'), /bytes268435456/);
+      // The timeline shows the copy: the view is around it, not the whole run.
+      const {t0, t1, mark} = await page.evaluate(
+          () => ({
+            t0: window.gpuscopeViewer.timeline.view.t0,
+            t1: window.gpuscopeViewer.timeline.view.t1,
+            mark: window.gpuscopeViewer.timeline.highlights.find((m) => m.selected),
+          }));
+      assert.ok(
+          mark && t0 <= mark.s && mark.e <= t1 && t1 - t0 < 10 * (mark.e - mark.s),
+          JSON.stringify({t0, t1, mark}));
+      assert.deepEqual(page.problems, [], 'no dialog, page error or console error');
+    };
+    await checkReportAndServer(html, recorded, check, 'findings-cited-row');
   });
 
   test('gpuscope report writes a page that works from file:// with no server', async () => {

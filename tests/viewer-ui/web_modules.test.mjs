@@ -5,8 +5,9 @@ import {readFileSync} from 'node:fs';
 import test from 'node:test';
 
 import {diffKernelAggregates} from '../../src/viewer/web/diff_model.js';
-import {formatAxisTime, formatBytes, formatDuration, niceTicks} from '../../src/viewer/web/format.js';
+import {formatAxisLabels, formatBytes, formatDuration, niceTicks} from '../../src/viewer/web/format.js';
 import {indexTrack, lowerBound, selectCounter, selectVisible} from '../../src/viewer/web/lod.js';
+import {gpuSpan, reportOffsets, shiftAnswer} from '../../src/viewer/web/report_alignment.js';
 import {EmbeddedSource} from '../../src/viewer/web/source_embedded.js';
 import {TimeOrigin} from '../../src/viewer/web/time_origin.js';
 import {TimeView} from '../../src/viewer/web/time_view.js';
@@ -267,12 +268,37 @@ test('formatting: durations, bytes, axis labels and nice ticks', () => {
   assert.equal(formatDuration(5751), '5.7510us');
   assert.equal(formatDuration(97765000), '97.765ms');
   assert.equal(formatDuration(992), '992ns');
-  assert.equal(formatAxisTime(20000), '20us');
+  assert.deepEqual(formatAxisLabels([0, 20000, 40000], 20000), ['0us', '20us', '40us']);
+  // 20 ns ticks 336 ms from the origin: ten-nanosecond digits, never the same label twice.
+  assert.deepEqual(
+      formatAxisLabels([336430000, 336430020, 336430040], 20),
+      ['336.43000ms', '336.43002ms', '336.43004ms']);
+  assert.deepEqual(formatAxisLabels([-500000, 0, 500000], 500000), ['-500us', '0us', '500us']);
+  assert.deepEqual(formatAxisLabels([1000000, 1500000], 500000), ['1.0ms', '1.5ms']);
   assert.equal(formatBytes(1048576), '1.000 MiB');
   const {step, ticks} = niceTicks(0, 1000, 5);
   assert.equal(step, 200);
   assert.deepEqual(ticks, [0, 200, 400, 600, 800, 1000]);
   assert.equal(niceTicks(5, 5, 5).ticks.length, 0);
+});
+
+test('report alignment: starts aligned by default, absolute on request, answers shifted', () => {
+  const reports = [
+    {index: 0, start: 5000, end: 9000, gpu: {start: 8000, end: 8500}},
+    {index: 1, start: 1000, end: 2000, gpu: {start: 1500, end: 1600}},
+  ];
+  const aligned = reportOffsets(reports, 'starts');
+  assert.deepEqual([...aligned], [[0, 4000], [1, 0]]);
+  assert.deepEqual([...reportOffsets(reports, 'absolute')], [[0, 0], [1, 0]]);
+  // GPU spans on the shared axis: report 0's 8000-8500 becomes 4000-4500; padded by 2%.
+  const span = gpuSpan(reports, aligned);
+  assert.deepEqual(span, {start: 1500 - 60, end: 4500 + 60});
+  assert.equal(gpuSpan([{index: 0, start: 0, end: 1, gpu: null}], new Map()), null);
+  const answer = {slices: [{s: 5100, e: 5200, id: 1}], buckets: [], counter: [{t: 5000, v: 3}]};
+  assert.deepEqual(
+      shiftAnswer(answer, 4000),
+      {slices: [{s: 1100, e: 1200, id: 1}], buckets: [], counter: [{t: 1000, v: 3}]});
+  assert.equal(answer.slices[0].s, 5100, 'the source answer is left as it was');
 });
 
 test('the modules bundle into one script: no cycles, unique top-level names, app.js last', () => {

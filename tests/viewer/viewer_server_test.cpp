@@ -2,6 +2,7 @@
 // endpoint, assets, errors, malformed HTTP, and the loopback-only rule.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <thread>
 
@@ -209,6 +210,60 @@ TEST_F(ViewerServerTest, SummaryKernelPageAndDiff) {
   ASSERT_EQ(diff.array.size(), 2u);
   EXPECT_EQ(diff.array[0].Find("delta_total")->text, "0");
   EXPECT_EQ(diff.array[0].Find("a")->Find("count")->text, "1");
+}
+
+// A range of the timeline gets the stats tables of the events that overlap it: the rich
+// report's add() runs [4000, 7424), the hostile kernel [5000, 6000).
+TEST_F(ViewerServerTest, SummaryOfATimeRange) {
+  auto kernels = [](const JsonValue& summary) {
+    std::vector<std::string> names;
+    const JsonValue* table = summary.Find("tables")->Find("cuda_gpu_kern_sum");
+    for (const JsonValue& row : table->array) names.push_back(row.Find("Name")->text);
+    std::sort(names.begin(), names.end());
+    return names;
+  };
+  auto range = [](std::uint64_t from, std::uint64_t to) {
+    return "/api/summary?reports=0&start=" + std::to_string(kRichStart + from) +
+           "&end=" + std::to_string(kRichStart + to);
+  };
+  JsonValue whole = GetJson("/api/summary?reports=0");
+  ASSERT_EQ(kernels(whole).size(), 2u);
+  // Only add() overlaps [3900, 4500); both overlap [5500, 5600); none [8000, 9000).
+  EXPECT_EQ(kernels(GetJson(range(3900, 4500))), std::vector<std::string>{"add(int, int, int*)"});
+  EXPECT_EQ(kernels(GetJson(range(5500, 5600))), kernels(whole));
+  EXPECT_TRUE(kernels(GetJson(range(8000, 9000))).empty());
+  // A range that holds the whole report gives the whole report's numbers.
+  JsonValue all = GetJson(range(0, 1'000'000'000));
+  for (const char* name : {"cuda_gpu_kern_sum", "cuda_api_sum", "cuda_gpu_mem_time_sum",
+                           "cuda_gpu_mem_size_sum", "nvtx_sum", "cuda_gpu_kern_gb_sum"}) {
+    ASSERT_NE(all.Find("tables")->Find(name), nullptr) << name;
+    EXPECT_EQ(all.Find("tables")->Find(name)->array.size(),
+              whole.Find("tables")->Find(name)->array.size())
+        << name;
+  }
+  for (const std::string& bad :
+       std::vector<std::string>{range(20, 10), "/api/summary?reports=0&start=5",
+                                "/api/summary?reports=0&start=5&end=x"}) {
+    JsonValue error = GetJson(bad, 400);
+    EXPECT_NE(error.Find("error"), nullptr) << bad;
+  }
+}
+
+// The search box: names containing the text, any case; the untimed launch of add() is not
+// on the timeline, so not found.
+TEST_F(ViewerServerTest, SearchFindsEventsByName) {
+  JsonValue found = GetJson("/api/search?report=0&q=ADD(INT");
+  EXPECT_EQ(found.Find("total")->text, "1");
+  ASSERT_EQ(found.Find("matches")->array.size(), 1u);
+  const JsonValue& match = found.Find("matches")->array[0];
+  EXPECT_EQ(match.Find("name")->text, "add(int, int, int*)");
+  EXPECT_EQ(match.Find("type")->text, "kernel");
+  EXPECT_EQ(match.Find("track")->text, "gpu0.s7");
+  EXPECT_EQ(match.Find("s")->text, std::to_string(kRichStart + 4000));
+  EXPECT_EQ(GetJson("/api/search?report=0&q=").Find("total")->text, "0");
+  EXPECT_EQ(GetJson("/api/search?report=0&q=nothing%20like%20it").Find("total")->text, "0");
+  GetJson("/api/search?report=0", 400);
+  GetJson("/api/search?report=9&q=add", 400);
 }
 
 TEST_F(ViewerServerTest, BadParametersAre400AndUnknownPaths404) {

@@ -14,6 +14,8 @@ constexpr std::string_view kSmThroughput = "sm__throughput.avg.pct_of_peak_susta
 constexpr std::string_view kMemoryThroughput =
     "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed";
 constexpr std::string_view kL1Throughput = "l1tex__throughput.avg.pct_of_peak_sustained_active";
+constexpr std::string_view kL1DataStageBusy =
+    "l1tex__data_pipe_lsu_wavefronts.avg.pct_of_peak_sustained_elapsed";
 
 // Looks a metric up, recording its name in `missing` when absent.
 class MetricLookup {
@@ -168,6 +170,14 @@ Bandwidth LevelBandwidth(MemoryLevel level, std::string_view prefix,
     }
   }
   bw.pct_of_peak = Percent(bw.bytes_per_second, bw.peak_bytes_per_second);
+  if (level == MemoryLevel::kL1) {
+    // See roofline.h, "L1 busy": shared-memory wavefronts occupy L1/TEX without tag-stage bytes.
+    std::optional<double> data_stage = metrics.Optional(kL1DataStageBusy);
+    if (data_stage && (!bw.pct_of_peak || *data_stage > *bw.pct_of_peak)) {
+      bw.pct_of_peak = data_stage;
+      bw.busy_source = "L1/TEX data stage (shared memory included)";
+    }
+  }
   return bw;
 }
 

@@ -23,6 +23,11 @@
 //                 .avg.per_second when recorded; else L2 from its measured share of peak
 //                 (lts__t_sectors.avg.pct_of_peak_sustained_elapsed counts the same sectors as
 //                 lts__t_bytes); else the chip's published value (roofline_peaks.h).
+//   L1 busy       l1tex__data_pipe_lsu_wavefronts.avg.pct_of_peak_sustained_elapsed: the data
+//                 stage serves global, local and shared memory, but l1tex__t_bytes counts only
+//                 what passes the tag stage (global, local): a kernel bound by shared-memory
+//                 wavefronts (bank conflicts) moves few such bytes while L1/TEX is saturated.
+//                 L1's % of peak is the higher of the two, so the table and the verdict agree.
 //   busy units    sm__throughput / gpu__compute_memory_throughput .avg.pct_of_peak_sustained_
 //                 elapsed (ncu's Speed Of Light), which also see pipes and memory stages that
 //                 FLOPs and bytes do not (integer pipes, shared memory wavefronts).
@@ -47,7 +52,7 @@ std::string_view MemoryLevelName(MemoryLevel level);  // "DRAM", "L2", "L1"
 
 struct FlopRate {
   Precision precision = Precision::kFp32;
-  std::optional<double> flops;            // operations (tensor without ops counters: warp instructions)
+  std::optional<double> flops;  // operations (tensor without ops counters: warp instructions)
   std::optional<double> flop_per_second;  // unset for tensor without ops counters
   std::optional<double> peak_flop_per_second;
   // Achieved share of the roof, 0-100 (tensor: the pipe's measured utilisation).
@@ -60,7 +65,10 @@ struct Bandwidth {
   std::optional<double> bytes_per_second;
   std::optional<double> peak_bytes_per_second;
   std::string peak_source;  // "metrics", "measured share of peak", "GH100 table"
+  // How busy the level is, 0-100: its bytes' share of the byte roof, or, for L1, the
+  // L1/TEX data stage's busy share where that is higher (`busy_source` then says so).
   std::optional<double> pct_of_peak;
+  std::string busy_source;  // empty: pct_of_peak is the bytes' share of the roof
 };
 
 enum class Bound { kUnknown, kMemory, kCompute, kLatency };

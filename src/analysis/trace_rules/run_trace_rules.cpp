@@ -37,6 +37,9 @@ StatusOr<std::vector<Finding>> RunTraceRules(const store::ReportReader& reader) 
   StatusOr<std::vector<store::StoredProfile>> profiled = store::ReadProfiledKernels(reader);
   if (!profiled.ok()) return profiled.status();
   run.kernel_replay = !profiled->empty();
+  for (const store::StoredProfile& launch : *profiled) {
+    if (launch.end > launch.start) run.replay_ns += launch.end - launch.start;
+  }
   GPUSCOPE_RETURN_IF_ERROR(ForEachGpuActivity(reader, [&](const GpuActivity& activity) {
     Extend(run, activity.start, activity.end);
     for (auto& rule : rules) rule->OnGpuActivity(activity);

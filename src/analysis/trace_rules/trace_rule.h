@@ -25,7 +25,14 @@ struct RunExtent {
   // replay pass, saving and restoring memory, evaluating), so gaps and overlaps between
   // activities say nothing about the program; rules about them stay silent.
   bool kernel_replay = false;
-  std::uint64_t span_ns() const { return end > start ? end - start : 0; }
+  // The time the profiled launches took (replay passes, memory save and restore), inside
+  // [start, end]. Not the program's time: shares are taken of the span without it, or an
+  // 18 ms pageable copy in a 0.8 s program looks like 0.3% of a 6.7 s profiled run.
+  std::uint64_t replay_ns = 0;
+  std::uint64_t span_ns() const {
+    std::uint64_t span = end > start ? end - start : 0;
+    return span > replay_ns ? span - replay_ns : span;
+  }
 };
 
 class TraceRule {

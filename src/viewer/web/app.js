@@ -7,8 +7,11 @@ import {renderDetails, renderDetailsError} from './details.js';
 import {renderDiffView, reportLabel} from './diff_view.js';
 import {el, replaceChildren} from './dom.js';
 import {bucketFacts, sliceFacts} from './event_facts.js';
+import {citingFindingsBlock, findingsCiting, renderFindings} from './findings_view.js';
 import {formatBytes, formatCount, formatDuration} from './format.js';
 import {renderKernelPage} from './kernel_page.js';
+import {kAlignAbsolute, kAlignStarts} from './report_alignment.js';
+import {bindSearchBox} from './search_box.js';
 import {EmbeddedSource} from './source_embedded.js';
 import {HttpSource} from './source_http.js';
 import {renderSummary} from './tables.js';
@@ -22,7 +25,8 @@ const viewer = {
   reports: [],
   timeline: null,
   selected: null,
-  errors: []
+  errors: [],
+  align: kAlignStarts,  // several reports: aligned on their starts, or at absolute time
 };
 window.gpuscopeViewer = viewer;
 
@@ -55,7 +59,7 @@ const loadOnce = new Map();
 function loadPane(name) {
   if (loadOnce.has(name)) return loadOnce.get(name);
   let loading = null;
-  if (name === 'summary') loading = openSummary();
+  if (name === 'summary') loading = Promise.all([openFindings(), openSummary()]);
   if (name === 'diff')
     loading = renderDiffView(document.getElementById('diff-view'), viewer.source, viewer.reports);
   loadOnce.set(name, loading);
@@ -90,47 +94,51 @@ async function openTimeline() {
   const detailCache = new Map();
   let hovered = null;
   let hoverTimer = 0;
-  const timeline = new Timeline(area, viewer.source, currentReports(), {
-    onHover: (hit, x, y) => {
-      clearTimeout(hoverTimer);
-      if (!hit) {
-        hovered = null;
-        tooltip.hide();
-        return;
-      }
-      const origin = timeline.origin;
-      if (hit.bucket) {
-        tooltip.show(`${hit.bucket.count} merged events`, bucketFacts(hit.bucket, origin), x, y);
-        return;
-      }
-      if (hit.counter) {
-        tooltip.show(
-            hit.row.label,
-            [
-              ['In use', formatBytes(hit.counter.v)],
-              ['Since', formatDuration(hit.counter.t - origin)]
-            ],
-            x, y);
-        return;
-      }
-      const slice = hit.slice;
-      const key = `${hit.row.report}/${slice.type}/${slice.id}`;
-      hovered = key;
-      const show = () => tooltip.show(
-          slice.name || slice.type, sliceFacts(slice, origin, detailCache.get(key)), x, y);
-      show();
-      if (detailCache.has(key)) return;
-      // Grid/block and bytes live in the event's row: fetched once the pointer rests on it.
-      hoverTimer = setTimeout(() => {
-        viewer.source.event(hit.row.report, slice.type, slice.id).then((detail) => {
-          detailCache.set(key, detail);
-          if (hovered === key) show();
-        }, () => detailCache.set(key, null));
-      }, kHoverDetailDelayMs);
-    },
-    onSelect: (slice) => selectEvent(slice),
-    onError: showError,
-  });
+  const timeline = new Timeline(
+      area, viewer.source, currentReports(), {
+        onHover: (hit, x, y) => {
+          clearTimeout(hoverTimer);
+          if (!hit) {
+            hovered = null;
+            tooltip.hide();
+            return;
+          }
+          const origin = timeline.origin;
+          if (hit.bucket) {
+            tooltip.show(
+                `${hit.bucket.count} merged events`, bucketFacts(hit.bucket, origin), x, y);
+            return;
+          }
+          if (hit.counter) {
+            tooltip.show(
+                hit.row.label,
+                [
+                  ['In use', formatBytes(hit.counter.v)],
+                  ['Since', formatDuration(hit.counter.t - origin)]
+                ],
+                x, y);
+            return;
+          }
+          const slice = hit.slice;
+          const key = `${hit.row.report}/${slice.type}/${slice.id}`;
+          hovered = key;
+          const show = () => tooltip.show(
+              slice.name || slice.type, sliceFacts(slice, origin, detailCache.get(key)), x, y);
+          show();
+          if (detailCache.has(key)) return;
+          // Grid/block and bytes live in the event's row: fetched once the pointer rests on it.
+          hoverTimer = setTimeout(() => {
+            viewer.source.event(hit.row.report, slice.type, slice.id).then((detail) => {
+              detailCache.set(key, detail);
+              if (hovered === key) show();
+            }, () => detailCache.set(key, null));
+          }, kHoverDetailDelayMs);
+        },
+        onSelect: (slice) => selectEvent(slice),
+        onRange: (range) => showRangeStats(range),
+        onError: showError,
+      },
+      {align: viewer.align});
   viewer.timeline = timeline;
   await timeline.load();
 }
@@ -153,27 +161,113 @@ async function selectEvent(target) {
     const detail = await viewer.source.event(target.report, target.type, target.id);
     if (viewer.selected !== target) return;
     const related = Array.isArray(detail.related) ? detail.related : [];
+    const onAxis = (t) => timeline.toAxis(target.report, t);
     timeline.setHighlights([
-      mark,
-      ...related.map(
-          (r) => ({report: target.report, track: r.track, s: r.s, e: r.e, selected: false}))
+      mark, ...related.map((r) => ({
+                             report: target.report,
+                             track: r.track,
+                             s: onAxis(r.s),
+                             e: onAxis(r.e),
+                             selected: false
+                           }))
     ]);
     panel.dataset.type = target.type;
     panel.dataset.id = String(target.id);
-    renderDetails(panel, target.type, detail, timeline.origin, {
+    const citing = findingsCiting(await reportFindings(target.report), target.type, target.id);
+    if (viewer.selected !== target) return;
+    // The row's own times are the report's: relative to the report's start.
+    const entry = viewer.reports.find((r) => r.index === target.report);
+    renderDetails(panel, target.type, detail, entry ? entry.start : timeline.origin, {
       absoluteTime: (t) => viewer.source.absoluteTime(t),
       onKernel: (name) => openKernel(target.report, name),
       onRelated: (r) => {
         const span = timeline.view.span;
-        if (r.s < timeline.view.t0 || r.e > timeline.view.t1)
-          timeline.showRange((r.s + r.e) / 2 - span / 2, (r.s + r.e) / 2 + span / 2);
-        selectEvent(
-            {report: target.report, type: r.type, id: r.id, track: r.track, s: r.s, e: r.e});
+        const s = onAxis(r.s), e = onAxis(r.e);
+        if (s < timeline.view.t0 || e > timeline.view.t1)
+          timeline.showRange((s + e) / 2 - span / 2, (s + e) / 2 + span / 2);
+        selectEvent({report: target.report, type: r.type, id: r.id, track: r.track, s, e});
       },
     });
+    if (citing.length)
+      panel.append(citingFindingsBlock(target.report, citing, {onCited: showEvent}));
   } catch (error) {
     renderDetailsError(panel, error.message);
   }
+}
+
+// --- range statistics ----------------------------------------------------------------------
+
+// The stats tables of a range of the timeline, computed by the server over the events that
+// overlap it. Reports aligned on their starts see the range at different absolute times, so
+// each gets its own tables then; one set covers them all on absolute time.
+async function showRangeStats(range) {
+  const timeline = viewer.timeline;
+  const section = document.getElementById('range-stats');
+  section.hidden = false;
+  viewer.range = range;
+  const heading =
+      el('h3', {},
+         `Range: ${formatDuration(range.t1 - range.t0)} from ` +
+             `${formatDuration(range.t0 - timeline.origin)}`);
+  replaceChildren(section, heading, el('p', {className: 'note'}, 'Computing...'));
+  const offsets = new Set(timeline.reports.map((r) => timeline.offsets.get(r.index) || 0));
+  const groups = offsets.size <= 1 ? [timeline.reports] : timeline.reports.map((r) => [r]);
+  try {
+    const parts = [];
+    for (const group of groups) {
+      const {start, end} = timeline.rangeOf(group[0].index, range);
+      const summary = await viewer.source.rangeSummary(group.map((r) => r.index), start, end);
+      const tables = el('div', {className: 'range-tables'});
+      renderSummary(tables, summary, {onKernel: (name) => openKernel(group[0].index, name)});
+      if (groups.length > 1) parts.push(el('h4', {}, reportLabel(group[0])));
+      parts.push(tables);
+    }
+    if (viewer.range !== range) return;
+    replaceChildren(section, heading, parts);
+  } catch (error) {
+    if (viewer.range !== range) return;
+    replaceChildren(section, heading, el('div', {className: 'error'}, error.message));
+  }
+}
+
+// --- findings ------------------------------------------------------------------------------
+
+// findings() per report, asked for once (the trace rules stream the whole report). A report
+// whose findings cannot be computed shows the error and no findings.
+const findingsOf = new Map();
+function reportFindings(report) {
+  if (!findingsOf.has(report)) {
+    findingsOf.set(report, viewer.source.findings(report).catch((error) => {
+      showError(error);
+      return {trace: [], kernels: []};
+    }));
+  }
+  return findingsOf.get(report);
+}
+
+/**
+ * Shows an event of `report` (a row a finding cites, a search match: {type, id, track, s, e}
+ * in the report's times) on the timeline, selected, with some time around it.
+ */
+function showEvent(report, event) {
+  showPane('timeline');
+  const timeline = viewer.timeline;
+  if (!timeline.reports.some((r) => r.index === report)) return;
+  const s = timeline.toAxis(report, event.s), e = timeline.toAxis(report, event.e);
+  const pad = Math.max((e - s) * 2, 1000);
+  timeline.showRange(s - pad, e + pad);
+  selectEvent({report, type: event.type, id: event.id, track: event.track, s, e});
+}
+
+async function openFindings() {
+  const container = document.getElementById('findings-list');
+  const perReport = await Promise.all(viewer.reports.map(
+      async (r) =>
+          ({report: r.index, label: reportLabel(r), findings: await reportFindings(r.index)})));
+  replaceChildren(container);
+  renderFindings(
+      container, perReport,
+      {onCited: showEvent, onKernel: (report, name) => openKernel(report, name)});
 }
 
 // --- other panes ---------------------------------------------------------------------------
@@ -255,13 +349,24 @@ function renderHeader() {
          viewer.reports.map((r) => el('option', {value: String(r.index)}, reportLabel(r)))) :
       null;
   if (picker) picker.addEventListener('change', () => openTimeline().catch(showError));
+  const align = viewer.reports.length > 1 ?
+      el('select', {id: 'align-pick', 'aria-label': 'time axis of several reports'},
+         el('option', {value: kAlignStarts}, 'Aligned on their starts'),
+         el('option', {value: kAlignAbsolute}, 'Absolute time')) :
+      null;
+  if (align) {
+    align.addEventListener('change', () => {
+      viewer.align = align.value;
+      openTimeline().catch(showError);
+    });
+  }
   const devices = viewer.reports.flatMap((r) => r.devices || []).map((d) => `${d.name} (${d.id})`);
   replaceChildren(
       info,
       viewer.reports.length === 1 ? reportLabel(viewer.reports[0]) :
                                     `${viewer.reports.length} reports`,
       devices.length ? ' \u00b7 ' + [...new Set(devices)].join(', ') : '', picker ? ' ' : '',
-      picker);
+      picker, align ? ' ' : '', align);
   replaceChildren(
       document.getElementById('warnings'),
       warnings.map((w) => el('div', {className: 'warning'}, w)));
@@ -283,6 +388,12 @@ async function main() {
     return;
   }
   renderHeader();
+  bindSearchBox(document.getElementById('search-box'), {
+    timeline: () => viewer.timeline,
+    source: viewer.source,
+    show: (match) => showEvent(match.report, match),
+    onError: showError,
+  });
   showPane('timeline');
   await openTimeline();
   document.body.dataset.state = 'ready';

@@ -19,10 +19,29 @@ export function formatDuration(ns) {
   return Math.round(ns) + 'ns';
 }
 
-/** "20us", "1.5ms": a time axis label, without the trailing zeros of formatDuration. */
-export function formatAxisTime(ns) {
-  const text = formatDuration(ns);
-  return text.replace(/(\.\d*?)0+(?=[a-z]+$)/, '$1').replace(/\.(?=[a-z]+$)/, '');
+/**
+ * The labels of axis ticks `step` ns apart, at times `ticks` (ns from the origin): one unit
+ * for the whole axis (the largest that fits its biggest time) and as many decimals as the step
+ * needs, so that neighbouring labels always differ, however deep the zoom: "336.43002ms",
+ * "336.43004ms" rather than "336.43ms" twice.
+ */
+export function formatAxisLabels(ticks, step) {
+  if (ticks.length === 0) return [];
+  const biggest = Math.max(...ticks.map(Math.abs), step);
+  let scale = 1;
+  let unit = 'ns';
+  for (const [unitScale, name] of kDurationUnits) {
+    if (biggest >= unitScale) {
+      scale = unitScale;
+      unit = name;
+      break;
+    }
+  }
+  const decimals = Math.max(0, Math.min(9, Math.ceil(Math.log10(scale / step) - 1e-9)));
+  return ticks.map((t) => {
+    const text = (t / scale).toFixed(decimals);
+    return (/^-0(\.0*)?$/.test(text) ? text.slice(1) : text) + unit;
+  });
 }
 
 /** "1.500 MiB": a byte count in binary units. */

@@ -4,6 +4,7 @@
 
 import {occupancyBars, occupancyChart, rooflineChart} from './charts.js';
 import {el, replaceChildren} from './dom.js';
+import {kernelFindingsList} from './findings_view.js';
 import {formatBytes, formatCount, formatDuration} from './format.js';
 import {sortableTable} from './sortable_table.js';
 
@@ -28,7 +29,8 @@ export function renderKernelPage(container, page, reportLabel) {
         el('p', {className: 'note no-metrics'},
            'This report holds no metrics for this kernel: `gpuscope profile` collects them.'));
   } else {
-    if (nonEmpty(page.findings)) parts.push(el('h3', {}, 'Findings'), findingsList(page.findings));
+    if (nonEmpty(page.findings))
+      parts.push(el('h3', {}, 'Findings'), kernelFindingsList(page.findings));
     if (nonEmpty(page.sections)) parts.push(...page.sections.map(sectionTable));
     if (page.roofline) parts.push(el('h3', {}, 'Roofline'), rooflineChart(page.roofline));
     if (page.occupancy) parts.push(el('h3', {}, 'Occupancy'), occupancyBlock(page.occupancy));
@@ -65,24 +67,6 @@ function configsTable(configs) {
         {key: 'count', label: 'Launches', numeric: true, format: formatCount},
       ],
       rows, {initialSort: {key: 'count', descending: true}});
-}
-
-// findings: [{severity: 'OPT'|'INF'|'WRN', title|rule, message, speedup (percent)}].
-function findingsList(findings) {
-  const sorted = [...findings].sort((a, b) => (b.speedup ?? -1) - (a.speedup ?? -1));
-  return el(
-      'ul', {className: 'findings'},
-      sorted.map(
-          (f) =>
-              el('li', {className: 'finding'},
-                 el('span',
-                    {className: 'severity severity-' + String(f.severity || 'INF').toLowerCase()},
-                    String(f.severity || 'INF')),
-                 ' ', el('strong', {}, String(f.title ?? f.rule ?? f.name ?? '')),
-                 typeof f.speedup === 'number' ?
-                     el('span', {className: 'speedup'}, ` Est. speedup: ${f.speedup.toFixed(2)}%`) :
-                     null,
-                 f.message ? el('div', {className: 'finding-message'}, String(f.message)) : null)));
 }
 
 // sections: [{name, metrics: [{name, unit, value}]}] (Nsight Compute's section layout).

@@ -11,6 +11,8 @@ import {TimeOrigin} from './time_origin.js';
 // Pages not laid out as `gpuscope report` writes them are parsed exactly with a reviver up to
 // this size (the default event limit makes about 15 MB), plainly beyond (times rounded).
 const kMaxExactBytes = 40 * 1024 * 1024;
+// As many search matches as the server lists (viewer/event_search.h).
+const kMaxSearchMatches = 200;
 
 export class EmbeddedSource {
   /** `data`: the parsed embedded JSON. */
@@ -148,6 +150,44 @@ export class EmbeddedSource {
     return {tables: {}};
   }
 
+  /**
+   * /api/search from the embedded arrays: events whose name contains `query` (any case),
+   * the first kMaxSearchMatches by start, and how many match in all.
+   */
+  async search(report, query) {
+    const needle = String(query).toLowerCase();
+    const matches = [];
+    let total = 0;
+    if (!needle) return {total, matches};
+    for (const [trackId, columns] of Object.entries(
+             (this.data.events || {})[String(report)] || {})) {
+      if (!columns.s || columns.v) continue;
+      for (let i = 0; i < columns.s.length; i++) {
+        const name = this.nameAt(columns, i);
+        if (!name.toLowerCase().includes(needle)) continue;
+        total++;
+        const s = columns.s[i];
+        matches.push({
+          type: typeAt(columns, i),
+          id: columns.id ? columns.id[i] : i,
+          track: trackId,
+          s,
+          e: columns.e ? columns.e[i] : s,
+          name
+        });
+      }
+    }
+    matches.sort((a, b) => a.s - b.s);
+    return {total, matches: matches.slice(0, kMaxSearchMatches)};
+  }
+
+  /** The tables of a range need the analysis of `gpuscope stats`, which runs in the server. */
+  async rangeSummary() {
+    throw new Error(
+        'the stats tables of a range are computed by `gpuscope view <report>`; ' +
+        'this page holds the tables of the whole run (Summary)');
+  }
+
   async kernel(report, name) {
     const page = ((this.data.kernels || {})[String(report)] || {})[name];
     if (page) return page;
@@ -173,6 +213,35 @@ export class EmbeddedSource {
     const stored = (this.data.diff || {})[`${a},${b}`];
     if (stored) return stored;
     return diffKernelAggregates(this.kernelAggregates(a), this.kernelAggregates(b));
+  }
+
+  /**
+   * The report's findings as embedded. Their cited rows' times were parsed plainly (rounded
+   * to 256 ns): each is taken again, exactly, from the event arrays through its type and id;
+   * a row whose event the page does not hold (a cut report) loses its link to the timeline.
+   */
+  async findings(report) {
+    const stored = (this.data.findings || {})[String(report)] || {trace: [], kernels: []};
+    const index = this.eventIndex(report);
+    const trace = (stored.trace || []).map((finding) => ({
+                                             ...finding,
+                                             cited: (finding.cited || []).map((cited) => {
+                                               const found = cited.type !== undefined &&
+                                                   index.byKey.get(cited.type + '/' + cited.id);
+                                               if (!found) {
+                                                 const {type, id, track, s, e, ...row} = cited;
+                                                 return row;
+                                               }
+                                               const s = found.columns.s[found.i];
+                                               return {
+                                                 ...cited,
+                                                 track: found.trackId,
+                                                 s,
+                                                 e: found.columns.e ? found.columns.e[found.i] : s
+                                               };
+                                             }),
+                                           }));
+    return {trace, kernels: stored.kernels || []};
   }
 
   // --- helpers -------------------------------------------------------------------------------

@@ -44,12 +44,29 @@ export class HttpSource {
     return this.get('/api/summary', {reports: reports.join(',')});
   }
 
+  /** The stats tables of the events that overlap [start, end] (absolute, exact). */
+  rangeSummary(reports, start, end) {
+    return this.get('/api/summary', {
+      reports: reports.join(','),
+      start: this.times.absolute(Math.floor(start)),
+      end: this.times.absolute(Math.ceil(end)),
+    });
+  }
+
   kernel(report, name) {
     return this.get('/api/kernel', {report, name});
   }
 
   diff(a, b) {
     return this.get('/api/diff', {a, b});
+  }
+
+  search(report, query) {
+    return this.get('/api/search', {report, q: query});
+  }
+
+  findings(report) {
+    return this.get('/api/findings', {report});
   }
 
   /** GET path?params as JSON; a failure becomes an Error with the server's one-line message. */

@@ -10,6 +10,7 @@ const kTableTitles = {
   cuda_gpu_mem_time_sum: 'GPU memory operations by time',
   cuda_gpu_mem_size_sum: 'GPU memory operations by size',
   nvtx_sum: 'NVTX ranges',
+  cuda_gpu_kern_gb_sum: 'CUDA GPU kernels by grid and block',
 };
 
 /**

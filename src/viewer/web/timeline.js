@@ -5,6 +5,7 @@
 // arrives late is drawn at its absolute times, so panning never waits for the network.
 
 import {el, replaceChildren} from './dom.js';
+import {gpuSpan, kAlignStarts, reportOffsets, shiftAnswer} from './report_alignment.js';
 import {TimeView} from './time_view.js';
 import {drawFrame, kAxisHeight, kLabelWidth} from './timeline_draw.js';
 import {bindTimelineInput} from './timeline_input.js';
@@ -16,17 +17,27 @@ const kMaxCanvasRowsHeight = 560;
 export class Timeline {
   /**
    * `container`: element to fill; `source`: EmbeddedSource or HttpSource; `reports`: entries of
-   * reports() to show; `hooks`: {onHover(hit, x, y) | onHover(null), onSelect(slice), onError}.
+   * reports() to show; `hooks`: {onHover(hit, x, y) | onHover(null), onSelect(slice),
+   * onRange({t0, t1}), onError}; `options`: {align: 'starts' | 'absolute'}.
    */
-  constructor(container, source, reports, hooks) {
+  constructor(container, source, reports, hooks, options = {}) {
     this.source = source;
     this.reports = reports;
     this.hooks = hooks;
+    // Times on screen are report times minus the report's offset (report_alignment.js).
+    this.align = options.align || kAlignStarts;
+    this.offsets = reportOffsets(reports, this.align);
     // A report that never flushed has no start or end: it must not make the axis NaN.
-    const starts = reports.map((r) => r.start).filter(Number.isFinite);
-    const ends = reports.map((r) => r.end).filter(Number.isFinite);
+    const starts =
+        reports.filter((r) => Number.isFinite(r.start)).map((r) => this.toAxis(r.index, r.start));
+    const ends =
+        reports.filter((r) => Number.isFinite(r.end)).map((r) => this.toAxis(r.index, r.end));
     this.origin = starts.length ? Math.min(...starts) : 0;
+    this.homeOrigin = this.origin;
     this.view = new TimeView(this.origin, ends.length ? Math.max(...ends) : this.origin + 1e6);
+    // The view opens on the GPU activity, not on seconds of start-up before it.
+    this.gpu = gpuSpan(reports, this.offsets);
+    if (this.gpu) this.view.set(this.gpu.start, this.gpu.end);
     this.rows = [];
     this.contentHeight = 0;
     this.scrollY = 0;
@@ -35,6 +46,7 @@ export class Timeline {
     this.asked = new Map();     // view key of the last query (answered or in flight)
     this.inFlight = new Set();  // tracks with an HTTP query under way
     this.highlights = [];
+    this.range = null;  // {t0, t1} selected with shift+drag
     this.frameScheduled = false;
     this.stats = {frames: 0, lastFrameMs: 0, firstPaintMs: null};
 
@@ -77,6 +89,57 @@ export class Timeline {
   destroy() {
     this.unbind();
     this.resizeObserver.disconnect();
+  }
+
+  /** A time of `report` (as the source returns it) on the shared axis, and back. */
+  toAxis(report, t) {
+    return t - (this.offsets.get(report) || 0);
+  }
+  fromAxis(report, t) {
+    return t + (this.offsets.get(report) || 0);
+  }
+
+  /** Shows the span of GPU activity (the opening view), or the whole run without any. */
+  showGpuActivity() {
+    if (this.gpu)
+      this.view.set(this.gpu.start, this.gpu.end);
+    else
+      this.view.reset();
+    this.requestFrame();
+  }
+
+  /** The selected range of time (on the axis), shaded while it is dragged out. */
+  setRange(range) {
+    this.range = range;
+    this.requestFrame();
+  }
+
+  /** The drag that selects a range ended: the hooks show its tables. */
+  finishRange() {
+    if (this.range && this.range.t1 > this.range.t0 && this.hooks.onRange)
+      this.hooks.onRange(this.range);
+  }
+
+  /** [start, end] of the range in `report`'s own times (as the source takes them). */
+  rangeOf(report, range) {
+    return {start: this.fromAxis(report, range.t0), end: this.fromAxis(report, range.t1)};
+  }
+
+  /** Sets the time the axis labels count from (on the axis). */
+  setOrigin(t) {
+    this.origin = t;
+    this.canvas.dataset.origin = String(t);
+    this.requestFrame();
+  }
+
+  /** O: the origin at the selected event's start (or the view's start); shift+O: back. */
+  setOriginAtSelection(reset) {
+    if (reset) {
+      this.setOrigin(this.homeOrigin);
+      return;
+    }
+    const selected = this.highlights.find((mark) => mark.selected);
+    this.setOrigin(selected ? selected.s : this.view.t0);
   }
 
   isShown() {
@@ -134,7 +197,7 @@ export class Timeline {
     const ctx = this.canvas.getContext('2d');
     const ratio = window.devicePixelRatio || 1;
     ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
-    drawFrame(ctx, {
+    this.axisLabels = drawFrame(ctx, {
       width,
       height,
       rows: this.rows,
@@ -143,6 +206,7 @@ export class Timeline {
       origin: this.origin,
       answers: this.answers,
       highlights: this.highlights,
+      range: this.range,
     });
     this.canvas.dataset.t0 = String(this.view.t0);
     this.canvas.dataset.t1 = String(this.view.t1);
@@ -176,17 +240,21 @@ export class Timeline {
       const id = row.track.id;
       const rowKey = row.key;
       if (this.asked.get(rowKey) === key) continue;
+      const offset = this.offsets.get(row.report) || 0;
       if (this.source.slicesNow) {
-        this.answers.set(rowKey, this.source.slicesNow(row.report, id, t0, t1, px));
+        this.answers.set(
+            rowKey,
+            shiftAnswer(
+                this.source.slicesNow(row.report, id, t0 + offset, t1 + offset, px), offset));
         this.asked.set(rowKey, key);
         continue;
       }
       if (this.inFlight.has(rowKey)) continue;  // asked again when this one lands
       this.inFlight.add(rowKey);
       this.asked.set(rowKey, key);
-      this.source.slices(row.report, id, t0, t1, px)
+      this.source.slices(row.report, id, t0 + offset, t1 + offset, px)
           .then(
-              (answer) => this.answers.set(rowKey, answer),
+              (answer) => this.answers.set(rowKey, shiftAnswer(answer, offset)),
               (error) => this.hooks.onError && this.hooks.onError(error),
               )
           .finally(() => {

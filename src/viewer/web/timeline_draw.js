@@ -3,7 +3,7 @@
 // never markup, so names from a report need no escaping here.
 
 import {bucketColor, eventColor} from './colors.js';
-import {formatAxisTime, formatBytes, formatDuration, niceTicks} from './format.js';
+import {formatAxisLabels, formatBytes, formatDuration, niceTicks} from './format.js';
 import {kRowHeight} from './track_layout.js';
 
 export const kAxisHeight = 24;
@@ -12,7 +12,10 @@ export const kLabelWidth = 200;
 const kFont = '11px system-ui, sans-serif';
 const kCharWidth = 6.2;  // average width of kFont, to cut labels without measuring each one
 
-/** Draws the whole frame. `frame` bundles the state (see Timeline.drawFrame). */
+/**
+ * Draws the whole frame. `frame` bundles the state (see Timeline.frame). Returns the axis
+ * labels drawn ([{t, text}], t on the axis), which the timeline keeps for tests and tools.
+ */
 export function drawFrame(ctx, frame) {
   const {width, height, rows, scrollY, view, origin} = frame;
   ctx.clearRect(0, 0, width, height);
@@ -43,7 +46,8 @@ export function drawFrame(ctx, frame) {
     drawRowLabel(ctx, row, top);
   }
   ctx.restore();
-  drawAxis(ctx, view, origin, xOf, width, plotWidth);
+  if (frame.range) drawRange(ctx, frame.range, xOf, height);
+  return drawAxis(ctx, view, origin, xOf, width, plotWidth);
 }
 
 function drawRowBackground(ctx, row, top, width) {
@@ -144,22 +148,42 @@ function drawHighlights(ctx, row, top, highlights, xOf) {
   ctx.lineWidth = 1;
 }
 
+// Ticks count from `origin` (the report's start, or a time the user chose: O), with the
+// precision the zoom needs; a blue mark shows the origin when it is in view.
 function drawAxis(ctx, view, origin, xOf, width, plotWidth) {
   ctx.fillStyle = '#f3f4f6';
   ctx.fillRect(0, 0, width, kAxisHeight);
   ctx.fillStyle = '#c5ccd4';
   ctx.fillRect(0, kAxisHeight - 1, width, 1);
-  const {ticks} = niceTicks(view.t0 - origin, view.t1 - origin, Math.max(2, plotWidth / 110));
+  const {step, ticks} = niceTicks(view.t0 - origin, view.t1 - origin, Math.max(2, plotWidth / 110));
+  const texts = formatAxisLabels(ticks, step);
   ctx.fillStyle = '#374151';
-  for (const tick of ticks) {
+  const labels = ticks.map((tick, i) => {
     const x = xOf(tick + origin);
     ctx.fillRect(x, kAxisHeight - 6, 1, 6);
-    ctx.fillText(formatAxisTime(tick), x + 3, kAxisHeight / 2 - 1);
+    ctx.fillText(texts[i], x + 3, kAxisHeight / 2 - 1);
+    return {t: tick + origin, text: texts[i]};
+  });
+  if (origin >= view.t0 && origin <= view.t1) {
+    ctx.fillStyle = '#2563eb';
+    ctx.fillRect(xOf(origin) - 1, 0, 2, kAxisHeight);
   }
   ctx.fillStyle = '#f3f4f6';
   ctx.fillRect(0, 0, kLabelWidth, kAxisHeight - 1);
   ctx.fillStyle = '#374151';
   ctx.fillText('span ' + formatDuration(view.span), 6, kAxisHeight / 2 - 1);
+  return labels;
+}
+
+// The selected range: a tint over the rows, edges marked.
+function drawRange(ctx, range, xOf, height) {
+  const x0 = Math.max(kLabelWidth, xOf(range.t0));
+  const x1 = Math.max(x0, xOf(range.t1));
+  ctx.fillStyle = 'rgba(37, 99, 235, 0.12)';
+  ctx.fillRect(x0, kAxisHeight, x1 - x0, height - kAxisHeight);
+  ctx.fillStyle = '#2563eb';
+  ctx.fillRect(x0, kAxisHeight, 1, height - kAxisHeight);
+  ctx.fillRect(x1, kAxisHeight, 1, height - kAxisHeight);
 }
 
 function fitText(text, width) {

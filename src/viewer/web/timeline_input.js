@@ -1,5 +1,7 @@
 // Mouse and keyboard on the timeline, like Perfetto: ctrl/plain wheel zooms around the cursor,
-// shift+wheel pans, drag pans (and scrolls rows), W/S zoom in/out around the centre, A/D pan.
+// shift+wheel pans, drag pans (and scrolls rows), W/S zoom in/out around the centre, A/D pan,
+// 0 shows the whole run, G the GPU activity (the opening view), O puts the axis origin at the
+// selected event (shift+O: back at the start); shift+drag selects a range of time.
 // A press that does not move is a click (select). The handlers only move the TimeView and ask
 // the timeline for a new frame; drawing happens once per animation frame.
 
@@ -10,7 +12,8 @@ const kClickSlopPx = 3;
 
 /**
  * Binds the input of `canvas` to `timeline`, which provides: view (TimeView), timeAtX(x),
- * plotLeft, plotWidth, scrollRowsBy(dy), requestFrame(), clickAt(x, y), hoverAt(x, y), leave().
+ * plotLeft, plotWidth, scrollRowsBy(dy), requestFrame(), clickAt(x, y), hoverAt(x, y), leave(),
+ * setRange({t0, t1}), finishRange(), showGpuActivity(), setOriginAtSelection(reset).
  * Returns a function that unbinds everything.
  */
 export function bindTimelineInput(canvas, timeline) {
@@ -37,7 +40,8 @@ export function bindTimelineInput(canvas, timeline) {
   const onMouseDown = (event) => {
     if (event.button !== 0) return;
     const at = local(event);
-    drag = {x: at.x, y: at.y, lastX: at.x, lastY: at.y, moved: false};
+    // Shift+drag selects a range of time (its stats tables); a plain drag pans.
+    drag = {x: at.x, y: at.y, lastX: at.x, lastY: at.y, moved: false, range: event.shiftKey};
     canvas.focus();
     event.preventDefault();
   };
@@ -49,7 +53,11 @@ export function bindTimelineInput(canvas, timeline) {
     }
     if (Math.abs(at.x - drag.x) > kClickSlopPx || Math.abs(at.y - drag.y) > kClickSlopPx)
       drag.moved = true;
-    if (drag.moved) {
+    if (drag.moved && drag.range) {
+      const a = timeline.timeAtX(Math.max(timeline.plotLeft, drag.x));
+      const b = timeline.timeAtX(Math.max(timeline.plotLeft, at.x));
+      timeline.setRange({t0: Math.min(a, b), t1: Math.max(a, b)});
+    } else if (drag.moved) {
       timeline.view.panBy(-(at.x - drag.lastX) / timeline.plotWidth);
       timeline.scrollRowsBy(-(at.y - drag.lastY));
       timeline.requestFrame();
@@ -60,7 +68,9 @@ export function bindTimelineInput(canvas, timeline) {
   const onMouseUp = (event) => {
     if (!drag) return;
     const wasClick = !drag.moved;
+    const selectedRange = drag.range && drag.moved;
     drag = null;
+    if (selectedRange) timeline.finishRange();
     if (wasClick) {
       const at = local(event);
       timeline.clickAt(at.x, at.y);
@@ -95,6 +105,12 @@ export function bindTimelineInput(canvas, timeline) {
         break;
       case '0':
         view.reset();
+        break;
+      case 'g':
+        timeline.showGpuActivity();
+        break;
+      case 'o':
+        timeline.setOriginAtSelection(event.shiftKey);
         break;
       default:
         return;

@@ -84,6 +84,8 @@ async function answerApi(source, endpoint, params) {
       return source.kernel(number('report'), required(params, 'name'));
     case 'diff':
       return source.diff(number('a'), number('b'));
+    case 'findings':
+      return source.findings(number('report'));
     default: {
       const error = new Error('unknown endpoint /api/' + endpoint);
       error.status = 404;
