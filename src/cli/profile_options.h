@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "util/kernel_filter.h"
+#include "util/report_permissions.h"
 #include "util/status.h"
 
 namespace gpuscope::cli {
@@ -42,6 +43,7 @@ struct ProfileOptions {
   ProfileSummary print_summary = ProfileSummary::kNone;
   std::string report_pattern = kDefaultProfileReportPattern;
   bool force_overwrite = false;
+  ReportPermissions report_permissions = kDefaultReportPermissions;  // --report-permissions
   bool quiet = false;
   bool help = false;
 

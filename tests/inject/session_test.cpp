@@ -22,8 +22,8 @@
 #include <utility>
 #include <vector>
 
-#include "cupti_record_writer.h"
 #include "cupti/translate.h"
+#include "cupti_record_writer.h"
 #include "inject/process_hooks.h"
 #include "inject/process_info.h"
 #include "recording_sink.h"
@@ -372,6 +372,27 @@ TEST_F(SessionTest, ForceOverwriteAsksTheWriterToReplace) {
   EXPECT_EQ(created_path_, dir_.path() + "/run.sqlite");
   EXPECT_TRUE(created_overwrite_);
   session->End();
+}
+
+// The program runs on untraced, told once why; the file the link names is untouched and
+// no sink is ever asked to write it.
+TEST_F(SessionTest, ASymbolicLinkAtTheReportPathIsRefusedOnceAndTheProgramRunsOn) {
+  InjectionConfig config = Config();
+  config.report_pattern = dir_.path() + "/run.sqlite";
+  config.force_overwrite = true;
+  std::ofstream(dir_.path() + "/notes.txt") << "the user's notes";
+  ASSERT_EQ(symlink((dir_.path() + "/notes.txt").c_str(), (dir_.path() + "/run.sqlite").c_str()),
+            0);
+  ::testing::internal::CaptureStderr();
+  std::unique_ptr<Session> session = Begin(config);
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(session, nullptr);
+  EXPECT_EQ(err, "==" + std::to_string(getpid()) + "== gpuscope: report " + dir_.path() +
+                     "/run.sqlite is a symbolic link to " + dir_.path() +
+                     "/notes.txt; not writing through it; this process is not traced\n");
+  EXPECT_TRUE(created_path_.empty()) << "no sink was created";
+  EXPECT_EQ(log_.releases, 1);
+  EXPECT_EQ(ReadFile(dir_.path() + "/notes.txt"), "the user's notes");
 }
 
 TEST_F(SessionTest, AReportThatCannotBeCreatedLeavesCuptiToOthers) {
