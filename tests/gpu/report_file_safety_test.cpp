@@ -12,24 +12,15 @@
 #include <string>
 
 #include "report_expectations.h"
+#include "store/testing/scoped_umask.h"
 #include "traced_run.h"
 
 namespace gpuscope::gpu_test {
 namespace {
 
+using store::testing::ScopedUmask;
+
 constexpr const char* kNotes = "the user's notes\n";
-
-// Sets the umask for one test (the traced program inherits it) and puts the old one back.
-class ScopedUmask {
- public:
-  explicit ScopedUmask(mode_t mask) : previous_(umask(mask)) {}
-  ~ScopedUmask() { umask(previous_); }
-  ScopedUmask(const ScopedUmask&) = delete;
-  ScopedUmask& operator=(const ScopedUmask&) = delete;
-
- private:
-  mode_t previous_;
-};
 
 std::string ReadWhole(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -38,10 +29,7 @@ std::string ReadWhole(const std::string& path) {
   return text.str();
 }
 
-int ModeOf(const std::string& path) {
-  struct stat info {};
-  return lstat(path.c_str(), &info) == 0 ? static_cast<int>(info.st_mode & 07777) : -1;
-}
+int ModeOf(const std::string& path) { return store::testing::FileMode(path.c_str()); }
 
 int CountOccurrences(const std::string& text, const std::string& fragment) {
   int count = 0;
