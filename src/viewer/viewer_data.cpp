@@ -204,6 +204,10 @@ std::string ViewerData::ReportJson(std::size_t i) const {
     warnings.push_back(std::to_string(index.untimed_events()) +
                        " events without timestamps are not on the timeline");
   }
+  // Damaged rows are not on the timeline either (store/damaged_rows.h); say how many.
+  for (std::string& warning : analysis::SkippedRowWarnings(index.damaged_rows())) {
+    warnings.push_back(std::move(warning));
+  }
   for (std::size_t w = 0; w < warnings.size(); ++w) {
     out += (w ? "," : "") + JsonString(warnings[w]);
   }
@@ -317,7 +321,16 @@ StatusOr<std::string> ViewerData::SummaryJson(std::span<const std::size_t> repor
     while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
     out += (i ? "," : "") + JsonString(names[i]) + ":" + (text.empty() ? "[]" : text);
   }
-  out += "}}";
+  // The rows the tables left out as damaged, counted while they were built.
+  out += "},\"warnings\":[";
+  bool first_warning = true;
+  for (const store::ReportReader* reader : readers) {
+    for (const std::string& warning : analysis::SkippedRowWarnings(*reader)) {
+      out += (first_warning ? "" : ",") + JsonString(reader->path() + ": " + warning);
+      first_warning = false;
+    }
+  }
+  out += "]}";
   std::lock_guard<std::mutex> cache_lock(summaries_mutex_);
   // Sets of reports are few in practice; a client asking for every subset must not grow
   // the cache without end.

@@ -92,8 +92,9 @@ class FakeBackend : public TracingBackend {
     for (int i = 0; i < kernels; ++i) {
       CUpti_ActivityKernel10& k = writer.Kernel();
       k.name = forced ? "final_kernel" : "periodic_kernel";
-      k.start = 100;
-      k.end = 200;
+      // After the process start (Now() below), as every record of a real run.
+      k.start = 1'234'567'990;
+      k.end = 1'234'568'090;
     }
     collector_->OnBufferCompleted(buffer, writer.used());
     return Status();
