@@ -121,18 +121,38 @@ std::vector<std::string> CollectionWarnings(const store::ReportReader& report) {
   return warnings;
 }
 
-std::vector<std::string> SkippedRowWarnings(const store::ReportReader& report) {
+std::vector<std::string> SkippedRowWarnings(const store::DamagedRows& damaged) {
+  using store::Damage;
+  struct Wording {
+    Damage damage;
+    const char* one;   // after "1 row of <table>"
+    const char* many;  // after "N rows of <table>"
+  };
+  static constexpr Wording kWordings[] = {
+      {Damage::kEndsBeforeStart, " ends before it starts (damaged timestamps)",
+       " end before they start (damaged timestamps)"},
+      {Damage::kOutsideTheRun, " lies outside the run (damaged timestamps)",
+       " lie outside the run (damaged timestamps)"},
+      {Damage::kBadLaunchDimension,
+       " has a grid or block dimension of 0 or less (damaged launch configuration)",
+       " have a grid or block dimension of 0 or less (damaged launch configuration)"},
+  };
   std::vector<std::string> warnings;
-  for (const store::EventTableInfo& table : store::kEventTables) {
-    std::uint64_t skipped = report.rows_ending_before_start(table.name);
-    if (skipped == 0) continue;
-    const bool one = skipped == 1;
-    warnings.push_back(std::to_string(skipped) + (one ? " row of " : " rows of ") +
-                       std::string(table.name) + (one ? " ends before it starts" :
-                                                        " end before they start") +
-                       " (damaged timestamps): skipped");
+  for (std::size_t table = 0; table < store::kNumEventTables; ++table) {
+    for (const Wording& wording : kWordings) {
+      std::uint64_t skipped = damaged.count(table, wording.damage);
+      if (skipped == 0) continue;
+      const bool one = skipped == 1;
+      warnings.push_back(std::to_string(skipped) + (one ? " row of " : " rows of ") +
+                         std::string(store::kEventTables[table].name) +
+                         (one ? wording.one : wording.many) + ": skipped");
+    }
   }
   return warnings;
+}
+
+std::vector<std::string> SkippedRowWarnings(const store::ReportReader& report) {
+  return SkippedRowWarnings(report.damaged_rows());
 }
 
 }  // namespace gpuscope::analysis

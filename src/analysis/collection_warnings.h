@@ -43,9 +43,11 @@ std::vector<std::string> LossWarnings(const CollectionState& state);
 // empty when nothing was lost and no call returned a sticky error.
 std::vector<std::string> CollectionWarnings(const store::ReportReader& report);
 
-// One line per event table whose rows, read so far through `report`, included some that end
-// before they start ("3 rows of kernels end before they start: skipped"): statistics leave
-// them out, and this says so instead of letting them vanish. Call after the reading.
+// One line per event table and kind of damage whose rows were left out as damaged
+// (store/damaged_rows.h: "3 rows of kernels end before they start (damaged timestamps):
+// skipped"), so that they never vanish silently. The reader's overload counts what it has
+// read so far: call it after the reading.
+std::vector<std::string> SkippedRowWarnings(const store::DamagedRows& damaged);
 std::vector<std::string> SkippedRowWarnings(const store::ReportReader& report);
 
 }  // namespace gpuscope::analysis

@@ -25,6 +25,7 @@ std::vector<std::string> BuildChildEnvironment(const std::vector<std::string>& c
       {kReportVariable, settings.report_pattern},
       {kFollowChildrenVariable, FlagValue(settings.follow_children)},
       {kForceOverwriteVariable, FlagValue(settings.force_overwrite)},
+      {kReportPermissionsVariable, std::string(ReportPermissionsName(settings.report_permissions))},
       {kProfileFromStartVariable, FlagValue(settings.profile_from_start)},
       {kQuietVariable, FlagValue(settings.quiet)},
       {kManifestVariable, settings.manifest_path},

@@ -6,6 +6,8 @@
 #include <utility>
 #include <vector>
 
+#include "util/report_permissions.h"
+
 namespace gpuscope::cli {
 
 struct ChildEnvironmentSettings {
@@ -15,6 +17,7 @@ struct ChildEnvironmentSettings {
   std::string manifest_path;
   bool follow_children = true;
   bool force_overwrite = false;
+  ReportPermissions report_permissions = kDefaultReportPermissions;
   bool profile_from_start = true;
   bool quiet = false;  // the injection prints no banner on the program's stderr
   // `gpuscope profile`: GPUSCOPE_PROFILE_METRICS and the kernel filter, by name

@@ -6,6 +6,7 @@
 #include <set>
 #include <vector>
 
+#include "analysis/collection_warnings.h"
 #include "cli/command_prologue.h"
 #include "cli/exit_codes.h"
 #include "cli/option_parser.h"
@@ -143,6 +144,12 @@ int ExportChrome(const ExportOptions& options, const Readers& readers) {
   if (written->skipped_untimed > 0) {
     std::cerr << "gpuscope: warning: " << written->skipped_untimed
               << " events without timestamps (or never ended) are not in the trace\n";
+  }
+  // Damaged rows the reader left out (store/damaged_rows.h): said, never silently missing.
+  for (const store::ReportReader* report : reports) {
+    for (const std::string& warning : analysis::SkippedRowWarnings(*report)) {
+      std::cerr << "gpuscope: warning: " << report->path() << ": " << warning << '\n';
+    }
   }
   if (output != "-") {
     std::cout << "gpuscope: wrote " << written->events << " trace events to " << output << '\n';

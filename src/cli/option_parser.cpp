@@ -124,4 +124,12 @@ StatusOr<bool> ParseOnOff(const ParsedOption& option) {
                        option.value + "'");
 }
 
+StatusOr<ReportPermissions> ParseReportPermissionsOption(const ParsedOption& option) {
+  if (std::optional<ReportPermissions> parsed = ParseReportPermissions(option.value)) {
+    return *parsed;
+  }
+  return Status::Error("option '" + option.spelling + "' expects 'private' or 'umask', not '" +
+                       option.value + "'");
+}
+
 }  // namespace gpuscope::cli

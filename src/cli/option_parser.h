@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "util/report_permissions.h"
 #include "util/status.h"
 
 namespace gpuscope::cli {
@@ -53,5 +54,8 @@ std::string ShortUsage(std::string_view help, std::string_view command);
 
 // Values of on|off options (nvprof's spelling).
 StatusOr<bool> ParseOnOff(const ParsedOption& option);
+
+// Values of --report-permissions (run and profile): private|umask.
+StatusOr<ReportPermissions> ParseReportPermissionsOption(const ParsedOption& option);
 
 }  // namespace gpuscope::cli

@@ -6,6 +6,7 @@
 #include <system_error>
 
 #include "store/report_file_check.h"
+#include "util/symbolic_link_refusal.h"
 
 namespace gpuscope::cli {
 namespace {
@@ -49,7 +50,14 @@ Status CheckNotAnInput(const OutputClaim& claim) {
 Status CheckOutputClaim(const OutputClaim& claim) {
   GPUSCOPE_RETURN_IF_ERROR(CheckNotAnInput(claim));
   struct stat info {};
-  if (stat(claim.path.c_str(), &info) != 0) return {};  // nothing there to lose
+  const bool names_a_file = stat(claim.path.c_str(), &info) == 0;
+  if (IsSymbolicLink(claim.path)) {
+    if (claim.output_is_report) return SymbolicLinkRefusal(claim.path, "report");
+    if (!names_a_file) {
+      return SymbolicLinkRefusal(claim.path, claim.label, ", which names no existing file");
+    }
+  }
+  if (!names_a_file) return {};  // nothing there to lose
   if (S_ISDIR(info.st_mode)) return Status::Error(claim.path + " is a directory");
   if (!claim.output_is_report && store::IsGpuscopeReport(claim.path)) {
     return NotOverwriting(claim, "is a gpuscope report");

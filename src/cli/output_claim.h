@@ -36,6 +36,15 @@ struct OutputClaim {
 // Ok when `claim.path` may be written: it is none of the inputs, and when it exists it is
 // not a directory, not a gpuscope report (unless the output is one), and the overwrite was
 // allowed. The directory is not checked here (creating the file says what is wrong there).
+//
+// Symbolic links at the path: a report is never written through one (the injection library
+// refuses it too, store/report_file_create.h). Any other output is written through a link to
+// an existing file, as cp and the shell's > do (latest.html -> runs/today.html stays a link),
+// but only under the rules above applied to the file it names: that file exists, so -f is
+// needed, and it is never an input or a report. A link to a missing file is refused, as
+// GNU cp refuses "writing through dangling symlink": following it would create a file
+// wherever the link's maker chose (the classic trap in a shared directory like /tmp), and
+// replacing it would quietly turn the user's link into a file.
 Status CheckOutputClaim(const OutputClaim& claim);
 
 // Only the first rule: `claim.path` is none of `claim.inputs`. For a path whose name is not

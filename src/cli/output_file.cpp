@@ -102,6 +102,13 @@ Status OutputFile::Commit() {
   // Minutes may have passed since Create: whatever appeared at the path meanwhile is
   // protected as it would have been then.
   GPUSCOPE_RETURN_IF_ERROR(CheckOutputClaim(claim_));
+  // The checks just passed are about the file the path names now; a link that was turned
+  // to another file meanwhile would have the output land on the one checked at Create.
+  if (Destination(claim_.path) != destination_) {
+    return Status::Error(claim_.path +
+                         " was changed to name another file while it was written; "
+                         "not writing it");
+  }
   if (rename(temporary_.c_str(), destination_.c_str()) != 0) return WriteError(errno);
   ForgetUnfinishedOutput(temporary_);
   temporary_.clear();

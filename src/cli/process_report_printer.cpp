@@ -73,6 +73,10 @@ bool PrintProcessReport(const ManifestEntry& entry, const RunOptions& options,
   for (const std::string& warning : analysis::CollectionWarnings(reader)) {
     log.Line(pid, "Warning: " + warning);
   }
+  // Rows left out as damaged while printing (store/damaged_rows.h).
+  for (const std::string& warning : analysis::SkippedRowWarnings(reader)) {
+    log.Line(pid, "Warning: " + warning);
+  }
   if (!options.quiet) log.Line(pid, "Report: " + shown_path);
   return true;
 }

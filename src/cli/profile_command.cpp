@@ -212,6 +212,7 @@ std::optional<int> RunProgram(const ProfileOptions& options, const ProfileReques
     run.report_pattern = last ? options.report_pattern
                               : scratch.replay_dir + "/pass" + std::to_string(pass) + "_%p.sqlite";
     run.force_overwrite = options.force_overwrite || !last;
+    run.report_permissions = options.report_permissions;
     // Application replay keeps one image per profiled launch between runs, numbered per
     // process: child processes would write over the root's.
     if (application) run.follow_children = false;

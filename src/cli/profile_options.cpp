@@ -27,6 +27,7 @@ enum ProfileOptionId {
   kPrintSummary,
   kExport,
   kForceOverwrite,
+  kReportPermissions,
   kQuiet,
   kHelp,
 };
@@ -51,6 +52,8 @@ constexpr OptionSpec kProfileOwnOptions[] = {
      "aggregate the launches of each kernel (default none)"},
     {kExport, "export", 'o', "file", "report file pattern (default gpuscope_profile_%p.sqlite)"},
     {kForceOverwrite, "force-overwrite", 'f', "", "overwrite existing reports"},
+    {kReportPermissions, "report-permissions", 0, "private|umask",
+     "reports readable by their owner only (default), or as the umask allows"},
     {kQuiet, "quiet", 'q', "", "no progress lines"},
     {kHelp, "help", 'h', "", "show this help"},
 };
@@ -142,6 +145,12 @@ Status Apply(const ParsedOption& option, ProfileOptions& options) {
     case kForceOverwrite:
       options.force_overwrite = true;
       return {};
+    case kReportPermissions: {
+      StatusOr<ReportPermissions> permissions = ParseReportPermissionsOption(option);
+      if (!permissions.ok()) return permissions.status();
+      options.report_permissions = *permissions;
+      return {};
+    }
     case kQuiet:
       options.quiet = true;
       return {};

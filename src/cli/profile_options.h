@@ -8,6 +8,7 @@
 
 #include "cli/kernel_filter_options.h"
 #include "util/kernel_filter.h"
+#include "util/report_permissions.h"
 #include "util/status.h"
 
 namespace gpuscope::cli {
@@ -38,6 +39,7 @@ struct ProfileOptions {
   ProfileSummary print_summary = ProfileSummary::kNone;
   std::string report_pattern = kDefaultProfileReportPattern;
   bool force_overwrite = false;
+  ReportPermissions report_permissions = kDefaultReportPermissions;  // --report-permissions
   bool quiet = false;
   bool help = false;
 

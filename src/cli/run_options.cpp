@@ -14,6 +14,7 @@ enum RunOptionId {
   kLogFile,
   kExportProfile,
   kForceOverwrite,
+  kReportPermissions,
   kDemangling,
   kTimeUnit,
   kProfileFromStart,
@@ -28,6 +29,8 @@ constexpr OptionSpec kRunOptions[] = {
      "report path pattern (default gpuscope_%p.sqlite); %p pid, %h host, %q{ENV}, %%"},
     {kForceOverwrite, "force-overwrite", 'f', "",
      "overwrite existing reports and log file (never a report with the log)"},
+    {kReportPermissions, "report-permissions", 0, "private|umask",
+     "reports readable by their owner only (default), or as the umask allows"},
     {kPrintGpuTrace, "print-gpu-trace", 0, "", "print one row per kernel, copy and memset"},
     {kPrintApiTrace, "print-api-trace", 0, "", "print one row per CUDA API call"},
     {kPrintGpuSummary, "print-gpu-summary", 0, "", "print only the GPU activities summary"},
@@ -77,6 +80,12 @@ Status Apply(const ParsedOption& option, RunOptions& options) {
     case kForceOverwrite:
       options.force_overwrite = true;
       return {};
+    case kReportPermissions: {
+      StatusOr<ReportPermissions> permissions = ParseReportPermissionsOption(option);
+      if (!permissions.ok()) return permissions.status();
+      options.report_permissions = *permissions;
+      return {};
+    }
     case kQuiet:
       options.quiet = true;
       return {};

@@ -9,6 +9,7 @@
 #include "cli/nvprof_output.h"
 #include "contract/report_path_rules.h"
 #include "render/output_options.h"
+#include "util/report_permissions.h"
 #include "util/status.h"
 
 namespace gpuscope::cli {
@@ -23,6 +24,7 @@ struct RunOptions {
   std::optional<std::string> log_file;  // pattern; "%1" stdout, "%2" stderr; unset: stderr
   std::string report_pattern = contract::kDefaultReportPattern;
   bool force_overwrite = false;
+  ReportPermissions report_permissions = kDefaultReportPermissions;  // --report-permissions
   bool profile_from_start = true;
   bool follow_children = true;
   bool quiet = false;

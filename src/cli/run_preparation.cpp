@@ -100,6 +100,7 @@ bool PrepareRun(const RunOptions& options, const std::string& working_directory,
   settings.manifest_path = preparation.manifest_path;
   settings.follow_children = options.follow_children;
   settings.force_overwrite = options.force_overwrite;
+  settings.report_permissions = options.report_permissions;
   settings.profile_from_start = options.profile_from_start;
   settings.profile_variables = profile_variables;
   // With --log-file the user asked for gpuscope's lines in the log, not on the program's

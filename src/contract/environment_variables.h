@@ -29,6 +29,9 @@ inline constexpr const char* kRootPidVariable = "GPUSCOPE_ROOT_PID";
 inline constexpr const char* kFollowChildrenVariable = "GPUSCOPE_FOLLOW_CHILDREN";
 // "1": overwrite existing reports instead of choosing a free name.
 inline constexpr const char* kForceOverwriteVariable = "GPUSCOPE_FORCE_OVERWRITE";
+// "private" (default): reports are created 0600; "umask": 0666 less the umask
+// (util/report_permissions.h, --report-permissions).
+inline constexpr const char* kReportPermissionsVariable = "GPUSCOPE_REPORT_PERMISSIONS";
 // "1" (default) or "0": record only between cudaProfilerStart and cudaProfilerStop.
 inline constexpr const char* kProfileFromStartVariable = "GPUSCOPE_PROFILE_FROM_START";
 // How often, in milliseconds, records are committed to the report (default 500). The

@@ -1,6 +1,9 @@
 // CSV export (`gpuscope export --format csv`): one RFC 4180 file per table of a report,
 // names resolved (the schema's *_v views: kernel names demangled, copy kinds and memory
-// kinds spelled out), absolute nanosecond times. Rows stream from SQLite to the file.
+// kinds spelled out), absolute nanosecond times. Rows stream from SQLite to the file. These
+// are the stored rows: a damaged one (store/damaged_rows.h: an end before its start, a time
+// outside the run, a grid of 0) is written as such, with its stored values, not left out;
+// the views' duration is then the negative difference as stored.
 #pragma once
 
 #include <ostream>

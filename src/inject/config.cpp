@@ -185,6 +185,15 @@ InjectionConfig ReadInjectionConfig(const EnvironmentLookup& getenv) {
   }
   ReadBool(getenv, kFollowChildrenVariable, config.follow_children, config.warnings);
   ReadBool(getenv, kForceOverwriteVariable, config.force_overwrite, config.warnings);
+  if (const char* permissions = getenv(kReportPermissionsVariable);
+      permissions != nullptr && *permissions != '\0') {
+    if (std::optional<ReportPermissions> parsed = ParseReportPermissions(permissions)) {
+      config.report_permissions = *parsed;
+    } else {
+      config.warnings.push_back(std::string(kReportPermissionsVariable) + "='" + permissions +
+                                "' is not private or umask; using private");
+    }
+  }
   ReadBool(getenv, kProfileFromStartVariable, config.profile_from_start, config.warnings);
   ReadBool(getenv, kDebugVariable, config.debug, config.warnings);
   ReadBool(getenv, kQuietVariable, config.quiet, config.warnings);

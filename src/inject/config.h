@@ -13,6 +13,7 @@
 #include "contract/report_path_rules.h"
 #include "model/profile_records.h"
 #include "util/kernel_filter.h"
+#include "util/report_permissions.h"
 
 namespace gpuscope::inject {
 
@@ -47,6 +48,8 @@ struct InjectionConfig {
   std::string manifest_path;            // GPUSCOPE_MANIFEST; empty: none
   bool debug = false;                   // GPUSCOPE_DEBUG
   bool quiet = false;  // GPUSCOPE_QUIET: no banner (--quiet, or output sent to --log-file)
+  // GPUSCOPE_REPORT_PERMISSIONS: the mode new reports get (util/report_permissions.h).
+  ReportPermissions report_permissions = kDefaultReportPermissions;
   ProfileConfig profile;
   // One line per variable that held a value we could not use (the default was used).
   std::vector<std::string> warnings;

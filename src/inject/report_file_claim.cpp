@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "util/path_pattern.h"
+#include "util/symbolic_link_refusal.h"
 
 namespace gpuscope::inject {
 namespace {
@@ -16,13 +17,16 @@ constexpr int kMaxRenameAttempts = 10'000;
 
 }  // namespace
 
-StatusOr<ClaimedReportPath> ClaimReportPath(const std::string& requested, bool force_overwrite) {
+StatusOr<ClaimedReportPath> ClaimReportPath(const std::string& requested, bool force_overwrite,
+                                            ReportPermissions permissions) {
+  GPUSCOPE_RETURN_IF_ERROR(RefuseSymbolicLink(requested, "report"));
   if (force_overwrite) return ClaimedReportPath{requested, false, false};
   for (int attempt = 0; attempt <= kMaxRenameAttempts; ++attempt) {
     std::string suffix = "-";
     suffix += std::to_string(attempt);
     std::string candidate = attempt == 0 ? requested : InsertBeforeExtension(requested, suffix);
-    int fd = open(candidate.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    int fd = open(candidate.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+                  ReportCreationMode(permissions));
     if (fd >= 0) {
       close(fd);
       return ClaimedReportPath{candidate, attempt != 0, true};

@@ -54,7 +54,8 @@ std::unique_ptr<Session> Session::Begin(const InjectionConfig& config,
     backend->Release();
     return nullptr;
   }
-  StatusOr<ClaimedReportPath> claimed = ClaimReportPath(*requested, config.force_overwrite);
+  StatusOr<ClaimedReportPath> claimed =
+      ClaimReportPath(*requested, config.force_overwrite, config.report_permissions);
   if (!claimed.ok()) {
     LogError(claimed.status().message() + "; this process is not traced");
     backend->Release();
@@ -248,7 +249,8 @@ void Session::Finish(bool on_flusher_thread) {
   if (!on_flusher_thread) flusher_->Stop(std::chrono::milliseconds(1000));
   LogStats("exit");
   if (std::uint64_t lost = collector_->profiled_kernels_lost(); lost != 0) {
-    LogError(std::to_string(lost) + " measured kernel(s) came too late or could not be written "
+    LogError(std::to_string(lost) +
+             " measured kernel(s) came too late or could not be written "
              "to the report; their metrics are lost");
   }
   if (written) {

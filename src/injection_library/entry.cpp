@@ -7,8 +7,8 @@
 #include <memory>
 #include <string>
 
-#include "inject/config.h"
 #include "cupti/cupti_backend.h"
+#include "inject/config.h"
 #include "inject/log.h"
 #include "inject/process_hooks.h"
 #include "inject/session.h"
@@ -19,11 +19,12 @@ namespace {
 using gpuscope::Status;
 using gpuscope::StatusOr;
 
-gpuscope::inject::SinkFactory ReportWriterFactory() {
+gpuscope::inject::SinkFactory ReportWriterFactory(gpuscope::ReportPermissions permissions) {
   gpuscope::inject::SinkFactory factory;
-  factory.create = [](const std::string& path,
-                      bool overwrite) -> StatusOr<std::unique_ptr<gpuscope::model::RecordSink>> {
-    auto writer = gpuscope::store::ReportWriter::Create(path, overwrite);
+  factory.create = [permissions](
+                       const std::string& path,
+                       bool overwrite) -> StatusOr<std::unique_ptr<gpuscope::model::RecordSink>> {
+    auto writer = gpuscope::store::ReportWriter::Create(path, overwrite, permissions);
     if (!writer.ok()) return writer.status();
     // A full disk or an I/O error: said once, when it happens, on the writer's thread; the
     // program runs on and the writer only counts from then on.
@@ -46,8 +47,8 @@ void Initialize() {
   InjectionConfig config = ReadInjectionConfig([](const char* name) { return std::getenv(name); });
   SetDebugLogging(config.debug);
   LogDebug("InitializeInjection");
-  std::unique_ptr<Session> session =
-      Session::Begin(config, gpuscope::cupti::MakeCuptiBackend(), ReportWriterFactory());
+  std::unique_ptr<Session> session = Session::Begin(config, gpuscope::cupti::MakeCuptiBackend(),
+                                                    ReportWriterFactory(config.report_permissions));
   if (!session) return;
   // The session lives until the process ends: CUPTI calls into it until the very end.
   Session* process_session = session.release();

@@ -107,6 +107,10 @@ bool ReplaceFindings(sqlite3* db,
 Status WriteEvaluation(const std::string& path, const EvaluationRows& rows) {
   const std::string metrics_context = "cannot store the metrics in " + path;
   sqlite3* db = nullptr;
+  // Unlike the report writer this follows a symbolic link: `stats --page details link.sqlite`
+  // names an existing gpuscope report (the caller has read it), and adding its evaluation
+  // there is what was asked. Nothing is created (no SQLITE_OPEN_CREATE), the file keeps its
+  // mode, and SQLite opens the -journal with O_NOFOLLOW and the report's mode.
   int rc = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr);
   struct Closer {
     sqlite3* db;

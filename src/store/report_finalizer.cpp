@@ -5,6 +5,7 @@
 #include "store/report_file_check.h"
 #include "store/schema.h"
 #include "store/sqlite_util.h"
+#include "util/symbolic_link_refusal.h"
 
 namespace gpuscope::store {
 
@@ -33,9 +34,14 @@ Status FinalizeOpen(sqlite3* db, const std::string& path) {
 Status FinalizeReport(const std::string& path) {
   // Same first checks as the reader: a clear message for a missing, unreadable or non-SQLite
   // file instead of SQLite's generic one (and no chance of creating a file).
+  GPUSCOPE_RETURN_IF_ERROR(RefuseSymbolicLink(path, "report"));
   GPUSCOPE_RETURN_IF_ERROR(CheckReportFile(path, "cannot finalize report"));
   sqlite3* db = nullptr;
-  int rc = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr);
+  // NOFOLLOW: the report the injection made is never a link (report_file_create.h); one
+  // found at its path now was put there since, and is not written through.
+  int rc =
+      sqlite3_open_v2(path.c_str(), &db,
+                      SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW, nullptr);
   Status status =
       rc == SQLITE_OK ? FinalizeOpen(db, path) : SqliteError(db, "cannot finalize report " + path);
   sqlite3_close(db);

@@ -323,7 +323,6 @@ Status ReportReader::LoadStrings() {
 
 Status ReportReader::LoadRowOrder() {
   row_order_.assign(kNumEventTables, RowOrder{});
-  ends_before_start_.assign(kNumEventTables, 0);
   StatusOr<Statement> stmt =
       Statement::Prepare(db_, "SELECT table_name, max_lateness_ns, untimed_rows FROM row_order");
   if (!stmt.ok()) return ReadError();

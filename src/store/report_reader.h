@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "model/records.h"
+#include "store/damaged_rows.h"
 #include "store/event_rows.h"
 #include "store/write_loss.h"
 #include "util/status.h"
@@ -103,10 +104,11 @@ class ReportReader {
   Status ForEachNvtx(const std::function<bool(const model::NvtxRecord&)>& fn) const;
   Status ForEachOverhead(const std::function<bool(const model::OverheadRecord&)>& fn) const;
 
-  // Rows of `table` (an event table's name) whose end lies before their start, as counted
-  // by the last ForEach* that read the whole table (0 before): readers skip them as untimed,
-  // and commands print this count so that they never vanish silently.
-  std::uint64_t rows_ending_before_start(std::string_view table) const;
+  // The rows the ForEach* above left out because their values cannot be true (an end
+  // before the start, a time outside the run, a kernel dimension of 0: damaged_rows.h), per
+  // table as counted by the last ForEach* that read the whole table (0 before). Commands
+  // print these counts (analysis::SkippedRowWarnings) so that no row vanishes silently.
+  const DamagedRows& damaged_rows() const { return damaged_; }
 
   // Row counts, cheap (for tests and headers). `table` must be a table of the schema.
   StatusOr<std::uint64_t> CountRows(const std::string& table) const;
@@ -131,7 +133,7 @@ class ReportReader {
   // Streams an event table's rows to `fn` (report_reader_events.cpp).
   template <typename Table, typename Fn>
   Status Scan(Fn& fn) const;
-  // Scan, counting the rows that end before they start (rows_ending_before_start).
+  // Scan, leaving out and counting the damaged rows (damaged_rows()).
   template <typename Table, typename Fn>
   Status CountingScan(const Fn& fn) const;
 
@@ -161,7 +163,7 @@ class ReportReader {
     std::uint64_t untimed_rows = 0;
   };
   std::vector<RowOrder> row_order_;  // by kEventTableIndex
-  mutable std::vector<std::uint64_t> ends_before_start_;  // by kEventTableIndex
+  mutable DamagedRows damaged_;
   std::size_t reorder_window_limit_ = 1 << 20;
 };
 

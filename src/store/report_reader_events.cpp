@@ -6,6 +6,7 @@
 #include <string>
 
 #include "store/chunked_row_reader.h"
+#include "store/damaged_rows.h"
 #include "store/event_row_decoder.h"
 #include "store/event_tables.h"
 #include "store/reorder_window.h"
@@ -31,15 +32,19 @@ std::string ColumnList(const EventTableInfo& table) {
   return list;
 }
 
-// A row whose end precedes its start (both set): damaged, or a clock gone backwards.
+// What is wrong with a row, if anything (damaged_rows.h): its times first, then a kernel's
+// launch configuration.
 template <typename Row>
-bool EndsBeforeStart(const Row& row) {
-  if constexpr (requires { row.record.end; }) {
-    return row.record.start != 0 && row.record.end != 0 && row.record.end < row.record.start;
+std::optional<Damage> DamageOf(const Row& row, const RunExtent& run) {
+  if constexpr (requires { row.record.grid_x; }) {
+    if (auto damage = TimestampDamage(row.record.start, row.record.end, run)) return damage;
+    return LaunchDamage(row.record);
+  } else if constexpr (requires { row.record.end; }) {
+    return TimestampDamage(row.record.start, row.record.end, run);
   } else if constexpr (requires { row.end; }) {
-    return row.start != 0 && row.end != 0 && row.end < row.start;
+    return TimestampDamage(row.start, row.end, run);
   } else {
-    return false;
+    return TimestampDamage(row.timestamp, 0, run);  // memory: one timestamp
   }
 }
 
@@ -142,8 +147,8 @@ Status ReportReader::Scan(Fn& fn) const {
     window_full = window.held() > reorder_window_limit_;
     return !window_full;
   };
-  Status read =
-      ChunkedRowReader<Row>::Read(db_, path_, name, sql, first_id, last_id, decode, damaged, consume);
+  Status read = ChunkedRowReader<Row>::Read(db_, path_, name, sql, first_id, last_id, decode,
+                                            damaged, consume);
   if (!read.ok()) return read;
   if (out_of_order) {
     return Status::Error(std::string(kReadAction) + " " + path_ + ": corrupt (" + name +
@@ -168,24 +173,22 @@ Status ReportReader::Scan(Fn& fn) const {
 template <typename Table, typename Fn>
 Status ReportReader::CountingScan(const Fn& callback) const {
   using Row = typename Table::Row;
-  std::uint64_t ends_before_start = 0;
+  constexpr std::size_t table = kEventTableIndex<Table>;
+  const RunExtent run{process_.start, process_.end};
+  DamagedRows damaged;
   bool stopped = false;
   auto fn = [&](const Row& row) {
-    ends_before_start += EndsBeforeStart(row) ? 1 : 0;
+    if (std::optional<Damage> damage = DamageOf(row, run)) {
+      damaged.Add(table, *damage);
+      return true;
+    }
     stopped = !callback(row);
     return !stopped;
   };
   Status read = Scan<Table>(fn);
   // The count stands only for a scan of the whole table.
-  if (read.ok() && !stopped) ends_before_start_[kEventTableIndex<Table>] = ends_before_start;
+  if (read.ok() && !stopped) damaged_.SetTable(table, damaged);
   return read;
-}
-
-std::uint64_t ReportReader::rows_ending_before_start(std::string_view table) const {
-  for (std::size_t i = 0; i < kNumEventTables; ++i) {
-    if (kEventTables[i].name == table) return ends_before_start_[i];
-  }
-  return 0;
 }
 
 Status ReportReader::ForEachKernel(const std::function<bool(const KernelRow&)>& fn) const {

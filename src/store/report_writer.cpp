@@ -4,7 +4,6 @@
 #include "store/report_writer.h"
 
 #include <sqlite3.h>
-#include <sys/stat.h>
 
 #include <cerrno>
 #include <charconv>
@@ -15,10 +14,12 @@
 
 #include "store/batched_insert.h"
 #include "store/create_table_sql.h"
+#include "store/report_file_create.h"
 #include "store/report_writer_statements.h"
 #include "store/schema.h"
 #include "store/sqlite_util.h"
 #include "util/demangle.h"
+#include "util/symbolic_link_refusal.h"
 
 #ifndef GPUSCOPE_VERSION_STRING
 #define GPUSCOPE_VERSION_STRING "unknown"
@@ -72,10 +73,11 @@ std::string SinceTracingBegan(model::Timestamp start, model::Timestamp committed
 ReportWriter::ReportWriter(std::string path) : path_(std::move(path)) {}
 
 StatusOr<std::unique_ptr<ReportWriter>> ReportWriter::Create(const std::string& path,
-                                                             bool overwrite) {
+                                                             bool overwrite,
+                                                             ReportPermissions permissions) {
   try {
     std::unique_ptr<ReportWriter> writer(new ReportWriter(path));
-    Status status = writer->Open(overwrite);
+    Status status = writer->Open(overwrite, permissions);
     if (!status.ok()) return status;
     return writer;
   } catch (const std::bad_alloc&) {
@@ -83,24 +85,22 @@ StatusOr<std::unique_ptr<ReportWriter>> ReportWriter::Create(const std::string& 
   }
 }
 
-Status ReportWriter::Open(bool overwrite) {
-  struct stat info {};
-  if (stat(path_.c_str(), &info) == 0) {
-    if (!overwrite) return Status::Error("report " + path_ + " already exists");
-    if (S_ISDIR(info.st_mode)) return Status::Error("report " + path_ + " is a directory");
-  }
-  // Also removes a -wal file left without its database: SQLite would apply it to ours.
-  // The main file is emptied in place, never unlinked: the injection claims the name with
-  // an O_EXCL placeholder, and between an unlink and SQLite's re-creation another process
-  // could claim the same name.
-  GPUSCOPE_RETURN_IF_ERROR(ResetReportFiles(path_));
+Status ReportWriter::Open(bool overwrite, ReportPermissions permissions) {
+  GPUSCOPE_RETURN_IF_ERROR(PrepareReportFile(path_, overwrite, permissions));
 
   std::string context = "cannot create report " + path_;
   // NOMUTEX: one thread uses the connection (the RecordSink contract), so SQLite's own
-  // per-call locking would be pure overhead on the per-record path.
-  int rc =
-      sqlite3_open_v2(path_.c_str(), &db_,
-                      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
+  // per-call locking would be pure overhead on the per-record path. NOFOLLOW: a link put in
+  // place of the file PrepareReportFile just made is refused, not written through.
+  int rc = sqlite3_open_v2(
+      path_.c_str(), &db_,
+      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW,
+      nullptr);
+  if (rc == SQLITE_CANTOPEN_SYMLINK) {
+    sqlite3_close(db_);
+    db_ = nullptr;
+    return SymbolicLinkRefusal(path_, "report");
+  }
   if (rc != SQLITE_OK) {
     int error = db_ != nullptr ? sqlite3_system_errno(db_) : 0;
     Status failed = error != 0 ? Status::Error(context + ": " + std::strerror(error))

@@ -36,6 +36,7 @@
 #include "store/start_order_tracker.h"
 #include "store/string_interner.h"
 #include "store/write_loss.h"
+#include "util/report_permissions.h"
 #include "util/status.h"
 
 struct sqlite3;
@@ -45,10 +46,14 @@ namespace gpuscope::store {
 
 class ReportWriter final : public model::RecordSink {
  public:
-  // Creates the report at `path`. An existing file is an error unless `overwrite`, in which
-  // case its -wal/-shm/-journal companions are removed and the file itself is emptied in
-  // place, never unlinked: a name claimed with an O_EXCL placeholder stays claimed.
-  static StatusOr<std::unique_ptr<ReportWriter>> Create(const std::string& path, bool overwrite);
+  // Creates the report at `path` (store/report_file_create.h: never through a symbolic
+  // link; 0600 unless `permissions` says kUmask). An existing file is an error unless
+  // `overwrite`, in which case its -wal/-shm/-journal companions are removed and the file
+  // itself is emptied in place, never unlinked: a name claimed with an O_EXCL placeholder
+  // stays claimed.
+  static StatusOr<std::unique_ptr<ReportWriter>> Create(
+      const std::string& path, bool overwrite,
+      ReportPermissions permissions = kDefaultReportPermissions);
 
   // Closes the report (see Close); errors are kept in status().
   ~ReportWriter() override;
@@ -112,7 +117,7 @@ class ReportWriter final : public model::RecordSink {
  private:
   explicit ReportWriter(std::string path);
 
-  Status Open(bool overwrite);
+  Status Open(bool overwrite, ReportPermissions permissions);
   Status PrepareStatements();
 
   // False once an error happened (the record of this kind is then counted as not written).

@@ -1,9 +1,5 @@
 #include "store/sqlite_util.h"
 
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstdio>
 #include <cstring>
 
 namespace gpuscope::store {
@@ -105,19 +101,6 @@ Status FoldWalIntoFile(sqlite3* db, const std::string& path) {
   const auto* now = reinterpret_cast<const char*>(sqlite3_column_text(mode->get(), 0));
   if (now == nullptr || std::strcmp(now, "delete") != 0) {
     return Status::Error(context + ": another process still has it open");
-  }
-  return Status();
-}
-
-Status ResetReportFiles(const std::string& path) {
-  for (const char* suffix : {"-wal", "-shm", "-journal"}) {
-    std::string name = path + suffix;
-    if (std::remove(name.c_str()) != 0 && errno != ENOENT) {
-      return Status::Error("cannot remove " + name + ": " + std::strerror(errno));
-    }
-  }
-  if (truncate(path.c_str(), 0) != 0 && errno != ENOENT) {
-    return Status::Error("cannot overwrite " + path + ": " + std::strerror(errno));
   }
   return Status();
 }

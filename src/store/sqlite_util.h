@@ -71,12 +71,6 @@ StatusOr<std::int64_t> QueryInt(sqlite3* db, std::string_view sql, std::string_v
 // statement of `db` may be active.
 Status FoldWalIntoFile(sqlite3* db, const std::string& path);
 
-// Prepares `path` for a new report: deletes SQLite's companion files (-wal, -shm,
-// -journal) if they exist and empties `path` itself if it exists (SQLite treats an empty
-// file as a new database). The file is truncated, never unlinked, so that a name claimed
-// with O_EXCL stays claimed: it keeps its inode from the claim to the finished report.
-Status ResetReportFiles(const std::string& path);
-
 // Column readers for the store's queries. NULL reads 0 (integers) or "" (text).
 inline std::int64_t ColumnInt(sqlite3_stmt* statement, int column) {
   return sqlite3_column_int64(statement, column);

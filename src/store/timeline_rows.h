@@ -15,6 +15,7 @@
 #include <string_view>
 
 #include "model/records.h"
+#include "store/damaged_rows.h"
 #include "store/report_reader.h"
 #include "util/status.h"
 
@@ -84,12 +85,18 @@ class TimelineRowReader {
   // The allocations and frees with a timestamp, in time order.
   Status ForEachMemoryChange(const std::function<void(const MemoryChange&)>& fn) const;
 
+  // The rows the ForEach* above left out as damaged (damaged_rows.h: an end before the
+  // start, a time outside the run, a kernel dimension of 0), added up over every call.
+  const DamagedRows& damaged_rows() const { return damaged_; }
+
  private:
   TimelineRowReader(const ReportReader& report, std::unique_ptr<ReadOnlyConnection> own);
 
   std::unique_ptr<ReadOnlyConnection> own_;  // null: the reader's connection is used
   sqlite3* db_ = nullptr;
   model::Timestamp time_base_ = 0;
+  RunExtent run_;
+  mutable DamagedRows damaged_;  // the ForEach* are const reads; one thread per reader
 };
 
 }  // namespace gpuscope::store

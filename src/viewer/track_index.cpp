@@ -249,6 +249,8 @@ Status TrackIndex::Load(const store::ReportReader& report) {
       // map, say): the reader's own connection can, so read the GPU side again there.
       gpu = TrackSet{};
       load_gpu(on_reader);
+    } else {
+      damaged_ += second.value()->damaged_rows();
     }
   } else {
     load_gpu(on_reader);
@@ -256,6 +258,7 @@ Status TrackIndex::Load(const store::ReportReader& report) {
   }
   GPUSCOPE_RETURN_IF_ERROR(gpu.status);
   GPUSCOPE_RETURN_IF_ERROR(host.status);
+  damaged_ += on_reader.damaged_rows();
 
   for (TrackSet* set : {&gpu, &host}) {
     auto offset = static_cast<std::uint32_t>(tracks_.size());

@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "store/damaged_rows.h"
 #include "store/report_reader.h"
 #include "util/status.h"
 
@@ -77,6 +78,8 @@ class TrackIndex {
   std::uint64_t event_count() const { return event_count_; }
   // Events dropped from the index because they have no timestamp (counted, never hidden).
   std::uint64_t untimed_events() const { return untimed_; }
+  // Events left out as damaged (store/damaged_rows.h), counted by table and kind.
+  const store::DamagedRows& damaged_rows() const { return damaged_; }
 
   // API calls (gpu == false) or GPU activities (gpu == true) with this correlation id.
   std::vector<CorrelatedEvent> Correlated(std::uint32_t correlation, bool gpu) const;
@@ -99,6 +102,7 @@ class TrackIndex {
       pending_gpu_;
   std::uint64_t event_count_ = 0;
   std::uint64_t untimed_ = 0;
+  store::DamagedRows damaged_;
 };
 
 // The index range [first, last) of `track`'s events that overlap [t0, t1], plus the events

@@ -219,6 +219,10 @@ std::string ViewerData::ReportJson(std::size_t i) const {
     warnings.push_back(std::to_string(index.untimed_events()) +
                        " events without timestamps are not on the timeline");
   }
+  // Damaged rows are not on the timeline either (store/damaged_rows.h); say how many.
+  for (std::string& warning : analysis::SkippedRowWarnings(index.damaged_rows())) {
+    warnings.push_back(std::move(warning));
+  }
   for (std::size_t w = 0; w < warnings.size(); ++w) {
     out += (w ? "," : "") + JsonString(warnings[w]);
   }
@@ -352,7 +356,16 @@ StatusOr<std::string> ViewerData::TablesJson(const std::vector<std::size_t>& sor
     while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
     out += (i ? "," : "") + JsonString(names[i]) + ":" + (text.empty() ? "[]" : text);
   }
-  return out + "}}";
+  // The rows the tables left out as damaged, counted while they were built.
+  out += "},\"warnings\":[";
+  bool first_warning = true;
+  for (const store::ReportReader* reader : readers) {
+    for (const std::string& warning : analysis::SkippedRowWarnings(*reader)) {
+      out += (first_warning ? "" : ",") + JsonString(reader->path() + ": " + warning);
+      first_warning = false;
+    }
+  }
+  return out + "]}";
 }
 
 StatusOr<std::string> ViewerData::KernelJson(std::size_t report, const std::string& name) const {

@@ -364,6 +364,8 @@ TEST_F(ReportPrintersTest, AReportCutShortSaysHowFarItGoes) {
       model::KernelRecord kernel;
       kernel.start = kT0 + 10;
       kernel.end = kT0 + 20;
+      kernel.grid_x = kernel.grid_y = kernel.grid_z = 1;
+      kernel.block_x = kernel.block_y = kernel.block_z = 1;
       kernel.mangled_name = "k";
       (*writer)->OnKernel(kernel);
       (*writer)->Flush();

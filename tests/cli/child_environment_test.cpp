@@ -39,6 +39,7 @@ TEST(ChildEnvironment, SetsEveryContractVariable) {
   EXPECT_EQ(env["GPUSCOPE_REPORT"], "/work/run_%p.sqlite");
   EXPECT_EQ(env["GPUSCOPE_FOLLOW_CHILDREN"], "1");
   EXPECT_EQ(env["GPUSCOPE_FORCE_OVERWRITE"], "0");
+  EXPECT_EQ(env["GPUSCOPE_REPORT_PERMISSIONS"], "private");
   EXPECT_EQ(env["GPUSCOPE_PROFILE_FROM_START"], "1");
   EXPECT_EQ(env["GPUSCOPE_QUIET"], "0");
   EXPECT_EQ(env["GPUSCOPE_MANIFEST"], "/tmp/gpuscope-manifest-abc");
@@ -51,11 +52,13 @@ TEST(ChildEnvironment, OptionsReachTheInjection) {
   ChildEnvironmentSettings settings = Settings();
   settings.follow_children = false;
   settings.force_overwrite = true;
+  settings.report_permissions = ReportPermissions::kUmask;
   settings.profile_from_start = false;
   settings.quiet = true;
   auto env = AsMap(BuildChildEnvironment({}, settings));
   EXPECT_EQ(env["GPUSCOPE_FOLLOW_CHILDREN"], "0");
   EXPECT_EQ(env["GPUSCOPE_FORCE_OVERWRITE"], "1");
+  EXPECT_EQ(env["GPUSCOPE_REPORT_PERMISSIONS"], "umask");
   EXPECT_EQ(env["GPUSCOPE_PROFILE_FROM_START"], "0");
   EXPECT_EQ(env["GPUSCOPE_QUIET"], "1");
 }

@@ -76,6 +76,61 @@ TEST(OutputFile, CommitChecksTheClaimAgain) {
   EXPECT_EQ(EntriesIn(dir.path()), 1u);
 }
 
+// Following a link to a missing file would create the output wherever the link's maker
+// chose; replacing it would turn the user's link into a file. Refused either way, like
+// GNU cp's "not writing through dangling symlink".
+TEST(OutputFile, ALinkToAMissingFileIsRefusedWithOrWithoutForce) {
+  for (bool force : {false, true}) {
+    TempDir dir;
+    std::string missing = dir.File("planted.txt");
+    std::string link = dir.File("out.txt");
+    ASSERT_EQ(symlink(missing.c_str(), link.c_str()), 0);
+    StatusOr<std::unique_ptr<OutputFile>> file =
+        OutputFile::Create(OutputClaim(link, "the test output", {}, force));
+    ASSERT_FALSE(file.ok());
+    EXPECT_EQ(file.status().message(), link + " is a symbolic link to " + missing +
+                                           ", which names no existing file; not writing "
+                                           "through it");
+    EXPECT_FALSE(FileExists(missing));
+    EXPECT_EQ(EntriesIn(dir.path()), 1u) << "the link alone, no temporary file";
+  }
+}
+
+// A link retargeted while the output was written: the checks at Commit are about the new
+// target, so the output must not land on the old one unchecked.
+TEST(OutputFile, ALinkRetargetedWhileWritingIsNotCommitted) {
+  TempDir dir;
+  std::string first = dir.Write("first.txt", "first\n");
+  std::string second = dir.Write("second.txt", "second\n");
+  std::string link = dir.File("out.txt");
+  ASSERT_EQ(symlink(first.c_str(), link.c_str()), 0);
+  std::unique_ptr<OutputFile> file = Create(link, true);
+  ASSERT_NE(file, nullptr);
+  file->stream() << "new\n";
+  ASSERT_EQ(unlink(link.c_str()), 0);
+  ASSERT_EQ(symlink(second.c_str(), link.c_str()), 0);
+  Status committed = file->Commit();
+  EXPECT_EQ(committed.message(),
+            link + " was changed to name another file while it was written; not writing it");
+  file.reset();
+  EXPECT_EQ(ReadFile(first), "first\n");
+  EXPECT_EQ(ReadFile(second), "second\n");
+  EXPECT_EQ(EntriesIn(dir.path()), 3u);
+}
+
+// A report output (run/profile -o) is never a link, even to a report and even with -f.
+TEST(OutputClaim, AReportIsNeverWrittenThroughALink) {
+  TempDir dir;
+  std::string target = dir.File("old.sqlite");
+  testing::WriteAddProgramReport(target, 4242);
+  std::string link = dir.File("r.sqlite");
+  ASSERT_EQ(symlink(target.c_str(), link.c_str()), 0);
+  OutputClaim claim(link, "the report", {}, /*force_overwrite=*/true);
+  claim.output_is_report = true;
+  EXPECT_EQ(CheckOutputClaim(claim).message(),
+            "report " + link + " is a symbolic link to " + target + "; not writing through it");
+}
+
 TEST(OutputClaim, SameFileWhicheverWayItIsSpelt) {
   TempDir dir;
   std::string file = dir.Write("a.txt", "x");

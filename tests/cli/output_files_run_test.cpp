@@ -2,6 +2,7 @@
 // log never replaces the program, the report or another gpuscope report, and replaces an
 // existing file only with -f; each refusal comes before the program starts.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 
@@ -82,6 +83,22 @@ TEST_F(RunLogFile, ExistingLogIsReplacedOnlyWithForce) {
   EXPECT_TRUE(testing::FileExists(marker_));
   EXPECT_NE(ReadFile(log).find("gpuscope is profiling process"), std::string::npos)
       << ReadFile(log);
+}
+
+// The report itself (-o) is never written through a symbolic link, even with -f: the
+// command stops before the program starts and the file the link names stays as it was.
+TEST_F(RunLogFile, AReportPathThatIsASymbolicLinkIsRefusedBeforeTheStart) {
+  std::string target = dir_.Write("notes.txt", "the user's notes\n");
+  std::string link = dir_.File("r.sqlite");
+  ASSERT_EQ(symlink(target.c_str(), link.c_str()), 0);
+  for (const char* force : {"-f", "--quiet"}) {
+    testing::Finished ran =
+        testing::RunGpuscope({"run", force, "-o", link, "--", "touch", marker_},
+                             {{"GPUSCOPE_INJECTION_LIBRARY", placeholder_library_}});
+    ExpectRefusedBeforeTheStart(
+        ran, "report " + link + " is a symbolic link to " + target + "; not writing through it");
+    EXPECT_EQ(ReadFile(target), "the user's notes\n");
+  }
 }
 
 }  // namespace

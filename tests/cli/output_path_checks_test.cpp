@@ -89,6 +89,21 @@ TEST(ReportPath, ExistingReportWithoutPidNeedsForce) {
   EXPECT_TRUE(PrepareReportPattern("fixed.sqlite", true, StandIn(), dir.path()).ok());
 }
 
+// Refused before the program starts, not only in the traced process.
+TEST(ReportPath, ASymbolicLinkAtTheReportPathIsRefusedEvenWithForce) {
+  testing::TempDir dir;
+  std::string target = dir.Write("notes.txt", "the user's notes");
+  ASSERT_EQ(symlink(target.c_str(), dir.File("fixed.sqlite").c_str()), 0);
+  for (bool force : {false, true}) {
+    StatusOr<std::string> pattern =
+        PrepareReportPattern("fixed.sqlite", force, StandIn(), dir.path());
+    ASSERT_FALSE(pattern.ok());
+    EXPECT_EQ(pattern.status().message(), "report " + dir.File("fixed.sqlite") +
+                                              " is a symbolic link to " + target +
+                                              "; not writing through it");
+  }
+}
+
 TEST(ReportPath, PatternWithPidDoesNotCollideWithTheStandIn) {
   // The stand-in pid is not the program's: a file with that name says nothing.
   testing::TempDir dir;

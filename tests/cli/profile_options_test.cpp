@@ -54,6 +54,7 @@ TEST(ProfileOptions, DefaultsForAPlainProgram) {
   EXPECT_EQ(parsed->print_summary, ProfileSummary::kNone);
   EXPECT_EQ(parsed->report_pattern, kDefaultProfileReportPattern);
   EXPECT_FALSE(parsed->force_overwrite);
+  EXPECT_EQ(parsed->report_permissions, ReportPermissions::kPrivate);
   EXPECT_FALSE(parsed->quiet);
 }
 
@@ -129,9 +130,9 @@ TEST(ProfileOptions, ParsesEveryNcuSpelling) {
   EXPECT_EQ(parsed->cache_control, "none");
   EXPECT_EQ(parsed->program, (std::vector<std::string>{"python3", "app.py"}));
 
-  parsed =
-      Parse({"--kernel-name", "vecAdd", "--launch-skip", "0", "--launch-count", "1", "--export",
-             "r.sqlite", "--force-overwrite", "--quiet", "--page", "details", "./app"});
+  parsed = Parse({"--kernel-name", "vecAdd", "--launch-skip", "0", "--launch-count", "1",
+                  "--export", "r.sqlite", "--force-overwrite", "--report-permissions=umask",
+                  "--quiet", "--page", "details", "./app"});
   ASSERT_TRUE(parsed.ok()) << parsed.status().message();
   EXPECT_EQ(parsed->filter.kernel_name, "vecAdd");
   EXPECT_EQ(parsed->filter.launch_skip, 0u);
@@ -139,6 +140,7 @@ TEST(ProfileOptions, ParsesEveryNcuSpelling) {
   EXPECT_EQ(parsed->report_pattern, "r.sqlite");
   EXPECT_TRUE(parsed->force_overwrite);
   EXPECT_TRUE(parsed->quiet);
+  EXPECT_EQ(parsed->report_permissions, ReportPermissions::kUmask);
   EXPECT_EQ(parsed->page, ProfilePage::kDetails);
   EXPECT_EQ(parsed->program, std::vector<std::string>{"./app"});
 }

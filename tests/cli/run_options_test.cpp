@@ -20,6 +20,7 @@ TEST(RunOptions, DefaultsAreNvprofs) {
   EXPECT_EQ(o.report_pattern, "gpuscope_%p.sqlite");
   EXPECT_TRUE(o.profile_from_start);
   EXPECT_TRUE(o.follow_children);
+  EXPECT_EQ(o.report_permissions, ReportPermissions::kPrivate);
   EXPECT_EQ(o.program, std::vector<std::string>{"./app"});
 }
 
@@ -34,6 +35,8 @@ TEST(RunOptions, ParsesEveryOption) {
                                        "--export-profile",
                                        "rank%q{RANK}.sqlite",
                                        "--force-overwrite",
+                                       "--report-permissions",
+                                       "umask",
                                        "--demangling",
                                        "off",
                                        "--normalized-time-unit",
@@ -58,6 +61,7 @@ TEST(RunOptions, ParsesEveryOption) {
   EXPECT_EQ(o.log_file, "log_%p.txt");
   EXPECT_EQ(o.report_pattern, "rank%q{RANK}.sqlite");
   EXPECT_TRUE(o.force_overwrite);
+  EXPECT_EQ(o.report_permissions, ReportPermissions::kUmask);
   EXPECT_FALSE(o.output.demangle);
   EXPECT_EQ(o.output.unit, analysis::TimeUnit::kMilliseconds);
   EXPECT_FALSE(o.profile_from_start);
@@ -132,6 +136,8 @@ TEST(RunOptions, RejectsBadInputWithOneLine) {
        "option '--profile-from-start' expects 'on' or 'off', not 'no'"},
       {{"--profile-child-processes", "1", "./app"},
        "option '--profile-child-processes' expects 'on' or 'off', not '1'"},
+      {{"--report-permissions", "0644", "./app"},
+       "option '--report-permissions' expects 'private' or 'umask', not '0644'"},
       {{"-u", "minutes", "./app"}, "option '-u' expects s, ms, us, ns or auto, not 'minutes'"},
       {{"-o", "", "./app"}, "option '-o' needs a file name"},
       {{"--log-file=", "./app"}, "option '--log-file' needs a file name"},
@@ -157,7 +163,7 @@ TEST(RunOptions, UsageDocumentsEveryOption) {
        {"--print-gpu-trace", "--print-api-trace", "--print-gpu-summary", "--print-api-summary",
         "--csv", "--log-file", "-o, --export-profile", "-f, --force-overwrite", "--demangling",
         "-u, --normalized-time-unit", "--profile-from-start", "--profile-child-processes",
-        "--quiet", "-h, --help"}) {
+        "--quiet", "--report-permissions", "-h, --help"}) {
     EXPECT_NE(usage.find(option), std::string::npos) << option;
   }
 }

@@ -20,6 +20,7 @@ TEST(EnvironmentVariables, NamesAreThePublishedOnes) {
   EXPECT_STREQ(kRootPidVariable, "GPUSCOPE_ROOT_PID");
   EXPECT_STREQ(kFollowChildrenVariable, "GPUSCOPE_FOLLOW_CHILDREN");
   EXPECT_STREQ(kForceOverwriteVariable, "GPUSCOPE_FORCE_OVERWRITE");
+  EXPECT_STREQ(kReportPermissionsVariable, "GPUSCOPE_REPORT_PERMISSIONS");
   EXPECT_STREQ(kProfileFromStartVariable, "GPUSCOPE_PROFILE_FROM_START");
   EXPECT_STREQ(kFlushMsVariable, "GPUSCOPE_FLUSH_MS");
   EXPECT_STREQ(kManifestVariable, "GPUSCOPE_MANIFEST");

@@ -29,7 +29,7 @@ TEST(CollectorTest, TheProcessRecordComesFirst) {
   const auto& process = sink.processes[0];
   EXPECT_EQ(process.record.pid, 4321u);
   EXPECT_EQ(process.record.parent_pid, 1234u);
-  EXPECT_EQ(process.record.start, 1'700'000'000'000'000'000ull);
+  EXPECT_EQ(process.record.start, 500u);
   EXPECT_EQ(process.text, "./vector_add --n 1024");
   EXPECT_EQ(process.text2, "gpu-node-1");
   EXPECT_GE(sink.flushes, 1);

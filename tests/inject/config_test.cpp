@@ -21,6 +21,7 @@ TEST(InjectionConfigTest, DefaultsWhenNothingIsSet) {
   EXPECT_FALSE(config.root_pid.has_value());
   EXPECT_TRUE(config.follow_children);
   EXPECT_FALSE(config.force_overwrite);
+  EXPECT_EQ(config.report_permissions, ReportPermissions::kPrivate);
   EXPECT_TRUE(config.profile_from_start);
   EXPECT_EQ(config.flush_ms, 500u);
   EXPECT_EQ(config.manifest_path, "");
@@ -35,6 +36,7 @@ TEST(InjectionConfigTest, ReadsEveryContractVariable) {
       {"GPUSCOPE_ROOT_PID", "4242"},
       {"GPUSCOPE_FOLLOW_CHILDREN", "0"},
       {"GPUSCOPE_FORCE_OVERWRITE", "1"},
+      {"GPUSCOPE_REPORT_PERMISSIONS", "umask"},
       {"GPUSCOPE_PROFILE_FROM_START", "0"},
       {"GPUSCOPE_FLUSH_MS", "125"},
       {"GPUSCOPE_MANIFEST", "/tmp/manifest.tsv"},
@@ -46,6 +48,7 @@ TEST(InjectionConfigTest, ReadsEveryContractVariable) {
   EXPECT_EQ(*config.root_pid, 4242u);
   EXPECT_FALSE(config.follow_children);
   EXPECT_TRUE(config.force_overwrite);
+  EXPECT_EQ(config.report_permissions, ReportPermissions::kUmask);
   EXPECT_FALSE(config.profile_from_start);
   EXPECT_EQ(config.flush_ms, 125u);
   EXPECT_EQ(config.manifest_path, "/tmp/manifest.tsv");
@@ -71,6 +74,16 @@ TEST(InjectionConfigTest, BadValuesWarnAndKeepDefaults) {
   for (const std::string& warning : config.warnings) {
     EXPECT_EQ(warning.find('\n'), std::string::npos) << "one line each: " << warning;
   }
+}
+
+// A report must never end up more readable than asked because of a typo: an unknown value
+// keeps the private default.
+TEST(InjectionConfigTest, UnknownReportPermissionsWarnAndStayPrivate) {
+  InjectionConfig config = ReadInjectionConfig(From({{"GPUSCOPE_REPORT_PERMISSIONS", "world"}}));
+  EXPECT_EQ(config.report_permissions, ReportPermissions::kPrivate);
+  ASSERT_EQ(config.warnings.size(), 1u);
+  EXPECT_EQ(config.warnings[0],
+            "GPUSCOPE_REPORT_PERMISSIONS='world' is not private or umask; using private");
 }
 
 TEST(InjectionConfigTest, FlushPeriodRejectsGarbageAndHugeValues) {
@@ -130,16 +143,17 @@ TEST(InjectionConfigTest, ProfileRequestComesFromTheProfileVariables) {
 }
 
 TEST(InjectionConfigTest, EmptyMetricsMeanTracingOnly) {
-  InjectionConfig config = ReadInjectionConfig(From({{"GPUSCOPE_PROFILE_METRICS", ""},
-                                                     {"GPUSCOPE_KERNEL_NAME", "k_saxpy"}}));
+  InjectionConfig config = ReadInjectionConfig(
+      From({{"GPUSCOPE_PROFILE_METRICS", ""}, {"GPUSCOPE_KERNEL_NAME", "k_saxpy"}}));
   EXPECT_FALSE(config.profile.enabled());
   EXPECT_TRUE(config.warnings.empty());
 }
 
 TEST(InjectionConfigTest, ABadFilterProfilesNothingAndSaysWhy) {
-  InjectionConfig config = ReadInjectionConfig(From({{"GPUSCOPE_PROFILE_METRICS", "dram__bytes.sum"},
-                                                     {"GPUSCOPE_KERNEL_NAME", "regex:(bad"},
-                                                     {"GPUSCOPE_LAUNCH_COUNT", "many"}}));
+  InjectionConfig config =
+      ReadInjectionConfig(From({{"GPUSCOPE_PROFILE_METRICS", "dram__bytes.sum"},
+                                {"GPUSCOPE_KERNEL_NAME", "regex:(bad"},
+                                {"GPUSCOPE_LAUNCH_COUNT", "many"}}));
   EXPECT_FALSE(config.profile.enabled());
   ASSERT_EQ(config.warnings.size(), 2u);
   EXPECT_NE(config.warnings[0].find("no kernel is profiled"), std::string::npos);

@@ -29,8 +29,14 @@ class CuptiRecordWriter {
     return *record;
   }
 
+  // A <<<1, 1>>> launch unless the test sets another configuration: CUPTI never reports a
+  // dimension of 0, and readers leave such rows out as damaged (store/damaged_rows.h).
   CUpti_ActivityKernel10& Kernel() {
-    return Add<CUpti_ActivityKernel10>(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    CUpti_ActivityKernel10& kernel =
+        Add<CUpti_ActivityKernel10>(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    kernel.gridX = kernel.gridY = kernel.gridZ = 1;
+    kernel.blockX = kernel.blockY = kernel.blockZ = 1;
+    return kernel;
   }
   CUpti_ActivityMemcpy6& Memcpy() { return Add<CUpti_ActivityMemcpy6>(CUPTI_ACTIVITY_KIND_MEMCPY); }
   CUpti_ActivityMemcpyPtoP4& PeerCopy() {

@@ -22,8 +22,8 @@
 #include <utility>
 #include <vector>
 
-#include "cupti_record_writer.h"
 #include "cupti/translate.h"
+#include "cupti_record_writer.h"
 #include "inject/process_hooks.h"
 #include "inject/process_info.h"
 #include "recording_sink.h"
@@ -92,8 +92,9 @@ class FakeBackend : public TracingBackend {
     for (int i = 0; i < kernels; ++i) {
       CUpti_ActivityKernel10& k = writer.Kernel();
       k.name = forced ? "final_kernel" : "periodic_kernel";
-      k.start = 100;
-      k.end = 200;
+      // After the process start (Now() below), as every record of a real run.
+      k.start = 1'234'567'990;
+      k.end = 1'234'568'090;
     }
     collector_->OnBufferCompleted(buffer, writer.used());
     return Status();
@@ -396,6 +397,27 @@ TEST_F(SessionTest, ForceOverwriteAsksTheWriterToReplace) {
   EXPECT_EQ(created_path_, dir_.path() + "/run.sqlite");
   EXPECT_TRUE(created_overwrite_);
   session->End();
+}
+
+// The program runs on untraced, told once why; the file the link names is untouched and
+// no sink is ever asked to write it.
+TEST_F(SessionTest, ASymbolicLinkAtTheReportPathIsRefusedOnceAndTheProgramRunsOn) {
+  InjectionConfig config = Config();
+  config.report_pattern = dir_.path() + "/run.sqlite";
+  config.force_overwrite = true;
+  std::ofstream(dir_.path() + "/notes.txt") << "the user's notes";
+  ASSERT_EQ(symlink((dir_.path() + "/notes.txt").c_str(), (dir_.path() + "/run.sqlite").c_str()),
+            0);
+  ::testing::internal::CaptureStderr();
+  std::unique_ptr<Session> session = Begin(config);
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(session, nullptr);
+  EXPECT_EQ(err, "==" + std::to_string(getpid()) + "== gpuscope: report " + dir_.path() +
+                     "/run.sqlite is a symbolic link to " + dir_.path() +
+                     "/notes.txt; not writing through it; this process is not traced\n");
+  EXPECT_TRUE(created_path_.empty()) << "no sink was created";
+  EXPECT_EQ(log_.releases, 1);
+  EXPECT_EQ(ReadFile(dir_.path() + "/notes.txt"), "the user's notes");
 }
 
 TEST_F(SessionTest, AReportThatCannotBeCreatedLeavesCuptiToOthers) {

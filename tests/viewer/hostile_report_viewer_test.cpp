@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <filesystem>
+#include <map>
 #include <string>
 
 #include "../analysis/json_checker.h"
@@ -40,7 +42,8 @@ std::string Answer(const std::string& sql, const std::string& path,
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
   std::string error;
   EXPECT_TRUE(analysis::testing::ParseJson(response.body, &error).has_value())
-      << error << "\n" << response.body.substr(0, 400);
+      << error << "\n"
+      << response.body.substr(0, 400);
   return response.body;
 }
 
@@ -51,10 +54,49 @@ TEST(HostileReportViewer, AnInfiniteRealIsNull) {
 }
 
 TEST(HostileReportViewer, SummaryOfIdsNearInt64MaxAnswersQuickly) {
-  std::string body = Answer(
-      "UPDATE api_calls SET id=4611686018427387904 WHERE id=(SELECT max(id) FROM api_calls)",
-      "/api/summary", {{"reports", "0"}});
+  std::string body =
+      Answer("UPDATE api_calls SET id=4611686018427387904 WHERE id=(SELECT max(id) FROM api_calls)",
+             "/api/summary", {{"reports", "0"}});
   EXPECT_NE(body.find("cuda_api_sum"), std::string::npos) << body.substr(0, 400);
+}
+
+// A damaged row (store/damaged_rows.h) is left out of the timeline and the summary tables,
+// and both answers say so: here a kernel with a grid of 0 in a report recorded on the GPU.
+TEST(HostileReportViewer, DamagedRowsAreLeftOutAndNamed) {
+  ScratchDir dir;
+  std::string report = dir.File("r.sqlite");
+  std::filesystem::copy_file(
+      std::string(GPUSCOPE_TEST_DATA_DIR) + "/reports/h200_nvtx_ranges.sqlite", report);
+  ExecSql(report, "UPDATE kernels SET grid_z = 0 WHERE id = (SELECT min(id) FROM kernels)");
+  auto data = ViewerData::Open({report});
+  ASSERT_TRUE(data.ok()) << data.status().message();
+  auto answer = [&](const std::string& path, const std::map<std::string, std::string>& query) {
+    HttpRequest request;
+    request.method = "GET";
+    request.path = path;
+    request.query = query;
+    std::string body = HandleViewerRequest(*data.value(), PlaceholderWebAssets(), request).body;
+    std::string error;
+    EXPECT_TRUE(analysis::testing::ParseJson(body, &error).has_value()) << error;
+    return body;
+  };
+  const std::string warning =
+      "1 row of kernels has a grid or block dimension of 0 or less (damaged launch "
+      "configuration): skipped";
+  EXPECT_NE(answer("/api/reports", {}).find("\"" + warning + "\""), std::string::npos);
+  std::string summary = answer("/api/summary", {{"reports", "0"}});
+  EXPECT_NE(summary.find(warning), std::string::npos) << summary.substr(0, 600);
+  // One launch of nvtxWork is left in the kernel table (the recording has two).
+  EXPECT_NE(summary.find("\"Instances\": 1, "), std::string::npos) << summary.substr(0, 600);
+  std::uint64_t gpu_events = 0;
+  for (const Track& track : data.value()->index(0).tracks()) {
+    if (track.kind == "gpu") {
+      for (const TrackEvent& event : track.events) {
+        gpu_events += event.type() == EventType::kKernel ? 1 : 0;
+      }
+    }
+  }
+  EXPECT_EQ(gpu_events, 1u);
 }
 
 }  // namespace
