@@ -8,14 +8,17 @@
 
 #include "cli/exit_codes.h"
 #include "cli/option_parser.h"
+#include "render/escaping.h"
 #include "util/status.h"
 
 namespace gpuscope::cli {
 
 // The one-line error of every command but `run` (whose launcher uses nvprof's "==gpuscope=="
-// prefix, as its other lines carry the program's pid).
+// prefix, as its other lines carry the program's pid). Messages may quote the file (SQLite
+// cites a damaged schema's text): control characters are escaped, so that the error stays
+// one line and the terminal runs nothing from it.
 inline void CommandError(std::string_view message) {
-  std::cerr << "gpuscope: error: " << message << '\n';
+  std::cerr << "gpuscope: error: " << render::TerminalText(message) << '\n';
 }
 
 // A parse error: `report_error(message)` (the command's own one-line prefix) and the short
