@@ -40,16 +40,26 @@ std::string Hex(std::uint64_t value) {
   return "0x" + text;
 }
 
-std::string FlipBits(std::string& bytes, RandomSource& random) {
+// 1 to 8 bit flips at offsets drawn by `offset`.
+template <typename PickOffset>
+std::string FlipBitsAt(std::string& bytes, RandomSource& random, PickOffset offset) {
   std::uint64_t flips = 1 + random.Below(8);
   std::string what = "flip bits at";
   for (std::uint64_t i = 0; i < flips; ++i) {
-    std::size_t offset = StructuralOffset(bytes, random);
+    std::size_t at = offset();
     unsigned bit = static_cast<unsigned>(random.Below(8));
-    bytes[offset] = static_cast<char>(bytes[offset] ^ (1u << bit));
-    what += " " + std::to_string(offset) + "." + std::to_string(bit);
+    bytes[at] = static_cast<char>(bytes[at] ^ (1u << bit));
+    // Appended piecewise: GCC 12 misreads `" " + std::to_string(...)` here (-Wrestrict).
+    what += ' ';
+    what += std::to_string(at);
+    what += '.';
+    what += std::to_string(bit);
   }
   return what;
+}
+
+std::string FlipBits(std::string& bytes, RandomSource& random) {
+  return FlipBitsAt(bytes, random, [&] { return StructuralOffset(bytes, random); });
 }
 
 std::string SetBoundaryByte(std::string& bytes, RandomSource& random) {
@@ -118,6 +128,39 @@ std::string AppendGarbage(std::string& bytes, RandomSource& random) {
 }
 
 }  // namespace
+
+std::string MutateBlob(std::string& bytes, RandomSource& random) {
+  if (bytes.size() < 8) return AppendGarbage(bytes, random);
+  // Three times in four in the first 4 KiB, where images keep their headers and offsets.
+  auto offset = [&](std::size_t width) {
+    std::size_t span = bytes.size() - width + 1;
+    return random.OneIn(4) ? random.Below(span) : random.Below(std::min<std::size_t>(span, 4096));
+  };
+  switch (random.Below(4)) {
+    case 0:
+      return FlipBitsAt(bytes, random, [&] { return offset(1); });
+    case 1: {
+      static const std::uint64_t kValues[] = {0, ~0ull, 0x7fffffffull, 0x80000000ull,
+                                              0xffffffffull, 0x7fffffffffffffffull};
+      std::size_t at = offset(8) & ~std::size_t{3};
+      std::uint64_t value = random.Pick(kValues);
+      unsigned width = random.OneIn(2) ? 4 : 8;
+      for (unsigned i = 0; i < width; ++i) bytes[at + i] = static_cast<char>(value >> (8 * i));
+      return std::to_string(width * 8) + "-bit little-endian at " + std::to_string(at) + " = " +
+             Hex(width == 4 ? (value & 0xffffffffu) : value);
+    }
+    case 2: {
+      static const std::size_t kLengths[] = {0, 8, 64, 1024, 4096, 8192, 65536};
+      std::size_t length = random.OneIn(3) ? random.Below(bytes.size())
+                           : random.OneIn(4) ? bytes.size() / 2
+                                             : random.Pick(kLengths);
+      bytes.resize(std::min(length, bytes.size()));
+      return "cut to " + std::to_string(bytes.size()) + " bytes";
+    }
+    default:
+      return AppendGarbage(bytes, random);
+  }
+}
 
 std::string MutateBytes(std::string& bytes, RandomSource& random) {
   if (bytes.empty()) return AppendGarbage(bytes, random);

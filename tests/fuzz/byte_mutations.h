@@ -15,4 +15,7 @@ namespace gpuscope::fuzz {
 // words that name the offsets (for the failure report).
 std::string MutateBytes(std::string& bytes, RandomSource& random);
 
+// The same kinds of damage to an opaque blob (a counter-data image), at any offset.
+std::string MutateBlob(std::string& bytes, RandomSource& random);
+
 }  // namespace gpuscope::fuzz

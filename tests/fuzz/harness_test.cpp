@@ -10,6 +10,7 @@
 #include <string>
 
 #include "child_process.h"
+#include "counter_image_mutations.h"
 #include "mutant.h"
 #include "outcome.h"
 #include "random_source.h"
@@ -124,6 +125,29 @@ TEST(FuzzMutants, AnSqlMutationChangesTheReportAsItSays) {
   ASSERT_EQ(replayed.exit_code, 0) << replayed.err;
   std::size_t half = replayed.out.size() / 2;
   EXPECT_EQ(replayed.out.substr(0, half), replayed.out.substr(half));
+}
+
+// The image is changed inside its compression (zlib's checksum would refuse damage outside),
+// and the stored values are gone, so that a reader hands the damaged image to CUPTI.
+TEST(FuzzMutants, ACounterImageMutationReachesTheEvaluation) {
+  ScratchDir dir;
+  std::string path = dir.File("profile.sqlite");
+  std::filesystem::copy_file(GPUSCOPE_TEST_DATA_DIR "/reports/h200_metrics_full.sqlite", path);
+  auto query = [&](const std::string& sql) {
+    return RunBounded({"/usr/bin/sqlite3", path, sql}, std::chrono::seconds(20), dir.path()).out;
+  };
+  std::string before = query("SELECT id, hex(counter_data) FROM profiled_kernels ORDER BY id");
+  ASSERT_NE(query("SELECT count(*) FROM kernel_metrics"), "0\n");
+  SeededRandom random(11);
+  std::optional<std::string> what = MutateCounterImage(path, random);
+  ASSERT_TRUE(what.has_value());
+  EXPECT_EQ(what->rfind("counter image of profiled kernel ", 0), 0u) << *what;
+  EXPECT_EQ(query("SELECT count(*) FROM kernel_metrics"), "0\n");
+  EXPECT_NE(query("SELECT id, hex(counter_data) FROM profiled_kernels ORDER BY id"), before);
+  // A trace report has no image to damage.
+  std::string trace = dir.File("trace.sqlite");
+  std::filesystem::copy_file(kSeedReport, trace);
+  EXPECT_FALSE(MutateCounterImage(trace, random).has_value());
 }
 
 // A "gpuscope" that crashes on every command: the driver fails, keeps the mutant and says how

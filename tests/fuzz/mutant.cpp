@@ -4,6 +4,7 @@
 
 #include "byte_mutations.h"
 #include "child_process.h"
+#include "counter_image_mutations.h"
 #include "sql_mutations.h"
 
 namespace gpuscope::fuzz {
@@ -28,6 +29,11 @@ std::vector<std::string> WriteMutant(const std::string& seed_path, const std::st
     for (std::uint64_t i = 0; i < count; ++i) {
       std::optional<std::string> sql = MutateSql(path, random);
       if (sql) steps.push_back("sql: " + *sql);
+    }
+    // Profile reports: one in two also gets a damaged counter-data image.
+    if (random.OneIn(2)) {
+      std::optional<std::string> image = MutateCounterImage(path, random);
+      if (image) steps.push_back("image: " + *image);
     }
   }
   if (plan <= 1) {

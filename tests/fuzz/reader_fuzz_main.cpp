@@ -143,7 +143,7 @@ class CaseRunner {
     for (std::string& arg : args) {
       if (arg == mutant_) arg = "MUTANT";
       else if (arg.size() > 7 && arg.ends_with(".sqlite")) arg = fs::path(arg).filename().string();
-      else if (arg.rfind(work_dir_, 0) == 0) arg = "OUT" + arg.substr(work_dir_.size());
+      else if (arg.rfind(work_dir_, 0) == 0) arg.replace(0, work_dir_.size(), "OUT");
     }
     return args;
   }

@@ -64,6 +64,11 @@ std::optional<std::vector<Table>> ReadTables(sqlite3* db) {
   return tables;
 }
 
+// The 1 MB string goes into one row only: in every row of `strings` it names every kernel, and
+// outputs that repeat the name per metric row (stats --page raw --format csv) grow to gigabytes,
+// which is slow, not wrong.
+constexpr std::string_view kMegabyteString = "replace(hex(zeroblob(524288)), '0', 'x')";
+
 // Values that break careless readers: NULL, integer boundaries, non-finite and fractional
 // REALs, text and blobs where numbers belong, NUL and terminal control characters inside
 // strings, invalid UTF-8, a 1 MB string.
@@ -86,17 +91,21 @@ const char* const kHostileValues[] = {
     "x'00ff'",
     "CAST(x'6100620063' AS TEXT)",
     "CAST(x'1b5d303b78070d0a3d31c3ff' AS TEXT)",
-    "replace(hex(zeroblob(524288)), '0', 'x')",
+    kMegabyteString.data(),
 };
 
-// Rows to change: all of them, or one (chosen by its position; the first column identifies
-// it, which also works for WITHOUT ROWID tables such as meta).
+// The row at `position`, identified by the first column (which also works for WITHOUT ROWID
+// tables such as meta).
+std::string OneRow(const Table& table, std::uint64_t position) {
+  std::string key = Quote(table.columns.front());
+  return " WHERE " + key + " IN (SELECT " + key + " FROM " + Quote(table.name) +
+         " LIMIT 1 OFFSET " + std::to_string(position) + ")";
+}
+
+// Rows to change: all of them, or one.
 std::string RowFilter(const Table& table, RandomSource& random) {
   if (table.rows == 0 || random.OneIn(3)) return "";
-  const std::string& key = Quote(table.columns.front());
-  return " WHERE " + key + " IN (SELECT " + key + " FROM " + Quote(table.name) +
-         " LIMIT 1 OFFSET " + std::to_string(random.Below(static_cast<std::uint64_t>(table.rows))) +
-         ")";
+  return OneRow(table, random.Below(static_cast<std::uint64_t>(table.rows)));
 }
 
 const std::string& AnyColumn(const Table& table, RandomSource& random) {
@@ -104,8 +113,11 @@ const std::string& AnyColumn(const Table& table, RandomSource& random) {
 }
 
 std::string SetHostileValue(const Table& table, RandomSource& random) {
-  return "UPDATE " + Quote(table.name) + " SET " + Quote(AnyColumn(table, random)) + " = " +
-         random.Pick(kHostileValues) + RowFilter(table, random);
+  std::string column = Quote(AnyColumn(table, random));
+  std::string value = random.Pick(kHostileValues);
+  std::string rows = RowFilter(table, random);
+  if (value == kMegabyteString && rows.empty() && table.rows > 0) rows = OneRow(table, 0);
+  return "UPDATE " + Quote(table.name) + " SET " + column + " = " + value + rows;
 }
 
 bool Has(const Table& table, const std::string& column) {
@@ -118,7 +130,10 @@ bool Has(const Table& table, const std::string& column) {
 std::string EndBeforeStart(const Table& table, RandomSource& random) {
   if (!Has(table, "start") || !Has(table, "end")) return "";
   static const char* const kGaps[] = {"1", "1000", "9223372036854775807", "start"};
-  return "UPDATE " + Quote(table.name) + " SET \"end\" = start - " + random.Pick(kGaps) +
+  // One draw per statement: the order in which operands of + are evaluated is unspecified, and
+  // a seed must give the same mutant whichever compiler built the driver.
+  std::string gap = random.Pick(kGaps);
+  return "UPDATE " + Quote(table.name) + " SET \"end\" = start - " + gap +
          RowFilter(table, random);
 }
 
@@ -188,8 +203,9 @@ std::string WrongIdentity(RandomSource& random) {
   static const char* const kKeys[] = {"schema_version", "format", "time_base_ns", "finalized",
                                       "gpuscope_version"};
   if (random.OneIn(2)) return std::string("PRAGMA user_version = ") + random.Pick(kVersions);
-  return std::string("UPDATE meta SET value = ") + random.Pick(kHostileValues) +
-         " WHERE key = '" + random.Pick(kKeys) + "'";
+  std::string value = random.Pick(kHostileValues);
+  std::string key = random.Pick(kKeys);
+  return "UPDATE meta SET value = " + value + " WHERE key = '" + key + "'";
 }
 
 // Values changed most often: a file that lost a table or a column, or whose table is a view,
