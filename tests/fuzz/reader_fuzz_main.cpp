@@ -161,7 +161,8 @@ class CaseRunner {
   // A reader may write into the report (evaluation, finalisation): every command starts from
   // the mutant as it was made, and outputs of the previous command are gone.
   void RestoreMutant() {
-    for (const char* output : {"/trace.json", "/report.html", "/csv"}) {
+    for (const char* output : {"/trace.json", "/report.html", "/csv", "/mutant.sqlite-wal",
+                               "/mutant.sqlite-shm", "/mutant.sqlite-journal"}) {
       fs::remove_all(work_dir_ + output);
     }
     fs::copy_file(work_dir_ + "/mutant.sqlite.orig", mutant_, fs::copy_options::overwrite_existing);
@@ -224,6 +225,9 @@ int Main(int argc, char** argv) {
   CaseRunner runner(*options, std::string(scratch) + "/case");
   for (std::uint64_t i = 0; i < options->cases; ++i) {
     if (!runner.Run(options->first_case + i, tally)) ++failed_cases;
+    if (!options->verbose && (i + 1) % 10 == 0 && i + 1 < options->cases) {
+      std::cout << "reader fuzz: " << i + 1 << " cases, " << failed_cases << " failed" << std::endl;
+    }
   }
   fs::remove_all(scratch);
   auto seconds = std::chrono::duration_cast<std::chrono::seconds>(
