@@ -58,6 +58,17 @@ TEST(FuzzVerdict, ASanitizerReportIsAFailureWhateverTheExit) {
             Verdict::kFailure);
 }
 
+// ASan stops a program that loads CUPTI's host library; that is counted apart, not passed.
+TEST(FuzzVerdict, CuptiRefusedByTheSanitizerRuntimeIsNotJudged) {
+  ScratchDir dir;
+  const std::string refusal =
+      "echo '==7==You are trying to dlopen a libnvperf_host.so shared library with RTLD_DEEPBIND "
+      "flag which is incompatible with sanitizer runtime (see ...)' >&2; ";
+  EXPECT_EQ(Classify(Shell(dir, refusal + "exit 1"), {}).verdict, Verdict::kNotUnderSanitizer);
+  // Only as the reason it stopped: a crash after it is still a crash.
+  EXPECT_EQ(Classify(Shell(dir, refusal + "kill -SEGV $$"), {}).verdict, Verdict::kFailure);
+}
+
 TEST(FuzzVerdict, ExitZeroWithGarbledJsonIsAFailure) {
   ScratchDir dir;
   Expected json{OutputKind::kStdoutJson, ""};

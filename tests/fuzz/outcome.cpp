@@ -64,6 +64,11 @@ std::string OutputProblem(const Ended& ended, const Expected& expected) {
 Outcome Classify(const Ended& ended, const Expected& expected) {
   if (ended.timed_out) return Failure("timed out (killed)");
   if (ended.signal != 0) return Failure("killed by signal " + std::to_string(ended.signal));
+  if (ended.exit_code != 0 &&
+      ended.err.find("RTLD_DEEPBIND flag which is incompatible with sanitizer runtime") !=
+          std::string::npos) {
+    return {Verdict::kNotUnderSanitizer, ""};
+  }
   if (HasSanitizerReport(ended.err)) return Failure("sanitizer report on stderr");
   if (ended.exit_code == 0) {
     std::string problem = OutputProblem(ended, expected);

@@ -81,7 +81,12 @@ ViewProbeResult ProbeView(const std::string& gpuscope, const std::string& mutant
   }
   view.Signal(SIGINT);
   Ended ended = view.Wait(Clock::now() + std::chrono::seconds(10));
-  if (result.outcome.verdict == Verdict::kFailure) return result;
+  if (result.outcome.verdict == Verdict::kFailure) {
+    // A server that stopped answering because the sanitizer runtime refused CUPTI's library.
+    Outcome ending = Classify(ended, {});
+    if (ending.verdict == Verdict::kNotUnderSanitizer) result.outcome = ending;
+    return result;
+  }
   if (ended.timed_out) {
     result.outcome = {Verdict::kFailure, "view: did not stop within 10 s of Ctrl-C"};
   } else if (ended.signal != 0) {
