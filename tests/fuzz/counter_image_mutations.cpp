@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "byte_mutations.h"
+#include "mutant_database.h"
 
 namespace gpuscope::fuzz {
 namespace {
@@ -81,19 +82,14 @@ bool WriteImage(sqlite3* db, const Image& image) {
 }  // namespace
 
 std::optional<std::string> MutateCounterImage(const std::string& path, RandomSource& random) {
-  sqlite3* db = nullptr;
-  std::optional<std::string> done;
-  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE, nullptr) == SQLITE_OK) {
-    if (std::optional<Image> image = ReadImage(db, random)) {
-      std::string what = MutateBlob(image->bytes, random);
-      if (WriteImage(db, *image)) {
-        done = "counter image of profiled kernel " + std::to_string(image->id) + ": " + what +
-               " (kernel_metrics emptied)";
-      }
-    }
-  }
-  sqlite3_close(db);
-  return done;
+  MutantDatabase db(path);
+  if (db.get() == nullptr) return std::nullopt;
+  std::optional<Image> image = ReadImage(db.get(), random);
+  if (!image) return std::nullopt;
+  std::string what = MutateBlob(image->bytes, random);
+  if (!WriteImage(db.get(), *image)) return std::nullopt;
+  return "counter image of profiled kernel " + std::to_string(image->id) + ": " + what +
+         " (kernel_metrics emptied)";
 }
 
 }  // namespace gpuscope::fuzz

@@ -3,8 +3,9 @@
 #include <sqlite3.h>
 
 #include <cstdint>
-#include <memory>
 #include <vector>
+
+#include "mutant_database.h"
 
 namespace gpuscope::fuzz {
 namespace {
@@ -14,11 +15,6 @@ struct Table {
   std::vector<std::string> columns;
   std::int64_t rows = 0;
 };
-
-struct CloseDatabase {
-  void operator()(sqlite3* db) const { sqlite3_close(db); }
-};
-using Database = std::unique_ptr<sqlite3, CloseDatabase>;
 
 // `text` between `mark`s, a mark inside doubled: an identifier ("), or a string literal (').
 std::string Quote(const std::string& text, char mark = '"') {
@@ -233,10 +229,8 @@ bool Exec(sqlite3* db, const std::string& sql) {
 }  // namespace
 
 std::optional<std::string> MutateSql(const std::string& path, RandomSource& random) {
-  sqlite3* raw = nullptr;
-  int opened = sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READWRITE, nullptr);
-  Database db(raw);
-  if (opened != SQLITE_OK) return std::nullopt;
+  MutantDatabase db(path);
+  if (db.get() == nullptr) return std::nullopt;
   // Renaming a table must not rewrite (or first validate) the views that name it.
   if (!Exec(db.get(), "PRAGMA legacy_alter_table = ON")) return std::nullopt;
   std::optional<std::vector<Table>> tables = ReadTables(db.get());
