@@ -3,6 +3,8 @@
 #include <optional>
 #include <utility>
 
+#include "evaluate/isolated_evaluation.h"
+
 namespace gpuscope::evaluate {
 namespace {
 
@@ -16,7 +18,7 @@ StatusOr<std::vector<store::StoredMetric>> EvaluateKernel(
   if (!image.ok()) return image.status();
   // Auto range: each image holds the one profiled launch it was collected for, range 0.
   StatusOr<std::vector<std::optional<double>>> evaluated =
-      (*host)->Evaluate(*image, 0, metric_names);
+      EvaluateIsolated(**host, *image, 0, metric_names);
   if (!evaluated.ok()) return evaluated.status();
   std::vector<store::StoredMetric> values;
   for (std::size_t i = 0; i < metric_names.size(); ++i) {

@@ -34,8 +34,12 @@ int StatementStarts(unsigned, void* limit, void*, void*) {
 }  // namespace
 
 Status HardenReadConnection(sqlite3* db, const std::string& path, QueryLimit& limit) {
+  // DQS off: a double-quoted name that is no column ("end" of a table that lost it) is an
+  // error, not the string 'end' read as 0 (which made every row "end before it starts").
   if (sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr) != SQLITE_OK ||
-      sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr) != SQLITE_OK) {
+      sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr) != SQLITE_OK ||
+      sqlite3_db_config(db, SQLITE_DBCONFIG_DQS_DML, 0, nullptr) != SQLITE_OK ||
+      sqlite3_db_config(db, SQLITE_DBCONFIG_DQS_DDL, 0, nullptr) != SQLITE_OK) {
     return Status::Error("cannot open report " + path + ": SQLite refused its safe settings");
   }
   std::uint64_t bytes = FileBytes(path) + FileBytes(path + "-wal");

@@ -21,8 +21,8 @@ struct QueryLimit {
   std::uint64_t ticks_left = 0;
 };
 
-// Turns off trusted_schema, turns on defensive mode and installs the work limit on `db`,
-// a read-only connection to `path`. The limit is generous: 2 * 10^7 virtual-machine
+// Turns off trusted_schema and double-quoted string literals, turns on defensive mode and
+// installs the work limit on `db`, a read-only connection to `path`. The limit is generous: 2 * 10^7 virtual-machine
 // instructions plus 256 per byte of the file (and its WAL), per statement, where reading a
 // whole table costs a few per byte; only a query that never ends reaches it.
 Status HardenReadConnection(sqlite3* db, const std::string& path, QueryLimit& limit);

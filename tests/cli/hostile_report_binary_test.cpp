@@ -192,5 +192,24 @@ TEST(HostileReports, AFailingLaterTableLeavesOnlyTheError) {
   }
 }
 
+// A damaged schema whose text holds a line break and a terminal escape (found by tests/fuzz:
+// two flipped bits in a table's CREATE statement): SQLite quotes the text in its message,
+// and the error must still be one line, with nothing the terminal would run.
+TEST(HostileReports, AnErrorQuotingTheFileStaysOneLine) {
+  TempDir dir;
+  std::string report = MutatedReport(
+      dir,
+      "PRAGMA writable_schema = ON; UPDATE sqlite_master SET sql = 'CREATE TABLE memsets (id "
+      "INTEGER, `' || char(27) || ']0;owned' || char(7) || char(10) || 'fake line)' WHERE name = "
+      "'memsets';");
+  Finished stats = RunGpuscope({"stats", report});
+  EXPECT_EQ(stats.exit_code, 1) << stats.err;
+  EXPECT_EQ(stats.err.rfind("gpuscope: error: ", 0), 0u) << stats.err;
+  EXPECT_EQ(stats.err.find('\n'), stats.err.size() - 1) << stats.err;
+  EXPECT_EQ(stats.err.find('\x1b'), std::string::npos) << stats.err;
+  EXPECT_NE(stats.err.find("\\x1b]0;owned\\x07\\x0afake line"), std::string::npos) << stats.err;
+  RunEveryReader(dir, report);
+}
+
 }  // namespace
 }  // namespace gpuscope::cli

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "store/counter_data_codec.h"
 #include "store/profile_store.h"
 #include "store/report_reader.h"
 #include "store_test_util.h"
@@ -199,6 +200,59 @@ TEST_F(ReportEvaluationTest, AKernelThatCannotBeEvaluatedIsAProblemAndKeepsItsVa
             kept);
   EXPECT_EQ(test::QueryInt(path, "SELECT count(*) FROM kernel_metrics k JOIN profiled_kernels p "
                                  "ON p.id = k.profiled_kernel_id WHERE p.profile_index <> 4"),
+            kMeasuredKernels - 1);
+}
+
+// Sets the counter data of profiled kernel `id` to its own image cut to `bytes`, compressed
+// again (so that zlib's checksum holds and the image reaches CUPTI).
+void CutCounterImage(const std::string& path, std::int64_t id, std::size_t bytes) {
+  std::vector<std::uint8_t> image;
+  {
+    auto report = store::ReportReader::Open(path);
+    ASSERT_TRUE(report.ok()) << report.status().message();
+    auto read = store::ReadCounterData(**report, id);
+    ASSERT_TRUE(read.ok()) << read.status().message();
+    image = std::move(*read);
+  }
+  ASSERT_GT(image.size(), bytes);
+  image.resize(bytes);
+  auto compressed = store::CompressCounterData(image);
+  ASSERT_TRUE(compressed.ok()) << compressed.status().message();
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  sqlite3_stmt* update = nullptr;
+  ASSERT_EQ(sqlite3_prepare_v2(db,
+                               "UPDATE profiled_kernels SET counter_data = ?, "
+                               "counter_data_size = ? WHERE id = ?",
+                               -1, &update, nullptr),
+            SQLITE_OK);
+  sqlite3_bind_blob(update, 1, compressed->data(), static_cast<int>(compressed->size()),
+                    SQLITE_TRANSIENT);
+  sqlite3_bind_int64(update, 2, static_cast<std::int64_t>(bytes));
+  sqlite3_bind_int64(update, 3, id);
+  EXPECT_EQ(sqlite3_step(update), SQLITE_DONE);
+  sqlite3_finalize(update);
+  sqlite3_close(db);
+}
+
+// CUPTI's host library reads past the end of an image cut to 4096 bytes (found by tests/fuzz;
+// it crashed `stats --page` with SIGSEGV). Evaluated apart from the reader, the crash costs only
+// that kernel's values, and says so.
+TEST_F(ReportEvaluationTest, AnImageThatCrashesCuptiIsAProblemNotACrash) {
+  const std::string path = Copy(kRecorded, "DELETE FROM kernel_metrics");
+  const std::int64_t first =
+      test::QueryInt(path, "SELECT id FROM profiled_kernels WHERE profile_index = 0");
+  CutCounterImage(path, first, 4096);
+  StatusOr<EvaluationSummary> evaluated = EvaluateReport(path);
+  ASSERT_TRUE(evaluated.ok()) << evaluated.status().message();
+  EXPECT_EQ(evaluated->failed, 1u);
+  ASSERT_EQ(evaluated->problems.size(), 1u);
+  EXPECT_EQ(evaluated->problems[0].rfind("kernel 0 (k_saxpy(long, float, float const*, float*)): ",
+                                         0),
+            0u)
+      << evaluated->problems[0];
+  EXPECT_NE(evaluated->problems[0].find("crashed"), std::string::npos) << evaluated->problems[0];
+  EXPECT_EQ(test::QueryInt(path, "SELECT count(DISTINCT profiled_kernel_id) FROM kernel_metrics"),
             kMeasuredKernels - 1);
 }
 

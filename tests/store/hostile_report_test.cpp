@@ -106,6 +106,26 @@ TEST(HostileSchema, AQueryThatNeverEndsBecomesAnError) {
   EXPECT_LT(Clock::now() - start, std::chrono::seconds(20));
 }
 
+// A column dropped from an event table (found by tests/fuzz): SQLite's old misfeature reads a
+// double-quoted name that is no column as a string, so "end" became the text 'end' (0) and
+// every API call was skipped as "ending before it starts". The read connection turns that
+// off: the missing column is an error that names it.
+TEST(HostileSchema, AMissingColumnIsAnErrorNotAStringLiteral) {
+  test::TempDir dir;
+  std::string path = WriteReport(dir, 10);
+  test::ExecSql(path, "PRAGMA legacy_alter_table = ON; ALTER TABLE api_calls DROP COLUMN \"end\"");
+  auto reader = ReportReader::Open(path);
+  ASSERT_TRUE(reader.ok()) << reader.status().message();
+  std::uint64_t calls = 0;
+  Status read = reader.value()->ForEachApiCall([&](const ApiCallRow&) {
+    ++calls;
+    return true;
+  });
+  ASSERT_FALSE(read.ok()) << calls << " API calls read";
+  EXPECT_NE(read.message().find("no such column"), std::string::npos) << read.message();
+  EXPECT_NE(read.message().find("end"), std::string::npos) << read.message();
+}
+
 // A leaf page whose cell count is one short: SQLite reads the other rows without an error
 // and the last one vanishes; the structural check on open catches it.
 TEST(HostileBytes, ACellCountCutShortIsCaughtOnOpen) {

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The readers' fuzz job (issue 14; CI runs it before the test suite, .ci/run): builds the
+# gpuscope command and the mutation driver with AddressSanitizer and UndefinedBehaviorSanitizer
+# in build-asan/ (the readers only: no injection library, examples or nvcc), then runs the
+# bounded mutation test (tests/fuzz) over the recorded reports in tests/data/reports. Every
+# reading command meets each mutant with its output or a one-line error; a signal, a timeout,
+# a sanitizer report or garbled output fails the job, keeps the mutant in build-asan/fuzz-failures/
+# and prints the command that replays it.
+#   scripts/fuzz-readers.sh                  the CI run (fixed seed, bounded case count)
+#   FUZZ_SEED=7 FUZZ_CASES=500 scripts/fuzz-readers.sh   a longer run with another seed
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh --deps
+
+build=${FUZZ_BUILD_DIR:-build-asan}
+seed=${FUZZ_SEED:-14}
+cases=${FUZZ_CASES:-40}
+sanitize="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
+start=$(date +%s)
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Sanitize \
+  -DCMAKE_C_FLAGS="-O1 -g $sanitize" -DCMAKE_CXX_FLAGS="-O1 -g -fno-omit-frame-pointer $sanitize" \
+  -DCMAKE_EXE_LINKER_FLAGS="$sanitize" -DCMAKE_SHARED_LINKER_FLAGS="$sanitize" \
+  -DGPUSCOPE_BUILD_EXAMPLES=OFF -DGPUSCOPE_BUILD_INJECTION=OFF \
+  -DGPUSCOPE_CUDA_ROOT="${GPUSCOPE_CUDA_ROOT:-/usr/local/cuda}" >/dev/null
+cmake --build "$build" -j"$(nproc)" --target gpuscope reader_fuzz
+echo "fuzz: sanitizer build took $(( $(date +%s) - start )) s"
+
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+"$build/bin/reader_fuzz" --gpuscope "$build/bin/gpuscope" --seed "$seed" --cases "$cases" \
+  --keep "$build/fuzz-failures" tests/data/reports/*.sqlite
+echo "fuzz: done in $(( $(date +%s) - start )) s"
