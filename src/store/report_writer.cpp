@@ -4,6 +4,7 @@
 #include "store/report_writer.h"
 
 #include <sqlite3.h>
+#include <sys/stat.h>
 
 #include <cerrno>
 #include <charconv>
@@ -236,8 +237,12 @@ void ReportWriter::FailWith(std::string reason) {
   // the process dies before Close.
   reserve_.Release();
   RecordLoss(/*closing=*/false);
-  if (sqlite3_wal_checkpoint_v2(db_, nullptr, SQLITE_CHECKPOINT_TRUNCATE, nullptr, nullptr) !=
-      SQLITE_OK) {
+  // Fold only with room for it (sqlite_util.h, FoldWalIntoFile): a fold cut short by the full
+  // disk would leave the main file unreadable without its log.
+  if (!HasRoomToFoldWal(path_)) {
+    sqlite3_db_config(db_, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
+  } else if (sqlite3_wal_checkpoint_v2(db_, nullptr, SQLITE_CHECKPOINT_TRUNCATE, nullptr,
+                                       nullptr) != SQLITE_OK) {
     loss_stored_ = false;  // the counts may sit in a log the main file cannot absorb
   }
   if (on_failure_) {
@@ -471,7 +476,9 @@ Status ReportWriter::Close() {
     // The final count of lost records, and the report marked closed: it ends here.
     RecordLoss(/*closing=*/true);
     stmts_.reset();
-    if (!FoldWalIntoFile(db_, path_).ok()) loss_stored_ = false;
+    // Without room to fold, the count stays in the log, which readers read with the file.
+    const bool room = HasRoomToFoldWal(path_);
+    if (!FoldWalIntoFile(db_, path_).ok() && room) loss_stored_ = false;
   }
   stmts_.reset();
   sqlite3_close(db_);

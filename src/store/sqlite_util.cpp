@@ -1,5 +1,8 @@
 #include "store/sqlite_util.h"
 
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+
 #include <cstring>
 
 namespace gpuscope::store {
@@ -78,8 +81,23 @@ StatusOr<std::int64_t> QueryInt(sqlite3* db, std::string_view sql, std::string_v
   return static_cast<std::int64_t>(sqlite3_column_int64(stmt->get(), 0));
 }
 
+bool HasRoomToFoldWal(const std::string& path) {
+  struct stat wal {};
+  if (stat((path + "-wal").c_str(), &wal) != 0 || wal.st_size == 0) return true;
+  struct statvfs filesystem {};
+  if (statvfs(path.c_str(), &filesystem) != 0) return true;
+  const auto free_bytes = static_cast<unsigned long long>(filesystem.f_bavail) *
+                          static_cast<unsigned long long>(filesystem.f_frsize);
+  return free_bytes >= static_cast<unsigned long long>(wal.st_size);
+}
+
 Status FoldWalIntoFile(sqlite3* db, const std::string& path) {
   std::string context = "cannot finalize report " + path;
+  if (!HasRoomToFoldWal(path)) {
+    sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
+    return Status::Error(context + ": the filesystem has no room to fold its log into it (it "
+                                   "stays " + path + " with " + path + "-wal, readable as is)");
+  }
   {
     StatusOr<Statement> checkpoint = Statement::Prepare(db, "PRAGMA wal_checkpoint(TRUNCATE)");
     if (!checkpoint.ok()) return SqliteError(db, context);

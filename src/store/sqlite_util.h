@@ -69,7 +69,17 @@ StatusOr<std::int64_t> QueryInt(sqlite3* db, std::string_view sql, std::string_v
 // the main file, truncates the WAL and switches to journal_mode=DELETE, which removes the
 // -wal and -shm files when the connection closes. Needs no other connection open; no
 // statement of `db` may be active.
+//
+// Folding grows the main file by up to the log's size. When the filesystem has less room
+// than that (a full disk), nothing is folded: a fold cut short by ENOSPC writes the header
+// first and leaves a main file shorter than its header says, unreadable without its log.
+// Instead the report stays a main file plus its log, which every reader reads whole, the
+// error says so, and closing `db` will not try the fold either.
 Status FoldWalIntoFile(sqlite3* db, const std::string& path);
+
+// Whether the filesystem of `path` has room to fold its log (path + "-wal") into it: free
+// space at least the log's size. True when there is no log or the space cannot be read.
+bool HasRoomToFoldWal(const std::string& path);
 
 // Column readers for the store's queries. NULL reads 0 (integers) or "" (text).
 inline std::int64_t ColumnInt(sqlite3_stmt* statement, int column) {

@@ -56,14 +56,15 @@ const JsonValue& Member(const JsonValue& object, std::string_view key) {
   return found != nullptr ? *found : kMissing;
 }
 
-// `stats -r <table> --format json` parsed; fails the test when it does not parse.
+// The rows of `stats -r <table> --format json` (an object keyed by table name); fails the test
+// when it does not parse.
 JsonValue StatsTable(const std::string& report, const std::string& table, Finished& ran) {
   ran = RunGpuscope({"stats", "-r", table, "--format", "json", report});
   EXPECT_EQ(ran.exit_code, 0) << ran.err;
   std::string error;
   std::optional<JsonValue> parsed = analysis::testing::ParseJson(ran.out, &error);
   EXPECT_TRUE(parsed.has_value()) << error << "\n" << ran.out;
-  return parsed ? *parsed : JsonValue();  // one table: its rows, an array
+  return parsed ? Member(*parsed, table) : JsonValue();
 }
 
 // Sum of `column` over the rows of a stats table; of the rows named `name` when given.

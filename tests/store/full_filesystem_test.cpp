@@ -73,5 +73,19 @@ TEST(FullFilesystem, ADiskFilledByAnotherProgramStopsTheWriterAndKeepsTheCommitt
   EXPECT_NE(result.find("database or disk is full"), std::string::npos) << result;
 }
 
+// One commit grows the log past what the disk can hold twice (a launch-bound program between
+// two flushes, as on the GPU): there is no room to fold the log into the report. Nothing is
+// folded (a fold cut short by ENOSPC leaves a main file shorter than its header says); the
+// report stays the file plus its log, and reads back whole.
+TEST(FullFilesystem, OneCommitTooLargeToFoldLeavesTheReportWithItsLogReadable) {
+  bool skipped = false;
+  std::string result = RunOrSkip(kFilesystemBytes, [](const std::string& dir) {
+    return test::WriteUntilFull(dir + "/r.sqlite", 40'000, /*fill_after_flushes=*/0, nullptr,
+                                /*kernels_per_flush=*/12'000);
+  }, &skipped);
+  if (skipped) GTEST_SKIP() << "no tmpfs in a private mount namespace here: " << result;
+  test::ExpectCompleteAccount(result, 40'000, /*log_stays=*/true);
+}
+
 }  // namespace
 }  // namespace gpuscope::store

@@ -12,14 +12,18 @@
 namespace gpuscope::store::test {
 
 // Writes `kernels` synthetic kernels (and their launch calls) to a new report at `path`,
-// flushing every 1000 kernels; after `fill_after_flushes` flushes (0: never) calls `fill`.
-// Returns what happened as "key=value" lines, for ExpectCompleteAccount.
+// flushing every `kernels_per_flush` kernels; after `fill_after_flushes` flushes (0: never)
+// calls `fill`. Returns what happened as "key=value" lines, for ExpectCompleteAccount.
 std::string WriteUntilFull(const std::string& path, std::uint64_t kernels,
-                           std::uint64_t fill_after_flushes, const std::function<void()>& fill);
+                           std::uint64_t fill_after_flushes, const std::function<void()>& fill,
+                           std::uint64_t kernels_per_flush = 1000);
 
 // The assertions on WriteUntilFull's account: the writer failed once and said so once, lost
 // records were counted by table and stored, the report finalises and reads back, and report
 // rows plus lost records are every record sent.
-void ExpectCompleteAccount(const std::string& account, std::uint64_t kernels);
+// `log_stays`: the disk had no room to fold the log into the report, which then stays the
+// main file plus its log (finalising says so), read whole all the same.
+void ExpectCompleteAccount(const std::string& account, std::uint64_t kernels,
+                           bool log_stays = false);
 
 }  // namespace gpuscope::store::test
