@@ -26,10 +26,13 @@ namespace gpuscope::inject {
 
 struct BufferPoolLimits {
   // 8 MiB holds ~38,000 kernel records (216 bytes each) or ~200,000 API records: one
-  // request per tens of milliseconds of a launch-bound loop, and few enough buffers that
-  // the pool's worst case (soft_limit x 8 MiB = 128 MiB) stays inside the 200 MB budget.
+  // request per tens of milliseconds of a launch-bound loop. CUPTI gives each launching
+  // thread a buffer of its own, so 16 threads hold 16 at once before any is completed. With
+  // a soft limit of 16, CUPTI dropped 552 records in 1 run of 3 of 16 threads x 100,000
+  // launches on the H100; with 32, none in 7 runs (the pool stays at 32, never grown). A
+  // single-threaded loop stays far below (10 M launches: +149.7 MB in all, bench/RESULTS.md).
   std::size_t buffer_bytes = 8u << 20;
-  std::size_t soft_limit = 16;
+  std::size_t soft_limit = 32;
   std::size_t hard_limit = 64;
   // Upper bound on one request's wait for the writer; after it the pool grows instead,
   // so that no mistake of ours (or a lock inside CUPTI) can hang the program.
