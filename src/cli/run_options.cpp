@@ -1,15 +1,14 @@
 #include "cli/run_options.h"
 
+#include <vector>
+
+#include "cli/nvprof_output.h"
 #include "cli/option_parser.h"
 
 namespace gpuscope::cli {
 namespace {
 
 enum RunOptionId {
-  kPrintGpuTrace,
-  kPrintApiTrace,
-  kPrintGpuSummary,
-  kPrintApiSummary,
   kCsv,
   kLogFile,
   kExportProfile,
@@ -24,17 +23,13 @@ enum RunOptionId {
   kHelp,
 };
 
-constexpr OptionSpec kRunOptions[] = {
+constexpr OptionSpec kRunOwnOptions[] = {
     {kExportProfile, "export-profile", 'o', "file",
      "report path pattern (default gpuscope_%p.sqlite); %p pid, %h host, %q{ENV}, %%"},
     {kForceOverwrite, "force-overwrite", 'f', "",
      "overwrite existing reports and log file (never a report with the log)"},
     {kReportPermissions, "report-permissions", 0, "private|umask",
      "reports readable by their owner only (default), or as the umask allows"},
-    {kPrintGpuTrace, "print-gpu-trace", 0, "", "print one row per kernel, copy and memset"},
-    {kPrintApiTrace, "print-api-trace", 0, "", "print one row per CUDA API call"},
-    {kPrintGpuSummary, "print-gpu-summary", 0, "", "print only the GPU activities summary"},
-    {kPrintApiSummary, "print-api-summary", 0, "", "print only the API calls summary"},
     {kCsv, "csv", 0, "", "print comma-separated values instead of columns"},
     {kLogFile, "log-file", 0, "file",
      "write gpuscope's output to a file (%1 stdout, %2 stderr, macros as for -o)"},
@@ -49,21 +44,21 @@ constexpr OptionSpec kRunOptions[] = {
     {kHelp, "help", 'h', "", "show this help"},
 };
 
+// The command's own options, then nvprof's --print-* (shared with `stats`).
+std::span<const OptionSpec> RunOptionSpecs() {
+  static const std::vector<OptionSpec> specs = [] {
+    std::vector<OptionSpec> all(std::begin(kRunOwnOptions), std::end(kRunOwnOptions));
+    std::span<const OptionSpec> print = NvprofSelectionOptionSpecs();
+    all.insert(all.end() - 1, print.begin(), print.end());  // before --help
+    return all;
+  }();
+  return specs;
+}
+
 // Applies one parsed option; errors are the option's bad value.
 Status Apply(const ParsedOption& option, RunOptions& options) {
+  if (ApplyNvprofSelectionOption(option, options.print)) return {};
   switch (static_cast<RunOptionId>(option.id)) {
-    case kPrintGpuTrace:
-      options.print.gpu_trace = true;
-      return {};
-    case kPrintApiTrace:
-      options.print.api_trace = true;
-      return {};
-    case kPrintGpuSummary:
-      options.print.gpu_summary = true;
-      return {};
-    case kPrintApiSummary:
-      options.print.api_summary = true;
-      return {};
     case kCsv:
       options.output.csv = true;
       return {};
@@ -122,7 +117,7 @@ Status Apply(const ParsedOption& option, RunOptions& options) {
 
 StatusOr<RunOptions> ParseRunOptions(std::span<const std::string> args) {
   StatusOr<ParsedCommandLine> parsed =
-      ParseOptions(kRunOptions, args, OperandMode::kStopAtFirstOperand);
+      ParseOptions(RunOptionSpecs(), args, OperandMode::kStopAtFirstOperand);
   if (!parsed.ok()) return parsed.status();
   RunOptions options;
   for (const ParsedOption& option : parsed->options) {
@@ -144,7 +139,7 @@ std::string RunUsage() {
          "stderr and exit code pass through; gpuscope's own lines start with ==PID==.\n"
          "\n"
          "Options:\n" +
-         FormatOptionHelp(kRunOptions);
+         FormatOptionHelp(RunOptionSpecs());
 }
 
 }  // namespace gpuscope::cli

@@ -16,10 +16,6 @@ enum StatsOptionId {
   kReport,
   kFormat,
   kCsv,
-  kPrintGpuTrace,
-  kPrintApiTrace,
-  kPrintGpuSummary,
-  kPrintApiSummary,
   kTimeUnit,
   kDemangling,
   kPage,
@@ -35,11 +31,6 @@ constexpr OptionSpec kStatsOwnOptions[] = {
      "print these nsys-style tables instead of nvprof's summary"},
     FormatOption(kFormat, "column|csv|json"),
     CsvOption(kCsv),
-    {kPrintGpuTrace, "print-gpu-trace", 0, "",
-     "nvprof's trace: one row per kernel, copy and memset (as gpuscope run prints it)"},
-    {kPrintApiTrace, "print-api-trace", 0, "", "nvprof's trace: one row per CUDA API call"},
-    {kPrintGpuSummary, "print-gpu-summary", 0, "", "only the GPU activities of the summary"},
-    {kPrintApiSummary, "print-api-summary", 0, "", "only the API calls of the summary"},
     {kTimeUnit, "normalized-time-unit", 'u', "s|ms|us|ns|auto",
      "time unit of the summary (default auto)"},
     {kDemangling, "demangling", 0, "on|off", "demangle kernel names in the summary (default on)"},
@@ -60,6 +51,8 @@ constexpr OptionSpec kStatsOwnOptions[] = {
 std::span<const OptionSpec> StatsOptionSpecs() {
   static const std::vector<OptionSpec> specs = [] {
     std::vector<OptionSpec> all(std::begin(kStatsOwnOptions), std::end(kStatsOwnOptions));
+    std::span<const OptionSpec> print = NvprofSelectionOptionSpecs();
+    all.insert(all.begin() + 3, print.begin(), print.end());  // after -r, --format, --csv
     std::vector<OptionSpec> filters = KernelFilterOptionSpecs("print");
     all.insert(all.end(), filters.begin(), filters.end());
     return all;
@@ -95,6 +88,7 @@ Status AddReportNames(const std::string& value, std::vector<std::string>& names)
 }
 
 Status Apply(const ParsedOption& option, StatsOptions& options) {
+  if (ApplyNvprofSelectionOption(option, options.print)) return {};
   StatusOr<bool> filter = ApplyKernelFilterOption(option, options.filter);
   if (!filter.ok()) return filter.status();
   if (*filter) return {};
@@ -109,18 +103,6 @@ Status Apply(const ParsedOption& option, StatsOptions& options) {
     }
     case kCsv:
       options.format = render::StatsFormat::kCsv;
-      return {};
-    case kPrintGpuTrace:
-      options.print.gpu_trace = true;
-      return {};
-    case kPrintApiTrace:
-      options.print.api_trace = true;
-      return {};
-    case kPrintGpuSummary:
-      options.print.gpu_summary = true;
-      return {};
-    case kPrintApiSummary:
-      options.print.api_summary = true;
       return {};
     case kTimeUnit: {
       StatusOr<analysis::TimeUnit> unit = analysis::ParseTimeUnit(option.value);
