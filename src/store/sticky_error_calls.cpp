@@ -21,16 +21,17 @@ std::string StickyCodeList() {
 }  // namespace
 
 StatusOr<std::optional<StickyErrorCalls>> FindStickyErrorCalls(const ReportReader& report) {
-  const std::string failing =
-      "FROM api_calls WHERE return_value IN (" + StickyCodeList() + ") AND nested = 0";
   std::optional<StickyErrorCalls> found;
-  // A call without a start (damaged) cannot be placed in time: left out of the first.
+  // One pass: the failing calls, the first by start (a call without a start, damaged, cannot
+  // be placed in time and is never the first), and how many there are (the window count).
   GPUSCOPE_RETURN_IF_ERROR(StepRows(
       report.db(),
-      "SELECT s.value, a.domain, a.return_value, a.start, a.thread_id, "
-      "(SELECT COUNT(*) " + failing + ") FROM (SELECT * " + failing +
-          " AND start IS NOT NULL ORDER BY start LIMIT 1) a LEFT JOIN strings s ON s.id = a.name_id",
+      "SELECT s.value, a.domain, a.return_value, a.start, a.thread_id, COUNT(*) OVER () "
+      "FROM api_calls a LEFT JOIN strings s ON s.id = a.name_id WHERE a.return_value IN (" +
+          StickyCodeList() + ") AND a.nested = 0 ORDER BY a.start IS NULL, a.start LIMIT 1",
       {}, "the calls that returned a sticky CUDA error", [&](sqlite3_stmt* row) {
+        // Every failing call lacks a start: counted, but none can be named first.
+        if (sqlite3_column_type(row, 3) != SQLITE_INTEGER) return false;
         StickyErrorCalls calls;
         calls.first_call = std::string(ColumnText(row, 0));
         calls.domain = ColumnInt(row, 1) == static_cast<int>(model::ApiDomain::kDriver)
