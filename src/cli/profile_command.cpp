@@ -47,6 +47,7 @@ VariableList ProfileVariables(const ProfileOptions& options, const ProfileReques
       {kKernelIdVariable, options.filter.kernel_id},
       {kDevicesVariable, options.filter.devices},
       {kReplayModeVariable, options.replay_mode},
+      {kProfileSourceVariable, plan.source_counters ? "1" : "0"},
   };
   if (!config_file.empty()) {
     variables.emplace_back(kProfileConfigFileVariable, config_file);
@@ -154,9 +155,13 @@ std::optional<int> CheckAndAnnounce(const ProfileOptions& options, const Profile
     if (!plan.section_ids.empty()) {
       what += " in " + std::to_string(plan.section_ids.size()) + " sections";
     }
+    const std::string source =
+        plan.source_counters ? " + " + std::to_string(ProfileRequestPlan::kSourcePasses) +
+                                   " source passes (PC sampling, SASS patching)"
+                             : "";
     Say(plan.passes != 0 ? what + " on " + plan.chip + ": " + std::to_string(plan.passes) +
-                               " replay passes per profiled kernel"
-                         : what + " (passes unknown until the program runs)");
+                               " replay passes" + source + " per profiled kernel"
+                         : what + " (passes unknown until the program runs)" + source);
   }
   return std::nullopt;
 }

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -58,6 +59,12 @@ StatusOr<ProfileRequestPlan> PlanProfile(const ProfileOptions& options) {
     plan.section_ids.push_back(section->identifier);
   }
   plan.extra_metrics = options.metrics;
+  // Application replay reruns the program per counter pass; the source passes replay the
+  // launch inside one run, so they go with kernel replay only.
+  plan.source_counters =
+      options.replay_mode != "application" &&
+      std::find(plan.section_ids.begin(), plan.section_ids.end(), "SourceCounters") !=
+          plan.section_ids.end();
 
   StatusOr<std::string> chip = ChooseChip(options);
   timer.Lap("finding the GPU's chip");

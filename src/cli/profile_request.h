@@ -23,6 +23,10 @@ struct ProfileRequestPlan {
   std::uint32_t passes = 0;                // 0: unknown (no chip)
   std::vector<std::uint8_t> config_image;  // CUPTI's config image for `chip` (empty: none)
   std::vector<std::string> notes;          // one line each, for stderr
+  // SourceCounters asked for (and kernel replay): gpuscope's own replay adds these passes per
+  // profiled kernel before the counter passes (PC sampling, then SASS patching).
+  bool source_counters = false;
+  static constexpr std::uint32_t kSourcePasses = 2;
 };
 
 // The chip: --chip, else the GPU's (device 0).

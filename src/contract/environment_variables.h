@@ -51,6 +51,10 @@ inline constexpr const char* kDebugVariable = "GPUSCOPE_DEBUG";
 // The CUPTI metric names to collect, comma separated, already checked on the chip by the
 // CLI; empty: tracing only.
 inline constexpr const char* kProfileMetricsVariable = "GPUSCOPE_PROFILE_METRICS";
+// Source counters of each profiled launch (`--section SourceCounters`, in --set full): "1"
+// runs gpuscope's own replay passes (PC sampling, then SASS patching) before the counter passes;
+// unset or "0": none.
+inline constexpr const char* kProfileSourceVariable = "GPUSCOPE_PROFILE_SOURCE";
 // -k: "name" or "regex:expr" (util/kernel_filter.h).
 inline constexpr const char* kKernelNameVariable = "GPUSCOPE_KERNEL_NAME";
 // --kernel-name-base: "function", "demangled" or "mangled".
@@ -87,7 +91,7 @@ inline constexpr const char* kProfileVariables[] = {
     kProfileMetricsVariable,    kKernelNameVariable,  kKernelNameBaseVariable, kLaunchSkipVariable,
     kLaunchCountVariable,       kKernelIdVariable,    kDevicesVariable,        kReplayModeVariable,
     kProfileConfigFileVariable, kProfileChipVariable, kProfilePassesVariable,  kReplayPassVariable,
-    kReplayPassesVariable,      kReplayDirVariable,
+    kReplayPassesVariable,      kReplayDirVariable,   kProfileSourceVariable,
 };
 
 // --- Set by the user for one side only ---

@@ -101,7 +101,7 @@ void Collector::WritePendingProfiles() {
     std::lock_guard<std::mutex> lock(profiles_mutex_);
     profiles.swap(pending_profiles_);
   }
-  for (const OwnedProfiledKernel& profile : profiles) {
+  for (OwnedProfiledKernel& profile : profiles) {
     try {
       sink_.OnProfiledKernel(profile.View());
       dirty_ = true;

@@ -76,6 +76,13 @@ void ReadProfileConfig(const EnvironmentLookup& getenv, InjectionConfig& config)
       problems.push_back(matcher.status().message());
     }
   }
+  if (auto source = text(kProfileSourceVariable)) {
+    if (*source == "1") {
+      profile.source_counters = true;
+    } else if (*source != "0") {
+      problems.push_back(std::string(kProfileSourceVariable) + " must be 0 or 1");
+    }
+  }
   if (auto base = text(kKernelNameBaseVariable)) {
     StatusOr<NameBase> parsed = ParseNameBase(*base);
     if (parsed.ok()) {

@@ -32,6 +32,8 @@ struct ProfileConfig {
   std::uint32_t app_pass = 0;
   std::uint32_t app_passes = 0;
   std::string app_dir;
+  // GPUSCOPE_PROFILE_SOURCE: own replay passes for per-instruction data before the counters.
+  bool source_counters = false;
   std::vector<std::uint8_t> prebuilt_config;
   std::string prebuilt_chip;
   std::uint32_t prebuilt_passes = 0;

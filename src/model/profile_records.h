@@ -23,6 +23,33 @@ enum class ProfileOutcome : std::uint8_t {
   kNotReplayable = 4,        // the kernel cannot be replayed alone (message names why)
 };
 
+// One value of one SASS instruction of a profiled launch (`profile --section SourceCounters`):
+// a SASS metric counted by CUPTI's SASS patching (`smsp__sass_inst_executed`, ...), or the
+// warp samples of one stall reason from CUPTI's PC sampling (`smsp__pcsamp_warps_issue_stalled_*`).
+struct InstructionValue {
+  std::uint64_t cubin_crc = 0;     // CUPTI's CRC of the cubin the instruction is in
+  std::string_view function_name;  // mangled name of the function the offset is in
+  std::uint64_t pc_offset = 0;     // bytes from the function's first instruction
+  std::string_view metric;         // the SASS metric or stall-reason counter
+  std::uint64_t value = 0;
+};
+
+// A cubin (ELF) as the driver loaded it, kept so that SASS and lines can be read back with no
+// GPU. Keyed by the CRC the instruction values carry.
+struct CubinImage {
+  std::uint64_t crc = 0;
+  std::span<const std::uint8_t> image;
+};
+
+// How the source-level passes of one launch went (own replay: SASS patching and PC sampling).
+struct SourceCollection {
+  bool requested = false;         // the profile asked for source counters
+  std::string_view message;       // empty: everything asked for was collected; else why not
+  std::uint64_t total_samples = 0;    // PC sampling: samples taken
+  std::uint64_t dropped_samples = 0;  // PC sampling: samples the hardware buffer lost
+  std::uint32_t sampling_period = 0;  // PC sampling: log2 of the cycles between samples
+};
+
 struct ProfiledKernelRecord {
   std::uint32_t correlation_id = 0;  // of the launch call; equals the kernel record's
   std::uint32_t device_id = 0;
@@ -41,6 +68,11 @@ struct ProfiledKernelRecord {
   ProfileOutcome outcome = ProfileOutcome::kMeasured;
   std::string_view message;                    // empty when measured
   std::span<const std::uint8_t> counter_data;  // empty unless measured
+  // Source counters (empty unless requested and collected). Cubins already given with an
+  // earlier kernel of the process are not repeated.
+  SourceCollection source;
+  std::span<const InstructionValue> instruction_values;
+  std::span<const CubinImage> cubins;
 };
 
 }  // namespace gpuscope::model

@@ -180,6 +180,13 @@ Status ReportWriter::PrepareStatements() {
        "stream_id, name_id, invocation, start, \"end\", chip, passes, replay_mode, outcome, "
        "message, counter_data, counter_data_size) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
        "?10, ?11, ?12, ?13, ?14, ?15, ?16)"},
+      {&s.insert_instruction_value,
+       "INSERT OR REPLACE INTO instruction_values(profiled_kernel_id, cubin_crc, function_id, "
+       "pc_offset, metric_id, value) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"},
+      {&s.insert_kernel_source,
+       "INSERT OR REPLACE INTO kernel_source(profiled_kernel_id, message, total_samples, "
+       "dropped_samples, sampling_period) VALUES (?1, ?2, ?3, ?4, ?5)"},
+      {&s.insert_cubin, "INSERT OR IGNORE INTO cubins(crc, size, image) VALUES (?1, ?2, ?3)"},
       {&s.upsert_row_order,
        "INSERT OR REPLACE INTO row_order(table_name, max_lateness_ns, untimed_rows) "
        "VALUES (?1, ?2, ?3)"},

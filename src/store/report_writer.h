@@ -141,6 +141,7 @@ class ReportWriter final : public model::RecordSink {
   bool Step(sqlite3_stmt* stmt, const char* what);
   // Step for the statement that stores a whole record (process, device, ...).
   void StepRecord(sqlite3_stmt* stmt, const char* what, std::size_t kind);
+  void WriteSourceCounters(std::int64_t id, const model::ProfiledKernelRecord& record);
 
   // Interns the record's names and adds its row to the table's batch, columns as the
   // table declares them (event_table_defs.h); `flag` fills a kWriterFlag column.

@@ -94,6 +94,33 @@ void ReportWriter::OnProfiledKernel(const model::ProfiledKernelRecord& r) {
   }
   sqlite3_bind_int64(s, 16, static_cast<std::int64_t>(r.counter_data.size()));
   StepRecord(s, "cannot write a profiled kernel row", kLossProfiledKernels);
+  if (r.source.requested && status_.ok()) WriteSourceCounters(sqlite3_last_insert_rowid(db_), r);
+}
+
+// The launch's source counters, after its profiled_kernels row (`id`). A cubin that cannot be
+// compressed is left out (its instructions then read as SASS offsets only), never the row.
+void ReportWriter::WriteSourceCounters(std::int64_t id, const model::ProfiledKernelRecord& r) {
+  sqlite3_stmt* source = stmts_->insert_kernel_source.get();
+  BindAll(source, id, r.source.message, r.source.total_samples, r.source.dropped_samples,
+          r.source.sampling_period);
+  StepRecord(source, "cannot write a kernel_source row", kLossProfiledKernels);
+  sqlite3_stmt* value = stmts_->insert_instruction_value.get();
+  for (const model::InstructionValue& v : r.instruction_values) {
+    const std::uint32_t function_id = InternKernelName(v.function_name);
+    const std::uint32_t metric_id = InternName(v.metric);
+    if (!status_.ok() || out_of_memory_) return Lost(kLossProfiledKernels);
+    BindAll(value, id, static_cast<std::int64_t>(v.cubin_crc), function_id,
+            static_cast<std::int64_t>(v.pc_offset), metric_id, static_cast<std::int64_t>(v.value));
+    StepRecord(value, "cannot write an instruction_values row", kLossProfiledKernels);
+  }
+  sqlite3_stmt* cubin = stmts_->insert_cubin.get();
+  for (const model::CubinImage& c : r.cubins) {
+    StatusOr<std::vector<std::uint8_t>> packed = CompressCounterData(c.image);
+    if (!packed.ok()) continue;
+    BindAll(cubin, static_cast<std::int64_t>(c.crc), static_cast<std::int64_t>(c.image.size()));
+    sqlite3_bind_blob64(cubin, 3, packed->data(), packed->size(), SQLITE_STATIC);
+    StepRecord(cubin, "cannot write a cubins row", kLossProfiledKernels);
+  }
 }
 
 void ReportWriter::OnCounters(const model::CollectionCounters& counters) {

@@ -25,6 +25,7 @@ struct ReportWriter::Statements {
   Statement insert_device, insert_context, insert_stream;
   Statement upsert_counter, upsert_row_order;
   Statement insert_profiled_kernel;
+  Statement insert_instruction_value, insert_kernel_source, insert_cubin;
   std::array<BatchedInsert, kNumEventTables> events;  // by kEventTableIndex
 };
 

@@ -169,6 +169,59 @@ CREATE TABLE kernel_metrics (
   PRIMARY KEY (profiled_kernel_id, metric)
 ) WITHOUT ROWID;
 
+-- Source counters (`profile --section SourceCounters`, in --set full): per SASS instruction of
+-- each profiled launch, measured by gpuscope's own replay of the launch before its counter
+-- passes (device memory saved and restored around each): SASS patching for exact counts, PC
+-- sampling for warp stall reasons. Values are CUPTI's, summed over the whole GPU.
+CREATE TABLE instruction_values (
+  profiled_kernel_id INTEGER NOT NULL,  -- profiled_kernels.id
+  cubin_crc          INTEGER NOT NULL,  -- cubins.crc
+  function_id        INTEGER NOT NULL,  -- strings.id of the function (mangled) holding the pc
+  pc_offset          INTEGER NOT NULL,  -- bytes from that function's first instruction
+  metric_id          INTEGER NOT NULL,  -- strings.id of the counter: a SASS metric
+                                        -- ('smsp__sass_inst_executed', ...) or a PC-sampling
+                                        -- stall reason ('smsp__pcsamp_warps_issue_stalled_...')
+  value              INTEGER NOT NULL,  -- executions, sectors, wavefronts or samples
+  PRIMARY KEY (profiled_kernel_id, cubin_crc, function_id, pc_offset, metric_id)
+) WITHOUT ROWID;
+
+-- How the source passes of each profiled launch went; one row per launch they were asked for.
+CREATE TABLE kernel_source (
+  profiled_kernel_id INTEGER PRIMARY KEY,  -- profiled_kernels.id
+  message            TEXT NOT NULL,     -- '' when all was collected; else why not (one line)
+  total_samples      INTEGER NOT NULL,  -- PC sampling: samples taken
+  dropped_samples    INTEGER NOT NULL,  -- PC sampling: samples lost (hardware buffer full)
+  sampling_period    INTEGER NOT NULL   -- PC sampling: log2 of the cycles between samples
+);
+
+-- The cubins (ELF images, as the driver loaded them) of the functions in instruction_values,
+-- so SASS and source lines can be read back anywhere.
+CREATE TABLE cubins (
+  crc   INTEGER PRIMARY KEY,  -- CUPTI's cubin CRC (cuptiGetCubinCrc)
+  size  INTEGER NOT NULL,     -- bytes of the image before compression
+  image BLOB NOT NULL         -- the cubin, zlib-compressed
+);
+
+-- Read from the cubins after the run (by the evaluation, on any machine): each instruction's
+-- SASS text and source line. Written with kernel_metrics; absent until then.
+CREATE TABLE sass_instructions (
+  cubin_crc   INTEGER NOT NULL,  -- cubins.crc
+  function_id INTEGER NOT NULL,  -- strings.id of the function (mangled)
+  pc_offset   INTEGER NOT NULL,  -- bytes from the function's first instruction
+  sass        TEXT,              -- e.g. 'DADD R2, R6, R2'; NULL: no disassembler was found
+  file_id     INTEGER,           -- source_files.id; NULL: no line information
+  line        INTEGER,           -- 1-based line in that file; NULL: no line information
+  PRIMARY KEY (cubin_crc, function_id, pc_offset)
+) WITHOUT ROWID;
+
+-- The source files named by sass_instructions, with their text when it could be read at
+-- evaluation time (NULL: not found there).
+CREATE TABLE source_files (
+  id      INTEGER PRIMARY KEY,
+  path    TEXT NOT NULL UNIQUE,  -- as the line table names it (directory joined)
+  content TEXT                   -- the file's text; NULL: not readable when evaluated
+);
+
 -- The guided-analysis findings of each measured kernel (src/analysis/rules; `gpuscope rules
 -- --list` describes every rule), written with kernel_metrics. Reports written before this table
 -- existed lack it; gpuscope creates it when it evaluates such a report again.
