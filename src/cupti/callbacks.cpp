@@ -14,6 +14,8 @@
 #include "cupti/cupti_error.h"
 #include "cupti/kernel_profiler.h"
 #include "cupti/launch_call.h"
+#include "cupti/source_passes.h"
+#include "inject/own_replay_calls.h"
 #include "cupti/sticky_error_watch.h"
 #include "inject/log.h"
 #include "inject/nvtx_start_end_ids.h"
@@ -145,6 +147,12 @@ void CUPTIAPI OnCallback(void* /*userdata*/, CUpti_CallbackDomain domain, CUpti_
       if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
         OnContextDestroyStarting(resource->context);
       }
+      if (cbid == CUPTI_CBID_RESOURCE_MODULE_LOADED && resource->resourceDescriptor != nullptr) {
+        const auto* module = static_cast<const CUpti_ModuleResourceData*>(resource->resourceDescriptor);
+        if (KernelProfiler* profiler = g_kernel_profiler.load(std::memory_order_acquire)) {
+          profiler->OnModuleLoaded(module->pCubin, module->cubinSize);
+        }
+      }
       return;
     }
     if (domain == CUPTI_CB_DOMAIN_NVTX) {
@@ -154,6 +162,11 @@ void CUPTIAPI OnCallback(void* /*userdata*/, CUpti_CallbackDomain domain, CUpti_
     }
     if (domain != CUPTI_CB_DOMAIN_RUNTIME_API && domain != CUPTI_CB_DOMAIN_DRIVER_API) return;
     const auto* api = static_cast<const CUpti_CallbackData*>(data);
+    // gpuscope's own replay of a launch (source counters): not the program's calls.
+    if (ReplayingOnThisThread()) {
+      if (api->callbackSite == CUPTI_API_ENTER) inject::NoteOwnReplayCall(api->correlationId);
+      return;
+    }
     if (IsStickyErrorWatchedCall(domain, cbid)) {
       std::optional<StickyErrorCall> error = OnStickyErrorWatchedCall(domain, *api);
       const StickyErrorHandler* handler = g_sticky_error_handler.load(std::memory_order_acquire);
@@ -271,6 +284,10 @@ Status EnableKernelProfiler(KernelProfiler& profiler) {
   // where it fails (CUPTI_ERROR_UNKNOWN on the H200).
   GPUSCOPE_RETURN_IF_ERROR(WatchKernelLaunches(g_subscriber));
   g_kernel_profiler.store(&profiler, std::memory_order_release);
+  if (profiler.source_counters()) {
+    GPUSCOPE_RETURN_IF_ERROR(Enable(CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_LOADED,
+                                    "enabling the module-loaded callback"));
+  }
   inject::LogDebug("kernel profiler: " + std::to_string(profiler.metric_count()) + " metrics");
   return Status();
 }

@@ -58,6 +58,9 @@ ContextRangeProfiler& KernelProfiler::ContextFor(CUcontext context, std::uint32_
 
 bool KernelProfiler::OnEnter(const LaunchCall& call, LaunchInFlight& launch) {
   if (selection_.Exhausted()) return true;
+  // The source passes replay the launch with the driver call's parameters: its runtime call
+  // leaves the decision (and the measurement) to the driver call nested in it.
+  if (config_.source_counters && call.is_runtime_call()) return false;
   if (!call.NamesKernelAndContext()) return false;
   const CUpti_CallbackData& data = call.data();
   const std::uint32_t device_id = call.DeviceId();
@@ -94,6 +97,9 @@ bool KernelProfiler::OnEnter(const LaunchCall& call, LaunchInFlight& launch) {
   // A setup failure of the context (no counters, unsupported device) is permanent; a failed
   // step of one launch is reported and the next launch is tried again.
   ProfileFailure failure = context.failure();
+  if (failure.empty() && config_.source_counters) {
+    source_.Run(call, device_id, context.chip(), kernel.source);
+  }
   if (failure.empty()) {
     std::string what;
     std::string replay_problem;
@@ -204,9 +210,17 @@ void KernelProfiler::OnExit(const LaunchCall& call, LaunchInFlight& launch) {
   launch.lock.unlock();
 }
 
+void KernelProfiler::OnModuleLoaded(const void* cubin, std::size_t size) {
+  try {
+    source_.OnModuleLoaded(cubin, size);
+  } catch (...) {
+  }
+}
+
 void KernelProfiler::ForgetContext(CUcontext context) {
   try {
     std::lock_guard<std::mutex> lock(mutex_);
+    source_.ForgetContext(context);
     auto found = contexts_.find(context);
     if (found == contexts_.end()) return;
     found->second->Disable();

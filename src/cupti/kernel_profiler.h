@@ -41,6 +41,7 @@
 #include "cupti/context_range_profiler.h"
 #include "cupti/launch_selection.h"
 #include "cupti/profiler_setup.h"
+#include "cupti/source_passes.h"
 #include "inject/config.h"
 #include "inject/profiled_kernel.h"
 
@@ -67,6 +68,11 @@ class KernelProfiler {
   // A context is being destroyed: its range profiler goes with it (a later context may get
   // the same address). Never throws.
   void ForgetContext(CUcontext context);
+
+  // Source counters asked for: module loads are watched (their cubins kept).
+  bool source_counters() const { return config_.source_counters; }
+  // CUPTI_CBID_RESOURCE_MODULE_LOADED; never throws.
+  void OnModuleLoaded(const void* cubin, std::size_t size);
 
   // From the subscriber's callback, for a kernel launch call (IsKernelLaunchCallback);
   // never throws.
@@ -97,6 +103,7 @@ class KernelProfiler {
   ProfilerSetup setup_;
   std::unordered_map<CUcontext, std::unique_ptr<ContextRangeProfiler>> contexts_;
   bool said_unavailable_ = false;
+  SourcePasses source_;  // gpuscope's own replay for source counters (config_.source_counters)
 };
 
 }  // namespace gpuscope::cupti

@@ -39,6 +39,7 @@ class LaunchCall {
       : domain_(domain), cbid_(cbid), data_(data) {}
 
   CUpti_CallbackDomain domain() const { return domain_; }
+  CUpti_CallbackId cbid() const { return cbid_; }
   const CUpti_CallbackData& data() const { return data_; }
   bool is_runtime_call() const { return domain_ == CUPTI_CB_DOMAIN_RUNTIME_API; }
   bool is_enter() const { return data_.callbackSite == CUPTI_API_ENTER; }

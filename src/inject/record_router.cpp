@@ -3,6 +3,7 @@
 #include <string>
 
 #include "inject/log.h"
+#include "inject/own_replay_calls.h"
 
 namespace gpuscope::inject {
 
@@ -14,24 +15,28 @@ RecordRouter::RecordRouter(model::RecordSink& sink, ApiNestingLimits nesting_lim
 // buffer was full, or the record was force-flushed before the GPU finished). They are
 // written anyway, so that counts stay right, and counted, so that summaries can say so.
 void RecordRouter::OnKernel(const model::KernelRecord& record) {
+  if (IsOwnReplayCall(record.correlation_id)) return SkipOwnReplay();
   if (record.start == 0 || record.end == 0) ++counters_.kernels_without_timestamp;
   SeeTimestamp(record.end);
   sink_.OnKernel(record);
 }
 
 void RecordRouter::OnMemcpy(const model::MemcpyRecord& record) {
+  if (IsOwnReplayCall(record.correlation_id)) return SkipOwnReplay();
   if (record.start == 0 || record.end == 0) ++counters_.copies_without_timestamp;
   SeeTimestamp(record.end);
   sink_.OnMemcpy(record);
 }
 
 void RecordRouter::OnMemset(const model::MemsetRecord& record) {
+  if (IsOwnReplayCall(record.correlation_id)) return SkipOwnReplay();
   if (record.start == 0 || record.end == 0) ++counters_.memsets_without_timestamp;
   SeeTimestamp(record.end);
   sink_.OnMemset(record);
 }
 
 void RecordRouter::OnApiCall(const model::ApiCallRecord& record) {
+  if (IsOwnReplayCall(record.correlation_id)) return SkipOwnReplay();
   SeeTimestamp(record.start);
   nesting_.OnApiCall(record);
 }
@@ -42,6 +47,7 @@ void RecordRouter::OnMemory(const model::MemoryRecord& record) {
 }
 
 void RecordRouter::OnSync(const model::SyncRecord& record) {
+  if (IsOwnReplayCall(record.correlation_id)) return SkipOwnReplay();
   SeeTimestamp(record.end);
   sink_.OnSync(record);
 }

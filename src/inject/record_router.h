@@ -54,6 +54,8 @@ class RecordRouter {
   const model::CollectionCounters& counters() const { return counters_; }
 
  private:
+  // A record of gpuscope's own replay of a launch (inject/own_replay_calls.h).
+  void SkipOwnReplay() { ++counters_.own_replay_records; }
   void SeeTimestamp(model::Timestamp t) {
     if (t > newest_timestamp_) newest_timestamp_ = t;
   }

@@ -242,6 +242,9 @@ struct CollectionCounters {
   // Activity buffers whose rest could not be read (CUPTI refused a record, or translating
   // one failed): how many records were lost with them cannot be known.
   std::uint64_t unreadable_buffers = 0;
+  // Records of gpuscope's own replay of profiled launches (source counters: its extra
+  // launches and synchronisations), left out of the trace: not lost, not the program's.
+  std::uint64_t own_replay_records = 0;
 };
 
 }  // namespace gpuscope::model

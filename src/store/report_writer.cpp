@@ -412,6 +412,7 @@ bool ReportWriter::WriteFlushState() {
       {"unknown_records", counters_.unknown_records},
       {"unfinished_nvtx_ranges", counters_.unfinished_nvtx_ranges},
       {"unreadable_buffers", counters_.unreadable_buffers},
+      {"own_replay_records", counters_.own_replay_records},
       {"records_not_written", records_not_written_},
   };
   sqlite3_stmt* counter = stmts_->upsert_counter.get();

@@ -134,6 +134,8 @@ CREATE TABLE counters (
   -- unreadable_buffers         CUPTI buffers whose rest could not be read or translated
   --                            (the records in that rest are lost; their number is unknown)
   -- records_not_written        records the writer received but could not store (I/O error)
+  -- own_replay_records         records of gpuscope's own replay of profiled launches (source
+  --                            counters: its extra launches and synchronisations), left out
 ) WITHOUT ROWID;
 
 -- `gpuscope profile`: kernel launches measured by replay with CUPTI's Range Profiler. The

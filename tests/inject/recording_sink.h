@@ -7,6 +7,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "model/record_sink.h"
@@ -27,12 +28,23 @@ struct ApiCall {
   bool nested = false;
 };
 
+struct RecordedInstructionValue {
+  std::uint64_t cubin_crc = 0;
+  std::string function;
+  std::uint64_t pc_offset = 0;
+  std::string metric;
+  std::uint64_t value = 0;
+};
+
 struct RecordedProfile {
   model::ProfiledKernelRecord record;
   std::string name;
   std::string chip;
   std::string message;
   std::vector<std::uint8_t> counter_data;
+  std::string source_message;
+  std::vector<RecordedInstructionValue> instruction_values;
+  std::vector<std::pair<std::uint64_t, std::vector<std::uint8_t>>> cubins;
 };
 
 class RecordingSink : public model::RecordSink {
@@ -88,10 +100,18 @@ class RecordingSink : public model::RecordSink {
   }
   void OnProfiledKernel(const model::ProfiledKernelRecord& r) override {
     std::lock_guard<std::mutex> lock(mutex_);
-    profiled_kernels.push_back({r, std::string(r.mangled_name), std::string(r.chip),
-                                std::string(r.message),
-                                std::vector<std::uint8_t>(r.counter_data.begin(),
-                                                          r.counter_data.end())});
+    RecordedProfile profile{r, std::string(r.mangled_name), std::string(r.chip),
+                            std::string(r.message),
+                            std::vector<std::uint8_t>(r.counter_data.begin(), r.counter_data.end()),
+                            std::string(r.source.message), {}, {}};
+    for (const model::InstructionValue& v : r.instruction_values) {
+      profile.instruction_values.push_back({v.cubin_crc, std::string(v.function_name),
+                                            v.pc_offset, std::string(v.metric), v.value});
+    }
+    for (const model::CubinImage& c : r.cubins) {
+      profile.cubins.emplace_back(c.crc, std::vector<std::uint8_t>(c.image.begin(), c.image.end()));
+    }
+    profiled_kernels.push_back(std::move(profile));
   }
   void OnCounters(const model::CollectionCounters& c) override {
     std::lock_guard<std::mutex> lock(mutex_);

@@ -1,0 +1,44 @@
+#include "cupti/driver_entry_points.h"
+
+#include <dlfcn.h>
+
+#include <mutex>
+#include <string>
+
+namespace gpuscope::cupti {
+namespace {
+
+template <typename Function>
+bool Find(void* library, const char* name, Function& out, std::string& missing) {
+  out = reinterpret_cast<Function>(dlsym(library, name));
+  if (out == nullptr) missing += (missing.empty() ? "" : ", ") + std::string(name);
+  return out != nullptr;
+}
+
+StatusOr<const DriverEntryPoints*> LookUp() {
+  // The driver is loaded (it loaded us): RTLD_NOLOAD finds it without loading another copy.
+  void* library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+  if (library == nullptr) return Status::Error("the CUDA driver (libcuda.so.1) is not loaded");
+  static DriverEntryPoints entry_points;
+  std::string missing;
+  Find(library, "cuLaunchKernel", entry_points.launch_kernel, missing);
+  Find(library, "cuLaunchKernel_ptsz", entry_points.launch_kernel_ptsz, missing);
+  Find(library, "cuLaunchKernelEx", entry_points.launch_kernel_ex, missing);
+  Find(library, "cuLaunchKernelEx_ptsz", entry_points.launch_kernel_ex_ptsz, missing);
+  Find(library, "cuLaunchCooperativeKernel", entry_points.launch_cooperative, missing);
+  Find(library, "cuLaunchCooperativeKernel_ptsz", entry_points.launch_cooperative_ptsz, missing);
+  Find(library, "cuCtxSynchronize", entry_points.context_synchronize, missing);
+  if (!missing.empty()) return Status::Error("the CUDA driver lacks " + missing);
+  return &entry_points;
+}
+
+}  // namespace
+
+StatusOr<const DriverEntryPoints*> Driver() {
+  static std::once_flag once;
+  static StatusOr<const DriverEntryPoints*> found = Status::Error("not looked up");
+  std::call_once(once, [] { found = LookUp(); });
+  return found;
+}
+
+}  // namespace gpuscope::cupti

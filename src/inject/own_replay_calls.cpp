@@ -1,0 +1,33 @@
+#include "inject/own_replay_calls.h"
+
+#include <atomic>
+#include <mutex>
+#include <unordered_set>
+
+namespace gpuscope::inject {
+namespace {
+
+std::mutex g_mutex;  // trivially destructible; the set is never destroyed (records come late)
+std::unordered_set<std::uint32_t>& Calls() {
+  static auto* calls = new std::unordered_set<std::uint32_t>();
+  return *calls;
+}
+// Cheap test on the writer thread for every record while no replay ever happened.
+std::atomic<bool> g_any{false};
+
+}  // namespace
+
+void NoteOwnReplayCall(std::uint32_t correlation_id) {
+  if (correlation_id == 0) return;
+  std::lock_guard<std::mutex> lock(g_mutex);
+  Calls().insert(correlation_id);
+  g_any.store(true, std::memory_order_release);
+}
+
+bool IsOwnReplayCall(std::uint32_t correlation_id) {
+  if (!g_any.load(std::memory_order_acquire) || correlation_id == 0) return false;
+  std::lock_guard<std::mutex> lock(g_mutex);
+  return Calls().count(correlation_id) != 0;
+}
+
+}  // namespace gpuscope::inject

@@ -1,0 +1,17 @@
+// The CUDA calls gpuscope itself makes inside the program to replay a profiled launch for its
+// source counters (cupti/source_passes): the extra launches and synchronisations. Their
+// activity records are not the program's work, so the record router leaves them out of the
+// trace (and counts them: counters.own_replay_records), keyed by the calls' correlation ids.
+//
+// Process-wide and thread-safe: the callbacks that see the calls run on the program's thread,
+// the router on the writer thread. Ids are few (a handful per profiled launch).
+#pragma once
+
+#include <cstdint>
+
+namespace gpuscope::inject {
+
+void NoteOwnReplayCall(std::uint32_t correlation_id);
+bool IsOwnReplayCall(std::uint32_t correlation_id);
+
+}  // namespace gpuscope::inject
