@@ -12,7 +12,7 @@ the tutorial's `s = 0`: Numba then types `s` as float64, and every `s += ...` is
 add (reference 000's problem; tests/gpu/source_lines_test.cpp finds that line by its
 `# planted:` marker). The kernel is compiled with `lineinfo=True`, which adds the line table
 that source counters need and leaves the generated code as it is; Numba offers no
-environment variable for it (docs/source-counters.md).
+environment variable for it (docs/jit-line-info.md).
 """
 import sys
 

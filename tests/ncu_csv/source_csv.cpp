@@ -72,8 +72,8 @@ Status Located(const Record& record, const std::string& message) {
 }
 
 // Fills row.values from fields[first_value...] under `columns`.
-Status ReadValues(const Record& record, size_t first_value,
-                  const std::vector<std::string>& columns, bool strict, SourceRow& row) {
+Status ReadValues(const Record& record, size_t first_value, const std::vector<std::string>& columns,
+                  bool strict, SourceRow& row) {
   if (record.fields.size() < first_value + columns.size()) {
     return Located(record, "has " + std::to_string(record.fields.size()) + " fields, the header " +
                                std::to_string(first_value + columns.size()));
@@ -143,8 +143,9 @@ StatusOr<std::vector<SourceFunction>> ParseGpuscopeSourceCsv(std::string_view te
   const Record& header = records->front();
   if (header.fields.size() < kIdentity.size() ||
       !std::equal(kIdentity.begin(), kIdentity.end(), header.fields.begin())) {
-    return Located(header, "the header must start with \"ID\",\"Kernel Name\",\"Function\","
-                           "\"Address\",\"Source\",\"File\",\"Line\"");
+    return Located(header,
+                   "the header must start with \"ID\",\"Kernel Name\",\"Function\","
+                   "\"Address\",\"Source\",\"File\",\"Line\"");
   }
   const std::vector<std::string> columns(header.fields.begin() + kIdentity.size(),
                                          header.fields.end());

@@ -1,6 +1,8 @@
 // The source-page readers and the per-instruction comparison of issue 11 on recorded and
 // hand-written pages, without a GPU: tests/gpu/source_vs_ncu_test.cpp trusts them to say
 // whether gpuscope agrees with Nsight Compute.
+#include "source_csv.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -8,7 +10,6 @@
 #include <sstream>
 
 #include "source_comparison.h"
-#include "source_csv.h"
 
 namespace gpuscope::ncu_csv {
 namespace {
@@ -22,11 +23,13 @@ std::string RecordedNcuPage() {
   return text.str();
 }
 
-const std::vector<std::string> kCompared = {
-    "Instructions Executed",         "Thread Instructions Executed",
-    "Predicated-On Thread Instructions Executed", "L2 Theoretical Sectors Global",
-    "L2 Theoretical Sectors Global Ideal",        "L1 Wavefronts Shared",
-    "L1 Wavefronts Shared Ideal"};
+const std::vector<std::string> kCompared = {"Instructions Executed",
+                                            "Thread Instructions Executed",
+                                            "Predicated-On Thread Instructions Executed",
+                                            "L2 Theoretical Sectors Global",
+                                            "L2 Theoretical Sectors Global Ideal",
+                                            "L1 Wavefronts Shared",
+                                            "L1 Wavefronts Shared Ideal"};
 
 // The contract of `gpuscope source --csv`: identity columns, then counts.
 constexpr const char* kGpuscopeHeader =
@@ -223,9 +226,8 @@ TEST(CompareSourceFunctions, MissingOrDifferentInstructionsAndExtraValuesFail) {
       "\"0x1010\",\"EXIT\",\"32\",\"0\"\n"
       "\"0x1020\",\"NOP\",\"0\",\"0\"\n");
   ASSERT_TRUE(ncu.ok()) << ncu.status().message();
-  const std::vector<std::string> columns = {"Instructions Executed",
-                                            "L2 Theoretical Sectors Global",
-                                            "L1 Wavefronts Shared"};
+  const std::vector<std::string> columns = {
+      "Instructions Executed", "L2 Theoretical Sectors Global", "L1 Wavefronts Shared"};
   auto compare = [&](const std::string& rows) {
     auto gpuscope = ParseGpuscopeSourceCsv(
         R"csv("ID","Kernel Name","Function","Address","Source","File","Line","Instructions Executed",)csv"
@@ -235,7 +237,8 @@ TEST(CompareSourceFunctions, MissingOrDifferentInstructionsAndExtraValuesFail) {
     EXPECT_TRUE(gpuscope.ok()) << gpuscope.status().message();
     return CompareSourceFunctions(ncu->front(), gpuscope->front(), columns, 0.01);
   };
-  const std::string ldg = R"csv("0","k(int)","_Z1ki","0x0000","LDG.E R0, desc[UR4][R2.64] ;","","","32","128","")csv";
+  const std::string ldg =
+      R"csv("0","k(int)","_Z1ki","0x0000","LDG.E R0, desc[UR4][R2.64] ;","","","32","128","")csv";
   const std::string exit = R"csv("0","k(int)","_Z1ki","0x0010","EXIT ;","","","32","","")csv";
   // The trailing NOP never ran: leaving it out is fine.
   SourceComparison same = compare(ldg + "\n" + exit + "\n");
@@ -244,14 +247,14 @@ TEST(CompareSourceFunctions, MissingOrDifferentInstructionsAndExtraValuesFail) {
   // An executed instruction missing.
   EXPECT_FALSE(compare(ldg + "\n").ok());
   // Another instruction at the same offset.
-  EXPECT_FALSE(
-      compare(ldg + "\n" + R"csv("0","k(int)","_Z1ki","0x0010","RET.ABS R20 ;","","","32","","")csv" +
-              "\n")
-          .ok());
+  EXPECT_FALSE(compare(ldg + "\n" +
+                       R"csv("0","k(int)","_Z1ki","0x0010","RET.ABS R20 ;","","","32","","")csv" +
+                       "\n")
+                   .ok());
   // Zero in ncu, non-zero in gpuscope.
-  EXPECT_FALSE(
-      compare(ldg + "\n" + R"csv("0","k(int)","_Z1ki","0x0010","EXIT ;","","","32","4","")csv" + "\n")
-          .ok());
+  EXPECT_FALSE(compare(ldg + "\n" +
+                       R"csv("0","k(int)","_Z1ki","0x0010","EXIT ;","","","32","4","")csv" + "\n")
+                   .ok());
   // Shared wavefronts where ncu has no such column for the kernel.
   SourceComparison extra = compare(
       R"csv("0","k(int)","_Z1ki","0x0000","LDG.E R0, desc[UR4][R2.64] ;","","","32","128","8")csv" +
