@@ -70,16 +70,6 @@ int LaunchesOf(const std::string& name) {
   return 0;
 }
 
-// The functions of a source page keyed by (function name, n-th launch of that name).
-using LaunchKey = std::pair<std::string, int>;
-template <typename T>
-std::map<LaunchKey, const T*> ByLaunch(const std::vector<T>& items) {
-  std::map<LaunchKey, const T*> keyed;
-  std::map<std::string, int> ordinal;
-  for (const T& item : items) keyed[{item.function_name, ordinal[item.function_name]++}] = &item;
-  return keyed;
-}
-
 std::string OnlyReport(const ScratchDir& dir) {
   std::string report;
   for (const auto& entry : std::filesystem::directory_iterator(dir.path())) {
@@ -131,16 +121,16 @@ TEST(GpuSourceVsNcu, EveryInstructionOfEightKernelsWithinOnePercent) {
   auto launches = nc::ParseProfileCsv(raw.out);
   ASSERT_TRUE(launches.ok()) << "gpuscope's raw page: " << launches.status().message();
 
-  const auto ncu_by_launch = ByLaunch(*ncu_functions);
-  const auto gpuscope_by_launch = ByLaunch(*gpuscope_functions);
-  const auto metrics_by_launch = ByLaunch(*launches);
+  const auto ncu_by_launch = nc::ByLaunch(*ncu_functions);
+  const auto gpuscope_by_launch = nc::ByLaunch(*gpuscope_functions);
+  const auto metrics_by_launch = nc::ByLaunch(*launches);
   std::string problems;
   for (const ComparedKernel& kernel : kKernels) {
     const int launch_count = LaunchesOf(kernel.name);
     ASSERT_GT(launch_count, 0) << kernel.name << " is not in metrics_kernels.h";
     size_t telling = 0;
     for (int launch = 0; launch < launch_count; ++launch) {
-      const LaunchKey key{kernel.name, launch};
+      const nc::LaunchKey key{kernel.name, launch};
       const std::string where = std::string(kernel.name) + " launch " + std::to_string(launch);
       auto ncu_function = ncu_by_launch.find(key);
       auto gpuscope_function = gpuscope_by_launch.find(key);

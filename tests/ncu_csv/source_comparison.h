@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "source_csv.h"
@@ -38,6 +39,19 @@ SourceComparison CompareSourceFunctions(const SourceFunction& reference,
 
 // The sum of `column` over the function's SASS rows (rows with an address).
 double SassColumnSum(const SourceFunction& function, const std::string& column);
+
+// A launch as both tools can name it: the function name and the n-th launch of that name
+// on the page (from 0). Pages list launches in the order they were profiled.
+using LaunchKey = std::pair<std::string, int>;
+
+// `items` (SourceFunction or ProfiledLaunch: anything with a function_name) by LaunchKey.
+template <typename T>
+std::map<LaunchKey, const T*> ByLaunch(const std::vector<T>& items) {
+  std::map<LaunchKey, const T*> keyed;
+  std::map<std::string, int> ordinal;
+  for (const T& item : items) keyed[{item.function_name, ordinal[item.function_name]++}] = &item;
+  return keyed;
+}
 
 // Whether two counts agree: equal when either is zero, else within `relative_tolerance` of
 // the reference.

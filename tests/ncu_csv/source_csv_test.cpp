@@ -263,6 +263,24 @@ TEST(CompareSourceFunctions, MissingOrDifferentInstructionsAndExtraValuesFail) {
   EXPECT_EQ(extra.absent_in_reference, std::vector<std::string>{"L1 Wavefronts Shared"});
 }
 
+TEST(ByLaunch, NumbersTheLaunchesOfEachFunctionInPageOrder) {
+  auto functions = ParseGpuscopeSourceCsv(
+      R"csv("ID","Kernel Name","Function","Address","Source","File","Line","Instructions Executed")csv"
+      "\n"
+      R"csv("0","k_a(int)","_Z3k_ai","0x0000","EXIT","","","1")csv"
+      "\n"
+      R"csv("1","k_b(int)","_Z3k_bi","0x0000","EXIT","","","2")csv"
+      "\n"
+      R"csv("2","k_a(int)","_Z3k_ai","0x0000","EXIT","","","3")csv"
+      "\n");
+  ASSERT_TRUE(functions.ok()) << functions.status().message();
+  auto keyed = ByLaunch(*functions);
+  ASSERT_EQ(keyed.size(), 3u);
+  EXPECT_EQ(keyed.at({"k_a", 0})->id, 0);
+  EXPECT_EQ(keyed.at({"k_a", 1})->id, 2);
+  EXPECT_EQ(keyed.at({"k_b", 0})->id, 1);
+}
+
 TEST(CompareSourceFunctions, AColumnGpuscopeLacksIsAProblem) {
   auto ncu = ParseNcuSourcePage(
       "\"Kernel Name\",\"k(int)\",\n\"Address\",\"Source\",\"Divergent Branches\"\n"
