@@ -5,6 +5,11 @@
 // uncoalesced loads, register-limited occupancy, divergence, local memory, a tiny launch, and
 // the accidental FP64 accumulator of reference 000.
 //
+// Source lines: the line of each planted problem ends with a marker comment
+// (`// planted: fp64-accumulator`, `uncoalesced`, `bank-conflicts`, `divergent-branch`,
+// `local-memory`); tests/gpu/source_lines_test.cpp finds the line by its marker and checks
+// that `gpuscope source` attributes the problem to it. The program is built with -lineinfo.
+//
 // Determinism: inputs are generated on the GPU from the element index (init_* kernels, which
 // no `-k regex:^k_` filter selects), every kernel is a pure function of its buffers, and no
 // kernel uses atomics, so the checksums printed at the end are the same bits on every run.
@@ -82,7 +87,9 @@ __global__ void k_smem_bank_conflicts(float* data, int rounds) {
   __syncwarp();
   float sum = 0.0f;
   for (int r = 0; r < rounds; ++r) {
-    for (int k = 0; k < 32; ++k) sum += tile[lane * 32 + ((k + r) & 31)];
+    for (int k = 0; k < 32; ++k) {
+      sum += tile[lane * 32 + ((k + r) & 31)];  // planted: bank-conflicts
+    }
   }
   data[i] = sum / (32.0f * rounds);
 }
@@ -92,7 +99,7 @@ __global__ void k_smem_bank_conflicts(float* data, int rounds) {
 // map is a permutation, every element read once.
 __global__ void k_uncoalesced_stride33(long n, const float* in, float* out) {
   const long i = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x;
-  if (i < n) out[i] += in[(i * mk::kStride) & (n - 1)];
+  if (i < n) out[i] += in[(i * mk::kStride) & (n - 1)];  // planted: uncoalesced
 }
 
 // Compute-bound FP64: four DFMA chains converging to 1.
@@ -138,10 +145,14 @@ __global__ void k_divergent_branches(float* data) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   const int lane = threadIdx.x & 31;
   float v = data[i];
-  if (lane & 1) {
-    for (int k = 0; k < 64 + lane * 4; ++k) v = fmaf(v, 0.999f, 0.001f);
+  if (lane & 1) {                            // planted: divergent-branch
+    for (int k = 0; k < 64 + lane * 4; ++k) {  // planted: divergent-branch
+      v = fmaf(v, 0.999f, 0.001f);
+    }
   } else {
-    for (int k = 0; k < 32 + lane * 2; ++k) v = v * 0.5f + 0.25f;
+    for (int k = 0; k < 32 + lane * 2; ++k) {  // planted: divergent-branch
+      v = v * 0.5f + 0.25f;
+    }
   }
   if (lane % 3 == 0) v = sqrtf(v);
   data[i] = v;
@@ -162,7 +173,7 @@ __global__ void k_local_spill(float* data, int rounds) {
   float sum = 0.0f;
   for (int r = 0; r < rounds; ++r) {
     // Averages keep every value within the inputs' range, so the index stays defined.
-    sum = 0.5f * (sum + table[index]);
+    sum = 0.5f * (sum + table[index]);  // planted: local-memory
     table[(index + 13) & (kSize - 1)] = sum;
     index = (index * 5 + 3 + static_cast<int>(sum * 16.0f)) & (kSize - 1);
   }
@@ -184,7 +195,7 @@ __global__ void k_fp64_accumulator(const float* image, const float* mask, float*
       const int r = row - k + kHalf;
       const int c = col - l + kHalf;
       if (r >= 0 && r < kSide && c >= 0 && c < kSide) {
-        sum += mask[k * mk::kMaskSide + l] * image[r * kSide + c];
+        sum += mask[k * mk::kMaskSide + l] * image[r * kSide + c];  // planted: fp64-accumulator
       }
     }
   }

@@ -6,6 +6,13 @@ float32 image instead, so that nothing needs a file. What the program launches i
 tutorial's nvprof summary shows: one `convolve` kernel, three host-to-device copies
 (result, mask, image: Numba copies every host array argument in) and three device-to-host
 copies (it copies every one of them back after the launch).
+
+By default the accumulator is `float32(0)`, the tutorial's fix. With `--as-published` it is
+the tutorial's `s = 0`: Numba then types `s` as float64, and every `s += ...` is an FP64
+add (reference 000's problem; tests/gpu/source_lines_test.cpp finds that line by its
+`# planted:` marker). The kernel is compiled with `lineinfo=True`, which adds the line table
+that source counters need and leaves the generated code as it is; Numba offers no
+environment variable for it (docs/jit-line-info.md).
 """
 import sys
 
@@ -22,25 +29,37 @@ MASK_SHAPE = (13, 13)
 BLOCK = (32, 32)
 
 
-@cuda.jit
-def convolve(result, mask, image):
-    i, j = cuda.grid(2)
-    image_rows, image_cols = image.shape
-    if (i >= image_rows) or (j >= image_cols):
-        return
-    delta_rows = mask.shape[0] // 2
-    delta_cols = mask.shape[1] // 2
-    s = float32(0)
-    for k in range(mask.shape[0]):
-        for l in range(mask.shape[1]):  # noqa: E741  (the tutorial's names)
-            i_k = i - k + delta_rows
-            j_l = j - l + delta_cols
-            if (i_k >= 0) and (i_k < image_rows) and (j_l >= 0) and (j_l < image_cols):
-                s += mask[k, l] * image[i_k, j_l]
-    result[i, j] = s
+def make_convolve(accumulator_zero):
+    """The tutorial's kernel. Numba freezes `accumulator_zero` into it as a constant, and
+    its type becomes the accumulator's: float32(0) keeps `s` in float32; the published 0
+    (an integer) makes `s` float64 once a float32 product is added to it."""
+
+    @cuda.jit(lineinfo=True)
+    def convolve(result, mask, image):
+        i, j = cuda.grid(2)
+        image_rows, image_cols = image.shape
+        if (i >= image_rows) or (j >= image_cols):
+            return
+        delta_rows = mask.shape[0] // 2
+        delta_cols = mask.shape[1] // 2
+        s = accumulator_zero
+        for k in range(mask.shape[0]):
+            for l in range(mask.shape[1]):  # noqa: E741  (the tutorial's names)
+                i_k = i - k + delta_rows
+                j_l = j - l + delta_cols
+                if (i_k >= 0) and (i_k < image_rows) and (j_l >= 0) and (j_l < image_cols):
+                    s += mask[k, l] * image[i_k, j_l]  # planted: fp64-accumulator
+        result[i, j] = s
+
+    return convolve
 
 
 def main():
+    as_published = sys.argv[1:] == ["--as-published"]
+    if sys.argv[1:] and not as_published:
+        print("usage: numba_convolve.py [--as-published]", file=sys.stderr)
+        return 2
+    convolve = make_convolve(0 if as_published else float32(0))
     rng = np.random.default_rng(0)
     image = rng.random(IMAGE_SHAPE, dtype=np.float32)
     result = np.empty_like(image)

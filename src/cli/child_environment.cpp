@@ -13,6 +13,14 @@ namespace {
 
 std::string_view NameOf(std::string_view entry) { return entry.substr(0, entry.find('=')); }
 
+// Whether `name` is set in `entries`, to any value (empty included: the user chose it).
+bool HasVariable(const std::vector<std::string>& entries, std::string_view name) {
+  for (const std::string& entry : entries) {
+    if (NameOf(entry) == name) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::vector<std::string> BuildChildEnvironment(const std::vector<std::string>& current,
@@ -53,6 +61,13 @@ std::vector<std::string> BuildChildEnvironment(const std::vector<std::string>& c
   }
   for (const auto& [name, value] : ours) environment.push_back(name + "=" + value);
   environment.push_back(std::string(kLibraryPathVariable) + "=" + library_path);
+  if (settings.jit_line_info) {
+    for (const DefaultValue& line_info : kLineInfoDefaults) {
+      if (!HasVariable(current, line_info.name)) {
+        environment.push_back(std::string(line_info.name) + "=" + line_info.value);
+      }
+    }
+  }
   return environment;
 }
 

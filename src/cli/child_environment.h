@@ -20,6 +20,9 @@ struct ChildEnvironmentSettings {
   ReportPermissions report_permissions = kDefaultReportPermissions;
   bool profile_from_start = true;
   bool quiet = false;  // the injection prints no banner on the program's stderr
+  // Source counters are collected: the JIT compilers' line-table switches
+  // (contract::kLineInfoDefaults) are added where the user's environment has none.
+  bool jit_line_info = false;
   // `gpuscope profile`: GPUSCOPE_PROFILE_METRICS and the kernel filter, by name
   // (contract::kProfileVariables). Every one of them is always set (empty when not given), so
   // that a `gpuscope run` started from inside a profiled program's environment never inherits
@@ -29,7 +32,8 @@ struct ChildEnvironmentSettings {
 
 // `current` holds "NAME=value" entries (environ). Contract variables replace any the user
 // had (a gpuscope run inside a gpuscope run traces with the inner settings); everything else,
-// GPUSCOPE_FLUSH_MS included, passes through unchanged. GPUSCOPE_ROOT_PID is left out: only
+// GPUSCOPE_FLUSH_MS included, passes through unchanged. The line-table defaults never replace
+// a value the user set, even an empty one. GPUSCOPE_ROOT_PID is left out: only
 // the forked child knows its pid, and the launcher adds it there.
 std::vector<std::string> BuildChildEnvironment(const std::vector<std::string>& current,
                                                const ChildEnvironmentSettings& settings);

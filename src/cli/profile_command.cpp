@@ -222,6 +222,7 @@ std::optional<int> RunProgram(const ProfileOptions& options, const ProfileReques
     // process: child processes would write over the root's.
     if (application) run.follow_children = false;
     run.quiet = options.quiet;
+    run.jit_line_info = plan.source_counters;  // line tables from JIT compilers (contract)
     run.program = options.program;
     VariableList variables = ProfileVariables(options, plan, scratch.config_file);
     if (application) {

@@ -28,6 +28,9 @@ struct RunOptions {
   bool profile_from_start = true;
   bool follow_children = true;
   bool quiet = false;
+  // `gpuscope profile` with source counters: the JIT compilers' line-table switches for the
+  // program (ChildEnvironmentSettings::jit_line_info); `gpuscope run` never sets it.
+  bool jit_line_info = false;
   // The trace rules' findings after the summary (analysis/trace_rules); --no-rules: none.
   bool print_rules = true;
   bool help = false;

@@ -94,6 +94,28 @@ inline constexpr const char* kProfileVariables[] = {
     kReplayPassesVariable,      kReplayDirVariable,   kProfileSourceVariable,
 };
 
+// --- Read by the JIT compilers in the traced program (source counters) ---
+//
+// Source counters name the source line of each SASS instruction only where the compiler
+// wrote a line table. `gpuscope profile` collecting them (SourceCounters, --set full) sets
+// these in the program's environment *only where the user has not set them*: a value the
+// user chose, whatever it is, reaches the program unchanged. Only switches that leave the
+// generated code as it is belong here; what each framework offers is in
+// docs/jit-line-info.md (Numba and CuPy have no such switch: their environment variables
+// NUMBA_CUDA_DEBUGINFO and CUPY_CUDA_COMPILE_WITH_DEBUG also turn optimisation off).
+
+// Triton: "0" keeps the line table in the kernels it compiles (its default); "1" drops it.
+inline constexpr const char* kTritonDisableLineInfoVariable = "TRITON_DISABLE_LINE_INFO";
+
+struct DefaultValue {
+  const char* name;
+  const char* value;
+};
+// Name and value of each, in the order the launcher adds them.
+inline constexpr DefaultValue kLineInfoDefaults[] = {
+    {kTritonDisableLineInfoVariable, "0"},
+};
+
 // --- Set by the user for one side only ---
 
 // The CLI: where libgpuscope_inject.so is, for relocated installs (default

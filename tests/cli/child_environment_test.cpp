@@ -84,6 +84,35 @@ TEST(ChildEnvironment, ReplacesStaleContractVariablesAndKeepsTuning) {
   EXPECT_EQ(env["WEIRD"], "=x=y");
 }
 
+// Source counters: the JIT compilers' line-table switches (contract::kLineInfoDefaults), and
+// only then; `gpuscope run` leaves the program's compilers alone.
+TEST(ChildEnvironment, LineInfoSwitchesOnlyWhenSourceCountersAreCollected) {
+  auto plain = AsMap(BuildChildEnvironment({"HOME=/root"}, Settings()));
+  ChildEnvironmentSettings with_source = Settings();
+  with_source.jit_line_info = true;
+  auto source = AsMap(BuildChildEnvironment({"HOME=/root"}, with_source));
+  for (const contract::DefaultValue& line_info : contract::kLineInfoDefaults) {
+    EXPECT_EQ(plain.count(line_info.name), 0u) << line_info.name;
+    EXPECT_EQ(source[line_info.name], line_info.value) << line_info.name;
+  }
+  EXPECT_EQ(source["TRITON_DISABLE_LINE_INFO"], "0") << "Triton keeps its line tables";
+  EXPECT_EQ(source["HOME"], "/root");
+}
+
+TEST(ChildEnvironment, LineInfoSwitchesNeverReplaceTheUsersValue) {
+  ChildEnvironmentSettings with_source = Settings();
+  with_source.jit_line_info = true;
+  // The user turned Triton's line tables off: that stays, and so does an empty value.
+  auto off = AsMap(BuildChildEnvironment({"TRITON_DISABLE_LINE_INFO=1"}, with_source));
+  EXPECT_EQ(off["TRITON_DISABLE_LINE_INFO"], "1");
+  auto empty = AsMap(BuildChildEnvironment({"TRITON_DISABLE_LINE_INFO="}, with_source));
+  EXPECT_EQ(empty["TRITON_DISABLE_LINE_INFO"], "");
+  // A value that only starts like the name is another variable.
+  auto other = AsMap(BuildChildEnvironment({"TRITON_DISABLE_LINE_INFO_X=1"}, with_source));
+  EXPECT_EQ(other["TRITON_DISABLE_LINE_INFO"], "0");
+  EXPECT_EQ(other["TRITON_DISABLE_LINE_INFO_X"], "1");
+}
+
 TEST(ChildEnvironment, CurrentEnvironmentIsThisProcesssEnviron) {
   setenv("GPUSCOPE_CLI_TEST_MARKER", "present", 1);
   std::vector<std::string> current = CurrentEnvironment();

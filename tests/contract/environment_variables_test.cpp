@@ -44,6 +44,8 @@ TEST(EnvironmentVariables, NamesAreThePublishedOnes) {
   EXPECT_STREQ(kCuptiDirVariable, "GPUSCOPE_CUPTI_DIR");
   EXPECT_STREQ(kCacheDirVariable, "GPUSCOPE_CACHE_DIR");
   EXPECT_STREQ(kReaderThreadsVariable, "GPUSCOPE_READER_THREADS");
+  EXPECT_STREQ(kProfileSourceVariable, "GPUSCOPE_PROFILE_SOURCE");
+  EXPECT_STREQ(kTritonDisableLineInfoVariable, "TRITON_DISABLE_LINE_INFO");
 }
 
 // The launcher resets every profiling variable in each run, so the list must hold each of
@@ -51,13 +53,29 @@ TEST(EnvironmentVariables, NamesAreThePublishedOnes) {
 TEST(EnvironmentVariables, ProfileVariablesAreDistinctAndComplete) {
   std::set<std::string_view> names(std::begin(kProfileVariables), std::end(kProfileVariables));
   EXPECT_EQ(names.size(), std::size(kProfileVariables));
-  EXPECT_EQ(names.size(), 14u);
+  EXPECT_EQ(names.size(), 15u);
   for (const char* name : {kKernelNameVariable, kReplayDirVariable, kProfilePassesVariable}) {
     EXPECT_EQ(names.count(name), 1u) << name;
   }
   for (const char* name : {kReportVariable, kManifestVariable, kRootPidVariable}) {
     EXPECT_EQ(names.count(name), 0u) << name;
   }
+}
+
+// The JIT compilers' line-table switches belong to the program, not to the contract: none is
+// a gpuscope variable (those the launcher replaces; these it only adds where unset), each
+// appears once, and each value is one that keeps the line table.
+TEST(EnvironmentVariables, LineInfoDefaultsAreTheProgramsDistinctSwitches) {
+  std::set<std::string_view> names;
+  for (const DefaultValue& line_info : kLineInfoDefaults) {
+    EXPECT_TRUE(names.insert(line_info.name).second) << line_info.name << " twice";
+    EXPECT_NE(std::string_view(line_info.name).rfind("GPUSCOPE_", 0), 0u) << line_info.name;
+    for (const char* profile_name : kProfileVariables) {
+      EXPECT_STRNE(line_info.name, profile_name);
+    }
+  }
+  EXPECT_EQ(names.count(kTritonDisableLineInfoVariable), 1u);
+  EXPECT_STREQ(kLineInfoDefaults[0].value, "0") << "TRITON_DISABLE_LINE_INFO=0 keeps lines";
 }
 
 TEST(EnvironmentVariables, FlagsAreOneOrZero) {

@@ -7,9 +7,9 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstdlib>
 #include <string>
 
+#include "python_modules.h"
 #include "report_expectations.h"
 #include "traced_run.h"
 
@@ -17,41 +17,6 @@ namespace gpuscope::gpu_test {
 namespace {
 
 using model::CopyKind;
-
-// Imports the way the scripts do (numba-cuda needs numpy's row_stack back first).
-constexpr const char* kImportNumba =
-    "import numpy as np\n"
-    "if not hasattr(np, 'row_stack'): np.row_stack = np.vstack\n"
-    "from numba import cuda";
-constexpr const char* kImportCupy = "import cupy";
-constexpr const char* kImportTorch = "import torch";
-
-// Empty when `import_code` runs in the test's Python; else why not (for GTEST_SKIP).
-std::string ImportProblem(const char* import_code) {
-  CommandResult result = RunCommand({PythonInterpreter(), "-c", import_code}, {}, 120);
-  if (result.started && !result.timed_out && !result.signaled && result.exit_code == 0) return "";
-  std::string why = result.err.empty() ? result.Ending() : result.err;
-  if (why.size() > 400) why = "..." + why.substr(why.size() - 400);
-  return why;
-}
-
-bool MissingPythonModulesAllowed() {
-  const char* allowed = std::getenv("GPUSCOPE_ALLOW_MISSING_PYTHON");
-  return allowed != nullptr && std::string(allowed) == "1";
-}
-
-#define REQUIRE_IMPORTABLE(import_code, module)                                              \
-  do {                                                                                       \
-    std::string problem = ImportProblem(import_code);                                        \
-    if (!problem.empty()) {                                                                  \
-      if (MissingPythonModulesAllowed()) {                                                   \
-        GTEST_SKIP() << module << " is not importable by " << PythonInterpreter() << ": "    \
-                     << problem;                                                             \
-      }                                                                                      \
-      FAIL() << module << " is not importable by " << PythonInterpreter() << ": " << problem \
-             << " (GPUSCOPE_ALLOW_MISSING_PYTHON=1 skips this test instead)";                \
-    }                                                                                        \
-  } while (0)
 
 std::string Lowercase(std::string text) {
   std::transform(text.begin(), text.end(), text.begin(),
