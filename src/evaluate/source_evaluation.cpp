@@ -1,0 +1,178 @@
+#include "evaluate/source_evaluation.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <mutex>
+#include <set>
+#include <sstream>
+
+#include "disassembly/nvdisasm_listing.h"
+#include "disassembly/nvdisasm_run.h"
+#include "evaluate/isolated_source_lines.h"
+#include "store/source_tables.h"
+
+namespace gpuscope::evaluate {
+namespace {
+
+// Source files larger than this are stored without their text (generated code, amalgamations).
+constexpr std::uintmax_t kMaxSourceBytes = 4u << 20;
+
+constexpr const char* kNoNvdisasm =
+    "SASS text needs nvdisasm (CUDA toolkit; or set GPUSCOPE_NVDISASM): offsets and lines only";
+
+struct CubinFunction {
+  std::int64_t function_id = 0;
+  std::string name;
+  std::set<std::uint64_t> value_pcs;  // pcs the instruction values name
+};
+
+// The report names the files; only source code is read, so that a crafted report cannot make
+// gpuscope copy an arbitrary file of the user's (a key, a password store) into the report.
+bool LooksLikeSourceCode(const std::string& path) {
+  static constexpr const char* kExtensions[] = {".cu",  ".cuh", ".c",   ".cc",  ".cpp", ".cxx",
+                                                ".h",   ".hpp", ".hh",  ".hxx", ".inl", ".py",
+                                                ".ptx", ".f90", ".cuf", ".jl",  ".mojo"};
+  for (const char* extension : kExtensions) {
+    if (path.ends_with(extension)) return true;
+  }
+  return false;
+}
+
+std::optional<std::string> ReadSourceFile(const std::string& path) {
+  if (!LooksLikeSourceCode(path)) return std::nullopt;
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode) ||
+      static_cast<std::uintmax_t>(info.st_size) > kMaxSourceBytes) {
+    return std::nullopt;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (!in && !in.eof()) return std::nullopt;
+  return text.str();
+}
+
+// cubin CRC -> function id -> the function.
+using CubinFunctions = std::map<std::uint64_t, std::map<std::int64_t, CubinFunction>>;
+
+StatusOr<CubinFunctions> FunctionsToRead(const store::ReportReader& report) {
+  StatusOr<std::vector<store::StoredInstructionValue>> values = store::ReadInstructionValues(report);
+  if (!values.ok()) return values.status();
+  StatusOr<std::vector<std::uint64_t>> done = store::ReadDisassembledCubinCrcs(report);
+  if (!done.ok()) return done.status();
+  CubinFunctions functions;
+  for (const store::StoredInstructionValue& value : *values) {
+    if (std::binary_search(done->begin(), done->end(), value.cubin_crc) || value.function.empty()) {
+      continue;
+    }
+    CubinFunction& function = functions[value.cubin_crc][value.function_id];
+    function.function_id = value.function_id;
+    function.name = value.function;
+    function.value_pcs.insert(value.pc_offset);
+  }
+  return functions;
+}
+
+}  // namespace
+
+StatusOr<bool> NeedsSourceEvaluation(const store::ReportReader& report) {
+  if (!store::HasSourceTables(report)) return false;
+  StatusOr<CubinFunctions> functions = FunctionsToRead(report);
+  if (!functions.ok()) return functions.status();
+  return !functions->empty();
+}
+
+StatusOr<SourceEvaluation> EvaluateSource(const store::ReportReader& report,
+                                          const disassembly::EnvironmentLookup& getenv) {
+  SourceEvaluation evaluation;
+  if (!store::HasSourceTables(report)) return evaluation;
+  StatusOr<CubinFunctions> cubins = FunctionsToRead(report);
+  if (!cubins.ok()) return cubins.status();
+  if (cubins->empty()) return evaluation;
+  const std::optional<std::string> nvdisasm = disassembly::FindNvdisasm(getenv);
+  if (!nvdisasm) evaluation.notes.push_back(kNoNvdisasm);
+  bool any_line = false;
+  for (const auto& [crc, functions] : *cubins) {
+    StatusOr<std::vector<std::uint8_t>> cubin = store::ReadCubin(report, crc);
+    disassembly::SassListing listing;
+    if (!cubin.ok()) {
+      evaluation.notes.push_back(cubin.status().message() + ": SASS offsets only");
+    } else if (nvdisasm) {
+      StatusOr<std::string> text = disassembly::RunNvdisasm(*nvdisasm, *cubin);
+      if (text.ok()) {
+        listing = disassembly::ParseNvdisasmListing(*text);
+      } else {
+        evaluation.notes.push_back("no SASS text for cubin " + std::to_string(crc) + ": " +
+                                   text.status().message());
+      }
+    }
+    // The pcs of each function: the listing's (every instruction), else the values'.
+    std::vector<FunctionPcs> wanted;
+    std::vector<const CubinFunction*> order;
+    std::vector<std::map<std::uint64_t, std::optional<std::string>>> sass;
+    for (const auto& [id, function] : functions) {
+      std::map<std::uint64_t, std::optional<std::string>> pcs;
+      if (auto found = listing.find(function.name); found != listing.end()) {
+        for (const disassembly::SassInstruction& instruction : found->second) {
+          pcs[instruction.offset] = instruction.text;
+        }
+      }
+      for (std::uint64_t pc : function.value_pcs) pcs.try_emplace(pc, std::nullopt);
+      FunctionPcs entry{function.name, {}};
+      for (const auto& [pc, text] : pcs) entry.pcs.push_back(pc);
+      wanted.push_back(std::move(entry));
+      order.push_back(&function);
+      sass.push_back(std::move(pcs));
+    }
+    std::vector<std::vector<std::optional<cupti::host::SourceLocation>>> lines(wanted.size());
+    if (cubin.ok()) {
+      auto read = SourceLinesIsolated(*cubin, wanted);
+      if (read.ok()) {
+        lines = std::move(*read);
+      } else {
+        evaluation.notes.push_back("no source lines for cubin " + std::to_string(crc) + ": " +
+                                   read.status().message());
+      }
+    }
+    for (std::size_t f = 0; f < wanted.size(); ++f) {
+      for (std::size_t i = 0; i < wanted[f].pcs.size(); ++i) {
+        store::SassInstructionRow row;
+        row.cubin_crc = crc;
+        row.function_id = order[f]->function_id;
+        row.pc_offset = wanted[f].pcs[i];
+        row.sass = sass[f][row.pc_offset];
+        if (i < lines[f].size() && lines[f][i]) {
+          row.file = lines[f][i]->file;
+          row.line = lines[f][i]->line;
+          any_line = true;
+          if (!evaluation.rows.files.contains(*row.file)) {
+            evaluation.rows.files[*row.file] = ReadSourceFile(*row.file);
+          }
+        }
+        evaluation.rows.instructions.push_back(std::move(row));
+      }
+    }
+  }
+  if (!any_line) {
+    evaluation.notes.push_back(
+        "the profiled code has no line information: SASS only (compile with nvcc -lineinfo; "
+        "Numba: lineinfo=True; CuPy: options=('-lineinfo',); Triton keeps it by default)");
+  }
+  return evaluation;
+}
+
+void SayNotesOnce(const std::vector<std::string>& notes) {
+  static std::mutex mutex;
+  static std::set<std::string> said;
+  std::lock_guard<std::mutex> lock(mutex);
+  for (const std::string& note : notes) {
+    if (said.insert(note).second) std::cerr << "gpuscope: warning: " << note << '\n';
+  }
+}
+
+}  // namespace gpuscope::evaluate
