@@ -96,7 +96,6 @@ StatusOr<SourceEvaluation> EvaluateSource(const store::ReportReader& report,
   if (cubins->empty()) return evaluation;
   const std::optional<std::string> nvdisasm = disassembly::FindNvdisasm(getenv);
   if (!nvdisasm) evaluation.notes.push_back(kNoNvdisasm);
-  bool any_line = false;
   for (const auto& [crc, functions] : *cubins) {
     StatusOr<std::vector<std::uint8_t>> cubin = store::ReadCubin(report, crc);
     disassembly::SassListing listing;
@@ -149,7 +148,6 @@ StatusOr<SourceEvaluation> EvaluateSource(const store::ReportReader& report,
         if (i < lines[f].size() && lines[f][i]) {
           row.file = lines[f][i]->file;
           row.line = lines[f][i]->line;
-          any_line = true;
           if (!evaluation.rows.files.contains(*row.file)) {
             evaluation.rows.files[*row.file] = ReadSourceFile(*row.file);
           }
@@ -157,11 +155,6 @@ StatusOr<SourceEvaluation> EvaluateSource(const store::ReportReader& report,
         evaluation.rows.instructions.push_back(std::move(row));
       }
     }
-  }
-  if (!any_line) {
-    evaluation.notes.push_back(
-        "the profiled code has no line information: SASS only (compile with nvcc -lineinfo; "
-        "Numba: lineinfo=True; CuPy: options=('-lineinfo',); Triton keeps it by default)");
   }
   return evaluation;
 }

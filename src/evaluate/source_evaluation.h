@@ -18,7 +18,7 @@ namespace gpuscope::evaluate {
 struct SourceEvaluation {
   store::SourceRows rows;  // empty: nothing needed reading
   // One line each, said once per process by the caller: no nvdisasm, a cubin that could not
-  // be read, no line information.
+  // be read (a missing line table is said by the page that shows the lines).
   std::vector<std::string> notes;
 };
 

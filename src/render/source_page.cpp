@@ -161,9 +161,6 @@ void WriteSourcePageText(const SourcePageKernel& kernel, const SourcePageOptions
     }
     out << '\n';
   }
-  if (!source.has_lines && options.print != SourcePrint::kSass) {
-    out << "    " << kNoLineInfoNote << '\n';
-  }
   out << '\n';
 }
 

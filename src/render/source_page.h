@@ -38,7 +38,7 @@ void WriteSourcePageCsv(const SourcePageKernel& kernel, const SourcePageOptions&
 void WriteSourcePageText(const SourcePageKernel& kernel, const SourcePageOptions& options,
                          std::ostream& out);
 
-// Said once when a kernel's SASS has offsets but no lines.
+// Said once (on stderr, by the command) when a shown kernel's SASS has offsets but no lines.
 inline constexpr const char* kNoLineInfoNote =
     "no source lines: the code was built without line information (nvcc -lineinfo; Numba: "
     "lineinfo=True; CuPy: options=('-lineinfo',); Triton keeps line info by default)";
