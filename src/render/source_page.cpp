@@ -123,8 +123,10 @@ void WriteSourcePageText(const SourcePageKernel& kernel, const SourcePageOptions
       }
     }
   }
-  std::vector<std::string> header = {options.print == SourcePrint::kSass ? "Address" : "Line",
-                                     "Source"};
+  const char* where = options.print == SourcePrint::kSass   ? "Address"
+                      : options.print == SourcePrint::kCuda ? "Line"
+                                                            : "Line/Address";
+  std::vector<std::string> header = {where, "Source"};
   for (std::size_t c : shown) header.emplace_back(src::SourceColumns()[c].header);
   std::vector<std::vector<std::string>> table = {header};
   for (const PageRow& row : rows) {
