@@ -217,7 +217,7 @@ CREATE TABLE sass_instructions (
 -- The source files named by sass_instructions, with their text when it could be read at
 -- evaluation time (NULL: not found there).
 CREATE TABLE source_files (
-  id      INTEGER PRIMARY KEY,
+  id      INTEGER PRIMARY KEY,   -- sass_instructions.file_id
   path    TEXT NOT NULL UNIQUE,  -- as the line table names it (directory joined)
   content TEXT                   -- the file's text; NULL: not readable when evaluated
 );

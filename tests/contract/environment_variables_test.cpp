@@ -51,8 +51,9 @@ TEST(EnvironmentVariables, NamesAreThePublishedOnes) {
 TEST(EnvironmentVariables, ProfileVariablesAreDistinctAndComplete) {
   std::set<std::string_view> names(std::begin(kProfileVariables), std::end(kProfileVariables));
   EXPECT_EQ(names.size(), std::size(kProfileVariables));
-  EXPECT_EQ(names.size(), 14u);
-  for (const char* name : {kKernelNameVariable, kReplayDirVariable, kProfilePassesVariable}) {
+  EXPECT_EQ(names.size(), 15u);
+  for (const char* name :
+       {kKernelNameVariable, kReplayDirVariable, kProfilePassesVariable, kProfileSourceVariable}) {
     EXPECT_EQ(names.count(name), 1u) << name;
   }
   for (const char* name : {kReportVariable, kManifestVariable, kRootPidVariable}) {
