@@ -159,12 +159,35 @@ StatusOr<SourceEvaluation> EvaluateSource(const store::ReportReader& report,
   return evaluation;
 }
 
+namespace {
+
+// Notes quote report contents and nvdisasm's stderr: control characters are shown escaped, so a
+// note stays one line and the terminal runs nothing from it.
+std::string OneTerminalLine(const std::string& text) {
+  std::string shown;
+  for (unsigned char c : text) {
+    if (c < 0x20 || c == 0x7f) {
+      static constexpr char kHex[] = "0123456789abcdef";
+      shown += "\\x";
+      shown += kHex[c >> 4];
+      shown += kHex[c & 15];
+    } else {
+      shown += static_cast<char>(c);
+    }
+  }
+  return shown;
+}
+
+}  // namespace
+
 void SayNotesOnce(const std::vector<std::string>& notes) {
   static std::mutex mutex;
   static std::set<std::string> said;
   std::lock_guard<std::mutex> lock(mutex);
   for (const std::string& note : notes) {
-    if (said.insert(note).second) std::cerr << "gpuscope: warning: " << note << '\n';
+    if (said.insert(note).second) {
+      std::cerr << "gpuscope: warning: " << OneTerminalLine(note) << '\n';
+    }
   }
 }
 

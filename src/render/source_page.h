@@ -40,7 +40,8 @@ void WriteSourcePageText(const SourcePageKernel& kernel, const SourcePageOptions
 
 // Said once (on stderr, by the command) when a shown kernel's SASS has offsets but no lines.
 inline constexpr const char* kNoLineInfoNote =
-    "no source lines: the code was built without line information (nvcc -lineinfo; Numba: "
-    "lineinfo=True; CuPy: options=('-lineinfo',); Triton keeps line info by default)";
+    "no source lines (the profiled code has no line information, or its cubin could not be "
+    "read): build with nvcc -lineinfo; Numba: lineinfo=True; CuPy: options=('-lineinfo',); "
+    "Triton keeps line info by default";
 
 }  // namespace gpuscope::render

@@ -4,9 +4,13 @@
 
 #include <unistd.h>
 
+#include <sqlite3.h>
+
+#include <filesystem>
 #include <sstream>
 
 #include "cli/gpuscope_process.h"
+#include "store/counter_data_codec.h"
 #include "store/testing/report_builder.h"
 #include "store/testing/sass_fixtures.h"
 #include "store/testing/scratch_dir.h"
@@ -164,6 +168,46 @@ TEST_F(SourceCommandTest, ATraceOnlyReportHasNoProfiledKernels) {
   testing::Finished run = Run({"source", path});
   EXPECT_EQ(run.exit_code, 1);
   EXPECT_NE(run.err.find("no profiled kernels"), std::string::npos) << run.err;
+}
+
+// The source tables of a report are input like any other: damaged ones cost their data (with
+// one note each), never a crash or a hang.
+TEST_F(SourceCommandTest, DamagedSourceTablesAreNotesNotCrashes) {
+  // A cubin cut short but stored whole-looking (right size, valid zlib): CUPTI's line table
+  // reader and nvdisasm get garbage.
+  std::vector<std::uint8_t> cut(cubin_.begin(), cubin_.begin() + 700);
+  cut.resize(cubin_.size(), 0x5a);
+  StatusOr<std::vector<std::uint8_t>> packed = store::CompressCounterData(cut);
+  ASSERT_TRUE(packed.ok());
+  const char* damages[] = {
+      "UPDATE cubins SET image = substr(image, 1, 100)",
+      "UPDATE cubins SET size = 1000000000000",
+      "UPDATE cubins SET image = ?1",
+      "UPDATE instruction_values SET value = -5 WHERE pc_offset = 0",
+      "UPDATE instruction_values SET function_id = 999999",
+      "DELETE FROM strings",
+      "DROP TABLE kernel_source",
+  };
+  for (const char* damage : damages) {
+    const std::string path = dir_.File("damaged.sqlite");
+    std::filesystem::copy_file(report_, path, std::filesystem::copy_options::overwrite_existing);
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    sqlite3_stmt* st = nullptr;
+    ASSERT_EQ(sqlite3_prepare_v2(db, damage, -1, &st, nullptr), SQLITE_OK) << damage;
+    sqlite3_bind_blob(st, 1, packed->data(), static_cast<int>(packed->size()), SQLITE_STATIC);
+    ASSERT_EQ(sqlite3_step(st), SQLITE_DONE) << damage;
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    for (const char* print : {"sass", "cuda,sass"}) {
+      testing::Finished run = Run({"source", path, "--csv", "--print-source", print});
+      EXPECT_EQ(run.signal, 0) << damage;
+      EXPECT_TRUE(run.exit_code == 0 || run.exit_code == 1) << damage << ": " << run.err;
+      if (run.exit_code == 1) {
+        EXPECT_EQ(Lines(run.err).size(), 1u) << damage << ": " << run.err;
+      }
+    }
+  }
 }
 
 }  // namespace
