@@ -5,7 +5,9 @@
 //   "ID","Kernel Name","Function","Address","Source","File","Line", then the metric columns of
 //   analysis::source::SourceColumns() in their order, plain integers, empty = no value.
 // Address is the hex offset in the function ("0x0130"), empty on a source-line row; Source is
-// the SASS text on an instruction row and the line's text on a line row.
+// the SASS text on an instruction row and the line's text on a line row. As in every CSV of
+// gpuscope (render/escaping.h, CsvSafeText), a text cell starting with = + - @ gets a leading
+// ' so that spreadsheets keep it text: a predicated instruction reads "'@P0 BRA `(.L_x_2)".
 #pragma once
 
 #include <cstdint>

@@ -156,8 +156,18 @@ TEST_F(SourceCommandTest, BadInputsGiveOneLineErrors) {
   EXPECT_EQ(missing.exit_code, 1);
   EXPECT_EQ(missing.err.rfind("gpuscope: error: ", 0), 0u);
 
+  // The source page's options need it, and it has no sections.
   testing::Finished stats_sort = Run({"stats", report_, "--sort", "stall_long_sb"});
   EXPECT_EQ(stats_sort.exit_code, 2);
+  EXPECT_NE(stats_sort.err.find("need --page source"), std::string::npos) << stats_sort.err;
+  testing::Finished stats_print = Run({"stats", report_, "--page", "details", "--print-source", "cuda"});
+  EXPECT_EQ(stats_print.exit_code, 2);
+  testing::Finished stats_section =
+      Run({"stats", report_, "--page", "source", "--section", "SpeedOfLight"});
+  EXPECT_EQ(stats_section.exit_code, 2);
+  testing::Finished stats_page = Run({"stats", report_, "--page", "sauce"});
+  EXPECT_EQ(stats_page.exit_code, 2);
+  EXPECT_NE(stats_page.err.find("details, raw or source"), std::string::npos) << stats_page.err;
 }
 
 TEST_F(SourceCommandTest, ATraceOnlyReportHasNoProfiledKernels) {
