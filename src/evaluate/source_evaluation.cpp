@@ -61,19 +61,15 @@ std::optional<std::string> ReadSourceFile(const std::string& path) {
 using CubinFunctions = std::map<std::uint64_t, std::map<std::int64_t, CubinFunction>>;
 
 StatusOr<CubinFunctions> FunctionsToRead(const store::ReportReader& report) {
-  StatusOr<std::vector<store::StoredInstructionValue>> values = store::ReadInstructionValues(report);
-  if (!values.ok()) return values.status();
-  StatusOr<std::vector<std::uint64_t>> done = store::ReadDisassembledCubinCrcs(report);
-  if (!done.ok()) return done.status();
+  StatusOr<std::vector<store::InstructionSite>> sites = store::ReadUndisassembledSites(report);
+  if (!sites.ok()) return sites.status();
   CubinFunctions functions;
-  for (const store::StoredInstructionValue& value : *values) {
-    if (std::binary_search(done->begin(), done->end(), value.cubin_crc) || value.function.empty()) {
-      continue;
-    }
-    CubinFunction& function = functions[value.cubin_crc][value.function_id];
-    function.function_id = value.function_id;
-    function.name = value.function;
-    function.value_pcs.insert(value.pc_offset);
+  for (const store::InstructionSite& site : *sites) {
+    if (site.function.empty()) continue;  // a damaged name: nothing to ask nvdisasm or CUPTI
+    CubinFunction& function = functions[site.cubin_crc][site.function_id];
+    function.function_id = site.function_id;
+    function.name = site.function;
+    function.value_pcs.insert(site.pc_offset);
   }
   return functions;
 }
@@ -81,10 +77,7 @@ StatusOr<CubinFunctions> FunctionsToRead(const store::ReportReader& report) {
 }  // namespace
 
 StatusOr<bool> NeedsSourceEvaluation(const store::ReportReader& report) {
-  if (!store::HasSourceTables(report)) return false;
-  StatusOr<CubinFunctions> functions = FunctionsToRead(report);
-  if (!functions.ok()) return functions.status();
-  return !functions->empty();
+  return store::HasUndisassembledCubins(report);
 }
 
 StatusOr<SourceEvaluation> EvaluateSource(const store::ReportReader& report,

@@ -72,6 +72,54 @@ StatusOr<std::vector<StoredInstructionValue>> ReadInstructionValues(
   return values;
 }
 
+namespace {
+
+// The condition "the value's cubin is not disassembled yet"; every cubin when the results
+// table is missing (a crafted report), since the evaluation creates it.
+std::string NotDisassembled(const ReportReader& report) {
+  return HasSourceResultTables(report)
+             ? "v.cubin_crc NOT IN (SELECT cubin_crc FROM sass_instructions)"
+             : "1";
+}
+
+}  // namespace
+
+StatusOr<bool> HasUndisassembledCubins(const ReportReader& report) {
+  if (!HasSourceTables(report)) return false;
+  StatusOr<Statement> stmt = Statement::Prepare(
+      report.db(),
+      "SELECT 1 FROM instruction_values v WHERE " + NotDisassembled(report) + " LIMIT 1");
+  if (!stmt.ok()) return ReadError(report, "cannot read the instruction values of");
+  int rc = sqlite3_step(stmt->get());
+  if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+    return ReadError(report, "cannot read the instruction values of");
+  }
+  return rc == SQLITE_ROW;
+}
+
+StatusOr<std::vector<InstructionSite>> ReadUndisassembledSites(const ReportReader& report) {
+  std::vector<InstructionSite> sites;
+  if (!HasSourceTables(report)) return sites;
+  StatusOr<Statement> stmt = Statement::Prepare(
+      report.db(),
+      "SELECT DISTINCT v.cubin_crc, v.function_id, f.value, v.pc_offset "
+      "FROM instruction_values v LEFT JOIN strings f ON f.id = v.function_id WHERE " +
+          NotDisassembled(report) + " ORDER BY v.cubin_crc, v.function_id, v.pc_offset");
+  if (!stmt.ok()) return ReadError(report, "cannot read the instruction values of");
+  int rc;
+  while ((rc = sqlite3_step(stmt->get())) == SQLITE_ROW) {
+    sqlite3_stmt* s = stmt->get();
+    InstructionSite site;
+    site.cubin_crc = ColumnU64(s, 0);
+    site.function_id = sqlite3_column_int64(s, 1);
+    site.function = ColumnText(s, 2);
+    site.pc_offset = ColumnU64(s, 3);
+    sites.push_back(std::move(site));
+  }
+  if (rc != SQLITE_DONE) return ReadError(report, "cannot read the instruction values of");
+  return sites;
+}
+
 StatusOr<std::map<std::int64_t, StoredKernelSource>> ReadKernelSources(const ReportReader& report) {
   std::map<std::int64_t, StoredKernelSource> sources;
   if (!HasSourceTables(report)) return sources;

@@ -33,6 +33,22 @@ struct StoredInstructionValue {
 StatusOr<std::vector<StoredInstructionValue>> ReadInstructionValues(
     const ReportReader& report, std::optional<std::int64_t> profiled_kernel_id = std::nullopt);
 
+// An instruction some profiled kernel has values of, whose cubin sass_instructions does not
+// have yet: what the evaluation still has to read from the cubins.
+struct InstructionSite {
+  std::uint64_t cubin_crc = 0;
+  std::int64_t function_id = 0;
+  std::string function;  // mangled; empty when the name is missing
+  std::uint64_t pc_offset = 0;
+};
+
+// Whether some instruction value's cubin has no sass_instructions rows yet (one query: every
+// reading command asks it before it reads a report).
+StatusOr<bool> HasUndisassembledCubins(const ReportReader& report);
+
+// The distinct sites of those values, by cubin, function, pc.
+StatusOr<std::vector<InstructionSite>> ReadUndisassembledSites(const ReportReader& report);
+
 struct StoredKernelSource {
   std::string message;  // '' when everything asked for was collected
   std::uint64_t total_samples = 0;

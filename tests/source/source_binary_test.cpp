@@ -180,6 +180,24 @@ TEST_F(SourceCommandTest, ATraceOnlyReportHasNoProfiledKernels) {
   EXPECT_NE(run.err.find("no profiled kernels"), std::string::npos) << run.err;
 }
 
+// A report recorded before source counters existed (no source tables at all) reads as "no
+// source data" for each of its profiled kernels.
+TEST_F(SourceCommandTest, AReportWithoutSourceTablesSaysWhyPerKernel) {
+  const std::string path = dir_.File("old.sqlite");
+  std::filesystem::copy_file(std::string(GPUSCOPE_TEST_DATA_DIR) + "/reports/h200_metrics_full.sqlite",
+                             path);
+  testing::Finished run = Run({"source", path});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find("No source data: no source counters were collected for this launch; "
+                         "profile with --set full or --section SourceCounters"),
+            std::string::npos)
+      << run.out;
+  testing::Finished csv = Run({"source", path, "--csv"});
+  ASSERT_EQ(csv.exit_code, 0) << csv.err;
+  EXPECT_EQ(Lines(csv.out).size(), 1u);  // the header alone
+  EXPECT_NE(csv.err.find("has no source data"), std::string::npos) << csv.err;
+}
+
 // The source tables of a report are input like any other: damaged ones cost their data (with
 // one note each), never a crash or a hang.
 TEST_F(SourceCommandTest, DamagedSourceTablesAreNotesNotCrashes) {
