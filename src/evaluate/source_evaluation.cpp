@@ -2,7 +2,6 @@
 
 #include <sys/stat.h>
 
-#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -80,6 +79,86 @@ StatusOr<bool> NeedsSourceEvaluation(const store::ReportReader& report) {
   return store::HasUndisassembledCubins(report);
 }
 
+namespace {
+
+// The cubin's listing per function; empty (with a note) when it cannot be had.
+disassembly::SassListing Disassemble(const std::optional<std::string>& nvdisasm,
+                                     const StatusOr<std::vector<std::uint8_t>>& cubin,
+                                     std::uint64_t crc, std::vector<std::string>& notes) {
+  if (!cubin.ok()) {
+    notes.push_back(cubin.status().message() + ": SASS offsets only");
+    return {};
+  }
+  if (!nvdisasm) return {};
+  StatusOr<std::string> text = disassembly::RunNvdisasm(*nvdisasm, cubin.value());
+  if (!text.ok()) {
+    notes.push_back("no SASS text for cubin " + std::to_string(crc) + ": " +
+                    text.status().message());
+    return {};
+  }
+  return disassembly::ParseNvdisasmListing(*text);
+}
+
+// One function's instructions: the listing's (every instruction, with its text) and any pc of
+// the values the listing lacks (no listing: the values' pcs alone).
+std::map<std::uint64_t, std::optional<std::string>> InstructionsOf(
+    const CubinFunction& function, const disassembly::SassListing& listing) {
+  std::map<std::uint64_t, std::optional<std::string>> pcs;
+  if (auto found = listing.find(function.name); found != listing.end()) {
+    for (const disassembly::SassInstruction& instruction : found->second) {
+      pcs[instruction.offset] = instruction.text;
+    }
+  }
+  for (std::uint64_t pc : function.value_pcs) pcs.try_emplace(pc, std::nullopt);
+  return pcs;
+}
+
+// The rows of one cubin's functions, their lines read in a child process, and the text of the
+// files those lines name added to `evaluation` once each.
+void AddCubin(std::uint64_t crc, const std::map<std::int64_t, CubinFunction>& functions,
+              const std::optional<std::string>& nvdisasm, const store::ReportReader& report,
+              SourceEvaluation& evaluation) {
+  const StatusOr<std::vector<std::uint8_t>> cubin = store::ReadCubin(report, crc);
+  const disassembly::SassListing listing = Disassemble(nvdisasm, cubin, crc, evaluation.notes);
+  std::vector<const CubinFunction*> order;
+  std::vector<std::map<std::uint64_t, std::optional<std::string>>> instructions;
+  std::vector<FunctionPcs> wanted;
+  for (const auto& [id, function] : functions) {
+    order.push_back(&function);
+    instructions.push_back(InstructionsOf(function, listing));
+    wanted.push_back({function.name, {}});
+    for (const auto& [pc, text] : instructions.back()) wanted.back().pcs.push_back(pc);
+  }
+  std::vector<std::vector<std::optional<cupti::host::SourceLocation>>> lines(wanted.size());
+  if (cubin.ok()) {
+    auto read = SourceLinesIsolated(cubin.value(), wanted);
+    if (read.ok()) {
+      lines = std::move(*read);
+    } else {
+      evaluation.notes.push_back("no source lines for cubin " + std::to_string(crc) + ": " +
+                                 read.status().message());
+    }
+  }
+  for (std::size_t f = 0; f < order.size(); ++f) {
+    std::size_t i = 0;
+    for (const auto& [pc, text] : instructions[f]) {
+      store::SassInstructionRow row{crc, order[f]->function_id, pc, text, std::nullopt,
+                                    std::nullopt};
+      if (i < lines[f].size() && lines[f][i]) {
+        row.file = lines[f][i]->file;
+        row.line = lines[f][i]->line;
+        if (!evaluation.rows.files.contains(*row.file)) {
+          evaluation.rows.files[*row.file] = ReadSourceFile(*row.file);
+        }
+      }
+      ++i;
+      evaluation.rows.instructions.push_back(std::move(row));
+    }
+  }
+}
+
+}  // namespace
+
 StatusOr<SourceEvaluation> EvaluateSource(const store::ReportReader& report,
                                           const disassembly::EnvironmentLookup& getenv) {
   SourceEvaluation evaluation;
@@ -89,66 +168,7 @@ StatusOr<SourceEvaluation> EvaluateSource(const store::ReportReader& report,
   if (cubins->empty()) return evaluation;
   const std::optional<std::string> nvdisasm = disassembly::FindNvdisasm(getenv);
   if (!nvdisasm) evaluation.notes.push_back(kNoNvdisasm);
-  for (const auto& [crc, functions] : *cubins) {
-    StatusOr<std::vector<std::uint8_t>> cubin = store::ReadCubin(report, crc);
-    disassembly::SassListing listing;
-    if (!cubin.ok()) {
-      evaluation.notes.push_back(cubin.status().message() + ": SASS offsets only");
-    } else if (nvdisasm) {
-      StatusOr<std::string> text = disassembly::RunNvdisasm(*nvdisasm, *cubin);
-      if (text.ok()) {
-        listing = disassembly::ParseNvdisasmListing(*text);
-      } else {
-        evaluation.notes.push_back("no SASS text for cubin " + std::to_string(crc) + ": " +
-                                   text.status().message());
-      }
-    }
-    // The pcs of each function: the listing's (every instruction), else the values'.
-    std::vector<FunctionPcs> wanted;
-    std::vector<const CubinFunction*> order;
-    std::vector<std::map<std::uint64_t, std::optional<std::string>>> sass;
-    for (const auto& [id, function] : functions) {
-      std::map<std::uint64_t, std::optional<std::string>> pcs;
-      if (auto found = listing.find(function.name); found != listing.end()) {
-        for (const disassembly::SassInstruction& instruction : found->second) {
-          pcs[instruction.offset] = instruction.text;
-        }
-      }
-      for (std::uint64_t pc : function.value_pcs) pcs.try_emplace(pc, std::nullopt);
-      FunctionPcs entry{function.name, {}};
-      for (const auto& [pc, text] : pcs) entry.pcs.push_back(pc);
-      wanted.push_back(std::move(entry));
-      order.push_back(&function);
-      sass.push_back(std::move(pcs));
-    }
-    std::vector<std::vector<std::optional<cupti::host::SourceLocation>>> lines(wanted.size());
-    if (cubin.ok()) {
-      auto read = SourceLinesIsolated(*cubin, wanted);
-      if (read.ok()) {
-        lines = std::move(*read);
-      } else {
-        evaluation.notes.push_back("no source lines for cubin " + std::to_string(crc) + ": " +
-                                   read.status().message());
-      }
-    }
-    for (std::size_t f = 0; f < wanted.size(); ++f) {
-      for (std::size_t i = 0; i < wanted[f].pcs.size(); ++i) {
-        store::SassInstructionRow row;
-        row.cubin_crc = crc;
-        row.function_id = order[f]->function_id;
-        row.pc_offset = wanted[f].pcs[i];
-        row.sass = sass[f][row.pc_offset];
-        if (i < lines[f].size() && lines[f][i]) {
-          row.file = lines[f][i]->file;
-          row.line = lines[f][i]->line;
-          if (!evaluation.rows.files.contains(*row.file)) {
-            evaluation.rows.files[*row.file] = ReadSourceFile(*row.file);
-          }
-        }
-        evaluation.rows.instructions.push_back(std::move(row));
-      }
-    }
-  }
+  for (const auto& [crc, functions] : *cubins) AddCubin(crc, functions, nvdisasm, report, evaluation);
   return evaluation;
 }
 
