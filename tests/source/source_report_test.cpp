@@ -7,6 +7,9 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
+#include <filesystem>
+#include <fstream>
+
 #include "analysis/source/source_columns.h"
 #include "analysis/source/source_view.h"
 #include "evaluate/report_evaluation.h"
@@ -185,6 +188,57 @@ TEST_F(SourceReport, AReportWithoutSourceTablesHasNoSourceData) {
   ASSERT_TRUE(builder.Close().ok());
   ASSERT_TRUE(evaluate::EvaluateReport(path).ok());
   EXPECT_TRUE(Load(path).empty());
+}
+
+// k.cubin's line table names /tmp/sx/k.cu (where it was built). With that file in place the
+// evaluation stores its text, and the page quotes the hot line.
+TEST(SourceFiles, TheNamedFileIsStoredAndItsLineQuoted) {
+  namespace fs = std::filesystem;
+  const fs::path source = "/tmp/sx/k.cu";
+  bool made_dir = false, made_file = false;
+  std::error_code error;
+  if (!fs::exists(source)) {
+    made_dir = fs::create_directory(source.parent_path(), error);
+    made_file = fs::copy_file(kData + "k.cu", source, error);
+  }
+  std::ifstream in(source);
+  std::string line1, line2, line3, line4;
+  std::getline(in, line1) && std::getline(in, line2) && std::getline(in, line3) &&
+      std::getline(in, line4);
+  ::setenv("GPUSCOPE_NVDISASM", (kData + "fake_nvdisasm.sh").c_str(), 1);
+  store::testing::ScratchDir dir;
+  const std::string path = dir.File("k.sqlite");
+  std::vector<std::uint8_t> cubin = store::testing::ReadBinaryFile(kData + "k.cubin");
+  {
+    store::testing::ReportBuilder builder(path);
+    store::testing::SourceLaunchSpec spec;
+    spec.mangled_name = "_Z3accPKfPdi";
+    spec.values = {{4247150626u, "_Z3accPKfPdi", 0x130, "smsp__sass_inst_executed", 500},
+                   {4247150626u, "_Z3accPKfPdi", 0x0, "smsp__sass_inst_executed", 1}};
+    spec.cubins = {{4247150626u, cubin}};
+    builder.ProfiledSourceLaunch(spec);
+    ASSERT_TRUE(builder.Close().ok());
+  }
+  ASSERT_TRUE(evaluate::EvaluateReport(path).ok());
+  ::unsetenv("GPUSCOPE_NVDISASM");
+  auto reader = store::ReportReader::Open(path);
+  ASSERT_TRUE(reader.ok());
+  auto files = store::ReadSourceFiles(**reader);
+  ASSERT_TRUE(files.ok());
+  ASSERT_EQ(files->size(), 1u);
+  EXPECT_EQ(files->begin()->second.path, "/tmp/sx/k.cu");
+  auto sources = LoadKernelSources(**reader);
+  ASSERT_TRUE(sources.ok());
+  const KernelSource& kernel = sources->begin()->second;
+  EXPECT_EQ(kernel.instructions.size(), 40u);  // the whole listing of acc, padding NOPs too
+  std::vector<HotSpot> top = TopLines(kernel, Column("Instructions Executed"), 5);
+  ASSERT_EQ(top.size(), 2u);  // lines 4 and 1; the others ran nothing measured
+  EXPECT_EQ(top[0].Location(), "k.cu:4");
+  EXPECT_EQ(top[0].value, 500u);
+  EXPECT_EQ(top[0].opcodes, std::vector<std::string>{"DADD"});
+  if (!line4.empty()) EXPECT_EQ(top[0].source_text, line4);
+  if (made_file) fs::remove(source, error);
+  if (made_dir) fs::remove(source.parent_path(), error);
 }
 
 TEST(SourceColumns, DerivedColumnsAndStallSums) {
