@@ -10,6 +10,8 @@
 #include <cstring>
 #include <mutex>
 
+#include "evaluate/cupti_fork_lock.h"
+
 namespace gpuscope::evaluate {
 namespace {
 
@@ -85,14 +87,12 @@ bool ReadAll(int fd, std::chrono::steady_clock::time_point deadline, std::string
   }
 }
 
-std::mutex lines_mutex;
-
 }  // namespace
 
 StatusOr<Lines> SourceLinesIsolated(std::span<const std::uint8_t> cubin,
                                     const std::vector<FunctionPcs>& functions,
                                     std::chrono::milliseconds limit) {
-  std::lock_guard<std::mutex> one_at_a_time(lines_mutex);
+  std::lock_guard<std::mutex> one_at_a_time(CuptiForkLock());
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) {
     return Status::Error(std::string("cannot read source lines: pipe: ") + std::strerror(errno));
