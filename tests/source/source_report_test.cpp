@@ -131,6 +131,7 @@ TEST_F(SourceReport, PerLineSumsAndHottestLineNameTheCode) {
   EXPECT_EQ(top[0].line, 22u);
   EXPECT_EQ(top[0].value, 28'246'016u);
   EXPECT_EQ(top[0].Location(), "source_probe.cu:22");
+  EXPECT_EQ(top[0].Summary().rfind("28,246,016 ", 0), 0u) << top[0].Summary();
   // The text when the file is where the line table says (the machine that built the probe).
   if (top[0].source_text) {
     EXPECT_NE(top[0].source_text->find("for (int i = 0; i < 64; ++i)"), std::string::npos);
@@ -236,6 +237,7 @@ TEST(SourceFiles, TheNamedFileIsStoredAndItsLineQuoted) {
   EXPECT_EQ(top[0].Location(), "k.cu:4");
   EXPECT_EQ(top[0].value, 500u);
   EXPECT_EQ(top[0].opcodes, std::vector<std::string>{"DADD"});
+  EXPECT_EQ(top[0].Summary(), "500 DADD at k.cu:4");
   if (!line4.empty()) EXPECT_EQ(top[0].source_text, line4);
   if (made_file) fs::remove(source, error);
   if (made_dir) fs::remove(source.parent_path(), error);

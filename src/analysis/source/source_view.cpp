@@ -129,6 +129,19 @@ std::string HotSpot::Location() const {
   return "(no line information)";
 }
 
+std::string HotSpot::Summary() const {
+  std::string digits = std::to_string(value), grouped;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i != 0 && (digits.size() - i) % 3 == 0) grouped += ',';
+    grouped += digits[i];
+  }
+  std::string text = grouped;
+  for (std::size_t i = 0; i < opcodes.size() && i < 3; ++i) {
+    text += (i == 0 ? " " : "/") + opcodes[i];
+  }
+  return text + " at " + Location();
+}
+
 StatusOr<std::map<std::int64_t, KernelSource>> LoadKernelSources(const store::ReportReader& report) {
   std::map<std::int64_t, KernelSource> kernels;
   if (!store::HasSourceTables(report)) return kernels;

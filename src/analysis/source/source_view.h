@@ -66,6 +66,8 @@ struct HotSpot {
   std::uint64_t value = 0;
   // "convolve.py:29" (the file's last path component), "0x0130" without a line.
   std::string Location() const;
+  // "176,092,900 DADD at convolve.py:29" (opcodes joined with '/', at most three).
+  std::string Summary() const;
 };
 
 // The `n` lines (instructions) of `kernel` with the largest value in `column`, largest first;
