@@ -42,8 +42,10 @@ StatusOr<render::SourcePrint> ParsePrintSource(std::string_view value) {
 
 StatusOr<std::size_t> ParseSortColumn(std::string_view value) {
   if (std::optional<std::size_t> column = analysis::source::FindSourceColumn(value)) return *column;
-  return Status::Error("option '--sort' expects a column of the source page (e.g. \"Instructions "
-                       "Executed\", stall_long_sb), not '" + std::string(value) + "'");
+  return Status::Error(
+      "option '--sort' expects a column of the source page (e.g. \"Instructions "
+      "Executed\", stall_long_sb), not '" +
+      std::string(value) + "'");
 }
 
 int PrintSourcePages(const SourceOutputOptions& options) {
@@ -115,8 +117,9 @@ int PrintSourcePages(const SourceOutputOptions& options) {
     }
   }
   if (profiled == 0) {
-    CommandError("no profiled kernels in the report(s): write them with `gpuscope profile --set "
-                 "full` (or --section SourceCounters)");
+    CommandError(
+        "no profiled kernels in the report(s): write them with `gpuscope profile --set "
+        "full` (or --section SourceCounters)");
     return kExitGpuscopeFailure;
   }
   if (selected == 0) {

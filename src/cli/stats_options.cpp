@@ -40,8 +40,8 @@ constexpr OptionSpec kStatsOwnOptions[] = {
     {kPage, "page", 0, "details|raw|source",
      "the profiled kernels' sections, every metric, or the source page (reports of gpuscope "
      "profile; source: as `gpuscope source`)"},
-    {kPrintSource, "print-source", 0, "sass|cuda|cuda,sass", "with --page source: "
-     "sass (default), cuda or cuda,sass rows"},
+    {kPrintSource, "print-source", 0, "sass|cuda|cuda,sass",
+     "with --page source: sass (default), cuda or cuda,sass rows"},
     {kSort, "sort", 0, "COLUMN", "with --page source: hottest first by this column"},
     {kPrintSummary, "print-summary", 0, "none|per-kernel",
      "per-kernel: aggregate the launches of each kernel (the details page; implies "

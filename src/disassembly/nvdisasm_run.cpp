@@ -99,8 +99,8 @@ StatusOr<std::string> RunNvdisasm(const std::string& nvdisasm, std::span<const s
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
         deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) {
-      problem = "nvdisasm did not finish within " + std::to_string(limits.time.count() / 1000) +
-                " s";
+      problem =
+          "nvdisasm did not finish within " + std::to_string(limits.time.count() / 1000) + " s";
       break;
     }
     pollfd ready[2] = {{fds[0], POLLIN, 0}, {fds[1], POLLIN, 0}};
@@ -142,8 +142,8 @@ StatusOr<std::string> RunNvdisasm(const std::string& nvdisasm, std::span<const s
     return Status::Error("cannot run " + nvdisasm);
   }
   if (WEXITSTATUS(status) != 0) {
-    return Status::Error(nvdisasm + " failed (exit " + std::to_string(WEXITSTATUS(status)) +
-                         ")" + (streams[1].empty() ? "" : ": " + FirstLine(streams[1])));
+    return Status::Error(nvdisasm + " failed (exit " + std::to_string(WEXITSTATUS(status)) + ")" +
+                         (streams[1].empty() ? "" : ": " + FirstLine(streams[1])));
   }
   return std::move(streams[0]);
 }

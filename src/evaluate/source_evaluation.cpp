@@ -142,8 +142,8 @@ void AddCubin(std::uint64_t crc, const std::map<std::int64_t, CubinFunction>& fu
   for (std::size_t f = 0; f < order.size(); ++f) {
     std::size_t i = 0;
     for (const auto& [pc, text] : instructions[f]) {
-      store::SassInstructionRow row{crc, order[f]->function_id, pc, text, std::nullopt,
-                                    std::nullopt};
+      store::SassInstructionRow row{crc,  order[f]->function_id, pc,
+                                    text, std::nullopt,          std::nullopt};
       if (i < lines[f].size() && lines[f][i]) {
         row.file = lines[f][i]->file;
         row.line = lines[f][i]->line;
@@ -168,7 +168,8 @@ StatusOr<SourceEvaluation> EvaluateSource(const store::ReportReader& report,
   if (cubins->empty()) return evaluation;
   const std::optional<std::string> nvdisasm = disassembly::FindNvdisasm(getenv);
   if (!nvdisasm) evaluation.notes.push_back(kNoNvdisasm);
-  for (const auto& [crc, functions] : *cubins) AddCubin(crc, functions, nvdisasm, report, evaluation);
+  for (const auto& [crc, functions] : *cubins)
+    AddCubin(crc, functions, nvdisasm, report, evaluation);
   return evaluation;
 }
 

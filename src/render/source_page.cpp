@@ -61,8 +61,8 @@ std::string LineText(const src::LineRow& line) {
 }  // namespace
 
 void WriteSourcePageCsvHeader(std::ostream& out) {
-  std::vector<std::string> cells = {"ID", "Kernel Name", "Function", "Address",
-                                    "Source", "File", "Line"};
+  std::vector<std::string> cells = {"ID",     "Kernel Name", "Function", "Address",
+                                    "Source", "File",        "Line"};
   for (const src::SourceColumn& column : src::SourceColumns()) {
     cells.emplace_back(column.header);
   }
@@ -87,8 +87,8 @@ void WriteSourcePageCsv(const SourcePageKernel& kernel, const SourcePageOptions&
     } else {
       const src::LineRow& l = *row.line;
       // A line can hold instructions of several functions (inlined code); name the first's.
-      cells.push_back(l.instructions.empty() ? ""
-                                             : kernel.source->instructions[l.instructions[0]].function);
+      cells.push_back(
+          l.instructions.empty() ? "" : kernel.source->instructions[l.instructions[0]].function);
       cells.emplace_back();
       cells.push_back(l.line ? l.text.value_or("") : "");
       cells.push_back(l.file.value_or(""));

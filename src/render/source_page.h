@@ -23,8 +23,8 @@ namespace gpuscope::render {
 enum class SourcePrint { kSass, kCuda, kCudaSass };
 
 struct SourcePageKernel {
-  std::uint32_t profile_index = 0;  // ncu's ID
-  std::string name;                 // demangled
+  std::uint32_t profile_index = 0;                         // ncu's ID
+  std::string name;                                        // demangled
   const analysis::source::KernelSource* source = nullptr;  // nullptr: no source data
   std::string no_data_reason;  // why `source` is absent or empty (one line)
 };

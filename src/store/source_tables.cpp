@@ -36,8 +36,7 @@ bool HasSourceTables(const ReportReader& report) {
 }
 
 bool HasSourceResultTables(const ReportReader& report) {
-  return TableExists(report.db(), "sass_instructions") &&
-         TableExists(report.db(), "source_files");
+  return TableExists(report.db(), "sass_instructions") && TableExists(report.db(), "source_files");
 }
 
 StatusOr<std::vector<StoredInstructionValue>> ReadInstructionValues(
@@ -86,9 +85,9 @@ std::string NotDisassembled(const ReportReader& report) {
 
 StatusOr<bool> HasUndisassembledCubins(const ReportReader& report) {
   if (!HasSourceTables(report)) return false;
-  StatusOr<Statement> stmt = Statement::Prepare(
-      report.db(),
-      "SELECT 1 FROM instruction_values v WHERE " + NotDisassembled(report) + " LIMIT 1");
+  StatusOr<Statement> stmt =
+      Statement::Prepare(report.db(), "SELECT 1 FROM instruction_values v WHERE " +
+                                          NotDisassembled(report) + " LIMIT 1");
   if (!stmt.ok()) return ReadError(report, "cannot read the instruction values of");
   int rc = sqlite3_step(stmt->get());
   if (rc != SQLITE_ROW && rc != SQLITE_DONE) {

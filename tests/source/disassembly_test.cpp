@@ -1,7 +1,6 @@
 // nvdisasm's listing parsed (the recorded listings of tests/data/sass), the program run
 // (through a stand-in script that prints those listings for their cubins) and found.
 #include <gtest/gtest.h>
-
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -68,11 +67,12 @@ TEST(NvdisasmListing, SplitsTheProbesThreeFunctions) {
   for (const auto& [name, instructions] : listing) total += instructions.size();
   EXPECT_EQ(total, 344u);  // every "/*offset*/" line of the file
   // ncu's listing of k_fp64 has the same instruction count and texts.
-  store::testing::NcuSourceKernel ncu = store::testing::LoadNcuSourceCsv(
-      kData + "probe_ncu_sass.csv", "_Z6k_fp64PKfPfi", 57506000);
+  store::testing::NcuSourceKernel ncu =
+      store::testing::LoadNcuSourceCsv(kData + "probe_ncu_sass.csv", "_Z6k_fp64PKfPfi", 57506000);
   const std::vector<SassInstruction>& fp64 = listing.at("_Z6k_fp64PKfPfi");
   ASSERT_EQ(fp64.size(), ncu.offsets.size());
-  for (const SassInstruction& i : fp64) EXPECT_EQ(Comparable(i.text), Comparable(ncu.sass.at(i.offset))) << i.offset;
+  for (const SassInstruction& i : fp64)
+    EXPECT_EQ(Comparable(i.text), Comparable(ncu.sass.at(i.offset))) << i.offset;
 }
 
 TEST(NvdisasmListing, IgnoresWhatIsNotAnInstruction) {
@@ -111,7 +111,8 @@ TEST(NvdisasmRun, ReportsFailuresInOneLine) {
   EXPECT_NE(missing.status().message().find("cannot run"), std::string::npos);
 
   WriteScript(dir.File("slow"), "exec sleep 30");
-  StatusOr<std::string> slow = RunNvdisasm(dir.File("slow"), junk, {std::chrono::milliseconds(200)});
+  StatusOr<std::string> slow =
+      RunNvdisasm(dir.File("slow"), junk, {std::chrono::milliseconds(200)});
   ASSERT_FALSE(slow.ok());
   EXPECT_NE(slow.status().message().find("did not finish"), std::string::npos);
 

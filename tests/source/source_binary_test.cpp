@@ -1,10 +1,8 @@
 // `gpuscope source` and `gpuscope stats --page source`, run as a user would, on a report built
 // from the probe's recorded data (probe.cubin and ncu's values of k_fp64).
 #include <gtest/gtest.h>
-
-#include <unistd.h>
-
 #include <sqlite3.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <sstream>
@@ -72,7 +70,8 @@ class SourceCommandTest : public ::testing::Test {
   }
   // Without: no GPUSCOPE_NVDISASM, nothing on PATH or in CUDA_HOME.
   testing::Finished Run(std::vector<std::string> args, bool with_nvdisasm = true) {
-    if (with_nvdisasm) return RunGpuscope(args, {{"GPUSCOPE_NVDISASM", kData + "fake_nvdisasm.sh"}});
+    if (with_nvdisasm)
+      return RunGpuscope(args, {{"GPUSCOPE_NVDISASM", kData + "fake_nvdisasm.sh"}});
     return RunGpuscope(args, {{"GPUSCOPE_NVDISASM", ""}, {"CUDA_HOME", ""}, {"PATH", dir_.path()}});
   }
 
@@ -105,14 +104,15 @@ TEST_F(SourceCommandTest, CudaRowsAreLinesAndCudaSassInterleaves) {
   std::vector<std::string> lines = Lines(cuda.out);
   ASSERT_GT(lines.size(), 2u);
   // Hottest first: line 22 (28,246,016 instructions, as ncu's cuda,sass page says).
-  EXPECT_EQ(lines[1].rfind("\"0\",\"k_fp64(float const*, float*, int)\",\"_Z6k_fp64PKfPfi\",\"\",", 0),
-            0u)
+  EXPECT_EQ(
+      lines[1].rfind("\"0\",\"k_fp64(float const*, float*, int)\",\"_Z6k_fp64PKfPfi\",\"\",", 0),
+      0u)
       << lines[1];  // a line row: no address
   EXPECT_NE(lines[1].find("\"/work/main/.carry/probe/source_probe.cu\",\"22\",\"28246016\","),
             std::string::npos)
       << lines[1];
-  testing::Finished both = Run({"source", report_, "-k", "k_fp64", "--csv", "--print-source",
-                                "cuda,sass"});
+  testing::Finished both =
+      Run({"source", report_, "-k", "k_fp64", "--csv", "--print-source", "cuda,sass"});
   ASSERT_EQ(both.exit_code, 0) << both.err;
   EXPECT_EQ(Lines(both.out).size(), lines.size() + ncu_.offsets.size());
 }
@@ -160,7 +160,8 @@ TEST_F(SourceCommandTest, BadInputsGiveOneLineErrors) {
   testing::Finished stats_sort = Run({"stats", report_, "--sort", "stall_long_sb"});
   EXPECT_EQ(stats_sort.exit_code, 2);
   EXPECT_NE(stats_sort.err.find("need --page source"), std::string::npos) << stats_sort.err;
-  testing::Finished stats_print = Run({"stats", report_, "--page", "details", "--print-source", "cuda"});
+  testing::Finished stats_print =
+      Run({"stats", report_, "--page", "details", "--print-source", "cuda"});
   EXPECT_EQ(stats_print.exit_code, 2);
   testing::Finished stats_section =
       Run({"stats", report_, "--page", "source", "--section", "SpeedOfLight"});
@@ -184,8 +185,8 @@ TEST_F(SourceCommandTest, ATraceOnlyReportHasNoProfiledKernels) {
 // source data" for each of its profiled kernels.
 TEST_F(SourceCommandTest, AReportWithoutSourceTablesSaysWhyPerKernel) {
   const std::string path = dir_.File("old.sqlite");
-  std::filesystem::copy_file(std::string(GPUSCOPE_TEST_DATA_DIR) + "/reports/h200_metrics_full.sqlite",
-                             path);
+  std::filesystem::copy_file(
+      std::string(GPUSCOPE_TEST_DATA_DIR) + "/reports/h200_metrics_full.sqlite", path);
   testing::Finished run = Run({"source", path});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_NE(run.out.find("No source data: no source counters were collected for this launch; "

@@ -1,8 +1,9 @@
 // CUPTI's line table of a cubin, read with no GPU (tests/data/sass/k.cubin, built with
 // -lineinfo in /tmp/sx; its lines checked against `nvdisasm -g`, k.nvdisasm.txt).
+#include "cupti/host/source_lines.h"
+
 #include <gtest/gtest.h>
 
-#include "cupti/host/source_lines.h"
 #include "store/testing/sass_fixtures.h"
 
 namespace gpuscope::cupti::host {

@@ -3,7 +3,6 @@
 // (SASS through the nvdisasm stand-in, lines through CUPTI) and read back as the source page;
 // its totals are checked against ncu's.
 #include <gtest/gtest.h>
-
 #include <stdlib.h>
 #include <sys/stat.h>
 

@@ -67,8 +67,7 @@ constexpr SourceColumn kColumns[] = {
 };
 
 bool EqualIgnoringCase(std::string_view a, std::string_view b) {
-  return a.size() == b.size() &&
-         std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
            return std::tolower(static_cast<unsigned char>(x)) ==
                   std::tolower(static_cast<unsigned char>(y));
          });
@@ -116,9 +115,9 @@ ColumnValues ComputeColumns(const InstructionMetrics& metrics) {
       case K::kExcess: {
         std::optional<std::uint64_t> total = Find(metrics, column.metric);
         std::optional<std::uint64_t> ideal = Find(metrics, column.ideal);
-        values.push_back(total && ideal ? std::optional<std::uint64_t>(
-                                              *total > *ideal ? *total - *ideal : 0)
-                                        : std::nullopt);
+        values.push_back(total && ideal
+                             ? std::optional<std::uint64_t>(*total > *ideal ? *total - *ideal : 0)
+                             : std::nullopt);
         break;
       }
       case K::kAllSamples:

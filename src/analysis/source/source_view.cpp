@@ -12,7 +12,7 @@ namespace gpuscope::analysis::source {
 namespace {
 
 using InstructionKey = std::tuple<std::uint64_t, std::int64_t, std::uint64_t>;  // crc, fn, pc
-using FunctionKey = std::pair<std::uint64_t, std::int64_t>;                       // crc, fn
+using FunctionKey = std::pair<std::uint64_t, std::int64_t>;                     // crc, fn
 
 // A stored file's text split into lines once, for every line row that quotes it.
 class SourceTexts {
@@ -76,18 +76,21 @@ void GroupLines(KernelSource& kernel, const SourceTexts& texts) {
     AddColumns(kernel.lines[index].values, row.values);
   }
   for (LineRow& line : kernel.lines) line.values.resize(SourceColumns().size());
-  std::stable_sort(kernel.lines.begin(), kernel.lines.end(), [](const LineRow& a, const LineRow& b) {
-    // By file and line; the group without a line last.
-    if (a.line.has_value() != b.line.has_value()) return a.line.has_value();
-    return std::tie(a.file, a.line) < std::tie(b.file, b.line);
-  });
+  std::stable_sort(kernel.lines.begin(), kernel.lines.end(),
+                   [](const LineRow& a, const LineRow& b) {
+                     // By file and line; the group without a line last.
+                     if (a.line.has_value() != b.line.has_value()) return a.line.has_value();
+                     return std::tie(a.file, a.line) < std::tie(b.file, b.line);
+                   });
 }
 
 template <typename Row>
 void SortHottestFirst(std::vector<Row>& rows, std::size_t column) {
   std::stable_sort(rows.begin(), rows.end(), [column](const Row& a, const Row& b) {
-    const std::optional<std::uint64_t> x = column < a.values.size() ? a.values[column] : std::nullopt;
-    const std::optional<std::uint64_t> y = column < b.values.size() ? b.values[column] : std::nullopt;
+    const std::optional<std::uint64_t> x =
+        column < a.values.size() ? a.values[column] : std::nullopt;
+    const std::optional<std::uint64_t> y =
+        column < b.values.size() ? b.values[column] : std::nullopt;
     if (x.has_value() != y.has_value()) return x.has_value();
     return x && *x > *y;
   });
@@ -142,13 +145,15 @@ std::string HotSpot::Summary() const {
   return text + " at " + Location();
 }
 
-StatusOr<std::map<std::int64_t, KernelSource>> LoadKernelSources(const store::ReportReader& report) {
+StatusOr<std::map<std::int64_t, KernelSource>> LoadKernelSources(
+    const store::ReportReader& report) {
   std::map<std::int64_t, KernelSource> kernels;
   if (!store::HasSourceTables(report)) return kernels;
   StatusOr<std::map<std::int64_t, store::StoredKernelSource>> collected =
       store::ReadKernelSources(report);
   if (!collected.ok()) return collected.status();
-  StatusOr<std::vector<store::StoredInstructionValue>> values = store::ReadInstructionValues(report);
+  StatusOr<std::vector<store::StoredInstructionValue>> values =
+      store::ReadInstructionValues(report);
   if (!values.ok()) return values.status();
   StatusOr<std::vector<store::StoredSassInstruction>> sass = store::ReadSassInstructions(report);
   if (!sass.ok()) return sass.status();
@@ -214,7 +219,8 @@ void SortInstructions(std::vector<InstructionRow>& rows, std::size_t column) {
 
 void SortLines(std::vector<LineRow>& rows, std::size_t column) { SortHottestFirst(rows, column); }
 
-std::vector<HotSpot> TopInstructions(const KernelSource& kernel, std::size_t column, std::size_t n) {
+std::vector<HotSpot> TopInstructions(const KernelSource& kernel, std::size_t column,
+                                     std::size_t n) {
   std::vector<InstructionRow> rows = kernel.instructions;
   SortInstructions(rows, column);
   std::vector<HotSpot> spots;

@@ -30,8 +30,8 @@ struct InstructionRow {
 struct LineRow {
   std::optional<std::string> file;  // nullopt with `line`: instructions without a line
   std::optional<std::uint32_t> line;
-  std::optional<std::string> text;  // the line's source text, when the file was stored
-  ColumnValues values;              // sums over `instructions`
+  std::optional<std::string> text;        // the line's source text, when the file was stored
+  ColumnValues values;                    // sums over `instructions`
   std::vector<std::size_t> instructions;  // indices into KernelSource::instructions, by pc
 };
 
@@ -40,8 +40,8 @@ struct KernelSource {
   std::string message;     // why (some of) them were not collected; '' when all were
   std::vector<InstructionRow> instructions;  // by cubin, function, pc
   std::vector<LineRow> lines;                // by file, line; the line-less group last
-  bool has_sass = false;   // some instruction has SASS text
-  bool has_lines = false;  // some instruction has a source line
+  bool has_sass = false;                     // some instruction has SASS text
+  bool has_lines = false;                    // some instruction has a source line
 };
 
 // profiled_kernels.id -> its source data; kernels without any are absent. A report without

@@ -56,15 +56,24 @@ std::string MetricOfColumn(const std::string& column) {
       {"# Samples", "smsp__pcsamp_sample_count"},
   };
   static const std::map<std::string, std::string> kReasons = {
-      {"barrier", "barrier"},         {"branch_resolving", "branch_resolving"},
-      {"dispatch", "dispatch_stall"}, {"drain", "drain"},
-      {"imc", "imc_miss"},            {"lg", "lg_throttle"},
-      {"long_sb", "long_scoreboard"}, {"math", "math_pipe_throttle"},
-      {"membar", "membar"},           {"mio", "mio_throttle"},
-      {"misc", "misc"},               {"no_inst", "no_instructions"},
-      {"not_selected", "not_selected"}, {"selected", "selected"},
-      {"short_sb", "short_scoreboard"}, {"sleep", "sleeping"},
-      {"sleeping", "sleeping"},       {"tex", "tex_throttle"},
+      {"barrier", "barrier"},
+      {"branch_resolving", "branch_resolving"},
+      {"dispatch", "dispatch_stall"},
+      {"drain", "drain"},
+      {"imc", "imc_miss"},
+      {"lg", "lg_throttle"},
+      {"long_sb", "long_scoreboard"},
+      {"math", "math_pipe_throttle"},
+      {"membar", "membar"},
+      {"mio", "mio_throttle"},
+      {"misc", "misc"},
+      {"no_inst", "no_instructions"},
+      {"not_selected", "not_selected"},
+      {"selected", "selected"},
+      {"short_sb", "short_scoreboard"},
+      {"sleep", "sleeping"},
+      {"sleeping", "sleeping"},
+      {"tex", "tex_throttle"},
       {"wait", "wait"},
   };
   if (auto found = kDirect.find(column); found != kDirect.end()) return found->second;
@@ -76,7 +85,8 @@ std::string MetricOfColumn(const std::string& column) {
     suffix = "_not_issued";
   }
   auto found = kReasons.find(reason);
-  return found == kReasons.end() ? "" : "smsp__pcsamp_warps_issue_stalled_" + found->second + suffix;
+  return found == kReasons.end() ? ""
+                                 : "smsp__pcsamp_warps_issue_stalled_" + found->second + suffix;
 }
 
 std::string Trimmed(const std::string& text) {

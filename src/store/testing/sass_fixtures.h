@@ -20,8 +20,8 @@ std::vector<std::uint8_t> ReadBinaryFile(const std::string& path);
 struct NcuSourceKernel {
   std::vector<model::InstructionValue> values;  // names point into `names`
   std::deque<std::string> names;
-  std::vector<std::uint64_t> offsets;                   // each instruction's, in order
-  std::map<std::uint64_t, std::string> sass;            // offset -> ncu's Source text, trimmed
+  std::vector<std::uint64_t> offsets;                  // each instruction's, in order
+  std::map<std::uint64_t, std::string> sass;           // offset -> ncu's Source text, trimmed
   std::map<std::string, std::uint64_t> column_totals;  // ncu column header -> sum over rows
 };
 
