@@ -11,6 +11,7 @@
 #include "cli/rules_command.h"
 #include "cli/run_command.h"
 #include "cli/run_options.h"
+#include "cli/source_command.h"
 #include "cli/stats_command.h"
 #include "cli/stats_options.h"
 #include "cli/view_command.h"
@@ -27,6 +28,8 @@ std::span<const Command> Commands() {
       {"occupancy", "theoretical occupancy and block limits", OccupancyCommand, OccupancyUsage},
       {"roofline", "roofline of profiled kernels: FLOP/s, bandwidth, bound", RooflineCommand,
        RooflineUsage},
+      {"source", "per-instruction and per-line values of profiled kernels (ncu's source page)",
+       SourceCommand, SourceUsage},
       {"diff", "compare the kernels of two reports: durations and metrics", DiffCommand, DiffUsage},
       {"export", "write reports as Chrome trace JSON (Perfetto) or CSV tables", ExportCommand,
        ExportUsage},

@@ -12,6 +12,7 @@
 #include "cli/nvprof_output.h"
 #include "cli/option_parser.h"
 #include "cli/profile_output.h"
+#include "cli/source_output.h"
 #include "cli/stats_options.h"
 #include "evaluate/report_evaluation.h"
 #include "render/stats_report.h"
@@ -158,6 +159,14 @@ int StatsCommand(std::span<const std::string> args) {
   DistinctReports distinct = DropRepeatedReports(options.report_paths);
   for (const std::string& note : distinct.notes) std::cerr << "gpuscope: warning: " << note << '\n';
   options.report_paths = std::move(distinct.paths);
+  if (options.page == "source") {
+    SourceOutputOptions source;
+    source.report_paths = options.report_paths;
+    source.filter = options.filter;
+    source.page = options.source_page;
+    source.csv = options.format == render::StatsFormat::kCsv;
+    return PrintSourcePages(source);
+  }
   if (options.page) return PrintProfilePages(options);
 
   // Every report is opened before anything is printed, so a bad one among several gives

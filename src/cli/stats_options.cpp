@@ -7,6 +7,7 @@
 #include "cli/kernel_filter_options.h"
 #include "cli/option_parser.h"
 #include "cli/profile_output.h"
+#include "cli/source_output.h"
 #include "util/comma_list.h"
 
 namespace gpuscope::cli {
@@ -23,6 +24,8 @@ enum StatsOptionId {
   kSection,
   kMetrics,
   kRules,
+  kPrintSource,
+  kSort,
   kHelp
 };
 
@@ -34,8 +37,12 @@ constexpr OptionSpec kStatsOwnOptions[] = {
     {kTimeUnit, "normalized-time-unit", 'u', "s|ms|us|ns|auto",
      "time unit of the summary (default auto)"},
     {kDemangling, "demangling", 0, "on|off", "demangle kernel names in the summary (default on)"},
-    {kPage, "page", 0, "details|raw",
-     "the profiled kernels' sections or every metric (reports of gpuscope profile)"},
+    {kPage, "page", 0, "details|raw|source",
+     "the profiled kernels' sections, every metric, or the source page (reports of gpuscope "
+     "profile; source: as `gpuscope source`)"},
+    {kPrintSource, "print-source", 0, "sass|cuda|cuda,sass",
+     "with --page source: sass (default), cuda or cuda,sass rows"},
+    {kSort, "sort", 0, "COLUMN", "with --page source: hottest first by this column"},
     {kPrintSummary, "print-summary", 0, "none|per-kernel",
      "per-kernel: aggregate the launches of each kernel (the details page; implies "
      "--page details)"},
@@ -120,8 +127,9 @@ Status Apply(const ParsedOption& option, StatsOptions& options) {
       return {};
     }
     case kPage:
-      if (option.value != "details" && option.value != "raw") {
-        return Status::Error("option '--page' expects details or raw, not '" + option.value + "'");
+      if (option.value != "details" && option.value != "raw" && option.value != "source") {
+        return Status::Error("option '--page' expects details, raw or source, not '" +
+                             option.value + "'");
       }
       options.page = option.value;
       return {};
@@ -142,6 +150,20 @@ Status Apply(const ParsedOption& option, StatsOptions& options) {
     case kRules:
       options.rules = true;
       return {};
+    case kPrintSource: {
+      StatusOr<render::SourcePrint> print = ParsePrintSource(option.value);
+      if (!print.ok()) return print.status();
+      options.source_page.print = *print;
+      options.source_options_given = true;
+      return {};
+    }
+    case kSort: {
+      StatusOr<std::size_t> column = ParseSortColumn(option.value);
+      if (!column.ok()) return column.status();
+      options.source_page.sort_column = *column;
+      options.source_options_given = true;
+      return {};
+    }
     case kHelp:
       options.help = true;
       return {};
@@ -184,6 +206,15 @@ Status CheckCombinations(const ParsedCommandLine& parsed, StatsOptions& options)
     return Status::Error("-k, -s, -c, --kernel-id, --devices, --section and --metrics select "
                          "profiled kernels and their metrics: they need --page details|raw "
                          "(or --print-summary per-kernel)");
+  }
+  if (options.source_options_given && options.page != "source") {
+    return Status::Error("--print-source and --sort lay out the source page: they need --page "
+                         "source");
+  }
+  if (options.page == "source" &&
+      (options.per_kernel_summary || !options.sections.empty() || !options.metrics.empty())) {
+    return Status::Error("--page source has no sections or metrics to choose and no per-kernel "
+                         "summary (use --sort and --print-source)");
   }
   if (!options.sections.empty() && options.page == "raw") {
     return Status::Error("--section chooses sections of the details page; --page raw has none "

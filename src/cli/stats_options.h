@@ -9,6 +9,7 @@
 #include "cli/kernel_filter_options.h"
 #include "cli/nvprof_output.h"
 #include "render/output_options.h"
+#include "render/source_page.h"
 #include "render/stats_table_format.h"
 #include "util/status.h"
 
@@ -22,7 +23,7 @@ struct StatsOptions {
   // nvprof's --print-gpu-trace, --print-api-trace, --print-gpu-summary, --print-api-summary,
   // as `gpuscope run` prints them.
   NvprofSelection print;
-  // `--page details|raw`: the profiled kernels' metrics (gpuscope profile) instead of the
+  // `--page details|raw|source`: the profiled kernels' metrics (source: their source page) (gpuscope profile) instead of the
   // trace summary; `--print-summary per-kernel` aggregates them.
   std::optional<std::string> page;
   bool per_kernel_summary = false;
@@ -31,6 +32,9 @@ struct StatsOptions {
   KernelFilterText filter;
   std::vector<std::string> sections;
   std::vector<std::string> metrics;
+  // With --page source: --print-source and --sort (as `gpuscope source` takes them).
+  render::SourcePageOptions source_page;
+  bool source_options_given = false;
   // `--rules`: the trace rules' findings (analysis/trace_rules) instead of the summary.
   bool rules = false;
   bool help = false;

@@ -141,9 +141,9 @@ Status PcSamplingPass::Collect(inject::OwnedSourceCounters& out) {
         if (name.empty()) continue;
         out.values.push_back({pc.cubinCrc, function, pc.pcOffset, out.Name(name), reason.samples});
       }
-      // CUPTI allocates the name for us to free (cupti_pcsampling.h).
-      std::free(pc.functionName);
-      pc.functionName = nullptr;
+      // The name is not freed: CUPTI shares one string among all records of a function
+      // (cupti_pcsampling.h), also across fetches, so freeing per PC was a double free (H100,
+      // 2026-11-25). One small string per sampled function is the cost.
     }
     if (data_.remainingNumPcs == 0) break;
   }

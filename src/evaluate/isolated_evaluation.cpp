@@ -10,6 +10,8 @@
 #include <cstring>
 #include <mutex>
 
+#include "evaluate/cupti_fork_lock.h"
+
 namespace gpuscope::evaluate {
 namespace {
 
@@ -81,14 +83,12 @@ bool ReadAll(int fd, std::chrono::steady_clock::time_point deadline, std::string
   }
 }
 
-std::mutex evaluation_mutex;
-
 }  // namespace
 
 StatusOr<std::vector<std::optional<double>>> EvaluateIsolated(
     cupti::host::MetricHost& host, std::span<const std::uint8_t> counter_data, std::size_t range,
     const std::vector<std::string>& names, std::chrono::milliseconds limit) {
-  std::lock_guard<std::mutex> one_at_a_time(evaluation_mutex);
+  std::lock_guard<std::mutex> one_at_a_time(CuptiForkLock());
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) {
     return Status::Error(std::string("cannot evaluate the counter data: pipe: ") +

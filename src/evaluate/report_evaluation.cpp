@@ -1,11 +1,13 @@
 #include "evaluate/report_evaluation.h"
 
+#include <cstdlib>
 #include <memory>
 #include <utility>
 #include <vector>
 
 #include "analysis/metrics/profile_loader.h"
 #include "evaluate/kernel_findings.h"
+#include "evaluate/source_evaluation.h"
 #include "store/evaluation_writer.h"
 
 namespace gpuscope::evaluate {
@@ -41,29 +43,44 @@ StatusOr<EvaluationSummary> EvaluateReport(const std::string& path,
     StatusOr<std::vector<analysis::metrics::KernelProfile>> kernels =
         analysis::metrics::LoadKernelProfiles(**report);
     if (!kernels.ok()) return kernels.status();
-    MetricHosts hosts;
-    ProfileAsk ask;
-    if (asked) {
-      ask = *asked;
-    } else {
-      if (!HasUnevaluatedKernel(*kernels)) return summary;
-      StatusOr<ProfileAsk> stored = AskOfReport(**report, ChipOfMeasuredKernels(*kernels), hosts);
-      if (!stored.ok()) return stored.status();
-      ask = std::move(*stored);
+    StatusOr<bool> source_needed = NeedsSourceEvaluation(**report);
+    if (!source_needed.ok()) return source_needed.status();
+    rows.counters = asked.has_value() || HasUnevaluatedKernel(*kernels);
+    if (!rows.counters && !*source_needed) return summary;
+    if (*source_needed) {
+      StatusOr<SourceEvaluation> source = EvaluateSource(**report, [](const char* name) {
+        return static_cast<const char*>(std::getenv(name));
+      });
+      if (!source.ok()) return source.status();
+      SayNotesOnce(source->notes);
+      rows.source = std::move(source->rows);
     }
-    CounterValues values = EvaluateCounterData(**report, *kernels, ask.metric_names, hosts);
-    // The rules see the new values exactly as a reader of the stored report will; a kernel
-    // that failed keeps the values it had.
-    for (analysis::metrics::KernelProfile& kernel : *kernels) {
-      if (auto found = values.metrics.find(kernel.id); found != values.metrics.end()) {
-        analysis::metrics::AssignMetrics(kernel, found->second);
+    if (rows.counters) {
+      MetricHosts hosts;
+      ProfileAsk ask;
+      if (asked) {
+        ask = *asked;
+      } else {
+        StatusOr<ProfileAsk> stored =
+            AskOfReport(**report, ChipOfMeasuredKernels(*kernels), hosts);
+        if (!stored.ok()) return stored.status();
+        ask = std::move(*stored);
       }
+      CounterValues values = EvaluateCounterData(**report, *kernels, ask.metric_names, hosts);
+      // The rules see the new values exactly as a reader of the stored report will; a kernel
+      // that failed keeps the values it had.
+      for (analysis::metrics::KernelProfile& kernel : *kernels) {
+        if (auto found = values.metrics.find(kernel.id); found != values.metrics.end()) {
+          analysis::metrics::AssignMetrics(kernel, found->second);
+        }
+      }
+      rows.findings = FindingsOfMeasuredKernels(*kernels);
+      rows.metrics = std::move(values.metrics);
+      rows.request = std::move(ask.request);
+      summary = std::move(values.summary);
     }
-    rows.findings = FindingsOfMeasuredKernels(*kernels);
-    rows.metrics = std::move(values.metrics);
-    rows.request = std::move(ask.request);
-    summary = std::move(values.summary);
   }
+  if (!rows.counters && rows.source.instructions.empty()) return summary;
   GPUSCOPE_RETURN_IF_ERROR(store::WriteEvaluation(path, rows));
   return summary;
 }

@@ -102,6 +102,68 @@ bool ReplaceFindings(sqlite3* db,
       });
 }
 
+// Reports written before the source tables existed lack them (they have no source counters
+// either, but a crafted one may): created here as schema.sql declares them.
+constexpr const char* kCreateSourceTables[] = {
+    "CREATE TABLE IF NOT EXISTS sass_instructions (cubin_crc INTEGER NOT NULL, function_id "
+    "INTEGER NOT NULL, pc_offset INTEGER NOT NULL, sass TEXT, file_id INTEGER, line INTEGER, "
+    "PRIMARY KEY (cubin_crc, function_id, pc_offset)) WITHOUT ROWID",
+    "CREATE TABLE IF NOT EXISTS source_files (id INTEGER PRIMARY KEY, path TEXT NOT NULL "
+    "UNIQUE, content TEXT)",
+};
+
+// The files first (their ids are what the instructions store), then the instructions.
+bool StoreSource(sqlite3* db, const SourceRows& source) {
+  for (const char* create : kCreateSourceTables) {
+    if (sqlite3_exec(db, create, nullptr, nullptr, nullptr) != SQLITE_OK) return false;
+  }
+  StatusOr<Statement> add_file = Statement::Prepare(
+      db, "INSERT OR IGNORE INTO source_files(path, content) VALUES (?1, ?2)");
+  StatusOr<Statement> file_id = Statement::Prepare(db, "SELECT id FROM source_files WHERE path = ?1");
+  StatusOr<Statement> add_instruction = Statement::Prepare(
+      db,
+      "INSERT OR REPLACE INTO sass_instructions(cubin_crc, function_id, pc_offset, sass, "
+      "file_id, line) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+  if (!add_file.ok() || !file_id.ok() || !add_instruction.ok()) return false;
+  std::map<std::string, std::int64_t> ids;
+  for (const auto& [path, content] : source.files) {
+    BindText(add_file->get(), 1, path);
+    if (content) {
+      BindText(add_file->get(), 2, *content);
+    } else {
+      sqlite3_bind_null(add_file->get(), 2);
+    }
+    if (sqlite3_step(add_file->get()) != SQLITE_DONE) return false;
+    sqlite3_reset(add_file->get());
+    BindText(file_id->get(), 1, path);
+    if (sqlite3_step(file_id->get()) != SQLITE_ROW) return false;
+    ids[path] = sqlite3_column_int64(file_id->get(), 0);
+    sqlite3_reset(file_id->get());
+  }
+  sqlite3_stmt* st = add_instruction->get();
+  for (const SassInstructionRow& row : source.instructions) {
+    sqlite3_bind_int64(st, 1, static_cast<std::int64_t>(row.cubin_crc));
+    sqlite3_bind_int64(st, 2, row.function_id);
+    sqlite3_bind_int64(st, 3, static_cast<std::int64_t>(row.pc_offset));
+    if (row.sass) {
+      BindText(st, 4, *row.sass);
+    } else {
+      sqlite3_bind_null(st, 4);
+    }
+    auto id = row.file ? ids.find(*row.file) : ids.end();
+    if (id != ids.end() && row.line) {
+      sqlite3_bind_int64(st, 5, id->second);
+      sqlite3_bind_int64(st, 6, *row.line);
+    } else {
+      sqlite3_bind_null(st, 5);
+      sqlite3_bind_null(st, 6);
+    }
+    if (sqlite3_step(st) != SQLITE_DONE) return false;
+    sqlite3_reset(st);
+  }
+  return true;
+}
+
 }  // namespace
 
 Status WriteEvaluation(const std::string& path, const EvaluationRows& rows) {
@@ -124,10 +186,12 @@ Status WriteEvaluation(const std::string& path, const EvaluationRows& rows) {
     return SqliteError(db, metrics_context);
   }
   std::string failed;  // the context of the step that failed
-  if (!ReplaceMetrics(db, rows.metrics) || !StoreRequest(db, rows.request)) {
+  if (rows.counters && (!ReplaceMetrics(db, rows.metrics) || !StoreRequest(db, rows.request))) {
     failed = metrics_context;
-  } else if (!rows.findings.empty() && !ReplaceFindings(db, rows.findings)) {
+  } else if (rows.counters && !rows.findings.empty() && !ReplaceFindings(db, rows.findings)) {
     failed = "cannot store the findings in " + path;
+  } else if (!rows.source.instructions.empty() && !StoreSource(db, rows.source)) {
+    failed = "cannot store the SASS instructions in " + path;
   } else if (sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr) != SQLITE_OK) {
     failed = metrics_context;
   }

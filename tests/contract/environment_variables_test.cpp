@@ -54,7 +54,8 @@ TEST(EnvironmentVariables, ProfileVariablesAreDistinctAndComplete) {
   std::set<std::string_view> names(std::begin(kProfileVariables), std::end(kProfileVariables));
   EXPECT_EQ(names.size(), std::size(kProfileVariables));
   EXPECT_EQ(names.size(), 15u);
-  for (const char* name : {kKernelNameVariable, kReplayDirVariable, kProfilePassesVariable}) {
+  for (const char* name :
+       {kKernelNameVariable, kReplayDirVariable, kProfilePassesVariable, kProfileSourceVariable}) {
     EXPECT_EQ(names.count(name), 1u) << name;
   }
   for (const char* name : {kReportVariable, kManifestVariable, kRootPidVariable}) {

@@ -161,6 +161,24 @@ ReportBuilder& ReportBuilder::ProfiledLaunch(std::uint32_t correlation, std::uin
   return Write(record);
 }
 
+ReportBuilder& ReportBuilder::ProfiledSourceLaunch(const SourceLaunchSpec& spec) {
+  model::ProfiledKernelRecord record;
+  record.correlation_id = CorrelationOr(spec.correlation);
+  record.profile_index = spec.profile_index;
+  record.start = At(spec.start);
+  record.end = record.start + spec.duration;
+  record.mangled_name = Keep(spec.mangled_name);
+  record.chip = "GH100";
+  record.passes = 40;
+  record.outcome = model::ProfileOutcome::kReplayFailed;
+  record.message = "counter passes not run (test)";
+  record.source.requested = spec.requested;
+  record.source.message = spec.message;
+  record.instruction_values = spec.values;
+  record.cubins = spec.cubins;
+  return Write(record);
+}
+
 ReportBuilder& ReportBuilder::Write(const model::DeviceRecord& record) {
   if (writer_) writer_->OnDevice(record);
   return *this;

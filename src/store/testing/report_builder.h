@@ -12,6 +12,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "model/profile_records.h"
 #include "model/records.h"
@@ -68,6 +69,21 @@ struct NvtxSpec {
   std::string_view domain = {};  // empty: the default domain
 };
 
+// A launch profiled with source counters (`profile --section SourceCounters`): its
+// instruction values and the cubins they refer to. Its counter passes are not run (outcome
+// "replay failed"), so no counter data waits for an evaluation with CUPTI's host API.
+struct SourceLaunchSpec {
+  std::string_view mangled_name = "_Z4workv";
+  std::uint32_t profile_index = 0;
+  std::uint32_t correlation = 0;  // 0: the next free one
+  std::uint64_t start = 0;
+  std::uint64_t duration = 1000;
+  bool requested = true;          // false: the profile did not ask for source counters
+  std::string_view message = {};  // why (some) source counters are missing
+  std::vector<model::InstructionValue> values;
+  std::vector<model::CubinImage> cubins;
+};
+
 class ReportBuilder {
  public:
   struct Options {
@@ -114,6 +130,8 @@ class ReportBuilder {
   // was replayed, and the replay failed (no counter data).
   ReportBuilder& ProfiledLaunch(std::uint32_t correlation, std::uint64_t start,
                                 std::uint64_t duration);
+
+  ReportBuilder& ProfiledSourceLaunch(const SourceLaunchSpec& spec);
 
   // Whole records, times as given.
   ReportBuilder& Write(const model::DeviceRecord& record);

@@ -1,0 +1,274 @@
+#include "analysis/source/source_view.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <set>
+#include <tuple>
+
+#include "store/source_tables.h"
+
+namespace gpuscope::analysis::source {
+namespace {
+
+using InstructionKey = std::tuple<std::uint64_t, std::int64_t, std::uint64_t>;  // crc, fn, pc
+using FunctionKey = std::pair<std::uint64_t, std::int64_t>;                     // crc, fn
+
+// A stored file's text split into lines once, for every line row that quotes it.
+class SourceTexts {
+ public:
+  explicit SourceTexts(const std::map<std::int64_t, store::StoredSourceFile>& files) {
+    for (const auto& [id, file] : files) {
+      paths_[id] = file.path;
+      if (!file.content) continue;
+      std::vector<std::string>& lines = lines_[file.path];
+      std::string_view rest = *file.content;
+      while (!rest.empty()) {
+        std::size_t end = rest.find('\n');
+        std::string_view line = rest.substr(0, end);
+        if (line.ends_with('\r')) line.remove_suffix(1);
+        lines.emplace_back(line);
+        if (end == std::string_view::npos) break;
+        rest.remove_prefix(end + 1);
+      }
+    }
+  }
+  std::optional<std::string> Path(std::optional<std::int64_t> id) const {
+    if (!id) return std::nullopt;
+    auto found = paths_.find(*id);
+    return found != paths_.end() ? std::optional<std::string>(found->second) : std::nullopt;
+  }
+  std::optional<std::string> Line(const std::string& path, std::uint32_t line) const {
+    auto found = lines_.find(path);
+    if (found == lines_.end() || line == 0 || line > found->second.size()) return std::nullopt;
+    return found->second[line - 1];
+  }
+
+ private:
+  std::map<std::int64_t, std::string> paths_;
+  std::map<std::string, std::vector<std::string>> lines_;
+};
+
+void GroupLines(KernelSource& kernel, const SourceTexts& texts) {
+  std::map<std::pair<std::string, std::uint32_t>, std::size_t> by_line;
+  std::optional<std::size_t> lineless;
+  for (std::size_t i = 0; i < kernel.instructions.size(); ++i) {
+    const InstructionRow& row = kernel.instructions[i];
+    std::size_t index;
+    if (row.file && row.line) {
+      auto [found, added] = by_line.try_emplace({*row.file, *row.line}, kernel.lines.size());
+      if (added) {
+        LineRow line;
+        line.file = row.file;
+        line.line = row.line;
+        line.text = texts.Line(*row.file, *row.line);
+        kernel.lines.push_back(std::move(line));
+      }
+      index = found->second;
+    } else {
+      if (!lineless) {
+        lineless = kernel.lines.size();
+        kernel.lines.emplace_back();
+      }
+      index = *lineless;
+    }
+    kernel.lines[index].instructions.push_back(i);
+    AddColumns(kernel.lines[index].values, row.values);
+  }
+  for (LineRow& line : kernel.lines) line.values.resize(SourceColumns().size());
+  std::stable_sort(kernel.lines.begin(), kernel.lines.end(),
+                   [](const LineRow& a, const LineRow& b) {
+                     // By file and line; the group without a line last.
+                     if (a.line.has_value() != b.line.has_value()) return a.line.has_value();
+                     return std::tie(a.file, a.line) < std::tie(b.file, b.line);
+                   });
+}
+
+template <typename Row>
+void SortHottestFirst(std::vector<Row>& rows, std::size_t column) {
+  std::stable_sort(rows.begin(), rows.end(), [column](const Row& a, const Row& b) {
+    const std::optional<std::uint64_t> x =
+        column < a.values.size() ? a.values[column] : std::nullopt;
+    const std::optional<std::uint64_t> y =
+        column < b.values.size() ? b.values[column] : std::nullopt;
+    if (x.has_value() != y.has_value()) return x.has_value();
+    return x && *x > *y;
+  });
+}
+
+std::string BaseName(const std::string& path) {
+  const std::size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+}  // namespace
+
+std::string HexOffset(std::uint64_t offset) {
+  char text[24];
+  std::snprintf(text, sizeof text, "0x%04llx", static_cast<unsigned long long>(offset));
+  return text;
+}
+
+std::string OpcodeOf(const std::string& sass) {
+  std::string_view text = sass;
+  auto skip_spaces = [&text] {
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) {
+      text.remove_prefix(1);
+    }
+  };
+  skip_spaces();
+  if (text.starts_with("@")) {  // the guard predicate
+    const std::size_t space = text.find(' ');
+    text = space == std::string_view::npos ? std::string_view() : text.substr(space);
+    skip_spaces();
+  }
+  const std::size_t end = text.find_first_of(" \t;");
+  return std::string(text.substr(0, end));
+}
+
+std::string HotSpot::Location() const {
+  if (file && line) return BaseName(*file) + ":" + std::to_string(*line);
+  if (pc_offset) return HexOffset(*pc_offset);
+  return "(no line information)";
+}
+
+std::string HotSpot::Summary() const {
+  std::string digits = std::to_string(value), grouped;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i != 0 && (digits.size() - i) % 3 == 0) grouped += ',';
+    grouped += digits[i];
+  }
+  std::string text = grouped;
+  for (std::size_t i = 0; i < opcodes.size() && i < 3; ++i) {
+    text += (i == 0 ? " " : "/") + opcodes[i];
+  }
+  return text + " at " + Location();
+}
+
+StatusOr<std::map<std::int64_t, KernelSource>> LoadKernelSources(
+    const store::ReportReader& report) {
+  std::map<std::int64_t, KernelSource> kernels;
+  if (!store::HasSourceTables(report)) return kernels;
+  StatusOr<std::map<std::int64_t, store::StoredKernelSource>> collected =
+      store::ReadKernelSources(report);
+  if (!collected.ok()) return collected.status();
+  StatusOr<std::vector<store::StoredInstructionValue>> values =
+      store::ReadInstructionValues(report);
+  if (!values.ok()) return values.status();
+  StatusOr<std::vector<store::StoredSassInstruction>> sass = store::ReadSassInstructions(report);
+  if (!sass.ok()) return sass.status();
+  StatusOr<std::map<std::int64_t, store::StoredSourceFile>> files = store::ReadSourceFiles(report);
+  if (!files.ok()) return files.status();
+  const SourceTexts texts(*files);
+
+  for (const auto& [id, source] : *collected) {
+    kernels[id].requested = true;
+    kernels[id].message = source.message;
+  }
+  // Per kernel, per instruction, its metrics; and the functions each kernel ran.
+  std::map<std::int64_t, std::map<InstructionKey, InstructionMetrics>> measured;
+  std::map<std::int64_t, std::set<FunctionKey>> functions;
+  std::map<FunctionKey, std::string> function_names;
+  for (const store::StoredInstructionValue& value : *values) {
+    const InstructionKey key{value.cubin_crc, value.function_id, value.pc_offset};
+    measured[value.profiled_kernel_id][key][value.metric] += value.value;
+    functions[value.profiled_kernel_id].insert({value.cubin_crc, value.function_id});
+    function_names[{value.cubin_crc, value.function_id}] = value.function;
+  }
+  std::map<InstructionKey, const store::StoredSassInstruction*> sass_of;
+  for (const store::StoredSassInstruction& row : *sass) {
+    sass_of[{row.cubin_crc, row.function_id, row.pc_offset}] = &row;
+  }
+  for (auto& [id, by_instruction] : measured) {
+    KernelSource& kernel = kernels[id];
+    // Every instruction of the kernel's functions: the measured ones and, from the listing,
+    // those that never ran (ncu lists them too, with zeros).
+    std::map<InstructionKey, InstructionRow> rows;
+    auto row_of = [&](const InstructionKey& key) -> InstructionRow& {
+      InstructionRow& row = rows[key];
+      row.cubin_crc = std::get<0>(key);
+      row.function = function_names[{std::get<0>(key), std::get<1>(key)}];
+      row.pc_offset = std::get<2>(key);
+      return row;
+    };
+    for (const auto& [key, metrics] : by_instruction) row_of(key).values = ComputeColumns(metrics);
+    for (const FunctionKey& function : functions[id]) {
+      auto from = sass_of.lower_bound({function.first, function.second, 0});
+      for (; from != sass_of.end() && std::get<0>(from->first) == function.first &&
+             std::get<1>(from->first) == function.second;
+           ++from) {
+        InstructionRow& row = row_of(from->first);
+        if (row.values.empty()) row.values.resize(SourceColumns().size());
+        const store::StoredSassInstruction& stored = *from->second;
+        row.sass = stored.sass;
+        row.file = texts.Path(stored.file_id);
+        row.line = row.file ? stored.line : std::nullopt;
+        kernel.has_sass = kernel.has_sass || row.sass.has_value();
+        kernel.has_lines = kernel.has_lines || (row.file && row.line);
+      }
+    }
+    for (auto& [key, row] : rows) kernel.instructions.push_back(std::move(row));
+    GroupLines(kernel, texts);
+  }
+  return kernels;
+}
+
+void SortInstructions(std::vector<InstructionRow>& rows, std::size_t column) {
+  SortHottestFirst(rows, column);
+}
+
+void SortLines(std::vector<LineRow>& rows, std::size_t column) { SortHottestFirst(rows, column); }
+
+std::vector<HotSpot> TopInstructions(const KernelSource& kernel, std::size_t column,
+                                     std::size_t n) {
+  std::vector<InstructionRow> rows = kernel.instructions;
+  SortInstructions(rows, column);
+  std::vector<HotSpot> spots;
+  for (const InstructionRow& row : rows) {
+    if (spots.size() >= n || column >= row.values.size() || !row.values[column]) break;
+    HotSpot spot;
+    spot.file = row.file;
+    spot.line = row.line;
+    for (const LineRow& line : kernel.lines) {
+      if (line.file == row.file && line.line == row.line && row.line) spot.source_text = line.text;
+    }
+    if (row.sass) spot.opcodes.push_back(OpcodeOf(*row.sass));
+    spot.pc_offset = row.pc_offset;
+    spot.function = row.function;
+    spot.value = *row.values[column];
+    spots.push_back(std::move(spot));
+  }
+  return spots;
+}
+
+std::vector<HotSpot> TopLines(const KernelSource& kernel, std::size_t column, std::size_t n) {
+  std::vector<LineRow> lines = kernel.lines;
+  SortLines(lines, column);
+  std::vector<HotSpot> spots;
+  for (const LineRow& line : lines) {
+    if (spots.size() >= n || column >= line.values.size() || !line.values[column]) break;
+    HotSpot spot;
+    spot.file = line.file;
+    spot.line = line.line;
+    spot.source_text = line.text;
+    spot.value = *line.values[column];
+    // The line's opcodes, those of its hottest instructions first, each once.
+    std::vector<const InstructionRow*> members;
+    for (std::size_t index : line.instructions) members.push_back(&kernel.instructions[index]);
+    std::stable_sort(members.begin(), members.end(),
+                     [column](const InstructionRow* a, const InstructionRow* b) {
+                       return a->values[column].value_or(0) > b->values[column].value_or(0);
+                     });
+    for (const InstructionRow* member : members) {
+      if (!member->sass || member->values[column].value_or(0) == 0) continue;
+      std::string opcode = OpcodeOf(*member->sass);
+      if (std::find(spot.opcodes.begin(), spot.opcodes.end(), opcode) == spot.opcodes.end()) {
+        spot.opcodes.push_back(std::move(opcode));
+      }
+    }
+    spots.push_back(std::move(spot));
+  }
+  return spots;
+}
+
+}  // namespace gpuscope::analysis::source

@@ -1,0 +1,138 @@
+#include "cli/source_output.h"
+
+#include <iostream>
+#include <map>
+#include <memory>
+#include <sstream>
+
+#include "analysis/metrics/profile_loader.h"
+#include "analysis/metrics/profile_selection.h"
+#include "analysis/source/source_view.h"
+#include "cli/command_error.h"
+#include "cli/exit_codes.h"
+#include "evaluate/report_evaluation.h"
+#include "store/report_reader.h"
+
+namespace gpuscope::cli {
+namespace {
+
+std::string NamingPath(const std::string& message, const std::string& path) {
+  return message.find(path) != std::string::npos ? message : path + ": " + message;
+}
+
+// Why a kernel shows no source data, in one line.
+std::string NoDataReason(const analysis::source::KernelSource* source) {
+  if (source == nullptr || !source->requested) {
+    return "no source counters were collected for this launch; profile with --set full or "
+           "--section SourceCounters";
+  }
+  if (!source->message.empty()) return source->message;
+  return "the source passes recorded no instruction values";
+}
+
+}  // namespace
+
+StatusOr<render::SourcePrint> ParsePrintSource(std::string_view value) {
+  if (value == "sass") return render::SourcePrint::kSass;
+  if (value == "cuda") return render::SourcePrint::kCuda;
+  if (value == "cuda,sass" || value == "sass,cuda") return render::SourcePrint::kCudaSass;
+  return Status::Error("option '--print-source' expects sass, cuda or cuda,sass, not '" +
+                       std::string(value) + "'");
+}
+
+StatusOr<std::size_t> ParseSortColumn(std::string_view value) {
+  if (std::optional<std::size_t> column = analysis::source::FindSourceColumn(value)) return *column;
+  return Status::Error(
+      "option '--sort' expects a column of the source page (e.g. \"Instructions "
+      "Executed\", stall_long_sb), not '" +
+      std::string(value) + "'");
+}
+
+int PrintSourcePages(const SourceOutputOptions& options) {
+  StatusOr<KernelFilterSpec> filter = ToKernelFilterSpec(options.filter);
+  if (!filter.ok()) {
+    CommandError(filter.status().message());
+    return kExitUsage;
+  }
+  // Everything is read before anything is printed: one bad report, one error line.
+  std::ostringstream page;
+  if (options.csv) render::WriteSourcePageCsvHeader(page);
+  std::size_t profiled = 0, selected = 0;
+  std::vector<std::string> profiled_names;
+  bool lines_missing = false;
+  for (const std::string& path : options.report_paths) {
+    StatusOr<evaluate::EvaluationSummary> evaluated = evaluate::EvaluateReport(path);
+    if (!evaluated.ok()) {
+      CommandError(NamingPath(evaluated.status().message(), path));
+      return kExitGpuscopeFailure;
+    }
+    StatusOr<std::unique_ptr<store::ReportReader>> reader = store::ReportReader::Open(path);
+    if (!reader.ok()) {
+      CommandError(NamingPath(reader.status().message(), path));
+      return kExitGpuscopeFailure;
+    }
+    StatusOr<std::vector<analysis::metrics::KernelProfile>> kernels =
+        analysis::metrics::LoadKernelProfiles(**reader);
+    if (!kernels.ok()) {
+      CommandError(NamingPath(kernels.status().message(), path));
+      return kExitGpuscopeFailure;
+    }
+    StatusOr<std::map<std::int64_t, analysis::source::KernelSource>> sources =
+        analysis::source::LoadKernelSources(**reader);
+    if (!sources.ok()) {
+      CommandError(NamingPath(sources.status().message(), path));
+      return kExitGpuscopeFailure;
+    }
+    profiled += kernels->size();
+    for (const auto& kernel : *kernels) profiled_names.push_back(kernel.demangled_name);
+    const std::vector<analysis::metrics::KernelProfile> chosen =
+        analysis::metrics::SelectProfiledKernels(*kernels, *filter);
+    selected += chosen.size();
+    if (!options.csv && options.report_paths.size() > 1 && !chosen.empty()) {
+      page << path << ":\n";
+    }
+    for (const analysis::metrics::KernelProfile& kernel : chosen) {
+      render::SourcePageKernel shown;
+      shown.profile_index = kernel.profile_index;
+      shown.name = kernel.demangled_name;
+      auto found = sources->find(kernel.id);
+      const analysis::source::KernelSource* source =
+          found != sources->end() ? &found->second : nullptr;
+      if (source != nullptr && !source->instructions.empty()) {
+        shown.source = source;
+        lines_missing = lines_missing || !source->has_lines;
+      }
+      shown.no_data_reason = NoDataReason(source);
+      if (options.csv) {
+        render::WriteSourcePageCsv(shown, options.page, page);
+        if (shown.source == nullptr) {
+          std::cerr << "gpuscope: warning: kernel " << kernel.profile_index << " ("
+                    << render::TerminalText(kernel.demangled_name)
+                    << ") has no source data: " << render::TerminalText(shown.no_data_reason)
+                    << '\n';
+        }
+      } else {
+        render::WriteSourcePageText(shown, options.page, page);
+      }
+    }
+  }
+  if (profiled == 0) {
+    CommandError(
+        "no profiled kernels in the report(s): write them with `gpuscope profile --set "
+        "full` (or --section SourceCounters)");
+    return kExitGpuscopeFailure;
+  }
+  if (selected == 0) {
+    std::string names;
+    for (const std::string& name : profiled_names) names += (names.empty() ? "" : ", ") + name;
+    CommandError("no profiled kernel matches the filters (" + std::to_string(profiled) +
+                 " profiled: " + names + ")");
+    return kExitGpuscopeFailure;
+  }
+  std::cout << page.str();
+  std::cout.flush();
+  if (lines_missing) std::cerr << "gpuscope: note: " << render::kNoLineInfoNote << '\n';
+  return kExitOk;
+}
+
+}  // namespace gpuscope::cli
