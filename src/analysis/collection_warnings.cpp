@@ -1,6 +1,7 @@
 #include "analysis/collection_warnings.h"
 
 #include <cstdint>
+#include <cstdio>
 
 #include "analysis/sticky_error_note.h"
 #include "analysis/units.h"
@@ -93,6 +94,14 @@ std::vector<std::string> LossWarnings(const CollectionState& state) {
   if (counters.unreadable_buffers > 0) {
     warnings.push_back(Counted(counters.unreadable_buffers, "CUPTI buffer", "CUPTI buffers") +
                        " could not be read to the end; the records after the damage are missing");
+  }
+  if (counters.tracing_paused_ns > 0) {
+    char ms[32];
+    std::snprintf(ms, sizeof ms, "%.1f", static_cast<double>(counters.tracing_paused_ns) / 1e6);
+    warnings.push_back(std::string("tracing was paused for ") + ms +
+                       " ms while gpuscope replayed profiled launches for their source counters "
+                       "(CUPTI's SASS patching counts nothing while tracing is on); work other "
+                       "threads did then is not in the trace");
   }
   return warnings;
 }

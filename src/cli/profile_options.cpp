@@ -30,6 +30,7 @@ enum ProfileOptionId {
   kReportPermissions,
   kQuiet,
   kHelp,
+  kImportSource,
 };
 
 constexpr OptionSpec kProfileOwnOptions[] = {
@@ -38,6 +39,9 @@ constexpr OptionSpec kProfileOwnOptions[] = {
     {kMetrics, "metrics", 0, "a,b,...", "collect these metrics too (any name the chip has)"},
     {kReplayMode, "replay-mode", 0, "kernel|application",
      "replay each kernel alone (default), or run the program once per pass (with -c 1)"},
+    {kImportSource, "import-source", 0, "yes|no",
+     "with SourceCounters (in --set full): per-instruction counts, stall samples and the cubin "
+     "(default yes; no: the section's kernel-level metrics only)"},
     {kCacheControl, "cache-control", 0, "all|none",
      "flush caches before each replay pass: only none works so far (default none)"},
     {kListSets, "list-sets", 0, "", "list the section sets and exit"},
@@ -97,6 +101,10 @@ Status Apply(const ParsedOption& option, ProfileOptions& options) {
     case kReplayMode:
       GPUSCOPE_RETURN_IF_ERROR(OneOf(option, {"kernel", "application"}));
       options.replay_mode = option.value;
+      return {};
+    case kImportSource:
+      GPUSCOPE_RETURN_IF_ERROR(OneOf(option, {"yes", "no"}));
+      options.import_source = option.value == "yes";
       return {};
     case kCacheControl:
       GPUSCOPE_RETURN_IF_ERROR(OneOf(option, {"all", "none"}));

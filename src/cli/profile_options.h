@@ -27,6 +27,8 @@ struct ProfileOptions {
   std::vector<std::string> sections;  // --section (repeatable)
   std::vector<std::string> metrics;   // --metrics a,b (repeatable)
   std::string replay_mode = "kernel";
+  // --import-source: SourceCounters also collects per-instruction data (own replay passes).
+  bool import_source = true;
   std::string cache_control = "none";  // "all" is not implemented (ARCHITECTURE.md)
   // Listings that need no program (and no GPU).
   bool list_sets = false;

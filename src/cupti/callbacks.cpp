@@ -164,7 +164,9 @@ void CUPTIAPI OnCallback(void* /*userdata*/, CUpti_CallbackDomain domain, CUpti_
     const auto* api = static_cast<const CUpti_CallbackData*>(data);
     // gpuscope's own replay of a launch (source counters): not the program's calls.
     if (ReplayingOnThisThread()) {
-      if (api->callbackSite == CUPTI_API_ENTER) inject::NoteOwnReplayCall(api->correlationId);
+      if (api->callbackSite == CUPTI_API_ENTER && !IsReplayedProgramCall(api->correlationId)) {
+        inject::NoteOwnReplayCall(api->correlationId);
+      }
       return;
     }
     if (IsStickyErrorWatchedCall(domain, cbid)) {

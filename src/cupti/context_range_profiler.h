@@ -54,6 +54,9 @@ class ContextRangeProfiler {
   void FailForGood(ProfileFailure failure);
 
   const std::string& chip() const { return chip_; }
+  // Whether CUPTI's range profiler object exists for the context (enabled at the first
+  // measured launch, never again after it is disabled).
+  bool enabled() const { return object_ != nullptr || disabled_; }
   std::uint32_t passes() const { return passes_; }
   // The counter data image: the last measurement's, reused by the next one.
   const std::vector<std::uint8_t>& counter_data() const { return counter_data_; }
@@ -77,6 +80,7 @@ class ContextRangeProfiler {
   const CUcontext context_;
   const std::uint32_t device_id_;
   bool disabled_ = false;  // disabled for good: CUPTI must never enable it twice
+
   std::string chip_;
   std::uint32_t passes_ = 0;
   const cupti::host::ConfigImage* config_image_ = nullptr;  // setup_'s image for chip_

@@ -72,7 +72,12 @@ class CuptiBackend : public inject::TracingBackend {
 
   model::Timestamp Now() override { return cupti::Now(); }
 
-  void StopCallbacks() override { IgnoreCallbacksFromNowOn(); }
+  void StopCallbacks() override {
+    IgnoreCallbacksFromNowOn();
+    // Before CUDA tears its contexts down after us (a Numba program crashed at exit in CUPTI
+    // with SASS patching still configured).
+    if (kernel_profiler_ != nullptr) kernel_profiler_->ReleaseSourcePasses();
+  }
 
   void AbandonInForkedChild() override {
     IgnoreCallbacksFromNowOn();

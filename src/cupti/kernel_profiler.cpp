@@ -98,7 +98,10 @@ bool KernelProfiler::OnEnter(const LaunchCall& call, LaunchInFlight& launch) {
   // step of one launch is reported and the next launch is tried again.
   ProfileFailure failure = context.failure();
   if (failure.empty() && config_.source_counters) {
-    source_.Run(call, device_id, context.chip(), kernel.source);
+    // Before the range profiler of the context is first enabled (in BeginMeasurement): CUPTI
+    // samples no PCs once it is (source_passes.h).
+    source_.Run(call, device_id, context.chip(), /*can_sample=*/!context.enabled(),
+                kernel.record.correlation_id, kernel.source);
   }
   if (failure.empty()) {
     std::string what;
@@ -189,6 +192,7 @@ void KernelProfiler::OnExit(const LaunchCall& call, LaunchInFlight& launch) {
   StopResult stopped;
   inject::LogDebug("launch returned");
   CUptiResult result = context.EndMeasurement(what, stopped);
+
   // This launch is done; the profiler goes once no other selected launch can still need it.
   if (selection_.FinishSelected()) {
     const SteadyClock::time_point disabling = SteadyClock::now();
@@ -217,10 +221,18 @@ void KernelProfiler::OnModuleLoaded(const void* cubin, std::size_t size) {
   }
 }
 
+void KernelProfiler::ReleaseSourcePasses() {
+  try {
+    std::lock_guard<std::mutex> lock(mutex_);
+    source_.Release();
+  } catch (...) {
+  }
+}
+
 void KernelProfiler::ForgetContext(CUcontext context) {
   try {
     std::lock_guard<std::mutex> lock(mutex_);
-    source_.ForgetContext(context);
+    if (config_.source_counters) source_.ForgetContext(context);
     auto found = contexts_.find(context);
     if (found == contexts_.end()) return;
     found->second->Disable();

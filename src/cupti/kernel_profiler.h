@@ -71,6 +71,8 @@ class KernelProfiler {
 
   // Source counters asked for: module loads are watched (their cubins kept).
   bool source_counters() const { return config_.source_counters; }
+  // The session ends: CUPTI's SASS patching configuration is released. Never throws.
+  void ReleaseSourcePasses();
   // CUPTI_CBID_RESOURCE_MODULE_LOADED; never throws.
   void OnModuleLoaded(const void* cubin, std::size_t size);
 

@@ -1,11 +1,7 @@
 // One pass of CUPTI's PC sampling over a replayed launch: warp stall reasons sampled per SASS
-// instruction. Per context, enabled once and kept enabled (enabling costs ~0.4 s on the H100,
-// a start/stop around one launch ~2 ms; measured 2026-11-25, ARCHITECTURE.md).
-//
-// CUPTI quirk, verified on CUPTI 2025.3.1: sampling gets no samples in a context where SASS
-// patching was enabled before, and SASS patching gets records for one launch only unless a
-// sampling pass ran before it. So the source passes run sampling first, then patching, for
-// every launch (cupti/source_passes).
+// instruction. Enabled for the pass and disabled after it: CUPTI's range profiler cannot start
+// in a context where sampling is enabled (CUPTI_ERROR_INVALID_PARAMETER, H100, 2026-11-25).
+// Enabling costs ~0.13 s with the 32 MiB hardware buffer set here.
 #pragma once
 
 #include <cuda.h>
@@ -31,11 +27,12 @@ class PcSamplingPass {
   // (instruction, stall reason) with samples to `out`, and the totals.
   Status Run(const std::function<Status()>& launch_and_wait, inject::OwnedSourceCounters& out);
 
-  // Before the context goes (or at the end): sampling off.
+  // Sampling off (after each pass; idempotent).
   void Disable();
 
   // log2 of the cycles between two samples of one SM sub-partition.
   static constexpr std::uint32_t kSamplingPeriod = 9;
+  static constexpr std::size_t kHardwareBufferBytes = std::size_t{32} << 20;
 
  private:
   Status Enable();

@@ -48,6 +48,22 @@ Status SassMetricsPass::Configure(std::uint32_t device, const std::string& chip)
   return Status();
 }
 
+void SassMetricsPass::Unconfigure(std::uint32_t device) {
+  auto found = configured_.find(device);
+  if (found == configured_.end() || !found->second) return;
+  CUpti_SassMetricsUnsetConfig_Params unset{};
+  unset.structSize = CUpti_SassMetricsUnsetConfig_Params_STRUCT_SIZE;
+  unset.deviceIndex = device;
+  cuptiSassMetricsUnsetConfig(&unset);
+  found->second = false;
+}
+
+void SassMetricsPass::UnconfigureAll() {
+  for (auto& [device, configured] : configured_) {
+    if (configured) Unconfigure(device);
+  }
+}
+
 Status SassMetricsPass::Run(CUcontext context, std::uint32_t device, const std::string& chip,
                             const std::function<Status()>& launch_and_wait,
                             inject::OwnedSourceCounters& out) {

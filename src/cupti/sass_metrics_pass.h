@@ -32,6 +32,11 @@ class SassMetricsPass {
   Status Run(CUcontext context, std::uint32_t device, const std::string& chip,
              const std::function<Status()>& launch_and_wait, inject::OwnedSourceCounters& out);
 
+  // The device's configuration unset, before a context of it is destroyed (a Numba program
+  // that destroys its context at exit crashed in CUPTI with it set, H100, 2026-11-25).
+  void Unconfigure(std::uint32_t device);
+  void UnconfigureAll();
+
  private:
   Status Configure(std::uint32_t device, const std::string& chip);
 

@@ -14,6 +14,7 @@ std::unordered_set<std::uint32_t>& Calls() {
 }
 // Cheap test on the writer thread for every record while no replay ever happened.
 std::atomic<bool> g_any{false};
+std::atomic<std::uint64_t> g_paused_ns{0};
 
 }  // namespace
 
@@ -29,5 +30,9 @@ bool IsOwnReplayCall(std::uint32_t correlation_id) {
   std::lock_guard<std::mutex> lock(g_mutex);
   return Calls().count(correlation_id) != 0;
 }
+
+void NoteTracingPaused(std::uint64_t ns) { g_paused_ns.fetch_add(ns, std::memory_order_relaxed); }
+
+std::uint64_t TracingPausedNs() { return g_paused_ns.load(std::memory_order_relaxed); }
 
 }  // namespace gpuscope::inject

@@ -14,4 +14,10 @@ namespace gpuscope::inject {
 void NoteOwnReplayCall(std::uint32_t correlation_id);
 bool IsOwnReplayCall(std::uint32_t correlation_id);
 
+// The tracing kinds were off for `ns` while gpuscope replayed a launch (CUPTI's SASS patching
+// counts nothing while they are on): work other threads did then is not in the trace. The
+// total goes into counters.tracing_paused_ns.
+void NoteTracingPaused(std::uint64_t ns);
+std::uint64_t TracingPausedNs();
+
 }  // namespace gpuscope::inject

@@ -84,6 +84,7 @@ void RecordRouter::OnTranslationFailed() { ++counters_.unreadable_buffers; }
 void RecordRouter::Commit() {
   nesting_.ExpireOlderThan(newest_timestamp_);
   counters_.unfinished_nvtx_ranges = nvtx_.unfinished_ranges();
+  counters_.tracing_paused_ns = TracingPausedNs();
   sink_.OnCounters(counters_);
   sink_.Flush();
 }

@@ -245,6 +245,9 @@ struct CollectionCounters {
   // Records of gpuscope's own replay of profiled launches (source counters: its extra
   // launches and synchronisations), left out of the trace: not lost, not the program's.
   std::uint64_t own_replay_records = 0;
+  // ns the tracing kinds were off while gpuscope replayed profiled launches (source counters:
+  // CUPTI's SASS patching counts nothing while they are on); other threads' work then is missing.
+  std::uint64_t tracing_paused_ns = 0;
 };
 
 }  // namespace gpuscope::model

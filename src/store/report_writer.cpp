@@ -413,6 +413,7 @@ bool ReportWriter::WriteFlushState() {
       {"unfinished_nvtx_ranges", counters_.unfinished_nvtx_ranges},
       {"unreadable_buffers", counters_.unreadable_buffers},
       {"own_replay_records", counters_.own_replay_records},
+      {"tracing_paused_ns", counters_.tracing_paused_ns},
       {"records_not_written", records_not_written_},
   };
   sqlite3_stmt* counter = stmts_->upsert_counter.get();

@@ -136,6 +136,9 @@ CREATE TABLE counters (
   -- records_not_written        records the writer received but could not store (I/O error)
   -- own_replay_records         records of gpuscope's own replay of profiled launches (source
   --                            counters: its extra launches and synchronisations), left out
+  -- tracing_paused_ns          ns the tracing kinds were off while gpuscope replayed profiled
+  --                            launches (CUPTI's SASS patching counts nothing while they are
+  --                            on): work other threads did then is not in the trace
 ) WITHOUT ROWID;
 
 -- `gpuscope profile`: kernel launches measured by replay with CUPTI's Range Profiler. The

@@ -29,6 +29,19 @@ TEST(LossWarnings, OneLinePerKindOfLoss) {
                 "missing"}));
 }
 
+// gpuscope's own replay of profiled launches (source counters) pauses tracing: said, with
+// how long, since other threads' work in that time is missing from the trace.
+TEST(LossWarnings, TracingPausedForSourceCountersIsSaid) {
+  CollectionState state;
+  state.counters.tracing_paused_ns = 61'250'000;
+  state.counters.own_replay_records = 9;  // gpuscope's own records: not a loss, not said
+  EXPECT_EQ(LossWarnings(state),
+            (std::vector<std::string>{
+                "tracing was paused for 61.2 ms while gpuscope replayed profiled launches for "
+                "their source counters (CUPTI's SASS patching counts nothing while tracing is "
+                "on); work other threads did then is not in the trace"}));
+}
+
 TEST(LossWarnings, SingularForms) {
   CollectionState state;
   state.counters.dropped_records = 1;

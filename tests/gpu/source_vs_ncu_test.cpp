@@ -115,6 +115,7 @@ TEST(GpuSourceVsNcu, EveryInstructionOfEightKernelsWithinOnePercent) {
 
   auto ncu_functions = nc::ParseNcuSourcePage(ncu_page.out);
   ASSERT_TRUE(ncu_functions.ok()) << "ncu's page: " << ncu_functions.status().message();
+  *ncu_functions = nc::CollapseRepeatedPages(std::move(*ncu_functions));
   auto gpuscope_functions = nc::ParseGpuscopeSourceCsv(gpuscope_page.out);
   ASSERT_TRUE(gpuscope_functions.ok())
       << "gpuscope's page: " << gpuscope_functions.status().message();

@@ -24,6 +24,8 @@ constexpr std::uint32_t kProgramLaunch = 7'000'003;
 TEST(SourceCountersTest, OwnReplayRecordsAreLeftOutAndCounted) {
   NoteOwnReplayCall(kReplayLaunch);
   NoteOwnReplayCall(kReplaySync);
+  NoteTracingPaused(2'000'000);
+  NoteTracingPaused(500'000);
   RecordingSink sink;
   {
     CollectorHarness harness(sink);
@@ -58,6 +60,8 @@ TEST(SourceCountersTest, OwnReplayRecordsAreLeftOutAndCounted) {
   EXPECT_EQ(sink.api_calls[0].record.correlation_id, kProgramLaunch);
   EXPECT_TRUE(sink.syncs.empty());
   EXPECT_EQ(sink.counters.own_replay_records, 4u);
+  // The pause of tracing around the replay is counted and reaches the report's counters.
+  EXPECT_EQ(sink.counters.tracing_paused_ns, 2'500'000u);
   EXPECT_FALSE(IsOwnReplayCall(kProgramLaunch));
   EXPECT_FALSE(IsOwnReplayCall(0));
 }

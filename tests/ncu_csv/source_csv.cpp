@@ -189,8 +189,41 @@ StatusOr<std::vector<SourceFunction>> ParseGpuscopeSourceCsv(std::string_view te
   return functions;
 }
 
+namespace {
+
+bool SamePage(const SourceFunction& a, const SourceFunction& b) {
+  if (a.kernel_name != b.kernel_name || a.rows.size() != b.rows.size()) return false;
+  for (size_t i = 0; i < a.rows.size(); ++i) {
+    if (a.rows[i].address != b.rows[i].address || a.rows[i].source != b.rows[i].source ||
+        a.rows[i].values != b.rows[i].values) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+std::vector<SourceFunction> CollapseRepeatedPages(std::vector<SourceFunction> functions) {
+  if (functions.empty() || functions.size() % 2 != 0) return functions;
+  for (size_t i = 0; i < functions.size(); i += 2) {
+    if (!SamePage(functions[i], functions[i + 1])) return functions;
+  }
+  std::vector<SourceFunction> kept;
+  for (size_t i = 0; i < functions.size(); i += 2) {
+    kept.push_back(std::move(functions[i]));
+    kept.back().id = static_cast<long>(kept.size()) - 1;
+  }
+  return kept;
+}
+
 std::string SassMnemonic(std::string_view sass) {
   sass = Trim(sass);
+  // gpuscope's CSV guards cells a spreadsheet would read as a formula ("'@P0 EXIT").
+  if (sass.size() > 1 && sass.front() == '\'' && std::string_view("=+-@").find(sass[1]) !=
+                                                     std::string_view::npos) {
+    sass.remove_prefix(1);
+  }
   if (!sass.empty() && sass.front() == '@') {  // the predicate: "@P0", "@!PT"
     size_t space = sass.find_first_of(" \t");
     sass = space == std::string_view::npos ? std::string_view() : Trim(sass.substr(space));

@@ -50,6 +50,12 @@ struct SourceFunction {
 // ncu's layout. Offsets are the address less the first instruction's address.
 StatusOr<std::vector<SourceFunction>> ParseNcuSourcePage(std::string_view text);
 
+// ncu 2025.3.1 prints each launch's source page twice in a row (seen on the H100: the probe's
+// four launches gave eight blocks, pairwise identical). When every block has an identical twin
+// right after it, one of each pair is kept; otherwise the blocks are returned unchanged (two
+// real launches of one kernel may well be identical, so a lone repeat proves nothing).
+std::vector<SourceFunction> CollapseRepeatedPages(std::vector<SourceFunction> functions);
+
 // gpuscope's layout: consecutive rows of one ID and Function make one SourceFunction.
 StatusOr<std::vector<SourceFunction>> ParseGpuscopeSourceCsv(std::string_view text);
 

@@ -14,8 +14,8 @@
 namespace gpuscope::ncu_csv {
 namespace {
 
-// ncu's source page of two launches of k_fp64 recorded on the H100 (tests/data/sass/README.md
-// documents the sums checked below).
+// ncu's source page of one k_fp64 launch (ncu prints it twice) recorded on the H100
+// (tests/data/sass/README.md documents the sums checked below).
 std::string RecordedNcuPage() {
   std::ifstream file(std::string(GPUSCOPE_TEST_DATA_DIR) + "/sass/probe_ncu_sass.csv");
   std::ostringstream text;
@@ -75,6 +75,21 @@ std::string AsGpuscopeCsv(const SourceFunction& ncu, size_t scaled_row = SIZE_MA
     text += "\n";
   }
   return text;
+}
+
+// The recorded page holds one launch printed twice (README): collapsed to one; two blocks
+// that differ are kept.
+TEST(CollapseRepeatedPages, OneOfEachIdenticalPairIsKept) {
+  auto functions = ParseNcuSourcePage(RecordedNcuPage());
+  ASSERT_TRUE(functions.ok()) << functions.status().message();
+  std::vector<SourceFunction> collapsed = CollapseRepeatedPages(*functions);
+  ASSERT_EQ(collapsed.size(), 1u);
+  EXPECT_EQ(collapsed[0].rows.size(), 256u);
+  std::vector<SourceFunction> different = *functions;
+  different[1].rows[3].values["Instructions Executed"] = 1.0;
+  EXPECT_EQ(CollapseRepeatedPages(different).size(), 2u);
+  different.pop_back();
+  EXPECT_EQ(CollapseRepeatedPages(different).size(), 1u) << "an odd count is left alone";
 }
 
 TEST(ParseNcuSourcePage, RecordedPageHasBothLaunchesWithOffsetsAndSums) {
@@ -175,6 +190,8 @@ TEST(SassMnemonic, DropsPredicateOperandsAndSemicolon) {
   EXPECT_EQ(SassMnemonic("@!P1   IADD3 R9, R9, -UR6, RZ ;"), "IADD3");
   EXPECT_EQ(SassMnemonic("EXIT ;"), "EXIT");
   EXPECT_EQ(SassMnemonic("NOP"), "NOP");
+  // As gpuscope's CSV writes a predicated instruction (formula guard).
+  EXPECT_EQ(SassMnemonic("'@!P1 DADD R18, R18, R24"), "DADD");
 }
 
 TEST(CountsAgree, RelativeToleranceAndExactZero) {
