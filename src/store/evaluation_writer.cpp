@@ -188,7 +188,7 @@ Status WriteEvaluation(const std::string& path, const EvaluationRows& rows) {
   std::string failed;  // the context of the step that failed
   if (rows.counters && (!ReplaceMetrics(db, rows.metrics) || !StoreRequest(db, rows.request))) {
     failed = metrics_context;
-  } else if (rows.counters && !rows.findings.empty() && !ReplaceFindings(db, rows.findings)) {
+  } else if (!rows.findings.empty() && !ReplaceFindings(db, rows.findings)) {
     failed = "cannot store the findings in " + path;
   } else if (!rows.source.instructions.empty() && !StoreSource(db, rows.source)) {
     failed = "cannot store the SASS instructions in " + path;
