@@ -16,8 +16,7 @@ std::map<std::int64_t, std::vector<store::StoredFinding>> FindingsOfMeasuredKern
     std::vector<store::StoredFinding>& list = stored[kernel.id];
     const auto source = sources.find(kernel.id);
     const analysis::source::KernelSource* page =
-        source != sources.end() && !source->second.instructions.empty() ? &source->second
-                                                                        : nullptr;
+        source != sources.end() && !source->second.instructions.empty() ? &source->second : nullptr;
     for (const analysis::Finding& finding : analysis::rules::RunKernelRules(kernel, page)) {
       store::StoredFinding f;
       f.rule_id = finding.rule_id;

@@ -61,9 +61,8 @@ StatusOr<EvaluationSummary> EvaluateReport(const std::string& path,
     rows.counters = asked.has_value() || HasUnevaluatedKernel(*kernels);
     if (!rows.counters && !*source_needed) return summary;
     if (*source_needed) {
-      StatusOr<SourceEvaluation> source = EvaluateSource(**report, [](const char* name) {
-        return static_cast<const char*>(std::getenv(name));
-      });
+      StatusOr<SourceEvaluation> source = EvaluateSource(
+          **report, [](const char* name) { return static_cast<const char*>(std::getenv(name)); });
       if (!source.ok()) return source.status();
       SayNotesOnce(source->notes);
       rows.source = std::move(source->rows);
@@ -79,8 +78,7 @@ StatusOr<EvaluationSummary> EvaluateReport(const std::string& path,
       if (asked) {
         ask = *asked;
       } else {
-        StatusOr<ProfileAsk> stored =
-            AskOfReport(**report, ChipOfMeasuredKernels(*kernels), hosts);
+        StatusOr<ProfileAsk> stored = AskOfReport(**report, ChipOfMeasuredKernels(*kernels), hosts);
         if (!stored.ok()) return stored.status();
         ask = std::move(*stored);
       }

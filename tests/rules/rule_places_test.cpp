@@ -12,9 +12,14 @@
 #include <sstream>
 #include <string>
 
+#include "analysis/metrics/section_catalog.h"
 #include "analysis/source/source_view.h"
 #include "evaluate/kernel_findings.h"
+#include "evaluate/report_evaluation.h"
 #include "evaluate/source_evaluation.h"
+#include "render/details_format.h"
+#include "store/evaluation_writer.h"
+#include "store/profile_store.h"
 #include "store/report_reader.h"
 #include "store/testing/report_builder.h"
 #include "store/testing/sass_fixtures.h"
@@ -60,7 +65,8 @@ KernelProfile Profile(std::int64_t id, std::map<std::string, double> metrics) {
 
 // The message of `rule` among the findings of `profile` (with `sources`), "" when it did not
 // fire.
-std::string MessageOf(const KernelProfile& profile, const std::map<std::int64_t, KernelSource>& sources,
+std::string MessageOf(const KernelProfile& profile,
+                      const std::map<std::int64_t, KernelSource>& sources,
                       const std::string& rule) {
   const auto findings = FindingsOfMeasuredKernels({profile}, sources);
   const auto kernel = findings.find(profile.id);
@@ -73,9 +79,7 @@ std::string MessageOf(const KernelProfile& profile, const std::map<std::int64_t,
 
 class RulePlaces : public ::testing::Test {
  protected:
-  void SetUp() override {
-    ::setenv("GPUSCOPE_NVDISASM", (kData + "fake_nvdisasm.sh").c_str(), 1);
-  }
+  void SetUp() override { ::setenv("GPUSCOPE_NVDISASM", (kData + "fake_nvdisasm.sh").c_str(), 1); }
   void TearDown() override { ::unsetenv("GPUSCOPE_NVDISASM"); }
 
   // A report with one launch of `spec`, its SASS and lines read as the evaluation reads them
@@ -93,9 +97,8 @@ class RulePlaces : public ::testing::Test {
     auto reader = store::ReportReader::Open(path);
     EXPECT_TRUE(reader.ok()) << reader.status().message();
     if (!reader.ok()) return {};
-    auto evaluation = EvaluateSource(**reader, [](const char* name) {
-      return static_cast<const char*>(std::getenv(name));
-    });
+    auto evaluation = EvaluateSource(
+        **reader, [](const char* name) { return static_cast<const char*>(std::getenv(name)); });
     EXPECT_TRUE(evaluation.ok()) << evaluation.status().message();
     if (!evaluation.ok()) return {};
     store::SourceRows& rows = evaluation->rows;
@@ -276,8 +279,7 @@ TEST_F(RulePlaces, DivergentBranchesAndBankConflictsNameTheirLines) {
 }
 
 TEST_F(RulePlaces, SourceDataWithoutSamplesAddsNothingToTheStallFinding) {
-  const auto sources =
-      AccSources({{kAccCrc, kAcc, 0x130, "smsp__sass_inst_executed", 500}});
+  const auto sources = AccSources({{kAccCrc, kAcc, 0x130, "smsp__sass_inst_executed", 500}});
   ASSERT_EQ(sources.size(), 1u);
   const std::int64_t id = sources.begin()->first;
   const std::map<std::string, double> metrics = {
@@ -288,6 +290,93 @@ TEST_F(RulePlaces, SourceDataWithoutSamplesAddsNothingToTheStallFinding) {
   const std::string with = MessageOf(Profile(id, metrics), sources, "top_stall_reason");
   ASSERT_FALSE(with.empty());
   EXPECT_EQ(with, MessageOf(Profile(id, metrics), {}, "top_stall_reason"));
+}
+
+// The whole way: a report of `gpuscope profile` whose counters were evaluated (on the GPU
+// machine, without nvdisasm) is read where nvdisasm is: EvaluateReport adds SASS and lines and
+// makes the findings again, which now name the line; the kernel without source data keeps its
+// message.
+TEST_F(RulePlaces, EvaluationStoresFindingsThatNameTheLine) {
+  const std::string path = dir_.File("profile.sqlite");
+  store::testing::NcuSourceKernel ncu =
+      store::testing::LoadNcuSourceCsv(kData + "probe_ncu_sass.csv", kFp64, kProbeCrc);
+  const std::vector<std::uint8_t> counter_data = {1, 2, 3, 4};  // never read: values are stored
+  const std::vector<model::CubinImage> cubins = {{kProbeCrc, probe_cubin_}};
+  {
+    store::testing::ReportBuilder builder(path);
+    for (int launch = 0; launch < 2; ++launch) {
+      model::ProfiledKernelRecord record;
+      record.correlation_id = builder.NextCorrelation();
+      record.profile_index = static_cast<std::uint32_t>(launch);
+      record.invocation = static_cast<std::uint32_t>(launch);
+      record.start = builder.At(1000 * (launch + 1));
+      record.end = record.start + 500;
+      record.mangled_name = kFp64;
+      record.chip = "GH100";
+      record.passes = 40;
+      record.counter_data = counter_data;
+      if (launch == 0) {  // the second launch was profiled without source counters
+        record.source.requested = true;
+        record.instruction_values = ncu.values;
+        record.cubins = cubins;
+      }
+      builder.Write(record);
+    }
+    ASSERT_TRUE(builder.Close().ok());
+  }
+  std::vector<std::int64_t> ids;
+  {
+    auto reader = store::ReportReader::Open(path);
+    ASSERT_TRUE(reader.ok());
+    auto kernels = store::ReadProfiledKernels(**reader);
+    ASSERT_TRUE(kernels.ok());
+    for (const store::StoredProfile& kernel : *kernels) ids.push_back(kernel.id);
+  }
+  ASSERT_EQ(ids.size(), 2u);
+  // The counters' evaluation as `gpuscope profile` stored it.
+  store::EvaluationRows evaluated;
+  for (std::int64_t id : ids) {
+    for (const auto& [name, value] : PromotedFp64()) {
+      evaluated.metrics[id].push_back({name, value, ""});
+    }
+  }
+  ASSERT_TRUE(store::WriteEvaluation(path, evaluated).ok());
+
+  ASSERT_TRUE(EvaluateReport(path).ok());
+  auto reader = store::ReportReader::Open(path);
+  ASSERT_TRUE(reader.ok());
+  auto findings = store::ReadKernelFindings(**reader);
+  ASSERT_TRUE(findings.ok());
+  auto message = [&](std::int64_t id) {
+    for (const store::StoredFinding& finding : (*findings)[id]) {
+      if (finding.rule_id == "fp64_with_fp32_data") return finding.message;
+    }
+    return std::string();
+  };
+  const std::string with = message(ids[0]);
+  const std::string without = message(ids[1]);
+  ASSERT_FALSE(without.empty());
+  // The code only when the probe's source is where its line table says (the GPU machine).
+  EXPECT_EQ(
+      with.rfind(without + " The hottest FP64 lines: 67,108,864 DFMA at source_probe.cu:22", 0), 0u)
+      << with;
+  EXPECT_EQ(without.find("source_probe"), std::string::npos);
+}
+
+// The details page (`gpuscope profile`, `stats --page details`) prints the findings with their
+// lines too, given the report's source pages; without them, as before.
+TEST_F(RulePlaces, DetailsPageFindingsNameTheLine) {
+  const auto sources = ProbeSources();
+  ASSERT_EQ(sources.size(), 1u);
+  auto sections = analysis::metrics::FindSections({"InstructionStats"});
+  ASSERT_TRUE(sections.ok()) << sections.status().message();
+  const KernelProfile profile = Profile(sources.begin()->first, PromotedFp64());
+  render::DetailsOptions options;
+  options.sources = &sources;
+  const std::string with = render::FormatDetailsPage({profile}, *sections, options);
+  const std::string without = render::FormatDetailsPage({profile}, *sections);
+  EXPECT_NE(with.find("source_probe.cu:22"), std::string::npos) << with;
+  EXPECT_EQ(without.find("source_probe.cu"), std::string::npos) << without;
 }
 
 }  // namespace

@@ -70,9 +70,8 @@ std::optional<Finding> AccessPatternFinding(const RuleInputs& in, bool load, con
     message += " The " + PlacesNoun(places) + " with the most excessive sectors: " +
                JoinPlaces(places.top,
                           [&places](const Place& place) {
-                            return Count(static_cast<double>(place.value)) +
-                                   " excessive sectors " + ShareOf(place.value, places.total) +
-                                   " at " + PlaceText(place);
+                            return Count(static_cast<double>(place.value)) + " excessive sectors " +
+                                   ShareOf(place.value, places.total) + " at " + PlaceText(place);
                           }) +
                ".";
   }

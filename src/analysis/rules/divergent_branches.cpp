@@ -33,7 +33,8 @@ std::optional<Finding> Evaluate(const RuleInputs& in) {
     message += " The most divergent branches: " +
                JoinPlaces(places.top,
                           [&places](const Place& place) {
-                            return Count(static_cast<double>(place.value)) + " divergent branch targets " +
+                            return Count(static_cast<double>(place.value)) +
+                                   " divergent branch targets " +
                                    ShareOf(place.value, places.total) + " at " + PlaceText(place);
                           }) +
                ".";

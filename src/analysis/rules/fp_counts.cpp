@@ -29,15 +29,18 @@ std::string Fp64Places(const RuleInputs& in) {
     places = TopPlaces(in, "Thread Instructions Executed", IsFp64Arithmetic, 3);
   }
   if (places.top.empty()) return "";
-  return " The hottest FP64 " + PlacesNoun(places) + ": " + JoinPlaces(places.top, [](const Place& place) {
-           std::string text = Count(static_cast<double>(place.value));
-           if (place.file && place.line) {
-             for (std::size_t i = 0; i < place.opcodes.size() && i < 3; ++i) {
-               text += (i == 0 ? " " : "/") + place.opcodes[i];
-             }
-           }
-           return text + " at " + PlaceText(place);
-         }) + ".";
+  return " The hottest FP64 " + PlacesNoun(places) + ": " +
+         JoinPlaces(places.top,
+                    [](const Place& place) {
+                      std::string text = Count(static_cast<double>(place.value));
+                      if (place.file && place.line) {
+                        for (std::size_t i = 0; i < place.opcodes.size() && i < 3; ++i) {
+                          text += (i == 0 ? " " : "/") + place.opcodes[i];
+                        }
+                      }
+                      return text + " at " + PlaceText(place);
+                    }) +
+         ".";
 }
 
 }  // namespace gpuscope::analysis::rules

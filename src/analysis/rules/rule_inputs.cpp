@@ -10,8 +10,7 @@
 
 namespace gpuscope::analysis::rules {
 
-RuleInputs::RuleInputs(const metrics::KernelProfile& profile,
-                       const source::KernelSource* source)
+RuleInputs::RuleInputs(const metrics::KernelProfile& profile, const source::KernelSource* source)
     : profile_(profile), source_(source) {
   sm_pct_ = Metric("sm__throughput.avg.pct_of_peak_sustained_elapsed");
   // The memory units of ncu's SOL header; the busiest one is the memory roof.

@@ -29,12 +29,12 @@ std::optional<Finding> Evaluate(const RuleInputs& in) {
   const double speedup = RuleInputs::WorkSpeedup(share, std::min(*l1, 100.0));
   std::string message =
       "The shared memory accesses cause on average a " + Fixed(ways, 1) +
-          "-way bank conflict across all " + Count(*requests + ldsm) +
-          " shared requests. This results in " + Count(*conflicts) +
-          " bank conflicts, which represent " + Fixed(share * 100, 2) + "% of the overall " +
-          Count(*wavefronts) +
-          " shared wavefronts. Pad shared arrays (e.g. [32][33] instead of [32][32]) or swizzle "
-          "the index so that the threads of a warp hit different banks.";
+      "-way bank conflict across all " + Count(*requests + ldsm) +
+      " shared requests. This results in " + Count(*conflicts) +
+      " bank conflicts, which represent " + Fixed(share * 100, 2) + "% of the overall " +
+      Count(*wavefronts) +
+      " shared wavefronts. Pad shared arrays (e.g. [32][33] instead of [32][32]) or swizzle "
+      "the index so that the threads of a warp hit different banks.";
   // Where: the lines whose shared loads and stores replay the most wavefronts.
   const Places places = TopPlaces(in, "L1 Wavefronts Shared Excessive", nullptr, 3);
   if (!places.top.empty()) {

@@ -14,9 +14,7 @@ namespace {
 constexpr std::size_t kMaxCodeChars = 80;
 
 // "LDG" of "LDG.E.64.CONSTANT".
-std::string_view BaseOpcode(std::string_view opcode) {
-  return opcode.substr(0, opcode.find('.'));
-}
+std::string_view BaseOpcode(std::string_view opcode) { return opcode.substr(0, opcode.find('.')); }
 
 bool OneOf(std::string_view opcode, std::initializer_list<std::string_view> names) {
   const std::string_view base = BaseOpcode(opcode);

@@ -32,14 +32,13 @@ struct Place {
 };
 
 struct Places {
-  std::vector<Place> top;  // largest value first; places with 0 left out
+  std::vector<Place> top;   // largest value first; places with 0 left out
   std::uint64_t total = 0;  // the column over every counted instruction of the kernel
 };
 
 // The `n` places of the kernel behind `in` with the most of source column `column` (a header of
 // analysis/source's SourceColumns); empty when the kernel has no source data or no value there.
-Places TopPlaces(const RuleInputs& in, std::string_view column, OpcodeFilter filter,
-                 std::size_t n);
+Places TopPlaces(const RuleInputs& in, std::string_view column, OpcodeFilter filter, std::size_t n);
 
 // "k.cu:4 `s += a[i];`" (the file's last path component, the code trimmed and at most 80
 // characters), "k.cu:4" without stored code, "+0x0130 DADD" without a line.

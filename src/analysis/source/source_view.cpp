@@ -178,8 +178,8 @@ std::string HotSpot::Summary() const {
   return text + " at " + Location();
 }
 
-StatusOr<std::map<std::int64_t, KernelSource>> LoadKernelSources(
-    const store::ReportReader& report, const store::SourceRows* pending) {
+StatusOr<std::map<std::int64_t, KernelSource>> LoadKernelSources(const store::ReportReader& report,
+                                                                 const store::SourceRows* pending) {
   std::map<std::int64_t, KernelSource> kernels;
   if (!store::HasSourceTables(report)) return kernels;
   StatusOr<std::map<std::int64_t, store::StoredKernelSource>> collected =
