@@ -13,6 +13,7 @@
 #include <string>
 
 #include "analysis/metrics/section_catalog.h"
+#include "analysis/rules/source_places.h"
 #include "analysis/source/source_view.h"
 #include "evaluate/kernel_findings.h"
 #include "evaluate/report_evaluation.h"
@@ -377,6 +378,26 @@ TEST_F(RulePlaces, DetailsPageFindingsNameTheLine) {
   const std::string without = render::FormatDetailsPage({profile}, *sections);
   EXPECT_NE(with.find("source_probe.cu:22"), std::string::npos) << with;
   EXPECT_EQ(without.find("source_probe.cu"), std::string::npos) << without;
+}
+
+// The code is quoted on one line, bounded, and never cut inside a UTF-8 character.
+TEST(PlaceText, CodeTrimmedAndBounded) {
+  analysis::rules::Place place;
+  place.file = "/src/dir/k.cu";
+  place.line = 7;
+  place.text = "\t  s  +=\tx;   ";
+  EXPECT_EQ(analysis::rules::PlaceText(place), "k.cu:7 `s += x;`");
+  place.text = std::string(76, 'a') + "\xc3\xa9" + std::string(40, 'b');  // é at bytes 76-77
+  const std::string text = analysis::rules::PlaceText(place);
+  EXPECT_EQ(text, "k.cu:7 `" + std::string(76, 'a') + "...`");
+  place.text.reset();
+  EXPECT_EQ(analysis::rules::PlaceText(place), "k.cu:7");
+  place.file = "";
+  EXPECT_EQ(analysis::rules::PlaceText(place), "?:7");
+  place.line.reset();
+  place.pc_offset = 0x130;
+  place.opcodes = {"DADD"};
+  EXPECT_EQ(analysis::rules::PlaceText(place), "+0x0130 DADD");
 }
 
 }  // namespace

@@ -21,9 +21,12 @@ bool OneOf(std::string_view opcode, std::initializer_list<std::string_view> name
   return std::find(names.begin(), names.end(), base) != names.end();
 }
 
+// The last path component; the whole path when that is empty ("dir/"), "?" for no path.
 std::string BaseName(const std::string& path) {
   const std::size_t slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
+  std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+  if (name.empty()) name = path;
+  return name.empty() ? std::string("?") : name;
 }
 
 // Whitespace runs (tabs, indentation) become one space; the ends are trimmed; long code is
@@ -38,7 +41,12 @@ std::string TrimCode(std::string_view code) {
     out += c == '`' ? '\'' : c;
   }
   while (!out.empty() && out.back() == ' ') out.pop_back();
-  if (out.size() > kMaxCodeChars) out = out.substr(0, kMaxCodeChars - 3) + "...";
+  if (out.size() > kMaxCodeChars) {
+    // Cut before a UTF-8 continuation byte's lead, never inside a character.
+    std::size_t cut = kMaxCodeChars - 3;
+    while (cut > 0 && (static_cast<unsigned char>(out[cut]) & 0xC0) == 0x80) --cut;
+    out = out.substr(0, cut) + "...";
+  }
   return out;
 }
 
