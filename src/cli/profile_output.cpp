@@ -1,14 +1,14 @@
 #include "cli/profile_output.h"
 
+#include <algorithm>
 #include <map>
 #include <memory>
-
-#include <algorithm>
 #include <set>
 
 #include "analysis/metrics/profile_loader.h"
 #include "analysis/metrics/profile_selection.h"
 #include "analysis/metrics/section_catalog.h"
+#include "analysis/source/source_view.h"
 #include "render/details_format.h"
 #include "render/kernel_summary.h"
 #include "render/metrics_csv.h"
@@ -23,6 +23,8 @@ struct LoadedReport {
   store::ProfileRequest request;
   std::map<std::string, std::string> units;  // metric -> base unit
   std::string process_line;                  // "[pid] command line"
+  // profiled_kernels.id -> its source page, for the findings to name their lines.
+  std::map<std::int64_t, analysis::source::KernelSource> sources;
 };
 
 StatusOr<LoadedReport> Load(const std::string& path) {
@@ -41,6 +43,10 @@ StatusOr<LoadedReport> Load(const std::string& path) {
   if (!metrics.ok()) return metrics.status();
   for (const auto& [id, values] : *metrics) {
     for (const store::StoredMetric& metric : values) loaded.units[metric.name] = metric.unit;
+  }
+  // Source data that cannot be read costs only the places in the findings.
+  if (auto sources = analysis::source::LoadKernelSources(**report); sources.ok()) {
+    loaded.sources = std::move(*sources);
   }
   loaded.process_line =
       "[" + std::to_string((*report)->process().pid) + "] " + (*report)->process().command_line;
@@ -157,7 +163,9 @@ StatusOr<ProfileOutputResult> PrintProfiles(std::ostream& out,
     } else if (options.summary == ProfileSummary::kPerKernel) {
       render::PrintKernelSummary(out, report.kernels, printed);
     } else {
-      render::PrintDetailsPage(out, report.kernels, printed);
+      render::DetailsOptions details;
+      details.sources = &report.sources;
+      render::PrintDetailsPage(out, report.kernels, printed, details);
     }
   }
   if (options.csv) {

@@ -1,11 +1,13 @@
 #include "evaluate/report_evaluation.h"
 
 #include <cstdlib>
+#include <map>
 #include <memory>
 #include <utility>
 #include <vector>
 
 #include "analysis/metrics/profile_loader.h"
+#include "analysis/source/source_view.h"
 #include "evaluate/kernel_findings.h"
 #include "evaluate/source_evaluation.h"
 #include "store/evaluation_writer.h"
@@ -31,6 +33,17 @@ std::string ChipOfMeasuredKernels(const std::vector<analysis::metrics::KernelPro
   return chip;
 }
 
+// The source pages of the report's kernels with the evaluation's SASS and lines not yet stored,
+// for the findings to name their lines. A page that cannot be read costs only that: the
+// findings then say what the metrics say, as without source data.
+std::map<std::int64_t, analysis::source::KernelSource> SourcePages(
+    const store::ReportReader& report, const store::SourceRows& pending) {
+  StatusOr<std::map<std::int64_t, analysis::source::KernelSource>> pages =
+      analysis::source::LoadKernelSources(report, &pending);
+  if (!pages.ok()) return {};
+  return std::move(*pages);
+}
+
 }  // namespace
 
 StatusOr<EvaluationSummary> EvaluateReport(const std::string& path,
@@ -48,12 +61,16 @@ StatusOr<EvaluationSummary> EvaluateReport(const std::string& path,
     rows.counters = asked.has_value() || HasUnevaluatedKernel(*kernels);
     if (!rows.counters && !*source_needed) return summary;
     if (*source_needed) {
-      StatusOr<SourceEvaluation> source = EvaluateSource(**report, [](const char* name) {
-        return static_cast<const char*>(std::getenv(name));
-      });
+      StatusOr<SourceEvaluation> source = EvaluateSource(
+          **report, [](const char* name) { return static_cast<const char*>(std::getenv(name)); });
       if (!source.ok()) return source.status();
       SayNotesOnce(source->notes);
       rows.source = std::move(source->rows);
+      // Counters evaluated before (a report copied from the GPU machine, read where nvdisasm
+      // is): the findings are made again now that they can name their lines.
+      if (!rows.counters && !rows.source.instructions.empty()) {
+        rows.findings = FindingsOfMeasuredKernels(*kernels, SourcePages(**report, rows.source));
+      }
     }
     if (rows.counters) {
       MetricHosts hosts;
@@ -61,8 +78,7 @@ StatusOr<EvaluationSummary> EvaluateReport(const std::string& path,
       if (asked) {
         ask = *asked;
       } else {
-        StatusOr<ProfileAsk> stored =
-            AskOfReport(**report, ChipOfMeasuredKernels(*kernels), hosts);
+        StatusOr<ProfileAsk> stored = AskOfReport(**report, ChipOfMeasuredKernels(*kernels), hosts);
         if (!stored.ok()) return stored.status();
         ask = std::move(*stored);
       }
@@ -74,7 +90,7 @@ StatusOr<EvaluationSummary> EvaluateReport(const std::string& path,
           analysis::metrics::AssignMetrics(kernel, found->second);
         }
       }
-      rows.findings = FindingsOfMeasuredKernels(*kernels);
+      rows.findings = FindingsOfMeasuredKernels(*kernels, SourcePages(**report, rows.source));
       rows.metrics = std::move(values.metrics);
       rows.request = std::move(ask.request);
       summary = std::move(values.summary);

@@ -97,8 +97,14 @@ void PrintDetailsPage(std::ostream& out, const std::vector<KernelProfile>& kerne
     }
     out << "    " << ClocksLine(kernel) << '\n';
     const std::vector<MetricRow> rows = EvaluateSections(kernel, sections);
+    const analysis::source::KernelSource* source = nullptr;
+    if (options.sources != nullptr) {
+      if (auto found = options.sources->find(kernel.id); found != options.sources->end()) {
+        source = &found->second;
+      }
+    }
     const std::vector<Finding> findings =
-        options.findings ? RunKernelRules(kernel) : std::vector<Finding>();
+        options.findings ? RunKernelRules(kernel, source) : std::vector<Finding>();
     for (const Section* section : sections) {
       PrintSection(out, section->display_name, rows, options);
       out << FormatFindings(findings, section->identifier);

@@ -20,6 +20,7 @@
 
 #include "analysis/metrics/kernel_profile.h"
 #include "analysis/metrics/section_catalog.h"
+#include "analysis/source/source_view.h"
 
 namespace gpuscope::render {
 
@@ -29,6 +30,9 @@ struct DetailsOptions {
   // The guided-analysis findings (analysis/rules) after each section's tables, as ncu prints
   // its rule results.
   bool findings = true;
+  // profiled_kernels.id -> its source page (analysis/source), for the findings to name their
+  // lines as the stored ones do; nullptr or a kernel absent: findings of the metrics alone.
+  const std::map<std::int64_t, analysis::source::KernelSource>* sources = nullptr;
 };
 
 void PrintDetailsPage(std::ostream& out,

@@ -117,9 +117,10 @@ bool StoreSource(sqlite3* db, const SourceRows& source) {
   for (const char* create : kCreateSourceTables) {
     if (sqlite3_exec(db, create, nullptr, nullptr, nullptr) != SQLITE_OK) return false;
   }
-  StatusOr<Statement> add_file = Statement::Prepare(
-      db, "INSERT OR IGNORE INTO source_files(path, content) VALUES (?1, ?2)");
-  StatusOr<Statement> file_id = Statement::Prepare(db, "SELECT id FROM source_files WHERE path = ?1");
+  StatusOr<Statement> add_file =
+      Statement::Prepare(db, "INSERT OR IGNORE INTO source_files(path, content) VALUES (?1, ?2)");
+  StatusOr<Statement> file_id =
+      Statement::Prepare(db, "SELECT id FROM source_files WHERE path = ?1");
   StatusOr<Statement> add_instruction = Statement::Prepare(
       db,
       "INSERT OR REPLACE INTO sass_instructions(cubin_crc, function_id, pc_offset, sass, "
@@ -188,7 +189,7 @@ Status WriteEvaluation(const std::string& path, const EvaluationRows& rows) {
   std::string failed;  // the context of the step that failed
   if (rows.counters && (!ReplaceMetrics(db, rows.metrics) || !StoreRequest(db, rows.request))) {
     failed = metrics_context;
-  } else if (rows.counters && !rows.findings.empty() && !ReplaceFindings(db, rows.findings)) {
+  } else if (!rows.findings.empty() && !ReplaceFindings(db, rows.findings)) {
     failed = "cannot store the findings in " + path;
   } else if (!rows.source.instructions.empty() && !StoreSource(db, rows.source)) {
     failed = "cannot store the SASS instructions in " + path;

@@ -33,8 +33,9 @@ struct SourceRows {
 };
 
 struct EvaluationRows {
-  // false: only `source` is written (the counter data had all been evaluated before); the
-  // metrics, findings and request are left as they are.
+  // false: only `source` and `findings` are written (the counter data had all been evaluated
+  // before; the findings are made again to name their lines); the metrics and request are left
+  // as they are.
   bool counters = true;
   // profiled_kernels.id -> its evaluated metrics; replaces that kernel's earlier values.
   std::map<std::int64_t, std::vector<StoredMetric>> metrics;

@@ -217,10 +217,11 @@ std::string SectionsJson(const analysis::metrics::KernelProfile& profile,
   return out + "]";
 }
 
-std::string FindingsJson(const analysis::metrics::KernelProfile& profile) {
+std::string FindingsJson(const analysis::metrics::KernelProfile& profile,
+                         const analysis::source::KernelSource* source) {
   std::string out = "[";
   bool first = true;
-  for (const analysis::Finding& finding : analysis::rules::RunKernelRules(profile)) {
+  for (const analysis::Finding& finding : analysis::rules::RunKernelRules(profile, source)) {
     if (!first) out += ',';
     first = false;
     out += "{\"severity\":" + JsonString(analysis::SeverityName(finding.severity)) +

@@ -10,6 +10,7 @@
 
 #include "analysis/metrics/kernel_profile.h"
 #include "analysis/metrics/section_catalog.h"
+#include "analysis/source/source_view.h"
 
 namespace gpuscope::viewer {
 
@@ -21,7 +22,9 @@ std::string SectionsJson(const analysis::metrics::KernelProfile& profile,
 
 // [{"severity":"OPT","title":...,"rule":<rule id>,"section":<ncu section id>,"message":...,
 // "speedup":<percent or null>,"speedup_formula":...}], biggest estimated speedup first.
-std::string FindingsJson(const analysis::metrics::KernelProfile& profile);
+// `source`: the kernel's source page, when the report has one: the messages name their lines.
+std::string FindingsJson(const analysis::metrics::KernelProfile& profile,
+                         const analysis::source::KernelSource* source = nullptr);
 
 // {"peak_flops","peak_bandwidth","ceilings":[{"name","flops"|"bandwidth"}],"points":[{"label",
 // "intensity","performance"}],"precision","verdict":{...},"rates":[...],"levels":[...],

@@ -28,6 +28,10 @@ StatusOr<std::unique_ptr<ReportProfiles>> ReportProfiles::Load(const store::Repo
   if (!kernels.ok()) return kernels.status();
   profiles->kernels_ = std::move(*kernels);
   if (profiles->kernels_.empty()) return profiles;
+  // Source data that cannot be read costs only the places in the findings.
+  if (auto sources = analysis::source::LoadKernelSources(report); sources.ok()) {
+    profiles->sources_ = std::move(*sources);
+  }
 
   StatusOr<store::ProfileRequest> request = store::ReadProfileRequest(report);
   if (!request.ok()) return request.status();
@@ -78,13 +82,19 @@ const analysis::metrics::KernelProfile* ReportProfiles::ShownLaunch(
   return nullptr;
 }
 
+const analysis::source::KernelSource* ReportProfiles::SourceOf(
+    const analysis::metrics::KernelProfile& kernel) const {
+  const auto found = sources_.find(kernel.id);
+  return found != sources_.end() ? &found->second : nullptr;
+}
+
 std::string ReportProfiles::KernelFindingsJson() const {
   std::string out = "[";
   bool first = true;
   for (const std::string& name : KernelNames()) {
     const analysis::metrics::KernelProfile* shown = ShownLaunch(name, {});
     if (shown == nullptr) continue;
-    std::string findings = FindingsJson(*shown);
+    std::string findings = FindingsJson(*shown, SourceOf(*shown));
     if (findings == "[]") continue;
     out += (first ? "{\"kernel\":" : ",{\"kernel\":") + render::JsonString(name) +
            ",\"findings\":" + findings + "}";
@@ -120,9 +130,9 @@ std::string ReportProfiles::KernelFieldsJson(std::string_view name,
     return kEmptyFields + count + ",\"profile_note\":" + render::JsonString(note);
   }
   return ",\"sections\":" + SectionsJson(*shown, sections_) +
-         ",\"findings\":" + FindingsJson(*shown) + ",\"roofline\":" + RooflineJson(*shown) +
-         ",\"occupancy\":" + OccupancyJson(*shown) + count +
-         ",\"profile_index\":" + std::to_string(shown->profile_index) +
+         ",\"findings\":" + FindingsJson(*shown, SourceOf(*shown)) +
+         ",\"roofline\":" + RooflineJson(*shown) + ",\"occupancy\":" + OccupancyJson(*shown) +
+         count + ",\"profile_index\":" + std::to_string(shown->profile_index) +
          ",\"invocation\":" + std::to_string(shown->invocation);
 }
 

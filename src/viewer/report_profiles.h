@@ -4,6 +4,8 @@
 // set, as `gpuscope stats --page details` does), plus `--metrics` as their own section.
 #pragma once
 
+#include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -11,6 +13,7 @@
 
 #include "analysis/metrics/kernel_profile.h"
 #include "analysis/metrics/section_catalog.h"
+#include "analysis/source/source_view.h"
 #include "store/report_reader.h"
 #include "util/status.h"
 
@@ -46,7 +49,11 @@ class ReportProfiles {
   // The first measured launch of the kernel with metrics (the one its page shows), or null.
   const analysis::metrics::KernelProfile* ShownLaunch(std::string_view name,
                                                       std::string_view mangled) const;
+  // The source page of `kernel`, or null (for the findings to name their lines).
+  const analysis::source::KernelSource* SourceOf(
+      const analysis::metrics::KernelProfile& kernel) const;
   std::vector<analysis::metrics::KernelProfile> kernels_;
+  std::map<std::int64_t, analysis::source::KernelSource> sources_;  // profiled_kernels.id ->
   std::vector<const analysis::metrics::Section*> sections_;
   // `--metrics a,b` as a last section; owned here because sections_ points at it.
   std::unique_ptr<analysis::metrics::Section> command_line_metrics_;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "analysis/rules/rule.h"
+#include "analysis/rules/source_places.h"
 
 namespace gpuscope::analysis::rules {
 
@@ -62,6 +63,18 @@ std::optional<Finding> AccessPatternFinding(const RuleInputs& in, bool load, con
              ". This could possibly be caused by a stride between threads: make consecutive "
              "threads access consecutive addresses (transpose through shared memory, or use a "
              "structure of arrays).";
+  // Where: the lines whose global loads (stores) waste the most sectors.
+  const Places places = TopPlaces(in, "L2 Theoretical Sectors Global Excessive",
+                                  load ? IsGlobalLoad : IsGlobalStore, 3);
+  if (!places.top.empty()) {
+    message += " The " + PlacesNoun(places) + " with the most excessive sectors: " +
+               JoinPlaces(places.top,
+                          [&places](const Place& place) {
+                            return Count(static_cast<double>(place.value)) + " excessive sectors " +
+                                   ShareOf(place.value, places.total) + " at " + PlaceText(place);
+                          }) +
+               ".";
+  }
   return MakeFinding(rule, load ? "Uncoalesced Global Loads" : "Uncoalesced Global Stores", message,
                      estimate->speedup_pct);
 }

@@ -1,6 +1,7 @@
 // Divergent branches: the threads of a warp take different paths, which then run one after
 // the other with part of the warp masked off.
 #include "analysis/rules/all_rules.h"
+#include "analysis/rules/source_places.h"
 
 namespace gpuscope::analysis::rules {
 namespace {
@@ -26,6 +27,18 @@ std::optional<Finding> Evaluate(const RuleInputs& in) {
              " divergent branch targets. Make the branch condition uniform across a warp "
              "(branch on warp-sized groups of the index, sort the work by path) or replace "
              "short branches by arithmetic selects.";
+  // Where: the branches that diverge most.
+  const Places places = TopPlaces(in, "Divergent Branches", nullptr, 3);
+  if (!places.top.empty()) {
+    message += " The most divergent branches: " +
+               JoinPlaces(places.top,
+                          [&places](const Place& place) {
+                            return Count(static_cast<double>(place.value)) +
+                                   " divergent branch targets " +
+                                   ShareOf(place.value, places.total) + " at " + PlaceText(place);
+                          }) +
+               ".";
+  }
   return MakeFinding(DivergentBranchesRule(), "Divergent Branches", message, speedup);
 }
 

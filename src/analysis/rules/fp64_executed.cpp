@@ -24,7 +24,7 @@ std::optional<Finding> Evaluate(const RuleInputs& in) {
                ":1; if the algorithm tolerates FP32 (or mixed precision), it runs on the faster "
                "pipe";
   }
-  message += ".";
+  message += "." + Fp64Places(in);
   return MakeFinding(Fp64ExecutedRule(), "FP64 Executed", message, std::nullopt);
 }
 

@@ -37,6 +37,7 @@ std::optional<Finding> Evaluate(const RuleInputs& in) {
   message +=
       ". Use float literals (0.5f) and a float accumulator, or keep the double accumulator per "
       "thread and convert once at the end.";
+  message += Fp64Places(in);
   return MakeFinding(Fp64WithFp32DataRule(), "FP64 With FP32 Data", message, speedup);
 }
 

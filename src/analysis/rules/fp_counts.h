@@ -3,6 +3,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 
 #include "analysis/rules/rule_inputs.h"
 
@@ -20,5 +21,9 @@ std::optional<FpCounts> ReadFpCounts(const RuleInputs& in, char precision);
 // arithmetic is at least half as frequent as FP64 arithmetic. A pure FP64 kernel (DFMA
 // loops over double data) has almost no FP32 arithmetic.
 bool LooksLikeFp32Data(const FpCounts& fp32, const FpCounts& fp64);
+
+// " The hottest FP64 lines: 176,092,900 DADD at k.cu:4 `s += x;`; ...": the (up to three)
+// lines with the most executed FP64 thread instructions, when the kernel has source data; "".
+std::string Fp64Places(const RuleInputs& in);
 
 }  // namespace gpuscope::analysis::rules

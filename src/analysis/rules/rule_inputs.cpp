@@ -10,7 +10,8 @@
 
 namespace gpuscope::analysis::rules {
 
-RuleInputs::RuleInputs(const metrics::KernelProfile& profile) : profile_(profile) {
+RuleInputs::RuleInputs(const metrics::KernelProfile& profile, const source::KernelSource* source)
+    : profile_(profile), source_(source) {
   sm_pct_ = Metric("sm__throughput.avg.pct_of_peak_sustained_elapsed");
   // The memory units of ncu's SOL header; the busiest one is the memory roof.
   const std::pair<const char*, const char*> units[] = {

@@ -16,6 +16,7 @@
 
 #include "analysis/metrics/kernel_profile.h"
 #include "analysis/occupancy.h"
+#include "analysis/source/source_view.h"
 
 namespace gpuscope::analysis::rules {
 
@@ -27,9 +28,14 @@ inline constexpr double kNearRoofPct = 80.0;
 
 class RuleInputs {
  public:
-  explicit RuleInputs(const metrics::KernelProfile& profile);
+  // `source`: the kernel's source page (issue 11), when the report has one for it; the rules
+  // that can then name the lines where their finding happens. Must outlive the inputs.
+  explicit RuleInputs(const metrics::KernelProfile& profile,
+                      const source::KernelSource* source = nullptr);
 
   const metrics::KernelProfile& profile() const { return profile_; }
+  // nullptr: no source data for this kernel.
+  const source::KernelSource* source() const { return source_; }
   std::optional<double> Metric(std::string_view name) const;
   // Sum of metrics; nullopt when any is missing.
   std::optional<double> Sum(std::initializer_list<std::string_view> names) const;
@@ -61,6 +67,7 @@ class RuleInputs {
 
  private:
   const metrics::KernelProfile& profile_;
+  const source::KernelSource* source_ = nullptr;
   std::optional<double> sm_pct_;
   std::optional<double> memory_pct_;
   std::string memory_unit_;

@@ -28,10 +28,11 @@ const std::vector<Rule>& AllRules() {
   return rules;
 }
 
-std::vector<Finding> RunKernelRules(const metrics::KernelProfile& profile) {
+std::vector<Finding> RunKernelRules(const metrics::KernelProfile& profile,
+                                    const source::KernelSource* source) {
   std::vector<Finding> findings;
   if (!profile.measured || profile.metrics.empty()) return findings;
-  const RuleInputs inputs(profile);
+  const RuleInputs inputs(profile, source);
   for (const Rule& rule : AllRules()) {
     if (std::optional<Finding> finding = rule.evaluate(inputs)) {
       findings.push_back(std::move(*finding));

@@ -1,6 +1,7 @@
 // Shared-memory bank conflicts: a warp's shared access whose threads hit the same bank at
 // different addresses is split into several wavefronts (ncu's SharedMemoryConflicts rule).
 #include "analysis/rules/all_rules.h"
+#include "analysis/rules/source_places.h"
 
 namespace gpuscope::analysis::rules {
 namespace {
@@ -26,16 +27,27 @@ std::optional<Finding> Evaluate(const RuleInputs& in) {
   // Speedup = conflicts / wavefronts x L1/TEX throughput %: the conflicting wavefronts
   // leave with the fix (work-reducing on L1TEX, where shared memory lives).
   const double speedup = RuleInputs::WorkSpeedup(share, std::min(*l1, 100.0));
-  return MakeFinding(
-      SmemBankConflictsRule(), "Shared Memory Bank Conflicts",
+  std::string message =
       "The shared memory accesses cause on average a " + Fixed(ways, 1) +
-          "-way bank conflict across all " + Count(*requests + ldsm) +
-          " shared requests. This results in " + Count(*conflicts) +
-          " bank conflicts, which represent " + Fixed(share * 100, 2) + "% of the overall " +
-          Count(*wavefronts) +
-          " shared wavefronts. Pad shared arrays (e.g. [32][33] instead of [32][32]) or swizzle "
-          "the index so that the threads of a warp hit different banks.",
-      speedup);
+      "-way bank conflict across all " + Count(*requests + ldsm) +
+      " shared requests. This results in " + Count(*conflicts) +
+      " bank conflicts, which represent " + Fixed(share * 100, 2) + "% of the overall " +
+      Count(*wavefronts) +
+      " shared wavefronts. Pad shared arrays (e.g. [32][33] instead of [32][32]) or swizzle "
+      "the index so that the threads of a warp hit different banks.";
+  // Where: the lines whose shared loads and stores replay the most wavefronts.
+  const Places places = TopPlaces(in, "L1 Wavefronts Shared Excessive", nullptr, 3);
+  if (!places.top.empty()) {
+    message += " The " + PlacesNoun(places) + " with the most excessive shared wavefronts: " +
+               JoinPlaces(places.top,
+                          [&places](const Place& place) {
+                            return Count(static_cast<double>(place.value)) +
+                                   " excessive wavefronts " + ShareOf(place.value, places.total) +
+                                   " at " + PlaceText(place);
+                          }) +
+               ".";
+  }
+  return MakeFinding(SmemBankConflictsRule(), "Shared Memory Bank Conflicts", message, speedup);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "analysis/rules/all_rules.h"
+#include "analysis/rules/source_places.h"
 
 namespace gpuscope::analysis::rules {
 namespace {
@@ -53,6 +54,35 @@ constexpr StallReason kReasons[] = {
 constexpr double kMaxIssueActive = 0.8;
 constexpr double kMinStallShare = 0.2;
 
+// The source page's sample column of `reason` (PC sampling names it alike, but for
+// "no_instructions"); "" when PC sampling has no such reason (GMMA).
+std::string SampleColumn(std::string_view metric_part) {
+  const std::string suffix =
+      metric_part == "no_instruction" ? std::string("no_instructions") : std::string(metric_part);
+  for (const source::SourceColumn& column : source::SourceColumns()) {
+    if (column.kind == source::ColumnKind::kStallReason && column.metric == suffix) {
+      return std::string(column.header);
+    }
+  }
+  return "";
+}
+
+// " The lines where warps wait on Long Scoreboard: 1,234 samples (40.0% of the kernel's) at
+// k.cu:4 `...`.": the lines with the most PC samples of the reason; "" without samples.
+std::string StallPlaces(const RuleInputs& in, const StallReason& reason) {
+  const std::string column = SampleColumn(reason.metric_part);
+  if (column.empty()) return "";
+  const Places places = TopPlaces(in, column, nullptr, 3);
+  if (places.top.empty()) return "";
+  return " The " + PlacesNoun(places) + " where warps wait on " + std::string(reason.label) + ": " +
+         JoinPlaces(places.top,
+                    [&places](const Place& place) {
+                      return Count(static_cast<double>(place.value)) + " samples " +
+                             ShareOf(place.value, places.total) + " at " + PlaceText(place);
+                    }) +
+         ".";
+}
+
 std::optional<Finding> Evaluate(const RuleInputs& in) {
   const auto latency = in.Metric("smsp__average_warp_latency_per_inst_issued.ratio");
   const auto issue = in.Metric("smsp__issue_active.avg.per_cycle_active");
@@ -77,7 +107,7 @@ std::optional<Finding> Evaluate(const RuleInputs& in) {
                         " cycles stalled on " + std::string(top->label) + ", " +
                         Fixed(share * 100, 1) + "% of the " + Fixed(*latency, 1) +
                         " cycles between two issued instructions: " + std::string(top->advice) +
-                        ".";
+                        "." + StallPlaces(in, *top);
   // A memory stall in a memory-bound kernel is the memory bound itself, not a second problem:
   // no speedup of its own (the access-pattern rules and the roof say what is left).
   if (top->memory && in.memory_bound()) {

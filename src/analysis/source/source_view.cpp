@@ -101,6 +101,39 @@ std::string BaseName(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
+// The evaluation's rows not stored yet, added as stored ones: new files get ids after the
+// stored ones (a path stored already keeps its id, as the writer's INSERT OR IGNORE does).
+void AddPending(const store::SourceRows& pending, std::vector<store::StoredSassInstruction>& sass,
+                std::map<std::int64_t, store::StoredSourceFile>& files) {
+  std::map<std::string, std::int64_t> id_of;
+  for (const auto& [id, file] : files) id_of[file.path] = id;
+  std::int64_t next = files.empty() ? 1 : files.rbegin()->first + 1;
+  auto file_id = [&](const std::string& path) {
+    auto [found, added] = id_of.try_emplace(path, next);
+    if (added) {
+      store::StoredSourceFile file;
+      file.path = path;
+      if (auto content = pending.files.find(path); content != pending.files.end()) {
+        file.content = content->second;
+      }
+      files[next++] = std::move(file);
+    }
+    return found->second;
+  };
+  for (const store::SassInstructionRow& row : pending.instructions) {
+    store::StoredSassInstruction stored;
+    stored.cubin_crc = row.cubin_crc;
+    stored.function_id = row.function_id;
+    stored.pc_offset = row.pc_offset;
+    stored.sass = row.sass;
+    if (row.file) {
+      stored.file_id = file_id(*row.file);
+      stored.line = row.line;
+    }
+    sass.push_back(std::move(stored));
+  }
+}
+
 }  // namespace
 
 std::string HexOffset(std::uint64_t offset) {
@@ -145,8 +178,8 @@ std::string HotSpot::Summary() const {
   return text + " at " + Location();
 }
 
-StatusOr<std::map<std::int64_t, KernelSource>> LoadKernelSources(
-    const store::ReportReader& report) {
+StatusOr<std::map<std::int64_t, KernelSource>> LoadKernelSources(const store::ReportReader& report,
+                                                                 const store::SourceRows* pending) {
   std::map<std::int64_t, KernelSource> kernels;
   if (!store::HasSourceTables(report)) return kernels;
   StatusOr<std::map<std::int64_t, store::StoredKernelSource>> collected =
@@ -159,6 +192,7 @@ StatusOr<std::map<std::int64_t, KernelSource>> LoadKernelSources(
   if (!sass.ok()) return sass.status();
   StatusOr<std::map<std::int64_t, store::StoredSourceFile>> files = store::ReadSourceFiles(report);
   if (!files.ok()) return files.status();
+  if (pending != nullptr) AddPending(*pending, *sass, *files);
   const SourceTexts texts(*files);
 
   for (const auto& [id, source] : *collected) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "analysis/source/source_columns.h"
+#include "store/evaluation_writer.h"
 #include "store/report_reader.h"
 #include "util/status.h"
 
@@ -45,8 +46,11 @@ struct KernelSource {
 };
 
 // profiled_kernels.id -> its source data; kernels without any are absent. A report without
-// the source tables gives an empty map.
-StatusOr<std::map<std::int64_t, KernelSource>> LoadKernelSources(const store::ReportReader& report);
+// the source tables gives an empty map. `pending`: SASS and lines the evaluation read but has not
+// stored yet, taken as if they were stored (the rules see the page a reader will see, and the
+// findings go into the report in the evaluation's one transaction).
+StatusOr<std::map<std::int64_t, KernelSource>> LoadKernelSources(
+    const store::ReportReader& report, const store::SourceRows* pending = nullptr);
 
 // Rows reordered hottest first by `column` (values absent last; ties keep their order).
 void SortInstructions(std::vector<InstructionRow>& rows, std::size_t column);
