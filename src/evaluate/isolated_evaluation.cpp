@@ -1,16 +1,9 @@
 #include "evaluate/isolated_evaluation.h"
 
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <cstring>
-#include <mutex>
+#include <string>
 
-#include "evaluate/cupti_fork_lock.h"
+#include "evaluate/cupti_child.h"
 
 namespace gpuscope::evaluate {
 namespace {
@@ -56,74 +49,24 @@ StatusOr<std::vector<std::optional<double>>> Decode(const std::string& bytes,
   return values;
 }
 
-void WriteAll(int fd, const std::string& bytes) {
-  std::size_t written = 0;
-  while (written < bytes.size()) {
-    ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
-    if (n <= 0) return;
-    written += static_cast<std::size_t>(n);
-  }
-}
-
-// Reads the child's answer until it closes the pipe or the deadline passes (false).
-bool ReadAll(int fd, std::chrono::steady_clock::time_point deadline, std::string& bytes) {
-  char buffer[65536];
-  for (;;) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) return false;
-    pollfd ready{fd, POLLIN, 0};
-    int polled = ::poll(&ready, 1, static_cast<int>(left.count()));
-    if (polled < 0 && errno == EINTR) continue;
-    if (polled <= 0) return false;
-    ssize_t n = ::read(fd, buffer, sizeof buffer);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return true;
-    bytes.append(buffer, static_cast<std::size_t>(n));
-  }
-}
-
 }  // namespace
 
 StatusOr<std::vector<std::optional<double>>> EvaluateIsolated(
     cupti::host::MetricHost& host, std::span<const std::uint8_t> counter_data, std::size_t range,
     const std::vector<std::string>& names, std::chrono::milliseconds limit) {
-  std::lock_guard<std::mutex> one_at_a_time(CuptiForkLock());
-  int fds[2];
-  if (::pipe2(fds, O_CLOEXEC) != 0) {
-    return Status::Error(std::string("cannot evaluate the counter data: pipe: ") +
-                         std::strerror(errno));
-  }
-  pid_t child = ::fork();
-  if (child < 0) {
-    ::close(fds[0]);
-    ::close(fds[1]);
-    return Status::Error(std::string("cannot evaluate the counter data: fork: ") +
-                         std::strerror(errno));
-  }
-  if (child == 0) {
-    ::close(fds[0]);
-    WriteAll(fds[1], Encode(host.Evaluate(counter_data, range, names)));
-    // No exit handlers or destructors: they belong to the parent.
-    ::_exit(0);
-  }
-  ::close(fds[1]);
-  std::string answer;
-  bool finished = ReadAll(fds[0], std::chrono::steady_clock::now() + limit, answer);
-  ::close(fds[0]);
-  if (!finished) ::kill(child, SIGKILL);
-  int status = 0;
-  while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (!finished) {
+  StatusOr<ChildAnswer> answer = RunInCuptiChild(
+      [&] { return Encode(host.Evaluate(counter_data, range, names)); }, limit,
+      "cannot evaluate the counter data");
+  if (!answer.ok()) return answer.status();
+  if (answer->ending == ChildAnswer::Ending::kTimedOut) {
     return Status::Error("CUPTI's evaluation of the counter data did not finish within " +
                          std::to_string(limit.count() / 1000) + " s (damaged image?)");
   }
-  if (WIFSIGNALED(status)) {
+  if (answer->ending == ChildAnswer::Ending::kCrashed) {
     return Status::Error("CUPTI's host library crashed on the counter data (signal " +
-                         std::to_string(WTERMSIG(status)) + "): the image is damaged");
+                         std::to_string(answer->signal) + "): the image is damaged");
   }
-  return Decode(answer, names.size());
+  return Decode(answer->bytes, names.size());
 }
 
 }  // namespace gpuscope::evaluate

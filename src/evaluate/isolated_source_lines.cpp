@@ -1,16 +1,9 @@
 #include "evaluate/isolated_source_lines.h"
 
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <cstring>
-#include <mutex>
+#include <string>
 
-#include "evaluate/cupti_fork_lock.h"
+#include "evaluate/cupti_child.h"
 
 namespace gpuscope::evaluate {
 namespace {
@@ -60,68 +53,22 @@ StatusOr<Lines> Decode(const std::string& bytes, const std::vector<FunctionPcs>&
   return lines;
 }
 
-void WriteAll(int fd, const std::string& bytes) {
-  std::size_t written = 0;
-  while (written < bytes.size()) {
-    ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return;
-    written += static_cast<std::size_t>(n);
-  }
-}
-
-bool ReadAll(int fd, std::chrono::steady_clock::time_point deadline, std::string& bytes) {
-  char buffer[65536];
-  for (;;) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) return false;
-    pollfd ready{fd, POLLIN, 0};
-    int polled = ::poll(&ready, 1, static_cast<int>(left.count()));
-    if (polled < 0 && errno == EINTR) continue;
-    if (polled <= 0) return false;
-    ssize_t n = ::read(fd, buffer, sizeof buffer);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return true;
-    bytes.append(buffer, static_cast<std::size_t>(n));
-  }
-}
-
 }  // namespace
 
 StatusOr<Lines> SourceLinesIsolated(std::span<const std::uint8_t> cubin,
                                     const std::vector<FunctionPcs>& functions,
                                     std::chrono::milliseconds limit) {
-  std::lock_guard<std::mutex> one_at_a_time(CuptiForkLock());
-  int fds[2];
-  if (::pipe2(fds, O_CLOEXEC) != 0) {
-    return Status::Error(std::string("cannot read source lines: pipe: ") + std::strerror(errno));
+  StatusOr<ChildAnswer> answer = RunInCuptiChild([&] { return Encode(cubin, functions); },
+                                                 limit, "cannot read source lines");
+  if (!answer.ok()) return answer.status();
+  if (answer->ending == ChildAnswer::Ending::kTimedOut) {
+    return Status::Error("reading the cubin's line table did not finish in time");
   }
-  pid_t child = ::fork();
-  if (child < 0) {
-    ::close(fds[0]);
-    ::close(fds[1]);
-    return Status::Error(std::string("cannot read source lines: fork: ") + std::strerror(errno));
-  }
-  if (child == 0) {
-    ::close(fds[0]);
-    WriteAll(fds[1], Encode(cubin, functions));
-    ::_exit(0);  // no exit handlers or destructors: they belong to the parent
-  }
-  ::close(fds[1]);
-  std::string answer;
-  bool finished = ReadAll(fds[0], std::chrono::steady_clock::now() + limit, answer);
-  ::close(fds[0]);
-  if (!finished) ::kill(child, SIGKILL);
-  int status = 0;
-  while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (!finished) return Status::Error("reading the cubin's line table did not finish in time");
-  if (WIFSIGNALED(status)) {
+  if (answer->ending == ChildAnswer::Ending::kCrashed) {
     return Status::Error("CUPTI crashed reading the cubin's line table (signal " +
-                         std::to_string(WTERMSIG(status)) + "): the cubin is damaged");
+                         std::to_string(answer->signal) + "): the cubin is damaged");
   }
-  return Decode(answer, functions);
+  return Decode(answer->bytes, functions);
 }
 
 }  // namespace gpuscope::evaluate
