@@ -192,7 +192,6 @@ void KernelProfiler::OnExit(const LaunchCall& call, LaunchInFlight& launch) {
   StopResult stopped;
   inject::LogDebug("launch returned");
   CUptiResult result = context.EndMeasurement(what, stopped);
-
   // This launch is done; the profiler goes once no other selected launch can still need it.
   if (selection_.FinishSelected()) {
     const SteadyClock::time_point disabling = SteadyClock::now();
@@ -223,6 +222,7 @@ void KernelProfiler::OnModuleLoaded(const void* cubin, std::size_t size) {
 
 void KernelProfiler::ReleaseSourcePasses() {
   try {
+    // Waits for a launch another thread is measuring: its passes end on their own.
     std::lock_guard<std::mutex> lock(mutex_);
     source_.Release();
   } catch (...) {
