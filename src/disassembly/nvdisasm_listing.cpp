@@ -1,19 +1,10 @@
 #include "disassembly/nvdisasm_listing.h"
+#include "util/trim.h"
 
 #include <cctype>
 
 namespace gpuscope::disassembly {
 namespace {
-
-std::string_view Trim(std::string_view text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) {
-    text.remove_prefix(1);
-  }
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) {
-    text.remove_suffix(1);
-  }
-  return text;
-}
 
 bool IsHex(std::string_view text) {
   if (text.empty() || text.size() > 16) return false;
@@ -30,12 +21,12 @@ bool ParseInstruction(std::string_view line, SassInstruction& instruction) {
   if (close == std::string_view::npos) return false;
   std::string_view offset = line.substr(2, close - 2);
   if (!IsHex(offset)) return false;
-  std::string_view text = Trim(line.substr(close + 2));
+  std::string_view text = TrimWhitespace(line.substr(close + 2));
   // Without -c nvdisasm appends the encoding as "/* 0x... */": kept out of the text.
   if (std::size_t comment = text.find("/*"); comment != std::string_view::npos) {
-    text = Trim(text.substr(0, comment));
+    text = TrimWhitespace(text.substr(0, comment));
   }
-  if (text.ends_with(";")) text = Trim(text.substr(0, text.size() - 1));
+  if (text.ends_with(";")) text = TrimWhitespace(text.substr(0, text.size() - 1));
   if (text.empty()) return false;
   instruction.offset = std::stoull(std::string(offset), nullptr, 16);
   instruction.text = std::string(text);
@@ -49,7 +40,7 @@ SassListing ParseNvdisasmListing(std::string_view listing) {
   std::vector<SassInstruction>* current = nullptr;
   while (!listing.empty()) {
     const std::size_t end = listing.find('\n');
-    std::string_view line = Trim(listing.substr(0, end));
+    std::string_view line = TrimWhitespace(listing.substr(0, end));
     listing = end == std::string_view::npos ? std::string_view() : listing.substr(end + 1);
     // The section label ".text._Z3accPKfPdi:" opens a function (the "//---- .text.x ----"
     // banner and the ".section .text.x,..." directive before it are not labels).

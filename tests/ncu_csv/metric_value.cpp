@@ -1,4 +1,5 @@
 #include "metric_value.h"
+#include "util/trim.h"
 
 #include <cctype>
 #include <charconv>
@@ -6,16 +7,6 @@
 
 namespace gpuscope::ncu_csv {
 namespace {
-
-std::string_view Trim(std::string_view text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) {
-    text.remove_prefix(1);
-  }
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) {
-    text.remove_suffix(1);
-  }
-  return text;
-}
 
 // Removes thousands separators from the integer part, checking they group by three.
 std::optional<std::string> WithoutSeparators(std::string_view text) {
@@ -88,7 +79,7 @@ double NumeratorScale(std::string_view word) {
 }  // namespace
 
 std::optional<double> ParseMetricNumber(std::string_view text) {
-  text = Trim(text);
+  text = TrimWhitespace(text);
   if (text.empty()) return std::nullopt;
   std::optional<std::string> plain = WithoutSeparators(text);
   if (!plain) return std::nullopt;
@@ -102,7 +93,7 @@ std::optional<double> ParseMetricNumber(std::string_view text) {
 }
 
 double UnitScale(std::string_view unit) {
-  unit = Trim(unit);
+  unit = TrimWhitespace(unit);
   size_t slash = unit.find('/');
   if (slash == std::string_view::npos) return NumeratorScale(unit);
   double numerator = NumeratorScale(unit.substr(0, slash));

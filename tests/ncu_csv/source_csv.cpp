@@ -1,25 +1,15 @@
 #include "source_csv.h"
 
 #include <algorithm>
-#include <cctype>
 #include <charconv>
 
 #include "csv_line.h"
 #include "metric_value.h"
 #include "profiled_launch.h"
+#include "util/trim.h"
 
 namespace gpuscope::ncu_csv {
 namespace {
-
-std::string_view Trim(std::string_view text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) {
-    text.remove_prefix(1);
-  }
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) {
-    text.remove_suffix(1);
-  }
-  return text;
-}
 
 // The records of `text`: its quoted lines split into fields, with their line numbers for
 // error messages. Other lines (progress, the program's output) are left out.
@@ -44,7 +34,7 @@ StatusOr<std::vector<Record>> QuotedRecords(std::string_view text) {
 }
 
 std::optional<std::uint64_t> ParseHex(std::string_view text) {
-  text = Trim(text);
+  text = TrimWhitespace(text);
   if (text.size() < 3 || text[0] != '0' || (text[1] != 'x' && text[1] != 'X')) return std::nullopt;
   std::uint64_t value = 0;
   auto [end, error] = std::from_chars(text.data() + 2, text.data() + text.size(), value, 16);
@@ -56,7 +46,7 @@ std::optional<std::uint64_t> ParseHex(std::string_view text) {
 // number (`strict`); ncu also prints words ("Global", "Load" under "Address Space" and
 // "Access Operation"), which have no number.
 StatusOr<std::optional<double>> ParseCell(std::string_view text, bool strict) {
-  std::string_view trimmed = Trim(text);
+  std::string_view trimmed = TrimWhitespace(text);
   if (trimmed.empty() || trimmed == "-") return std::optional<double>();
   std::optional<double> number = ParseMetricNumber(trimmed);
   if (!number && strict) {
@@ -126,7 +116,7 @@ StatusOr<std::vector<SourceFunction>> ParseNcuSourcePage(std::string_view text) 
     if (function.rows.empty()) first_address = *address;
     if (*address < first_address) return Located(record, "addresses must grow");
     row.offset = *address - first_address;
-    row.source = std::string(Trim(fields.size() > 1 ? fields[1] : ""));
+    row.source = std::string(TrimWhitespace(fields.size() > 1 ? fields[1] : ""));
     Status read = ReadValues(record, 2, function.columns, /*strict=*/false, row);
     if (!read.ok()) return read;
     function.rows.push_back(std::move(row));
@@ -175,7 +165,7 @@ StatusOr<std::vector<SourceFunction>> ParseGpuscopeSourceCsv(std::string_view te
       row.offset = ParseHex(fields[3]);
       if (!row.offset) return Located(record, "'" + fields[3] + "' is not an address");
     }
-    row.source = std::string(Trim(fields[4]));
+    row.source = std::string(TrimWhitespace(fields[4]));
     row.file = fields[5];
     if (!fields[6].empty()) {
       auto line = ParseMetricNumber(fields[6]);
@@ -218,7 +208,7 @@ std::vector<SourceFunction> CollapseRepeatedPages(std::vector<SourceFunction> fu
 }
 
 std::string SassMnemonic(std::string_view sass) {
-  sass = Trim(sass);
+  sass = TrimWhitespace(sass);
   // gpuscope's CSV guards cells a spreadsheet would read as a formula ("'@P0 EXIT").
   if (sass.size() > 1 && sass.front() == '\'' && std::string_view("=+-@").find(sass[1]) !=
                                                      std::string_view::npos) {
@@ -226,7 +216,7 @@ std::string SassMnemonic(std::string_view sass) {
   }
   if (!sass.empty() && sass.front() == '@') {  // the predicate: "@P0", "@!PT"
     size_t space = sass.find_first_of(" \t");
-    sass = space == std::string_view::npos ? std::string_view() : Trim(sass.substr(space));
+    sass = space == std::string_view::npos ? std::string_view() : TrimWhitespace(sass.substr(space));
   }
   size_t end = sass.find_first_of(" \t;");
   return std::string(sass.substr(0, end));

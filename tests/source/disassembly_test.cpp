@@ -13,22 +13,10 @@
 #include "disassembly/nvdisasm_run.h"
 #include "store/testing/sass_fixtures.h"
 #include "store/testing/scratch_dir.h"
+#include "source/sass_text.h"
 
 namespace gpuscope::disassembly {
 namespace {
-
-// ncu prints SASS without nvdisasm's register-reuse flags, with wider spacing after a
-// predicate and branch targets as addresses: compared without them.
-std::string Comparable(std::string text) {
-  if (std::size_t branch = text.find("BRA "); branch != std::string::npos) text.resize(branch + 3);
-  for (std::size_t at; (at = text.find(".reuse")) != std::string::npos;) text.erase(at, 6);
-  std::string out;
-  for (char c : text) {
-    if (c == ' ' && !out.empty() && out.back() == ' ') continue;
-    out += c;
-  }
-  return out;
-}
 
 const std::string kData = std::string(GPUSCOPE_TEST_DATA_DIR) + "/sass/";
 
@@ -72,7 +60,7 @@ TEST(NvdisasmListing, SplitsTheProbesThreeFunctions) {
   const std::vector<SassInstruction>& fp64 = listing.at("_Z6k_fp64PKfPfi");
   ASSERT_EQ(fp64.size(), ncu.offsets.size());
   for (const SassInstruction& i : fp64)
-    EXPECT_EQ(Comparable(i.text), Comparable(ncu.sass.at(i.offset))) << i.offset;
+    EXPECT_EQ(testing::ComparableSass(i.text), testing::ComparableSass(ncu.sass.at(i.offset))) << i.offset;
 }
 
 TEST(NvdisasmListing, IgnoresWhatIsNotAnInstruction) {

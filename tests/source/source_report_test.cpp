@@ -17,22 +17,10 @@
 #include "store/testing/report_builder.h"
 #include "store/testing/sass_fixtures.h"
 #include "store/testing/scratch_dir.h"
+#include "source/sass_text.h"
 
 namespace gpuscope::analysis::source {
 namespace {
-
-// ncu prints SASS without nvdisasm's register-reuse flags, with wider spacing after a
-// predicate and branch targets as addresses: compared without them.
-std::string Comparable(std::string text) {
-  if (std::size_t branch = text.find("BRA "); branch != std::string::npos) text.resize(branch + 3);
-  for (std::size_t at; (at = text.find(".reuse")) != std::string::npos;) text.erase(at, 6);
-  std::string out;
-  for (char c : text) {
-    if (c == ' ' && !out.empty() && out.back() == ' ') continue;
-    out += c;
-  }
-  return out;
-}
 
 const std::string kData = std::string(GPUSCOPE_TEST_DATA_DIR) + "/sass/";
 constexpr std::uint64_t kProbeCrc = 57506000;
@@ -97,7 +85,7 @@ TEST_F(SourceReport, TotalsAgreeWithNcu) {
   ColumnValues totals(SourceColumns().size());
   for (const InstructionRow& row : kernel.instructions) {
     AddColumns(totals, row.values);
-    EXPECT_EQ(Comparable(row.sass.value_or("")), Comparable(ncu_.sass.at(row.pc_offset)))
+    EXPECT_EQ(testing::ComparableSass(row.sass.value_or("")), testing::ComparableSass(ncu_.sass.at(row.pc_offset)))
         << row.pc_offset;
   }
   // The README's sums, and ncu's column totals for every column both have.
