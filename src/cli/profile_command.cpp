@@ -47,6 +47,7 @@ VariableList ProfileVariables(const ProfileOptions& options, const ProfileReques
       {kKernelIdVariable, options.filter.kernel_id},
       {kDevicesVariable, options.filter.devices},
       {kReplayModeVariable, options.replay_mode},
+      {kCacheControlVariable, options.cache_control},
       {kProfileSourceVariable, plan.source_counters ? "1" : "0"},
   };
   if (!config_file.empty()) {

@@ -43,7 +43,8 @@ constexpr OptionSpec kProfileOwnOptions[] = {
      "with SourceCounters (in --set full): per-instruction counts, stall samples and the cubin "
      "(default yes; no: the section's kernel-level metrics only)"},
     {kCacheControl, "cache-control", 0, "all|none",
-     "flush caches before each replay pass: only none works so far (default none)"},
+     "flush the L2 cache before each replay pass (default all, as ncu), or leave it as the "
+     "last pass left it"},
     {kListSets, "list-sets", 0, "", "list the section sets and exit"},
     {kListSections, "list-sections", 0, "", "list the sections and exit"},
     {kQueryMetrics, "query-metrics", 0, "",
@@ -108,13 +109,6 @@ Status Apply(const ParsedOption& option, ProfileOptions& options) {
       return {};
     case kCacheControl:
       GPUSCOPE_RETURN_IF_ERROR(OneOf(option, {"all", "none"}));
-      if (option.value == "all") {
-        // Never accepted and ignored: the numbers would silently differ from ncu's.
-        return Status::Error(
-            "--cache-control all is not available yet: CUPTI's kernel replay has no hook between "
-            "passes to flush the caches; use --cache-control none (compare with ncu "
-            "--cache-control none)");
-      }
       options.cache_control = option.value;
       return {};
     case kListSets:

@@ -29,7 +29,7 @@ struct ProfileOptions {
   std::string replay_mode = "kernel";
   // --import-source: SourceCounters also collects per-instruction data (own replay passes).
   bool import_source = true;
-  std::string cache_control = "none";  // "all" is not implemented (ARCHITECTURE.md)
+  std::string cache_control = "all";  // kernel replay: flush L2 before each pass (as ncu)
   // Listings that need no program (and no GPU).
   bool list_sets = false;
   bool list_sections = false;

@@ -69,6 +69,9 @@ inline constexpr const char* kKernelIdVariable = "GPUSCOPE_KERNEL_ID";
 inline constexpr const char* kDevicesVariable = "GPUSCOPE_DEVICES";
 // "kernel" or "application" (--replay-mode).
 inline constexpr const char* kReplayModeVariable = "GPUSCOPE_REPLAY_MODE";
+// Kernel replay: "all" (default) flushes the L2 cache before each of gpuscope's own replay
+// passes, as ncu's --cache-control all; "none" leaves the caches as the last pass left them.
+inline constexpr const char* kCacheControlVariable = "GPUSCOPE_CACHE_CONTROL";
 // Application replay: this run's pass, counted from 0.
 inline constexpr const char* kReplayPassVariable = "GPUSCOPE_REPLAY_PASS";
 // Application replay: how many runs (passes) the series has.
@@ -92,6 +95,7 @@ inline constexpr const char* kProfileVariables[] = {
     kLaunchCountVariable,       kKernelIdVariable,    kDevicesVariable,        kReplayModeVariable,
     kProfileConfigFileVariable, kProfileChipVariable, kProfilePassesVariable,  kReplayPassVariable,
     kReplayPassesVariable,      kReplayDirVariable,   kProfileSourceVariable,
+    kCacheControlVariable,
 };
 
 // --- Read by the JIT compilers in the traced program (source counters) ---

@@ -14,6 +14,7 @@
 #include "cupti/cupti_error.h"
 #include "cupti/kernel_profiler.h"
 #include "cupti/launch_call.h"
+#include "cupti/own_replay_scope.h"
 #include "cupti/source_passes.h"
 #include "inject/own_replay_calls.h"
 #include "cupti/sticky_error_watch.h"

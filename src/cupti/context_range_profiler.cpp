@@ -126,18 +126,40 @@ CUptiResult ContextRangeProfiler::BeginMeasurement(const inject::OwnedProfiledKe
       return CUPTI_SUCCESS;
     }
   }
+  const bool fresh_image = !setup_.application_replay() || config.app_pass == 0;
+  if (fresh_image) {
+    if (CUptiResult r = ResetImage(what); r != CUPTI_SUCCESS) return r;
+  }
+  what = "cuptiRangeProfilerSetConfig";
+  if (CUptiResult r = Configure(setup_.application_replay() ? CUPTI_ApplicationReplay
+                                                            : CUPTI_KernelReplay,
+                                step);
+      r != CUPTI_SUCCESS) {
+    return r;
+  }
+  auto start =
+      Params<CUpti_RangeProfiler_Start_Params>(CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
+  start.pRangeProfilerObject = object_;
+  what = "cuptiRangeProfilerStart";
+  CUptiResult result = cuptiRangeProfilerStart(&start);
+  inject::LogDebug("configured and started: " + Elapsed(started));
+  return result;
+}
+
+CUptiResult ContextRangeProfiler::ResetImage(std::string& what) {
   auto init = Params<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(
       CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
   init.pRangeProfilerObject = object_;
   init.counterDataSize = counter_data_.size();
   init.pCounterData = counter_data_.data();
   what = "cuptiRangeProfilerCounterDataImageInitialize";
-  const bool fresh_image = !setup_.application_replay() || config.app_pass == 0;
-  if (fresh_image) {
-    if (CUptiResult r = cuptiRangeProfilerCounterDataImageInitialize(&init); r != CUPTI_SUCCESS) {
-      return r;
-    }
-  }
+  return cuptiRangeProfilerCounterDataImageInitialize(&init);
+}
+
+// Auto range (one range: the launch, timed as the kernel alone) in the given replay mode,
+// starting at `step` (application replay continues the previous run's pass).
+CUptiResult ContextRangeProfiler::Configure(CUpti_ProfilerReplayMode replay_mode,
+                                            const inject::AppReplayStep& step) {
   auto set = Params<CUpti_RangeProfiler_SetConfig_Params>(
       CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE);
   set.pRangeProfilerObject = object_;
@@ -146,7 +168,7 @@ CUptiResult ContextRangeProfiler::BeginMeasurement(const inject::OwnedProfiledKe
   set.counterDataImageSize = counter_data_.size();
   set.pCounterDataImage = counter_data_.data();
   set.range = CUPTI_AutoRange;
-  set.replayMode = setup_.application_replay() ? CUPTI_ApplicationReplay : CUPTI_KernelReplay;
+  set.replayMode = replay_mode;
   set.maxRangesPerPass = 1;
   set.numNestingLevels = 1;
   set.minNestingLevel = 1;
@@ -154,15 +176,47 @@ CUptiResult ContextRangeProfiler::BeginMeasurement(const inject::OwnedProfiledKe
   set.targetNestingLevel = step.target_nesting_level;
   inject::LogDebug("set config: pass index " + std::to_string(step.pass_index) +
                    ", nesting level " + std::to_string(step.target_nesting_level));
-  what = "cuptiRangeProfilerSetConfig";
-  if (CUptiResult r = cuptiRangeProfilerSetConfig(&set); r != CUPTI_SUCCESS) return r;
+  return cuptiRangeProfilerSetConfig(&set);
+}
+
+CUptiResult ContextRangeProfiler::BeginOwnReplay(std::string& what) {
+  if (config_image_ == nullptr) throw std::logic_error("the context was not prepared");
+  if (CUptiResult r = Enable(what); r != CUPTI_SUCCESS) return r;
+  if (CUptiResult r = ResetImage(what); r != CUPTI_SUCCESS) return r;
+  what = "cuptiRangeProfilerSetConfig (user replay)";
+  return Configure(CUPTI_UserReplay, inject::AppReplayStep{});
+}
+
+CUptiResult ContextRangeProfiler::RunPass(const std::function<Status()>& launch,
+                                          std::string& what, bool& all_passes_submitted,
+                                          Status& launched) {
   auto start =
       Params<CUpti_RangeProfiler_Start_Params>(CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
   start.pRangeProfilerObject = object_;
   what = "cuptiRangeProfilerStart";
-  CUptiResult result = cuptiRangeProfilerStart(&start);
-  inject::LogDebug("configured and started: " + Elapsed(started));
-  return result;
+  if (CUptiResult r = cuptiRangeProfilerStart(&start); r != CUPTI_SUCCESS) return r;
+  launched = launch();
+  auto stop = Params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
+  stop.pRangeProfilerObject = object_;
+  what = "cuptiRangeProfilerStop";
+  CUptiResult r = cuptiRangeProfilerStop(&stop);
+  all_passes_submitted = stop.isAllPassSubmitted != 0;
+  return r;
+}
+
+CUptiResult ContextRangeProfiler::FinishOwnReplay(std::string& what, StopResult& stopped) {
+  stopped.all_passes_submitted = true;
+  return Decode(what, stopped);
+}
+
+CUptiResult ContextRangeProfiler::Decode(std::string& what, StopResult& stopped) {
+  auto decode = Params<CUpti_RangeProfiler_DecodeData_Params>(
+      CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
+  decode.pRangeProfilerObject = object_;
+  what = "cuptiRangeProfilerDecodeData";
+  CUptiResult r = cuptiRangeProfilerDecodeData(&decode);
+  stopped.dropped = decode.numOfRangeDropped;
+  return r;
 }
 
 CUptiResult ContextRangeProfiler::EndMeasurement(std::string& what, StopResult& stopped) {
@@ -177,13 +231,8 @@ CUptiResult ContextRangeProfiler::EndMeasurement(std::string& what, StopResult& 
                    std::to_string(stop.isAllPassSubmitted));
   stopped.next.pass_index = stop.passIndex;
   stopped.next.target_nesting_level = static_cast<std::uint16_t>(stop.targetNestingLevel);
-  auto decode = Params<CUpti_RangeProfiler_DecodeData_Params>(
-      CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
-  decode.pRangeProfilerObject = object_;
-  what = "cuptiRangeProfilerDecodeData";
   inject::LogDebug("stopped: " + Elapsed(started));
-  CUptiResult r = cuptiRangeProfilerDecodeData(&decode);
-  stopped.dropped = decode.numOfRangeDropped;
+  CUptiResult r = Decode(what, stopped);
   inject::LogDebug("decoded: " + Elapsed(started));
   return r;
 }

@@ -19,6 +19,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,7 @@
 #include "cupti/profiler_setup.h"
 #include "inject/app_replay_store.h"
 #include "inject/profiled_kernel.h"
+#include "util/status.h"
 
 namespace gpuscope::cupti {
 
@@ -68,6 +70,14 @@ class ContextRangeProfiler {
                                std::string& failure);
   // After the launch (its replay passes ran inside it): Stop and decode.
   CUptiResult EndMeasurement(std::string& what, StopResult& stopped);
+  // gpuscope's own replay (kernel replay, counter_passes.h): a fresh image and the
+  // configuration (auto range, user replay); then one RunPass per pass until CUPTI says every
+  // pass was submitted (`launch` runs the launch once and waits for it; its status comes back
+  // in `launched`); then FinishOwnReplay decodes.
+  CUptiResult BeginOwnReplay(std::string& what);
+  CUptiResult RunPass(const std::function<Status()>& launch, std::string& what,
+                      bool& all_passes_submitted, Status& launched);
+  CUptiResult FinishOwnReplay(std::string& what, StopResult& stopped);
   // An exception cut a measurement short: Stop, best effort.
   void StopAfterFailure();
 
@@ -75,6 +85,9 @@ class ContextRangeProfiler {
 
  private:
   CUptiResult Enable(std::string& what);
+  CUptiResult Configure(CUpti_ProfilerReplayMode replay_mode, const inject::AppReplayStep& step);
+  CUptiResult Decode(std::string& what, StopResult& stopped);
+  CUptiResult ResetImage(std::string& what);
 
   ProfilerSetup& setup_;
   const CUcontext context_;

@@ -28,6 +28,12 @@ StatusOr<const DriverEntryPoints*> LookUp() {
   Find(library, "cuLaunchCooperativeKernel", entry_points.launch_cooperative, missing);
   Find(library, "cuLaunchCooperativeKernel_ptsz", entry_points.launch_cooperative_ptsz, missing);
   Find(library, "cuCtxSynchronize", entry_points.context_synchronize, missing);
+  Find(library, "cuModuleLoadData", entry_points.module_load_data, missing);
+  Find(library, "cuModuleGetFunction", entry_points.module_get_function, missing);
+  Find(library, "cuMemAlloc_v2", entry_points.mem_alloc, missing);
+  Find(library, "cuMemsetD8_v2", entry_points.memset_d8, missing);
+  Find(library, "cuCtxGetDevice", entry_points.context_get_device, missing);
+  Find(library, "cuDeviceGetAttribute", entry_points.device_get_attribute, missing);
   if (!missing.empty()) return Status::Error("the CUDA driver lacks " + missing);
   return &entry_points;
 }

@@ -1,6 +1,6 @@
 // The few CUDA driver functions gpuscope calls itself inside the program (to replay a profiled
-// launch for its source counters), looked up in the driver already loaded there: the
-// injection library does not link libcuda, which loaded it.
+// launch for its source and counter passes, and to flush L2 between passes), looked up in the
+// driver already loaded there: the injection library does not link libcuda, which loaded it.
 #pragma once
 
 #include <cuda.h>
@@ -21,6 +21,13 @@ struct DriverEntryPoints {
   CUresult (*launch_cooperative_ptsz)(CUfunction, unsigned, unsigned, unsigned, unsigned,
                                       unsigned, unsigned, unsigned, CUstream, void**) = nullptr;
   CUresult (*context_synchronize)() = nullptr;
+  // The L2 flush of the counter passes (l2_flush.h): its module, its buffer, the L2 size.
+  CUresult (*module_load_data)(CUmodule*, const void*) = nullptr;
+  CUresult (*module_get_function)(CUfunction*, CUmodule, const char*) = nullptr;
+  CUresult (*mem_alloc)(CUdeviceptr*, size_t) = nullptr;
+  CUresult (*memset_d8)(CUdeviceptr, unsigned char, size_t) = nullptr;
+  CUresult (*context_get_device)(CUdevice*) = nullptr;
+  CUresult (*device_get_attribute)(int*, CUdevice_attribute, CUdevice) = nullptr;
 };
 
 // Looked up once; an error names what is missing.

@@ -33,7 +33,11 @@ KernelProfiler::LaunchInFlight& KernelProfiler::ThisThreadsLaunch() {
 }
 
 KernelProfiler::KernelProfiler(const inject::ProfileConfig& config, KernelProfilerHooks hooks)
-    : config_(config), hooks_(std::move(hooks)), selection_(config.filter), setup_(config_) {}
+    : config_(config),
+      hooks_(std::move(hooks)),
+      selection_(config.filter),
+      setup_(config_),
+      counter_passes_(config.flush_caches) {}
 
 void KernelProfiler::Submit(inject::OwnedProfiledKernel kernel) {
   if (hooks_.submit) hooks_.submit(std::move(kernel));
@@ -58,9 +62,9 @@ ContextRangeProfiler& KernelProfiler::ContextFor(CUcontext context, std::uint32_
 
 bool KernelProfiler::OnEnter(const LaunchCall& call, LaunchInFlight& launch) {
   if (selection_.Exhausted()) return true;
-  // The source passes replay the launch with the driver call's parameters: its runtime call
-  // leaves the decision (and the measurement) to the driver call nested in it.
-  if (config_.source_counters && call.is_runtime_call()) return false;
+  // The source and counter passes replay the launch with the driver call's parameters: its
+  // runtime call leaves the decision (and the measurement) to the driver call nested in it.
+  if ((config_.source_counters || own_replay()) && call.is_runtime_call()) return false;
   if (!call.NamesKernelAndContext()) return false;
   const CUpti_CallbackData& data = call.data();
   const std::uint32_t device_id = call.DeviceId();
@@ -103,6 +107,10 @@ bool KernelProfiler::OnEnter(const LaunchCall& call, LaunchInFlight& launch) {
     source_.Run(call, device_id, context.chip(), /*can_sample=*/!context.enabled(),
                 kernel.record.correlation_id, kernel.source);
   }
+  if (failure.empty() && own_replay() && CounterPassesCanMeasure(call)) {
+    MeasureByOwnReplay(call, context, launch);
+    return true;
+  }
   if (failure.empty()) {
     std::string what;
     std::string replay_problem;
@@ -135,6 +143,41 @@ bool KernelProfiler::OnEnter(const LaunchCall& call, LaunchInFlight& launch) {
   launch.measuring = true;
   launch.context = &context;
   return true;
+}
+
+// Kernel replay by gpuscope's own passes (counter_passes.h), all inside the enter callback:
+// the program's launch then runs unmeasured, and keeps its place on the timeline.
+void KernelProfiler::MeasureByOwnReplay(const LaunchCall& call, ContextRangeProfiler& context,
+                                        LaunchInFlight& launch) {
+  inject::OwnedProfiledKernel& kernel = launch.kernel;
+  CounterPassesOutcome outcome =
+      counter_passes_.Run(call, context, kernel.record.correlation_id);
+  if (outcome.result != CUPTI_SUCCESS) {
+    ProfileFailure failure = FailureOf(outcome.result, outcome.what);
+    kernel.record.outcome = failure.outcome;
+    kernel.message = failure.message;
+    if (failure.outcome == model::ProfileOutcome::kCountersUnavailable) {
+      context.FailForGood(failure);
+      SayUnavailableOnce(failure.message);
+    }
+  } else if (!outcome.problem.empty()) {
+    kernel.record.outcome = model::ProfileOutcome::kReplayFailed;
+    kernel.message = outcome.problem +
+                     " (a kernel that waits on other kernels or writes host memory cannot be "
+                     "replayed alone: try --replay-mode application -c 1)";
+  } else if (outcome.stopped.dropped != 0) {
+    kernel.record.outcome = model::ProfileOutcome::kRangeDropped;
+    kernel.message = "CUPTI kept no counter data for the launch (" +
+                     std::to_string(outcome.stopped.dropped) + " range dropped)";
+  } else {
+    kernel.record.outcome = model::ProfileOutcome::kMeasured;
+    kernel.counter_data = context.counter_data();  // the context's image is reused next time
+  }
+  if (selection_.FinishSelected()) context.Disable();
+  kernel.record.end = Now();
+  if (hooks_.progress) PrintProgressLine(kernel);
+  Submit(std::move(kernel));
+  launch.lock.unlock();
 }
 
 bool KernelProfiler::RecordOutcome(const LaunchCall& call, CUptiResult result,
@@ -233,6 +276,7 @@ void KernelProfiler::ForgetContext(CUcontext context) {
   try {
     std::lock_guard<std::mutex> lock(mutex_);
     if (config_.source_counters) source_.ForgetContext(context);
+    counter_passes_.ForgetContext(context);
     auto found = contexts_.find(context);
     if (found == contexts_.end()) return;
     found->second->Disable();

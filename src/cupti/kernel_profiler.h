@@ -1,6 +1,9 @@
 // `gpuscope profile` inside the traced process: each selected kernel launch is measured by
-// CUPTI's Range Profiler with auto range and kernel replay (CUPTI saves device memory,
-// replays the kernel once per pass and restores memory between passes; notes/cupti.md 3.3).
+// CUPTI's Range Profiler, replayed by gpuscope itself (counter_passes.h: device memory saved,
+// the launch run once per pass with L2 flushed before each and memory restored between them,
+// auto range, user replay) from the driver launch call's enter callback; a launch that cannot
+// be replayed that way (no published parameters) falls back to CUPTI's kernel replay, and
+// --replay-mode application runs the program once per pass.
 //
 // Flow per selected launch, on the program's thread, inside the launch call's callbacks:
 //   enter: LaunchSelection decides (in the nested driver call when the runtime call has no
@@ -8,10 +11,12 @@
 //          context) ContextRangeProfiler::Prepare initialises the profiler, checks the device
 //          and the counters, takes the config image the CLI built (or builds it) -> (first
 //          measurement) enable the range profiler and size the counter data for one range ->
-//          reset the image, SetConfig(auto range, kernel replay, or application replay: one
-//          pass per run), Start
-//   exit:  Stop, DecodeData -> copy the one-range image -> Collector (writer thread); the
-//          range profiler is disabled once no selected launch is pending or can come
+//          own replay (counter_passes.h): every pass run here, the image decoded and sent to
+//          the Collector (writer thread); the program's launch then runs unmeasured.
+//          Fallback (CUPTI's kernel replay) and application replay: reset the image,
+//          SetConfig(auto range, kernel or application replay), Start
+//   exit:  (fallback and application replay) Stop, DecodeData -> the Collector; the range
+//          profiler is disabled once no selected launch is pending or can come
 //          (CUPTI must never enable it twice on a context)
 // Launches that are not selected pass through untouched (no serialisation, no replay); the
 // only cost is the name lookup and the selector, and none at all once --launch-count is
@@ -39,6 +44,7 @@
 #include <unordered_map>
 
 #include "cupti/context_range_profiler.h"
+#include "cupti/counter_passes.h"
 #include "cupti/launch_selection.h"
 #include "cupti/profiler_setup.h"
 #include "cupti/source_passes.h"
@@ -92,6 +98,10 @@ class KernelProfiler {
   bool RecordOutcome(const LaunchCall& call, CUptiResult result, const std::string& what,
                      const StopResult& stopped, const ContextRangeProfiler& context,
                      inject::OwnedProfiledKernel& kernel);
+  // Kernel replay is gpuscope's own (counter_passes.h) wherever the launch can be replayed.
+  bool own_replay() const { return config_.replay_mode == model::ReplayMode::kKernel; }
+  void MeasureByOwnReplay(const LaunchCall& call, ContextRangeProfiler& context,
+                          LaunchInFlight& launch);
   ContextRangeProfiler& ContextFor(CUcontext context, std::uint32_t device_id);
   void Submit(inject::OwnedProfiledKernel kernel);
   void SayUnavailableOnce(const std::string& why);
@@ -106,6 +116,7 @@ class KernelProfiler {
   std::unordered_map<CUcontext, std::unique_ptr<ContextRangeProfiler>> contexts_;
   bool said_unavailable_ = false;
   SourcePasses source_;  // gpuscope's own replay for source counters (config_.source_counters)
+  CounterPasses counter_passes_;  // gpuscope's own replay for the counters (kernel replay)
 };
 
 }  // namespace gpuscope::cupti

@@ -33,13 +33,6 @@ namespace gpuscope::cupti {
 
 class LaunchCall;
 
-// Whether this thread is inside gpuscope's own replay (its CUDA calls are not the program's).
-bool ReplayingOnThisThread();
-// Inside the replay: whether `correlation_id` is the program's launch being replayed. CUPTI
-// gives the calls gpuscope makes inside the program's launch call the program call's
-// correlation id (seen on the H100): those ids are the program's records, never left out.
-bool IsReplayedProgramCall(std::uint32_t correlation_id);
-
 class SourcePasses {
  public:
   // Fills `out` (requested, values, cubins, or the one-line reason they are missing). Runs on

@@ -83,6 +83,14 @@ void ReadProfileConfig(const EnvironmentLookup& getenv, InjectionConfig& config)
       problems.push_back(std::string(kProfileSourceVariable) + " must be 0 or 1");
     }
   }
+  if (auto cache = text(kCacheControlVariable)) {
+    if (*cache == "all" || *cache == "none") {
+      profile.flush_caches = *cache == "all";
+    } else {
+      problems.push_back(std::string(kCacheControlVariable) + "='" + std::string(*cache) +
+                         "' is not all or none");
+    }
+  }
   if (auto base = text(kKernelNameBaseVariable)) {
     StatusOr<NameBase> parsed = ParseNameBase(*base);
     if (parsed.ok()) {

@@ -53,9 +53,10 @@ TEST(EnvironmentVariables, NamesAreThePublishedOnes) {
 TEST(EnvironmentVariables, ProfileVariablesAreDistinctAndComplete) {
   std::set<std::string_view> names(std::begin(kProfileVariables), std::end(kProfileVariables));
   EXPECT_EQ(names.size(), std::size(kProfileVariables));
-  EXPECT_EQ(names.size(), 15u);
+  EXPECT_EQ(names.size(), 16u);
   for (const char* name :
-       {kKernelNameVariable, kReplayDirVariable, kProfilePassesVariable, kProfileSourceVariable}) {
+       {kKernelNameVariable, kReplayDirVariable, kProfilePassesVariable, kProfileSourceVariable,
+        kCacheControlVariable}) {
     EXPECT_EQ(names.count(name), 1u) << name;
   }
   for (const char* name : {kReportVariable, kManifestVariable, kRootPidVariable}) {

@@ -142,6 +142,23 @@ TEST(InjectionConfigTest, ProfileRequestComesFromTheProfileVariables) {
   EXPECT_EQ(config.profile.filter.devices, (std::set<std::uint32_t>{0, 2}));
 }
 
+// Kernel replay flushes L2 before each pass unless the launcher says none; like every other
+// profile variable, a value that is neither profiles nothing and is named.
+TEST(InjectionConfigTest, CacheControlDefaultsToFlushing) {
+  auto with = [](std::map<std::string, std::string> extra) {
+    extra["GPUSCOPE_PROFILE_METRICS"] = "dram__bytes.sum";
+    return ReadInjectionConfig(From(extra));
+  };
+  EXPECT_TRUE(with({}).profile.flush_caches);
+  EXPECT_FALSE(with({{"GPUSCOPE_CACHE_CONTROL", "none"}}).profile.flush_caches);
+  EXPECT_TRUE(with({{"GPUSCOPE_CACHE_CONTROL", "all"}}).profile.flush_caches);
+  InjectionConfig odd = with({{"GPUSCOPE_CACHE_CONTROL", "some"}});
+  EXPECT_FALSE(odd.profile.enabled());
+  ASSERT_EQ(odd.warnings.size(), 1u);
+  EXPECT_NE(odd.warnings[0].find("GPUSCOPE_CACHE_CONTROL='some'"), std::string::npos);
+  EXPECT_NE(odd.warnings[0].find("no kernel is profiled"), std::string::npos);
+}
+
 TEST(InjectionConfigTest, EmptyMetricsMeanTracingOnly) {
   InjectionConfig config = ReadInjectionConfig(
       From({{"GPUSCOPE_PROFILE_METRICS", ""}, {"GPUSCOPE_KERNEL_NAME", "k_saxpy"}}));
