@@ -1,12 +1,17 @@
-// `gpuscope profile` against Nsight Compute on the same launches (issue 3, "Right numbers"):
-// both profile every k_* launch of metrics_kernels (ten kernels of different character,
-// fourteen launches) with the same metric list, in raw CSV; the launches are matched by
-// kernel name and launch order and every value must be within the issue's tolerances
-// (tests/ncu_csv/metric_tolerance.h). The whole table of ratios is printed, pass or fail,
-// and the two CSV files and the table are kept in the scratch directory when the test fails.
+// `gpuscope profile` against Nsight Compute on the same launches (issues 3 and 12, "Right
+// numbers"): both profile every k_* launch of metrics_kernels (ten kernels of different
+// character, fourteen launches) with the same metric list, in raw CSV, once with ncu's default
+// cache control (L2 flushed before each pass: `all`, gpuscope's default too) and once with
+// `--cache-control none` on both sides; the launches are matched by kernel name and launch
+// order. Issue 12's bar: at least 98% of all values within the issue-3 tolerances
+// (tests/ncu_csv/metric_tolerance.h), and every DRAM and L2 byte count within 5%. The whole
+// table of ratios is printed, pass or fail, and the two CSV files and the table are kept in
+// the scratch directory when the test fails.
 // Needs ncu (PATH, /usr/local/cuda/bin or $GPUSCOPE_NCU): without it the test is skipped.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <iostream>
 #include <map>
 #include <string>
@@ -64,7 +69,23 @@ nc::Tolerances ComparisonTolerances() {
   return tolerances;
 }
 
-TEST(GpuProfileVsNcu, EveryKernelAndMetricWithinTheIssuesTolerances) {
+// DRAM and L2 byte counts (dram__bytes*, lts__t_bytes*, their sectors): the values a user of a
+// memory-bound kernel reads first. Rates and percentages derived from them are not counts.
+bool IsCacheByteCount(const std::string& metric) {
+  const bool memory = metric.rfind("dram__", 0) == 0 || metric.rfind("lts__t_", 0) == 0;
+  const bool count = metric.find("bytes") != std::string::npos ||
+                     metric.find("sectors") != std::string::npos;
+  const bool derived = metric.find("per_second") != std::string::npos ||
+                       metric.find("pct") != std::string::npos ||
+                       metric.find("peak") != std::string::npos ||
+                       metric.find("ratio") != std::string::npos;
+  return memory && count && !derived;
+}
+
+class GpuProfileVsNcu : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(GpuProfileVsNcu, KernelsAndMetricsWithinTheIssuesTolerances) {
+  const std::string cache_control = GetParam();
   const std::string ncu = FindNcu();
   if (ncu.empty()) GTEST_SKIP() << "ncu not found (PATH, /usr/local/cuda/bin, $GPUSCOPE_NCU)";
   ScratchDir dir;
@@ -77,17 +98,18 @@ TEST(GpuProfileVsNcu, EveryKernelAndMetricWithinTheIssuesTolerances) {
   ASSERT_EQ(checksums.size(), mk::kMetricsKernels.size() + 1) << plain.out;
 
   CommandResult by_ncu =
-      // --cache-control none: gpuscope cannot flush caches between replay passes (yet), so
-      // ncu must not either for the numbers to be comparable.
       RunCommand({ncu, "--csv", "--page", "raw", "--print-units", "base", "--clock-control", "none",
-                  "--cache-control", "none", "--metrics", metrics, "-k", "regex:^k_", program},
+                  "--cache-control", cache_control, "--metrics", metrics, "-k", "regex:^k_",
+                  program},
                  {}, kProfilerTimeoutSeconds);
   SaveText(dir, "ncu.csv", by_ncu.out);
   SaveText(dir, "ncu.stderr", by_ncu.err);
   ASSERT_EQ(by_ncu.exit_code, 0) << by_ncu.Describe();
 
   CommandResult by_gpuscope =
-      RunGpuscopeProfile(dir, {"--csv", "--page", "raw", "--metrics", metrics, "-k", "regex:^k_"},
+      RunGpuscopeProfile(dir,
+                         {"--csv", "--page", "raw", "--cache-control", cache_control, "--metrics",
+                          metrics, "-k", "regex:^k_"},
                          {program}, kProfilerTimeoutSeconds);
   SaveText(dir, "gpuscope.csv", by_gpuscope.out);
   SaveText(dir, "gpuscope.stderr", by_gpuscope.err);
@@ -118,11 +140,33 @@ TEST(GpuProfileVsNcu, EveryKernelAndMetricWithinTheIssuesTolerances) {
   SaveText(dir, "comparison.txt", table);
   std::cout << table;
   EXPECT_EQ(comparison.matched_launches, mk::kMetricsKernelLaunches);
-  EXPECT_EQ(comparison.Count(nc::Verdict::kFail), 0);
   EXPECT_EQ(comparison.Count(nc::Verdict::kMissing), 0);
   EXPECT_TRUE(comparison.launch_problems.empty());
-  EXPECT_TRUE(comparison.ok()) << "see the table above (FAIL and MISSING lines)";
+  const int compared = comparison.Count(nc::Verdict::kPass) + comparison.Count(nc::Verdict::kFail);
+  ASSERT_GT(compared, 0);
+  const double share = static_cast<double>(comparison.Count(nc::Verdict::kPass)) / compared;
+  std::cout << "cache control " << cache_control << ": " << comparison.Count(nc::Verdict::kPass)
+            << " of " << compared << " values within the tolerances (" << share * 100 << "%)\n";
+  EXPECT_GE(share, 0.98) << "see the table above (FAIL lines)";
+  int byte_counts = 0;
+  for (const nc::MetricComparison& value : comparison.metrics) {
+    if (!IsCacheByteCount(value.metric) || !value.reference || !value.candidate) continue;
+    ++byte_counts;
+    const double reference = *value.reference;
+    // The floors of ComparisonTolerances: a few KiB of traffic neither tool controls.
+    const double floor = value.metric.find("sectors") != std::string::npos ? 256.0 : 8192.0;
+    const double allowed = std::max(0.05 * std::abs(reference), floor);
+    EXPECT_LE(std::abs(*value.candidate - reference), allowed)
+        << value.kernel << " #" << value.ordinal << " " << value.metric << ": gpuscope "
+        << *value.candidate << ", ncu " << reference << " (cache control " << cache_control
+        << ")";
+  }
+  EXPECT_GT(byte_counts, 0) << "no DRAM/L2 byte count was compared";
 }
+
+// `all` first: ncu's default, and gpuscope's.
+INSTANTIATE_TEST_SUITE_P(CacheControl, GpuProfileVsNcu, ::testing::Values("all", "none"),
+                         [](const auto& info) { return std::string(info.param); });
 
 }  // namespace
 }  // namespace gpuscope::gpu_test
