@@ -1,9 +1,9 @@
-// gpuscope's own replay of a profiled launch for its counters (`profile --replay-mode kernel`,
-// the default; issue 12), run from the launch's driver enter callback, before the program's
+// gpuscope's own replay of a profiled launch for its counters (`profile --replay-mode kernel
+// --cache-control all`, the defaults; issue 12), run from the launch's driver enter callback, before the program's
 // launch goes on:
 //   the program's earlier work finishes; device memory is saved (CUPTI's checkpoint); the
 //   range profiler is configured for auto range and user replay; then per pass: memory put
-//   back (from the second pass on), L2 flushed (`--cache-control all`, l2_flush.h), Start,
+//   back (from the second pass on), L2 flushed (l2_flush.h), Start,
 //   the kernel launched again with the call's own arguments, Stop; until CUPTI has every pass;
 //   memory put back once more; the counter data decoded.
 // The program's own launch then runs unmeasured and traced, so it keeps its timestamps on the
@@ -56,8 +56,6 @@ struct CounterPassesOutcome {
 
 class CounterPasses {
  public:
-  explicit CounterPasses(bool flush_caches) : flush_caches_(flush_caches) {}
-
   // Measures the launch of `call` (its enter callback, context current). May throw only
   // std::bad_alloc-like failures; the caller catches.
   CounterPassesOutcome Run(const LaunchCall& call, ContextRangeProfiler& context,
@@ -68,7 +66,6 @@ class CounterPasses {
  private:
   void FlushBeforePass(CUcontext context, CounterPassTimes& times);
 
-  const bool flush_caches_;
   L2Flush flush_;
   bool said_flush_failed_ = false;
 };

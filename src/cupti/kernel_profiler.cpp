@@ -36,8 +36,7 @@ KernelProfiler::KernelProfiler(const inject::ProfileConfig& config, KernelProfil
     : config_(config),
       hooks_(std::move(hooks)),
       selection_(config.filter),
-      setup_(config_),
-      counter_passes_(config.flush_caches) {}
+      setup_(config_) {}
 
 void KernelProfiler::Submit(inject::OwnedProfiledKernel kernel) {
   if (hooks_.submit) hooks_.submit(std::move(kernel));

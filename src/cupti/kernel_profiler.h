@@ -98,8 +98,14 @@ class KernelProfiler {
   bool RecordOutcome(const LaunchCall& call, CUptiResult result, const std::string& what,
                      const StopResult& stopped, const ContextRangeProfiler& context,
                      inject::OwnedProfiledKernel& kernel);
-  // Kernel replay is gpuscope's own (counter_passes.h) wherever the launch can be replayed.
-  bool own_replay() const { return config_.replay_mode == model::ReplayMode::kKernel; }
+  // Kernel replay is gpuscope's own (counter_passes.h) wherever the launch can be replayed,
+  // when the caches are to be flushed. With --cache-control none CUPTI's kernel replay stays:
+  // it leaves L2 closer to ncu's --cache-control none (H200, 2026-11-28: own replay without
+  // the flush read DRAM bytes ~1.1 MB where ncu reads ~15 KB, its checkpoint having displaced
+  // the program's lines from L2).
+  bool own_replay() const {
+    return config_.replay_mode == model::ReplayMode::kKernel && config_.flush_caches;
+  }
   void MeasureByOwnReplay(const LaunchCall& call, ContextRangeProfiler& context,
                           LaunchInFlight& launch);
   ContextRangeProfiler& ContextFor(CUcontext context, std::uint32_t device_id);
