@@ -4,6 +4,7 @@
 // the previous pass's results shows up as a different checksum.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <regex>
 #include <string>
 #include <vector>
@@ -46,6 +47,38 @@ TEST(GpuProfileReplayState, OneSaxpyProfiledLeavesEveryChecksumUnchanged) {
   EXPECT_EQ(ProfilingLines(profiled.err, "k_saxpy"), 1) << profiled.err;
   EXPECT_EQ(ProfilingLines(profiled.err, "k_[a-z0-9_]+"), 1)
       << "only k_saxpy, once: " << profiled.err;
+}
+
+// gpuscope replays a profiled launch itself before the program's launch runs (issue 12), so the
+// program's launch stays in the trace with its own timestamps: every k_saxpy launch is timed,
+// the profiled one included, and no kernel lacks its timestamps.
+TEST(GpuProfileReplayState, ProfiledLaunchKeepsItsTimestamps) {
+  ScratchDir dir;
+  CommandResult profiled =
+      RunGpuscopeProfile(dir, {"-k", "k_saxpy", "-c", "1"}, {ExampleBinary("metrics_kernels")},
+                         kProfilerTimeoutSeconds);
+  ASSERT_EQ(profiled.exit_code, 0) << profiled.Describe();
+  std::vector<std::string> reports;
+  for (const auto& entry : std::filesystem::directory_iterator(dir.path())) {
+    if (entry.path().extension() == ".sqlite") reports.push_back(entry.path().string());
+  }
+  ASSERT_EQ(reports.size(), 1u) << profiled.Describe();
+  Report report = LoadReport(reports[0]);
+  ASSERT_TRUE(report.ok()) << report.load_error;
+  int saxpy_launches = 0;
+  for (const auto& kernel : mk::kMetricsKernels) {
+    if (std::string(kernel.name) == "k_saxpy") saxpy_launches = kernel.launches;
+  }
+  int timed = 0;
+  for (const Kernel& kernel : report.kernels) {
+    if (kernel.name.rfind("k_saxpy", 0) != 0) continue;
+    EXPECT_GT(kernel.record.start, 0u) << kernel.name;
+    EXPECT_GT(kernel.record.end, kernel.record.start) << kernel.name;
+    ++timed;
+  }
+  EXPECT_EQ(timed, saxpy_launches);
+  EXPECT_EQ(report.reader->counters().kernels_without_timestamp, 0u);
+  EXPECT_EQ(profiled.err.find("no timestamp"), std::string::npos) << profiled.err;
 }
 
 TEST(GpuProfileReplayState, EveryKernelProfiledWithTheFullSetLeavesEveryChecksumUnchanged) {
