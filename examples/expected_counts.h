@@ -117,4 +117,18 @@ inline constexpr std::string_view kStickyKernel = "stickyWork(int*)";
 inline constexpr std::string_view kStickyIllegalKernel = "stickyIllegalWrite(int*)";
 inline constexpr std::string_view kStickyAssertKernel = "stickyFailedAssert(int const*)";
 
+// rank_barriers --barrier-file PATH [ROUNDS]: one rank of a job of $WORLD_SIZE processes
+// on one GPU, its rank in $RANK (as torchrun sets them). The ranks meet at host barriers
+// (a counter per barrier in a file all of them map); before each barrier every rank works
+// for a time of its own (kRankWorkKernel, then rank * kRankStaggerMs of sleep), so they
+// arrive at different times and leave together; right after each barrier every rank
+// launches kRankMarkerKernel, so that those launch calls are simultaneous across the
+// reports. kRankBarrierRounds barriers by default, after a first one that waits for every
+// rank's CUDA to be ready.
+inline constexpr int kRankBarrierRounds = 8;
+inline constexpr int kRankStaggerMs = 3;
+inline constexpr std::string_view kRankMarkerKernel = "rankMarker(int, int*)";
+inline constexpr std::string_view kRankWorkKernel = "rankWork(float*, int, int)";
+inline constexpr std::string_view kRankBarrierFileArgument = "--barrier-file";
+
 }  // namespace gpuscope::examples

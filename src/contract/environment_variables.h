@@ -98,6 +98,22 @@ inline constexpr const char* kProfileVariables[] = {
     kCacheControlVariable,
 };
 
+// --- Set by the job's launcher (mpirun, srun, torchrun), read by the injection ---
+//
+// Where the traced process stands in a job of many processes, recorded in its report
+// (process.rank, local_rank, world_size, rank_variable) so that the reports of all ranks can
+// be aligned and merged. Each list is in order of precedence: the first variable that is set
+// gives the value (Open MPI, then MPICH/Intel MPI's PMI, then Slurm, then PyTorch's torchrun).
+// A value that is not a number leaves it unknown (one warning), never falls through to the
+// next variable: a launcher that set the first one meant it.
+
+inline constexpr const char* kRankVariables[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID",
+                                                 "RANK"};
+inline constexpr const char* kLocalRankVariables[] = {
+    "OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID", "LOCAL_RANK"};
+inline constexpr const char* kWorldSizeVariables[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE",
+                                                      "SLURM_NTASKS", "WORLD_SIZE"};
+
 // --- Read by the JIT compilers in the traced program (source counters) ---
 //
 // Source counters name the source line of each SASS instruction only where the compiler

@@ -4,6 +4,7 @@
 #include "cupti/callbacks.h"
 #include "cupti/kernel_profiler.h"
 #include "cupti/translate.h"
+#include "inject/host_clocks.h"
 #include "inject/log.h"
 
 namespace gpuscope::cupti {
@@ -71,6 +72,19 @@ class CuptiBackend : public inject::TracingBackend {
   }
 
   model::Timestamp Now() override { return cupti::Now(); }
+
+  // The host's clocks only. CUPTI 13 has no call that reads a GPU's own clock without running
+  // work on the device: cuptiDeviceGetTimestamp belonged to the Event API, which CUDA 13
+  // removed (and which compute capability 7.5 and later never supported). Every record's
+  // GPU time is already on CUPTI's clock (CUPTI normalises it), so the host pair is what
+  // aligning reports needs; clock_samples keeps device_id and gpu_ns for a source that can.
+  std::vector<model::ClockSampleRecord> SampleClocks() override {
+    try {
+      return {inject::HostClockSample(cupti::Now())};
+    } catch (...) {
+      return {};  // out of memory: this sample is missing, the next flush tries again
+    }
+  }
 
   void StopCallbacks() override {
     IgnoreCallbacksFromNowOn();

@@ -116,6 +116,35 @@ void Collector::WritePendingProfiles() {
   }
 }
 
+void Collector::SubmitClockSamples(std::vector<model::ClockSampleRecord> samples) {
+  std::lock_guard<std::mutex> lock(profiles_mutex_);
+  if (profiles_closed_ || !started_.load(std::memory_order_acquire)) {
+    clock_samples_lost_.fetch_add(samples.size(), std::memory_order_relaxed);
+    return;
+  }
+  try {
+    pending_clock_samples_.insert(pending_clock_samples_.end(), samples.begin(), samples.end());
+  } catch (...) {
+    clock_samples_lost_.fetch_add(samples.size(), std::memory_order_relaxed);
+  }
+}
+
+void Collector::WritePendingClockSamples() {
+  std::vector<model::ClockSampleRecord> samples;
+  {
+    std::lock_guard<std::mutex> lock(profiles_mutex_);
+    samples.swap(pending_clock_samples_);
+  }
+  for (const model::ClockSampleRecord& sample : samples) {
+    try {
+      sink_.OnClockSample(sample);
+      dirty_ = true;
+    } catch (...) {
+      clock_samples_lost_.fetch_add(1, std::memory_order_relaxed);
+    }
+  }
+}
+
 void Collector::AddDroppedRecords(std::uint64_t count) {
   if (count != 0) dropped_records_.fetch_add(count, std::memory_order_relaxed);
 }
@@ -170,6 +199,11 @@ void Collector::WriterLoop(ProcessDescription process) {
     record.hostname = process.hostname;
     record.command_line = process.command_line;
     record.start = process.start;
+    record.boot_id = process.boot_id;
+    record.rank = process.rank;
+    record.local_rank = process.local_rank;
+    record.world_size = process.world_size;
+    record.rank_variable = process.rank_variable;
     router_.OnProcess(record);
   } catch (...) {
     LogError("writing the process record failed");
@@ -186,6 +220,7 @@ void Collector::WriterLoop(ProcessDescription process) {
     // while the writer was busy here would miss the commit it asked for).
     const std::uint64_t ticket = queue_.DueCommitTicket();
     WritePendingProfiles();
+    WritePendingClockSamples();
     const auto now = BufferQueue::Clock::now();
     if (ticket != 0 || (now >= next_commit && dirty_)) {
       Commit(ticket);
@@ -200,6 +235,7 @@ void Collector::WriterLoop(ProcessDescription process) {
     profiles_closed_ = true;  // later submissions are counted as lost
   }
   WritePendingProfiles();
+  WritePendingClockSamples();
   try {
     router_.SetDroppedRecords(dropped_records_.load(std::memory_order_relaxed));
     router_.Finish();

@@ -23,8 +23,10 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "inject/api_nesting.h"
 #include "inject/background_thread.h"
@@ -57,6 +59,9 @@ struct ProcessDescription {
   std::string hostname;
   std::string command_line;
   model::Timestamp start = 0;
+  std::string boot_id;
+  std::optional<std::int64_t> rank, local_rank, world_size;
+  std::string rank_variable;
 };
 
 struct CollectorOptions {
@@ -107,6 +112,12 @@ class Collector {
   void SubmitProfiledKernel(OwnedProfiledKernel kernel);
   std::uint64_t profiled_kernels_lost() const { return profiles_lost_.load(); }
 
+  // Clock samples (any thread; the session takes them when tracing starts, at each flush and
+  // at the end): written by the writer thread before its next commit. Samples that come after
+  // Finish() or cannot be kept are counted, never dropped silently. Never throws.
+  void SubmitClockSamples(std::vector<model::ClockSampleRecord> samples);
+  std::uint64_t clock_samples_lost() const { return clock_samples_lost_.load(); }
+
   // Adds to CUPTI's dropped-record count (CUPTI resets its counter when read).
   void AddDroppedRecords(std::uint64_t count);
 
@@ -127,6 +138,7 @@ class Collector {
   void Commit(std::uint64_t ticket);
   void GiveBackLate(std::uint8_t* buffer, std::size_t valid_bytes);
   void WritePendingProfiles();
+  void WritePendingClockSamples();
 
   model::RecordSink& sink_;
   std::unique_ptr<BufferTranslator> translator_;
@@ -151,10 +163,12 @@ class Collector {
   std::atomic<std::uint64_t> foreign_buffers_{0};
   std::atomic<bool> said_first_buffer_{false};
   std::atomic<bool> said_pool_exhausted_{false};
-  std::mutex profiles_mutex_;
+  std::mutex profiles_mutex_;  // guards the pending profiles and clock samples
   std::vector<OwnedProfiledKernel> pending_profiles_;
+  std::vector<model::ClockSampleRecord> pending_clock_samples_;
   bool profiles_closed_ = false;  // under profiles_mutex_: the writer wrote its last ones
   std::atomic<std::uint64_t> profiles_lost_{0};
+  std::atomic<std::uint64_t> clock_samples_lost_{0};
   bool dirty_ = false;  // writer thread: records written since the last commit
 };
 

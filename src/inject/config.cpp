@@ -227,6 +227,7 @@ InjectionConfig ReadInjectionConfig(const EnvironmentLookup& getenv) {
     config.manifest_path = manifest;
   }
   ReadProfileConfig(getenv, config);
+  config.identity = ReadRankIdentity(getenv, config.warnings);
   return config;
 }
 

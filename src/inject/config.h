@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "contract/report_path_rules.h"
+#include "inject/rank_identity.h"
 #include "model/profile_records.h"
 #include "util/kernel_filter.h"
 #include "util/report_permissions.h"
@@ -55,6 +56,8 @@ struct InjectionConfig {
   // GPUSCOPE_REPORT_PERMISSIONS: the mode new reports get (util/report_permissions.h).
   ReportPermissions report_permissions = kDefaultReportPermissions;
   ProfileConfig profile;
+  // The job launcher's rank variables (OMPI_COMM_WORLD_RANK, ..., rank_identity.h).
+  RankIdentity identity;
   // One line per variable that held a value we could not use (the default was used).
   std::vector<std::string> warnings;
 };

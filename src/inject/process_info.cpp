@@ -21,7 +21,8 @@ std::string CommandLineOfThisProcess() {
   return n > 0 ? std::string(exe, static_cast<std::size_t>(n)) : std::string("?");
 }
 
-ProcessDescription DescribeThisProcess(model::Timestamp start) {
+ProcessDescription DescribeThisProcess(model::Timestamp start, const RankIdentity& identity,
+                                       const char* boot_id_path) {
   ProcessDescription process;
   process.pid = static_cast<std::uint32_t>(getpid());
   process.parent_pid = static_cast<std::uint32_t>(getppid());
@@ -29,6 +30,11 @@ ProcessDescription DescribeThisProcess(model::Timestamp start) {
   if (gethostname(host, sizeof(host) - 1) == 0) process.hostname = host;
   process.command_line = CommandLineOfThisProcess();
   process.start = start;
+  process.boot_id = ReadBootId(boot_id_path);
+  process.rank = identity.rank;
+  process.local_rank = identity.local_rank;
+  process.world_size = identity.world_size;
+  process.rank_variable = identity.rank_variable;
   return process;
 }
 

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "inject/collector.h"
+#include "inject/rank_identity.h"
 #include "model/records.h"
 
 namespace gpuscope::inject {
@@ -12,7 +13,9 @@ namespace gpuscope::inject {
 // the executable's path when /proc is unavailable.
 std::string CommandLineOfThisProcess();
 
-// pid, parent pid, host name and command line; `start` is when tracing began.
-ProcessDescription DescribeThisProcess(model::Timestamp start);
+// pid, parent pid, host name, command line and boot id (read from `boot_id_path`), with the
+// rank identity the launcher's variables gave; `start` is when tracing began.
+ProcessDescription DescribeThisProcess(model::Timestamp start, const RankIdentity& identity,
+                                       const char* boot_id_path = kBootIdPath);
 
 }  // namespace gpuscope::inject

@@ -79,7 +79,7 @@ std::unique_ptr<Session> Session::Begin(const InjectionConfig& config,
   session->report_path_ = AbsolutePath(claimed->path);
   session->sink_ = std::move(*sink);
   session->close_sink_ = make_sink.close;
-  const ProcessDescription process = DescribeThisProcess(session->backend_->Now());
+  const ProcessDescription process = DescribeThisProcess(session->backend_->Now(), config.identity);
 
   Status manifest = AppendToManifest(
       config.manifest_path,
@@ -110,12 +110,11 @@ std::unique_ptr<Session> Session::Begin(const InjectionConfig& config,
   }
 
   Session* self = session.get();
-  session->flusher_ =
-      std::make_unique<Flusher>(std::chrono::milliseconds(config.flush_ms),
-                                Flusher::Actions{[self] { self->PeriodicFlush(); },
-                                                 [self](bool dies) { self->FlushForSignal(dies); },
-                                                 [self] { self->FinalFlush(); },
-                                                 [self] { self->UrgentFlush(); }});
+  session->flusher_ = std::make_unique<Flusher>(
+      std::chrono::milliseconds(config.flush_ms),
+      Flusher::Actions{[self] { self->PeriodicFlush(); },
+                       [self](bool dies) { self->FlushForSignal(dies); },
+                       [self] { self->FinalFlush(); }, [self] { self->UrgentFlush(); }});
   Status flusher = session->flusher_->Start();
   if (!flusher.ok()) {
     LogError(flusher.message() + "; records are written only when buffers fill and at exit");
@@ -127,9 +126,12 @@ std::unique_ptr<Session> Session::Begin(const InjectionConfig& config,
   tracing.profile = &session->config_.profile;
   tracing.profile_progress = !config.quiet;
   tracing.on_sticky_error = [self](std::string_view api, model::ApiDomain domain,
-                                   std::int32_t code) { self->SaveOnStickyError(api, domain, code); };
+                                   std::int32_t code) {
+    self->SaveOnStickyError(api, domain, code);
+  };
   Status tracing_started = session->backend_->StartTracing(*session->collector_, tracing);
   if (!tracing_started.ok()) LogError(tracing_started.message());
+  session->SampleClocks();
   return session;
 }
 
@@ -140,11 +142,14 @@ bool Session::ended() const {
   return state == State::kEnded || state == State::kAbandoned;
 }
 
+void Session::SampleClocks() { collector_->SubmitClockSamples(backend_->SampleClocks()); }
+
 void Session::PeriodicFlush() {
   if (state_.load() != State::kRunning) return;
   Status flushed = backend_->Flush(/*forced=*/false);
   if (!flushed.ok()) LogDebug(flushed.message());
   collector_->AddDroppedRecords(backend_->TakeDroppedRecords(/*at_exit=*/false));
+  SampleClocks();
   collector_->RequestCommit();
   if (DebugLoggingEnabled()) {
     CollectorStats stats = collector_->stats();
@@ -186,6 +191,7 @@ void Session::FinalFlush() {
   Status flushed = backend_->Flush(/*forced=*/true);
   if (!flushed.ok()) LogError(flushed.message());
   collector_->AddDroppedRecords(backend_->TakeDroppedRecords(/*at_exit=*/true));
+  SampleClocks();
 }
 
 void Session::UrgentFlush() {
@@ -199,13 +205,12 @@ void Session::UrgentFlush() {
   }
 }
 
-void Session::SaveOnStickyError(std::string_view api, model::ApiDomain domain,
-                                std::int32_t code) {
+void Session::SaveOnStickyError(std::string_view api, model::ApiDomain domain, std::int32_t code) {
   if (state_.load() != State::kRunning) return;
   const model::StickyError* error = model::FindStickyError(code);
   std::string what = std::string(api) + " returned " +
-                     (error != nullptr ? std::string(model::StickyErrorName(*error, domain)) + " (" +
-                                             std::string(error->meaning) + ")"
+                     (error != nullptr ? std::string(model::StickyErrorName(*error, domain)) +
+                                             " (" + std::string(error->meaning) + ")"
                                        : "error " + std::to_string(code));
   bool saved = true;
   if (flusher_->running()) {
@@ -248,6 +253,9 @@ void Session::Finish(bool on_flusher_thread) {
   backend_->StopCallbacks();
   if (!on_flusher_thread) flusher_->Stop(std::chrono::milliseconds(1000));
   LogStats("exit");
+  if (std::uint64_t lost = collector_->clock_samples_lost(); lost != 0) {
+    LogDebug(std::to_string(lost) + " clock sample(s) could not be written");
+  }
   if (std::uint64_t lost = collector_->profiled_kernels_lost(); lost != 0) {
     LogError(std::to_string(lost) +
              " measured kernel(s) came too late or could not be written "

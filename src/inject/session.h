@@ -5,7 +5,8 @@
 // writer thread (its first record describes the process) and the flusher thread, and
 // start tracing.
 //
-// While the program runs: the flusher asks CUPTI for completed buffers and the writer
+// While the program runs: the flusher asks CUPTI for completed buffers, samples the clocks
+// (also when tracing starts and at the end; model::ClockSampleRecord) and the writer
 // commits at least every GPUSCOPE_FLUSH_MS; SIGINT/SIGTERM/SIGABRT flush before chaining to the
 // program's handler (signal_flush.h).
 //
@@ -98,6 +99,9 @@ class Session {
   void FlushForSignal(bool process_dies);
   void FinalFlush();
   void UrgentFlush();
+  // Hands the clocks read now (TracingBackend::SampleClocks) to the collector: when tracing
+  // starts, at every periodic flush and at the final flush.
+  void SampleClocks();
   void LogStats(const char* when);
 
   const InjectionConfig config_;

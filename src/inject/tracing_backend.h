@@ -7,6 +7,7 @@
 #include <functional>
 #include <memory>
 #include <string_view>
+#include <vector>
 
 #include "inject/collector.h"
 #include "model/records.h"
@@ -48,6 +49,11 @@ class TracingBackend {
   virtual std::uint64_t TakeDroppedRecords(bool at_exit) = 0;
   // The clock of the records.
   virtual model::Timestamp Now() = 0;
+  // The clocks read now, for the report's clock_samples: the host's (Now() with
+  // CLOCK_REALTIME and CLOCK_MONOTONIC_RAW, inject/host_clocks.h) and, where the backend can
+  // read a GPU's own clock without running work on it, one sample per device. Any thread;
+  // never throws, never blocks on a device.
+  virtual std::vector<model::ClockSampleRecord> SampleClocks() = 0;
   // The report is closed: callbacks that still come (the CUDA runtime tears contexts down
   // after our exit handler) must do nothing.
   virtual void StopCallbacks() = 0;

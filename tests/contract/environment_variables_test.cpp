@@ -5,6 +5,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace gpuscope::contract {
 namespace {
@@ -46,6 +47,21 @@ TEST(EnvironmentVariables, NamesAreThePublishedOnes) {
   EXPECT_STREQ(kReaderThreadsVariable, "GPUSCOPE_READER_THREADS");
   EXPECT_STREQ(kProfileSourceVariable, "GPUSCOPE_PROFILE_SOURCE");
   EXPECT_STREQ(kTritonDisableLineInfoVariable, "TRITON_DISABLE_LINE_INFO");
+}
+
+// The launchers' rank variables, in their order of precedence (the first set one wins).
+TEST(EnvironmentVariables, RankVariablesInOrderOfPrecedence) {
+  auto names = [](const auto& list) {
+    return std::vector<std::string>(std::begin(list), std::end(list));
+  };
+  EXPECT_EQ(names(kRankVariables),
+            (std::vector<std::string>{"OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID", "RANK"}));
+  EXPECT_EQ(names(kLocalRankVariables),
+            (std::vector<std::string>{"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID",
+                                      "SLURM_LOCALID", "LOCAL_RANK"}));
+  EXPECT_EQ(
+      names(kWorldSizeVariables),
+      (std::vector<std::string>{"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_NTASKS", "WORLD_SIZE"}));
 }
 
 // The launcher resets every profiling variable in each run, so the list must hold each of

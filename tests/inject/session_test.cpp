@@ -24,8 +24,10 @@
 
 #include "cupti/translate.h"
 #include "cupti_record_writer.h"
+#include "inject/host_clocks.h"
 #include "inject/process_hooks.h"
 #include "inject/process_info.h"
+#include "inject/rank_identity.h"
 #include "recording_sink.h"
 #include "store/report_reader.h"
 #include "store/report_writer.h"
@@ -48,6 +50,7 @@ struct BackendLog {
   std::uint64_t dropped_per_flush = 0;
   std::uint64_t dropped_at_exit = 0;
   std::atomic<int> kernels_per_flush{0};
+  std::atomic<int> clock_samplings{0};
   // When set, every backend call appends "<pid> <call>" here, so that a test sees what
   // another process (a forked child) did.
   std::string events_path;
@@ -107,6 +110,13 @@ class FakeBackend : public TracingBackend {
     AppendEvent(log_.events_path, "backend now");
     return 1'234'567'890;
   }
+  // The host pair, as the CUPTI backend gives it, at a CUPTI time after the process start
+  // that grows with each sampling (so that their order shows in the report).
+  std::vector<model::ClockSampleRecord> SampleClocks() override {
+    AppendEvent(log_.events_path, "backend clocks");
+    const int n = ++log_.clock_samplings;
+    return {HostClockSample(1'234'567'900 + 10 * static_cast<model::Timestamp>(n))};
+  }
   void StopCallbacks() override {
     AppendEvent(log_.events_path, "backend stop callbacks");
     ++log_.callbacks_stopped;
@@ -141,6 +151,7 @@ class ForwardingSink : public model::RecordSink {
   void OnProfiledKernel(const model::ProfiledKernelRecord& r) override {
     target_.OnProfiledKernel(r);
   }
+  void OnClockSample(const model::ClockSampleRecord& r) override { target_.OnClockSample(r); }
   void OnCounters(const model::CollectionCounters& c) override { target_.OnCounters(c); }
   void Flush() override { target_.Flush(); }
 
@@ -273,6 +284,93 @@ TEST_F(SessionTest, PeriodicFlushesReachTheReport) {
   }
   EXPECT_EQ(log_.forced_flushes, 0) << "periodic flushes never force";
   session->End();
+}
+
+// The clocks are sampled when tracing starts, at every periodic flush and at the end, and
+// every sample reaches the report in the order taken.
+TEST_F(SessionTest, ClockSamplesAtTheStartEachFlushAndTheEnd) {
+  InjectionConfig config = Config();
+  config.flush_ms = 40;
+  std::unique_ptr<Session> session = Begin(config);
+  ASSERT_NE(session, nullptr);
+  EXPECT_EQ(log_.clock_samplings, 1) << "sampled when tracing started";
+  for (int i = 0; i < 300 && log_.flushes < 2; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  session->End();
+  const int samplings = log_.clock_samplings;
+  EXPECT_GE(samplings, 4) << "start, two periodic flushes, the end";
+  EXPECT_EQ(samplings, log_.flushes + 2) << "one per periodic flush, plus the start and the end";
+  auto lock = sink_.lock();
+  ASSERT_EQ(sink_.clock_samples.size(), static_cast<std::size_t>(samplings));
+  for (std::size_t i = 0; i < sink_.clock_samples.size(); ++i) {
+    const model::ClockSampleRecord& sample = sink_.clock_samples[i];
+    EXPECT_EQ(sample.cupti_ns, 1'234'567'900u + 10 * (i + 1)) << "in the order taken";
+    EXPECT_GT(sample.realtime_ns, 1'600'000'000'000'000'000) << "CLOCK_REALTIME, read now";
+    EXPECT_GT(sample.monotonic_ns, 0);
+    EXPECT_FALSE(sample.device_id.has_value());
+  }
+}
+
+// The first record of the report names the process's rank, as the launcher's variables gave
+// it, and the host's boot id.
+TEST_F(SessionTest, TheProcessRecordCarriesTheRankAndTheBootId) {
+  InjectionConfig config = Config();
+  config.identity.rank = 6;
+  config.identity.local_rank = 2;
+  config.identity.world_size = 8;
+  config.identity.rank_variable = "RANK";
+  std::unique_ptr<Session> session = Begin(config);
+  ASSERT_NE(session, nullptr);
+  session->End();
+  ASSERT_EQ(sink_.processes.size(), 1u);
+  const RecordedProcess& process = sink_.processes[0];
+  EXPECT_EQ(process.record.rank, 6);
+  EXPECT_EQ(process.record.local_rank, 2);
+  EXPECT_EQ(process.record.world_size, 8);
+  EXPECT_EQ(process.rank_variable, "RANK");
+  EXPECT_EQ(process.boot_id, ReadBootId());
+}
+
+// Through the production writer: what a traced rank's report holds, read back.
+TEST_F(SessionTest, ARanksReportHoldsItsIdentityAndClockSamples) {
+  InjectionConfig config = Config();
+  config.identity = ReadInjectionConfig([](const char* name) -> const char* {
+                      const std::string_view variable(name);
+                      if (variable == "SLURM_PROCID") return "9";
+                      if (variable == "SLURM_LOCALID") return "1";
+                      if (variable == "SLURM_NTASKS") return "16";
+                      return nullptr;
+                    }).identity;
+  SinkFactory factory;
+  factory.create = [](const std::string& path,
+                      bool overwrite) -> StatusOr<std::unique_ptr<model::RecordSink>> {
+    auto writer = store::ReportWriter::Create(path, overwrite);
+    if (!writer.ok()) return writer.status();
+    return std::unique_ptr<model::RecordSink>(std::move(*writer));
+  };
+  factory.close = [](model::RecordSink& sink) {
+    return static_cast<store::ReportWriter&>(sink).Close();
+  };
+  std::unique_ptr<Session> session =
+      Session::Begin(config, std::make_unique<FakeBackend>(log_), factory);
+  ASSERT_NE(session, nullptr);
+  const std::string path = session->report_path();
+  session->End();
+  auto opened = store::ReportReader::Open(path);
+  ASSERT_TRUE(opened.ok()) << opened.status().message();
+  const store::ReportReader& reader = **opened;
+  EXPECT_EQ(reader.process().rank, 9);
+  EXPECT_EQ(reader.process().local_rank, 1);
+  EXPECT_EQ(reader.process().world_size, 16);
+  EXPECT_EQ(reader.process().rank_variable, "SLURM_PROCID");
+  EXPECT_EQ(reader.process().boot_id, ReadBootId());
+  const std::vector<store::ClockSample>& samples = reader.ClockSamples();
+  ASSERT_EQ(samples.size(), 2u) << "the start and the end";
+  EXPECT_EQ(samples[0].cupti_ns, 1'234'567'910u) << "absolute again after the relative store";
+  EXPECT_EQ(samples[1].cupti_ns, 1'234'567'920u);
+  EXPECT_LE(samples[0].realtime_ns, samples[1].realtime_ns);
+  EXPECT_LE(samples[0].monotonic_ns, samples[1].monotonic_ns);
 }
 
 TEST_F(SessionTest, ASignalTheProgramSurvivesFlushesAndCommits) {
@@ -510,6 +608,10 @@ class EventLoggingReport : public model::RecordSink {
   void OnProfiledKernel(const model::ProfiledKernelRecord& r) override {
     Log("profiled kernel");
     writer_->OnProfiledKernel(r);
+  }
+  void OnClockSample(const model::ClockSampleRecord& r) override {
+    Log("clock sample");
+    writer_->OnClockSample(r);
   }
   void OnCounters(const model::CollectionCounters& c) override {
     Log("counters");
