@@ -191,7 +191,9 @@ function heatCell(value, column) {
          value === null || value === undefined ? '' : formatCount(value));
   if (fraction > 0) {
     // Square root: a line with 1% of the work still shows; 100% is the full colour.
-    cell.style.setProperty('--heat', (0.1 + 0.75 * Math.sqrt(fraction)).toFixed(3));
+    const heat = 0.1 + 0.75 * Math.sqrt(fraction);
+    cell.style.setProperty('--heat', heat.toFixed(3));
+    if (heat > 0.55) cell.classList.add('heat-strong');  // light text on the dark colours
   }
   return cell;
 }
@@ -249,10 +251,11 @@ function linesPane(state) {
                el('td', {colSpan: width, title: String(line.path ?? '')},
                   line.path === null ? 'Instructions without a source line' : String(line.path))));
       } else if (line.line !== null && previous.line !== null && line.line > previous.line + 1) {
-        rows.push(
-            el('tr', {className: 'code-gap'},
-               el('td', {colSpan: width},
-                  `\u22ef ${line.line - previous.line - 1} lines without instructions`)));
+        rows.push(el(
+            'tr', {className: 'code-gap'},
+            el('td', {colSpan: width},
+               `\u22ef ${line.line - previous.line - 1} ${
+                   line.line - previous.line - 1 === 1 ? 'line' : 'lines'} without instructions`)));
       }
     }
     previous = line;
@@ -262,7 +265,7 @@ function linesPane(state) {
            line.line === null        ? '-' :
                state.order === 'hot' ? lineLocation(line) :
                                        String(line.line)),
-        el('td', {className: 'code-text'},
+        el('td', {className: 'code-text', title: line.text === null ? null : String(line.text)},
            line.text === null ? el('span', {className: 'note'},
                                    line.line === null ? '' : '(source file not stored)') :
                                 String(line.text)),
@@ -288,7 +291,10 @@ function sassPane(state) {
             onclick: () => selectInstruction(state, i),
           },
              el('td', {className: 'pc'}, String(instruction.pc)),
-             el('td', {className: 'code-text'},
+             el('td', {
+               className: 'code-text',
+               title: instruction.sass === null ? null : String(instruction.sass),
+             },
                 instruction.sass === null ? el('span', {className: 'note'}, '(no SASS text)') :
                                             String(instruction.sass)),
              state.shown.map((c) => heatCell(instruction.values[c], source.columns[c])),
