@@ -4,6 +4,7 @@
 #include <sstream>
 #include <vector>
 
+#include "analysis/metrics/value_format.h"
 #include "render/escaping.h"
 #include "render/metric_table.h"
 
@@ -23,13 +24,10 @@ static_assert(std::size(kShortHeaders) == kLineDiffColumns.size());
 // Code wider than this is cut with "...": the table stays readable next to the numbers.
 constexpr std::size_t kCodeWidth = 60;
 
+// "1,024": ncu's thousands separators.
 std::string Grouped(std::uint64_t value) {
-  std::string digits = std::to_string(value), grouped;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i != 0 && (digits.size() - i) % 3 == 0) grouped += ',';
-    grouped += digits[i];
-  }
-  return grouped;
+  return analysis::metrics::FormatMetricNumber(static_cast<double>(value),
+                                               /*group_thousands=*/true);
 }
 
 // "+1,024 (+12.5%)", "-96 (gone)", "+5 (new)", "" when unchanged.
