@@ -7,6 +7,7 @@
 
 #include "analysis/metrics/profile_loader.h"
 #include "analysis/metrics/profile_selection.h"
+#include "analysis/source/source_summary.h"
 #include "analysis/source/source_view.h"
 #include "cli/command_error.h"
 #include "cli/exit_codes.h"
@@ -18,16 +19,6 @@ namespace {
 
 std::string NamingPath(const std::string& message, const std::string& path) {
   return message.find(path) != std::string::npos ? message : path + ": " + message;
-}
-
-// Why a kernel shows no source data, in one line.
-std::string NoDataReason(const analysis::source::KernelSource* source) {
-  if (source == nullptr || !source->requested) {
-    return "no source counters were collected for this launch; profile with --set full or "
-           "--section SourceCounters";
-  }
-  if (!source->message.empty()) return source->message;
-  return "the source passes recorded no instruction values";
 }
 
 }  // namespace
@@ -102,7 +93,7 @@ int PrintSourcePages(const SourceOutputOptions& options) {
         shown.source = source;
         lines_missing = lines_missing || !source->has_lines;
       }
-      shown.no_data_reason = NoDataReason(source);
+      shown.no_data_reason = analysis::source::NoSourceDataReason(source);
       if (options.csv) {
         render::WriteSourcePageCsv(shown, options.page, page);
         if (shown.source == nullptr) {

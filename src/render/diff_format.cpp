@@ -4,6 +4,7 @@
 #include <map>
 
 #include "analysis/metrics/value_format.h"
+#include "render/diff_source_lines.h"
 #include "render/diff_values.h"
 #include "render/escaping.h"
 #include "render/metric_table.h"
@@ -45,13 +46,8 @@ std::string NoiseText(const MetricDelta& d) {
 // and metric names the report's: no raw escapes.
 std::vector<std::string> Row(std::string name, const MetricDelta& d) {
   ScaledDelta scaled = ScaleDelta(d);
-  return {TerminalText(name),
-          TerminalText(scaled.unit),
-          scaled.before,
-          scaled.after,
-          FormatRelative(d),
-          std::string(ChangeName(d.change)),
-          NoiseText(d)};
+  return {TerminalText(name), TerminalText(scaled.unit),         scaled.before, scaled.after,
+          FormatRelative(d),  std::string(ChangeName(d.change)), NoiseText(d)};
 }
 
 const std::vector<std::string> kHeaders = {"Metric Name", "Metric Unit", "Before", "After",
@@ -65,8 +61,8 @@ void WriteTable(std::ostream& out, const std::vector<std::string>& headers,
 
 void WriteKernel(const KernelDiff& k, const DiffFormatOptions& options, std::ostream& out) {
   out << "  " << TerminalText(k.function_name) << "  "
-      << ConfigChangeText(k.configs_before, k.configs_after) << "  launches "
-      << k.launches_before << " -> " << k.launches_after;
+      << ConfigChangeText(k.configs_before, k.configs_after) << "  launches " << k.launches_before
+      << " -> " << k.launches_after;
   if (k.time_saved_ns) out << "  " << TimeSavedText(*k.time_saved_ns);
   if (k.regression) out << "  REGRESSION";
   out << '\n';
@@ -93,15 +89,16 @@ void WriteKernel(const KernelDiff& k, const DiffFormatOptions& options, std::ost
   }
   if (rows.empty()) {
     out << "    no change beyond noise (" << k.metrics.size() << " metrics compared; " << within
-        << " changed within noise)\n\n";
-    return;
+        << " changed within noise)\n";
+  } else {
+    WriteTable(out, kHeaders, rows);
+    if (k.metrics.empty() && !k.duration) out << "    (nothing measured in both reports)\n";
+    if (within + unchanged > 0) {
+      out << "    (" << within << " metrics changed within noise, " << unchanged
+          << " unchanged; --all lists them)\n";
+    }
   }
-  WriteTable(out, kHeaders, rows);
-  if (k.metrics.empty() && !k.duration) out << "    (nothing measured in both reports)\n";
-  if (within + unchanged > 0) {
-    out << "    (" << within << " metrics changed within noise, " << unchanged
-        << " unchanged; --all lists them)\n";
-  }
+  if (k.source_lines) WriteSourceLineDiffText(*k.source_lines, options.all_rows, out);
   out << '\n';
 }
 
@@ -132,8 +129,8 @@ void WriteRanges(const ReportDiff& diff, std::ostream& out) {
   }
   WriteTable(out, {"Range", "Unit", "Instances", "Before", "After", "Change", "Verdict", "Noise"},
              rows);
-  for (const auto& [list, which] :
-       {std::pair{&diff.ranges_only_before, "before"}, std::pair{&diff.ranges_only_after, "after"}}) {
+  for (const auto& [list, which] : {std::pair{&diff.ranges_only_before, "before"},
+                                    std::pair{&diff.ranges_only_after, "after"}}) {
     if (list->empty()) continue;
     out << "  Ranges only in " << which << ":\n";
     for (const RangeOnlyIn& r : *list) {
@@ -176,6 +173,9 @@ void WriteDiffText(const ReportDiff& diff, const DiffFormatOptions& options, std
   WriteKernelsOnlyIn(diff.only_before, "before", out);
   WriteKernelsOnlyIn(diff.only_after, "after", out);
   WriteRanges(diff, out);
+  for (const std::string& note : diff.source_notes) {
+    out << "Note: no per-line comparison, the source data of " << TerminalText(note) << '\n';
+  }
   WriteRegressions(diff, out);
 }
 

@@ -1,5 +1,6 @@
 // `gpuscope diff --format json`: one object for CI (its shape is in diff_format.h).
 #include "render/diff_format.h"
+#include "render/diff_source_lines.h"
 #include "render/diff_values.h"
 #include "render/escaping.h"
 
@@ -70,15 +71,15 @@ void Kernel(std::ostream& out, const KernelDiff& k) {
       << ",\"configs_before\":" << Configs(k.configs_before)
       << ",\"configs_after\":" << Configs(k.configs_after)
       << ",\"config_changed\":" << Bool(k.ConfigChanged())
-      << ",\"launches_before\":" << k.launches_before
-      << ",\"launches_after\":" << k.launches_after
+      << ",\"launches_before\":" << k.launches_before << ",\"launches_after\":" << k.launches_after
       << ",\"time_saved_ns\":" << (k.time_saved_ns ? JsonNumber(*k.time_saved_ns) : "null")
-      << ",\"regression\":" << Bool(k.regression)
-      << ",\"time\":" << (time ? Value(*time) : "null") << ",\"values\":[";
+      << ",\"regression\":" << Bool(k.regression) << ",\"time\":" << (time ? Value(*time) : "null")
+      << ",\"values\":[";
   for (std::size_t i = 0; i < k.metrics.size(); ++i) {
     out << (i ? "," : "") << Value(k.metrics[i]);
   }
-  out << "]}";
+  out << "],\"source_lines\":"
+      << (k.source_lines ? SourceLineDiffJson(*k.source_lines) : std::string("null")) << "}";
 }
 
 void KernelOnly(std::ostream& out, const KernelOnlyIn& k) {
@@ -88,8 +89,7 @@ void KernelOnly(std::ostream& out, const KernelOnlyIn& k) {
 }
 
 void Range(std::ostream& out, const RangeDiff& r) {
-  out << "{\"name\":" << JsonString(r.name)
-      << ",\"instances_before\":" << r.projected.before.count
+  out << "{\"name\":" << JsonString(r.name) << ",\"instances_before\":" << r.projected.before.count
       << ",\"instances_after\":" << r.projected.after.count
       << ",\"time_saved_ns\":" << JsonNumber(r.time_saved_ns)
       << ",\"regression\":" << Bool(r.regression) << ",\"time\":" << Value(r.projected) << "}";
@@ -118,6 +118,8 @@ void WriteDiffJson(const ReportDiff& diff, std::ostream& out) {
   Array(out, diff.ranges_only_before, [&](const RangeOnlyIn& r) { RangeOnly(out, r); });
   out << ",\n  \"nvtx_ranges_only_after\": ";
   Array(out, diff.ranges_only_after, [&](const RangeOnlyIn& r) { RangeOnly(out, r); });
+  out << ",\n  \"source_notes\": ";
+  Array(out, diff.source_notes, [&](const std::string& note) { out << JsonString(note); });
   out << "\n}\n";
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "analysis/source/source_summary.h"
 #include "render/escaping.h"
 
 namespace gpuscope::render {
@@ -114,15 +115,7 @@ void WriteSourcePageText(const SourcePageKernel& kernel, const SourcePageOptions
   const std::vector<PageRow> rows = PageRows(source, options);
   // Only the columns this kernel has values in: the page stays readable at 80 columns wider
   // than the code; --csv has them all.
-  std::vector<std::size_t> shown;
-  for (std::size_t c = 0; c < src::SourceColumns().size(); ++c) {
-    for (const src::InstructionRow& row : source.instructions) {
-      if (row.values[c]) {
-        shown.push_back(c);
-        break;
-      }
-    }
-  }
+  const std::vector<std::size_t> shown = src::ColumnsWithValues(source);
   const char* where = options.print == SourcePrint::kSass   ? "Address"
                       : options.print == SourcePrint::kCuda ? "Line"
                                                             : "Line/Address";

@@ -7,12 +7,17 @@
 #include "render/escaping.h"
 #include "store/profile_store.h"
 #include "viewer/kernel_profile_json.h"
+#include "viewer/kernel_source_json.h"
 
 namespace gpuscope::viewer {
 namespace {
 
 constexpr const char* kEmptyFields =
     ",\"sections\":[],\"findings\":[],\"roofline\":null,\"occupancy\":null";
+
+bool HasRows(const analysis::source::KernelSource* source) {
+  return source != nullptr && !source->instructions.empty();
+}
 
 bool IsKernel(const analysis::metrics::KernelProfile& profile, std::string_view name,
               std::string_view mangled) {
@@ -88,6 +93,20 @@ const analysis::source::KernelSource* ReportProfiles::SourceOf(
   return found != sources_.end() ? &found->second : nullptr;
 }
 
+const analysis::source::KernelSource* ReportProfiles::ShownSource(std::string_view name,
+                                                                  std::string_view mangled) const {
+  const analysis::source::KernelSource* first = nullptr;
+  bool profiled = false;
+  for (const analysis::metrics::KernelProfile& kernel : kernels_) {
+    if (!IsKernel(kernel, name, mangled)) continue;
+    const analysis::source::KernelSource* source = SourceOf(kernel);
+    if (HasRows(source)) return source;
+    if (!profiled) first = source;
+    profiled = true;
+  }
+  return first;
+}
+
 std::string ReportProfiles::KernelFindingsJson() const {
   std::string out = "[";
   bool first = true;
@@ -113,7 +132,8 @@ std::string ReportProfiles::KernelFieldsJson(std::string_view name,
     if (first == nullptr) first = &kernel;
   }
   const analysis::metrics::KernelProfile* shown = ShownLaunch(name, mangled);
-  const std::string count = ",\"profiled\":" + std::to_string(profiled);
+  const std::string count = ",\"profiled\":" + std::to_string(profiled) +
+                            ",\"source\":" + KernelSourceJson(ShownSource(name, mangled));
   if (shown == nullptr) {
     if (first == nullptr) return kEmptyFields + count;
     // Profiled, but nothing to show: say why instead of an empty page.

@@ -34,7 +34,8 @@ class ReportProfiles {
 
   // The profile fields of the kernel page of the kernel with this demangled name (or, for a
   // name the demangler left alone, this mangled name), each with its leading comma:
-  // ,"sections":[...],"findings":[...],"roofline":...,"occupancy":...,"profiled":N
+  // ,"sections":[...],"findings":[...],"roofline":...,"occupancy":...,"profiled":N,
+  // "source":{...} (kernel_source_json.h: the Source tab, or why it has nothing)
   // and, when profiled launches exist but none can be shown, ,"profile_note":"<why>".
   // From the first launch that was measured (the others only count in "profiled"); a kernel
   // that was not profiled gets the empty fields.
@@ -49,6 +50,10 @@ class ReportProfiles {
   // The first measured launch of the kernel with metrics (the one its page shows), or null.
   const analysis::metrics::KernelProfile* ShownLaunch(std::string_view name,
                                                       std::string_view mangled) const;
+  // The source page the kernel's Source tab shows: of its first profiled launch with source
+  // rows, else of its first profiled launch (which says why it has none); null: not profiled.
+  const analysis::source::KernelSource* ShownSource(std::string_view name,
+                                                    std::string_view mangled) const;
   // The source page of `kernel`, or null (for the findings to name their lines).
   const analysis::source::KernelSource* SourceOf(
       const analysis::metrics::KernelProfile& kernel) const;

@@ -52,13 +52,26 @@ StatusOr<ReportKernels> LoadReportKernels(const store::ReportReader& report, Mat
   if (!profiles.ok()) return profiles.status();
   for (const metrics::KernelProfile& profile : *profiles) {
     if (!profile.measured || profile.metrics.empty()) continue;
-    KernelLaunches& group = GroupOf(groups, match, profile.demangled_name,
-                                    LaunchConfig{profile.grid, profile.block});
+    KernelLaunches& group =
+        GroupOf(groups, match, profile.demangled_name, LaunchConfig{profile.grid, profile.block});
     ++group.profiled;
     for (const auto& [name, value] : profile.metrics) group.metrics[name].push_back(value);
   }
 
   ReportKernels result;
+  if (!profiles->empty()) {
+    StatusOr<std::map<std::int64_t, source::KernelSource>> sources =
+        source::LoadKernelSources(report);
+    if (!sources.ok()) result.source_problem = sources.status().message();
+    for (const metrics::KernelProfile& profile : *profiles) {
+      if (!sources.ok()) break;
+      auto found = sources->find(profile.id);
+      if (found == sources->end() || found->second.instructions.empty()) continue;
+      KernelLaunches& group =
+          GroupOf(groups, match, profile.demangled_name, LaunchConfig{profile.grid, profile.block});
+      if (!group.source) group.source = std::move(found->second);
+    }
+  }
   result.path = report.path();
   result.match = match;
   if (!profiles->empty()) {

@@ -1,8 +1,8 @@
 // The kernels of one report grouped for comparison with another: one group per kernel name
 // (or per name and launch configuration, `MatchBy::kNameAndConfig`), holding the
 // configurations it was launched with, the traced durations of all its launches and, for the
-// launches `gpuscope profile` measured, each metric's values; and the GPU time projected per
-// NVTX range.
+// launches `gpuscope profile` measured, each metric's values and the source page; and the GPU
+// time projected per NVTX range.
 #pragma once
 
 #include <array>
@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "analysis/source/source_view.h"
 #include "store/report_reader.h"
 #include "util/status.h"
 
@@ -45,14 +46,16 @@ struct KernelKey {
 
 struct KernelLaunches {
   KernelKey key;
-  std::string function_name;        // "k_saxpy", for titles
-  std::set<LaunchConfig> configs;   // every shape it was launched with
-  std::size_t launches = 0;         // rows in the kernels table
+  std::string function_name;       // "k_saxpy", for titles
+  std::set<LaunchConfig> configs;  // every shape it was launched with
+  std::size_t launches = 0;        // rows in the kernels table
   // Launches with both timestamps (a replayed launch has none: CUPTI does not time it).
   std::vector<double> traced_durations_ns;
   std::size_t profiled = 0;  // launches measured by replay
   // Metric name -> its value in each measured launch (a launch lacking it adds nothing).
   std::map<std::string, std::vector<double>> metrics;
+  // The source page of its first profiled launch with source counters (--set full), if any.
+  std::optional<source::KernelSource> source;
 };
 
 struct ReportKernels {
@@ -63,9 +66,13 @@ struct ReportKernels {
   // (analysis/nvtx_projection.h).
   std::map<std::string, std::vector<double>> nvtx_projected_ns;
   MatchBy match = MatchBy::kName;  // how `kernels` were grouped
+  // Why the source pages could not be read ("" when they could, or the report has none): the
+  // rest of the diff does not need them.
+  std::string source_problem;
 };
 
-// Reads the kernels table, the profile tables and the NVTX ranges of an open report.
+// Reads the kernels table, the profile tables, the source counters and the NVTX ranges of an
+// open report.
 StatusOr<ReportKernels> LoadReportKernels(const store::ReportReader& report,
                                           MatchBy match = MatchBy::kName);
 

@@ -117,6 +117,8 @@ KernelDiff DiffKernel(const KernelLaunches& before, const KernelLaunches& after,
                       time->after.mean * static_cast<double>(time->after.count);
   }
   k.regression = IsSlowdown(time);
+  if (before.source && after.source)
+    k.source_lines = DiffSourceLines(*before.source, *after.source);
   return k;
 }
 
@@ -154,9 +156,10 @@ void DiffRanges(const ReportKernels& before, const ReportKernels& after, ReportD
       diff.ranges_only_after.push_back(only_in(name, times));
     }
   }
-  std::stable_sort(diff.ranges.begin(), diff.ranges.end(), [](const RangeDiff& a, const RangeDiff& b) {
-    return std::fabs(a.time_saved_ns) > std::fabs(b.time_saved_ns);
-  });
+  std::stable_sort(diff.ranges.begin(), diff.ranges.end(),
+                   [](const RangeDiff& a, const RangeDiff& b) {
+                     return std::fabs(a.time_saved_ns) > std::fabs(b.time_saved_ns);
+                   });
 }
 
 // How much a kernel changed, for ordering kernels: the time saved or lost, else the largest
@@ -245,11 +248,15 @@ ReportDiff DiffReports(const ReportKernels& before, const ReportKernels& after) 
   std::stable_sort(diff.only_before.begin(), diff.only_before.end(), by_time);
   std::stable_sort(diff.only_after.begin(), diff.only_after.end(), by_time);
   DiffRanges(before, after, diff);
-  diff.regressions =
-      std::count_if(diff.kernels.begin(), diff.kernels.end(),
-                    [](const KernelDiff& k) { return k.regression; }) +
-      std::count_if(diff.ranges.begin(), diff.ranges.end(),
-                    [](const RangeDiff& r) { return r.regression; });
+  for (const ReportKernels* report : {&before, &after}) {
+    if (!report->source_problem.empty()) {
+      diff.source_notes.push_back(report->path + ": " + report->source_problem);
+    }
+  }
+  diff.regressions = std::count_if(diff.kernels.begin(), diff.kernels.end(),
+                                   [](const KernelDiff& k) { return k.regression; }) +
+                     std::count_if(diff.ranges.begin(), diff.ranges.end(),
+                                   [](const RangeDiff& r) { return r.regression; });
   return diff;
 }
 

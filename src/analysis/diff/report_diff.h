@@ -23,6 +23,7 @@
 
 #include "analysis/diff/kernel_launches.h"
 #include "analysis/diff/metric_meaning.h"
+#include "analysis/diff/source_line_diff.h"
 
 namespace gpuscope::analysis::diff {
 
@@ -72,6 +73,8 @@ struct KernelDiff {
   std::optional<double> time_saved_ns;
   std::vector<MetricDelta> metrics;  // both reports measured it; biggest change first
   bool regression = false;           // Time() got worse beyond noise
+  // Both reports have its source page: the lines that changed (source_line_diff.h).
+  std::optional<SourceLineDiff> source_lines;
 
   bool ConfigChanged() const { return configs_before != configs_after; }
   // The kernel's time: the traced duration, else the profiled duration; nullptr if neither.
@@ -90,7 +93,7 @@ struct KernelOnlyIn {
 // instance.
 struct RangeDiff {
   std::string name;
-  MetricDelta projected;   // "NVTX projected GPU time", ns
+  MetricDelta projected;     // "NVTX projected GPU time", ns
   double time_saved_ns = 0;  // total before - total after
   bool regression = false;
 };
@@ -112,10 +115,11 @@ struct ReportDiff {
   std::vector<RangeOnlyIn> ranges_only_before;
   std::vector<RangeOnlyIn> ranges_only_after;
   std::size_t regressions = 0;  // kernels and ranges with `regression`
+  // "<path>: <why>" for a report whose source pages could not be read (no line diff then).
+  std::vector<std::string> source_notes;
 };
 
 ReportDiff DiffReports(const ReportKernels& before, const ReportKernels& after);
-
 
 // A relative change as text: "+12.3%", "-100.0%", "new" (from zero).
 std::string FormatRelative(const MetricDelta& delta);

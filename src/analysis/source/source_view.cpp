@@ -6,6 +6,7 @@
 #include <set>
 #include <tuple>
 
+#include "analysis/source/source_summary.h"
 #include "store/source_tables.h"
 
 namespace gpuscope::analysis::source {
@@ -96,11 +97,6 @@ void SortHottestFirst(std::vector<Row>& rows, std::size_t column) {
   });
 }
 
-std::string BaseName(const std::string& path) {
-  const std::size_t slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
 // The evaluation's rows not stored yet, added as stored ones: new files get ids after the
 // stored ones (a path stored already keeps its id, as the writer's INSERT OR IGNORE does).
 void AddPending(const store::SourceRows& pending, std::vector<store::StoredSassInstruction>& sass,
@@ -160,7 +156,7 @@ std::string OpcodeOf(const std::string& sass) {
 }
 
 std::string HotSpot::Location() const {
-  if (file && line) return BaseName(*file) + ":" + std::to_string(*line);
+  if (file && line) return FileBaseName(*file) + ":" + std::to_string(*line);
   if (pc_offset) return HexOffset(*pc_offset);
   return "(no line information)";
 }

@@ -1,8 +1,10 @@
 // The kernel page: one kernel's launches, duration statistics and launch configurations, and,
 // when the report carries metrics (`gpuscope profile`), its profile sections, findings with
-// estimated speedups, roofline and occupancy charts.
+// estimated speedups, roofline and occupancy charts (the Overview tab); and the Source tab
+// (code_view.js): its source lines and SASS with the source counters, when it has them.
 
 import {occupancyBars, occupancyChart, rooflineChart} from './charts.js';
+import {renderCodeView} from './code_view.js';
 import {el, replaceChildren} from './dom.js';
 import {kernelFindingsList} from './findings_view.js';
 import {formatBytes, formatCount, formatDuration} from './format.js';
@@ -10,12 +12,40 @@ import {sortableTable} from './sortable_table.js';
 
 /** Renders kernel() (`page`) of report `reportLabel` into `container`. */
 export function renderKernelPage(container, page, reportLabel) {
-  const parts = [
+  const header = [
     el('h2', {className: 'kernel-name'}, String(page.name ?? '')),
     page.mangled && page.mangled !== page.name ?
         el('div', {className: 'kernel-mangled'}, String(page.mangled)) :
         null,
     el('div', {className: 'kernel-report'}, reportLabel),
+  ];
+  const overview =
+      el('div', {className: 'kernel-tab-body', 'data-tab': 'overview'}, overviewParts(page));
+  const source = el('div', {className: 'kernel-tab-body', 'data-tab': 'source', hidden: true});
+  const bodies = [overview, source];
+  let sourceDrawn = false;
+  const buttons = [['overview', 'Overview'], ['source', 'Source']].map(
+      ([tab, label]) =>
+          el('button', {className: 'tab kernel-tab', 'data-tab': tab, role: 'tab'}, label));
+  const show = (tab) => {
+    for (const body of bodies) body.hidden = body.dataset.tab !== tab;
+    for (const button of buttons) button.classList.toggle('active', button.dataset.tab === tab);
+    // Laid out on first view: a kernel of thousands of instructions costs nothing until asked.
+    if (tab === 'source' && !sourceDrawn) {
+      sourceDrawn = true;
+      renderCodeView(source, page.source);
+    }
+  };
+  for (const button of buttons) button.addEventListener('click', () => show(button.dataset.tab));
+  replaceChildren(
+      container, header, el('nav', {className: 'tabs kernel-tabs', role: 'tablist'}, buttons),
+      bodies);
+  show('overview');
+}
+
+// The launches, configurations and, when profiled, sections, findings, roofline, occupancy.
+function overviewParts(page) {
+  const parts = [
     el('dl', {className: 'kernel-stats'}, stat('Launches', formatCount(page.launches)),
        stat('Total', formatDuration(page.total)), stat('Average', formatDuration(page.avg)),
        stat('Minimum', formatDuration(page.min)), stat('Maximum', formatDuration(page.max))),
@@ -27,7 +57,9 @@ export function renderKernelPage(container, page, reportLabel) {
   if (!hasMetrics) {
     parts.push(
         el('p', {className: 'note no-metrics'},
-           'This report holds no metrics for this kernel: `gpuscope profile` collects them.'));
+           page.profile_note ?
+               'No metrics: ' + String(page.profile_note) :
+               'This report holds no metrics for this kernel: `gpuscope profile` collects them.'));
   } else {
     if (nonEmpty(page.findings))
       parts.push(el('h3', {}, 'Findings'), kernelFindingsList(page.findings));
@@ -35,7 +67,7 @@ export function renderKernelPage(container, page, reportLabel) {
     if (page.roofline) parts.push(el('h3', {}, 'Roofline'), rooflineChart(page.roofline));
     if (page.occupancy) parts.push(el('h3', {}, 'Occupancy'), occupancyBlock(page.occupancy));
   }
-  replaceChildren(container, parts);
+  return parts;
 }
 
 function stat(label, value) {
