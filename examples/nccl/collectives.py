@@ -9,10 +9,9 @@ against what they must be.
 Prints "collectives: ok rank R of N, I iterations" on success, exits 1 otherwise.
 """
 import argparse
-import os
 import sys
 
-import multicast_off  # noqa: F401  (before torch: NVLink multicast stays off)
+import nccl_job  # first: NVLink multicast stays off (before torch starts)
 import torch
 import torch.distributed as dist
 
@@ -23,18 +22,10 @@ def main():
     parser.add_argument("--iterations", type=int, default=20)
     parser.add_argument("--shard", type=int, default=1 << 16, help="floats per rank")
     args = parser.parse_args()
-    if "RANK" not in os.environ:
-        print("collectives: run me under torchrun (RANK is not set)", file=sys.stderr)
+    joined = nccl_job.join("collectives")
+    if joined is None:
         return 1
-    if not torch.cuda.is_available():
-        print("collectives: no CUDA device visible to torch", file=sys.stderr)
-        return 1
-    rank = int(os.environ["RANK"])
-    local_rank = int(os.environ.get("LOCAL_RANK", "0"))
-    world = int(os.environ["WORLD_SIZE"])
-    device = torch.device("cuda", local_rank)
-    torch.cuda.set_device(device)
-    dist.init_process_group("nccl", device_id=device)
+    rank, world, device = joined
 
     shard = torch.full((args.shard,), float(rank + 1), device=device)
     full = torch.empty(args.shard * world, device=device)

@@ -13,11 +13,10 @@ At the end the ranks compare their parameters (one all-gather): DDP keeps them e
 "ddp_train: ok rank R of N, S steps" on success, exits 1 otherwise.
 """
 import argparse
-import os
 import sys
 import time
 
-import multicast_off  # noqa: F401  (before torch: NVLink multicast stays off)
+import nccl_job  # first: NVLink multicast stays off (before torch starts)
 import torch
 import torch.distributed as dist
 from torch.nn.parallel import DistributedDataParallel
@@ -34,23 +33,15 @@ def main():
     parser.add_argument("--straggler-sleep-ms", type=float, default=0.0,
                         help="how late it arrives, ms")
     args = parser.parse_args()
-    if "RANK" not in os.environ:
-        print("ddp_train: run me under torchrun (RANK is not set)", file=sys.stderr)
+    joined = nccl_job.join("ddp_train")
+    if joined is None:
         return 1
-    if not torch.cuda.is_available():
-        print("ddp_train: no CUDA device visible to torch", file=sys.stderr)
-        return 1
-    rank = int(os.environ["RANK"])
-    local_rank = int(os.environ.get("LOCAL_RANK", "0"))
-    world = int(os.environ["WORLD_SIZE"])
-    device = torch.device("cuda", local_rank)
-    torch.cuda.set_device(device)
-    dist.init_process_group("nccl", device_id=device)
+    rank, world, device = joined
 
     torch.manual_seed(0)  # the same initial parameters on every rank
     model = torch.nn.Sequential(torch.nn.Linear(args.hidden, args.hidden), torch.nn.ReLU(),
                                 torch.nn.Linear(args.hidden, 1)).to(device)
-    ddp = DistributedDataParallel(model, device_ids=[local_rank])
+    ddp = DistributedDataParallel(model, device_ids=[device.index])
     optimizer = torch.optim.SGD(ddp.parameters(), lr=0.01)
     data = torch.Generator(device=device)
     data.manual_seed(1000 + rank)  # each rank its own batches

@@ -119,16 +119,10 @@ int ReportCommand(std::span<const std::string> args) {
     CommandError(data.status().message());
     return kExitGpuscopeFailure;
   }
-  // An NVTX range to align on must be in every report: said now, not as a page that opens
-  // on something else.
-  if (options.align.mode == viewer::AxisAlignment::Mode::kNvtxRange) {
-    StatusOr<std::vector<std::uint64_t>> anchors = (*data)->NvtxRangeAnchors(options.align.range);
-    if (!anchors.ok()) {
-      CommandError(anchors.status().message());
-      return kExitGpuscopeFailure;
-    }
+  if (Status aligned = (*data)->SetAlignment(options.align); !aligned.ok()) {
+    CommandError(aligned.message());
+    return kExitGpuscopeFailure;
   }
-  (*data)->set_alignment(options.align);
   viewer::HtmlReportOptions html_options;
   html_options.max_events_per_report = options.max_events;
   StatusOr<viewer::HtmlReportStats> written =

@@ -137,16 +137,10 @@ int ViewCommand(std::span<const std::string> args) {
     CommandError(data.status().message());
     return kExitGpuscopeFailure;
   }
-  // An NVTX range to align on must be in every report: said now, not as a page that opens
-  // on something else.
-  if (options.align.mode == viewer::AxisAlignment::Mode::kNvtxRange) {
-    StatusOr<std::vector<std::uint64_t>> anchors = (*data)->NvtxRangeAnchors(options.align.range);
-    if (!anchors.ok()) {
-      CommandError(anchors.status().message());
-      return kExitGpuscopeFailure;
-    }
+  if (Status aligned = (*data)->SetAlignment(options.align); !aligned.ok()) {
+    CommandError(aligned.message());
+    return kExitGpuscopeFailure;
   }
-  (*data)->set_alignment(options.align);
   StatusOr<std::unique_ptr<viewer::HttpServer>> server =
       viewer::HttpServer::Listen("127.0.0.1", options.port);
   if (!server.ok()) {

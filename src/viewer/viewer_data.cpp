@@ -260,6 +260,15 @@ StatusOr<std::vector<std::uint64_t>> ViewerData::NvtxRangeAnchors(std::string_vi
   return viewer::NvtxRangeAnchors(indexes, labels, range);
 }
 
+Status ViewerData::SetAlignment(AxisAlignment alignment) {
+  if (alignment.mode == AxisAlignment::Mode::kNvtxRange) {
+    StatusOr<std::vector<std::uint64_t>> anchors = NvtxRangeAnchors(alignment.range);
+    if (!anchors.ok()) return anchors.status();
+  }
+  alignment_ = std::move(alignment);
+  return {};
+}
+
 StatusOr<std::string> ViewerData::NvtxRangeAnchorsJson(std::string_view range) const {
   StatusOr<std::vector<std::uint64_t>> anchors = NvtxRangeAnchors(range);
   if (!anchors.ok()) return anchors.status();

@@ -71,8 +71,10 @@ class ViewerData {
   // /api/diff
   std::string DiffJson(std::size_t a, std::size_t b) const;
   // The time axis the command line asked for (`--align`; default: starts), and
-  // /api/alignment's answer without `nvtx`: AxisAlignmentJson of it.
-  void set_alignment(AxisAlignment alignment) { alignment_ = std::move(alignment); }
+  // /api/alignment's answer without `nvtx`: AxisAlignmentJson of it. An NVTX range to align
+  // on must be in every report: an error naming those without it (nothing is changed), said
+  // before a page opens on something else.
+  Status SetAlignment(AxisAlignment alignment);
   const AxisAlignment& alignment() const { return alignment_; }
   // Where the first instance of the NVTX range `range` starts in each report (absolute ns,
   // in report order); an error naming the reports that have none (axis_alignment.h).

@@ -109,7 +109,10 @@ TEST(AxisAlignment, TheServerSaysWhereTheRangeFirstStartsInEachReport) {
 
   // Without `nvtx`: what the command line asked for.
   EXPECT_EQ(testing::Get(server.port(), "/api/alignment").body, "{\"mode\":\"starts\"}");
-  (*data)->set_alignment(*ParseAxisAlignment("nvtx:step 2"));
+  EXPECT_FALSE((*data)->SetAlignment(*ParseAxisAlignment("nvtx:step 1")).ok());
+  EXPECT_EQ(testing::Get(server.port(), "/api/alignment").body, "{\"mode\":\"starts\"}")
+      << "a refused alignment changes nothing";
+  ASSERT_TRUE((*data)->SetAlignment(*ParseAxisAlignment("nvtx:step 2")).ok());
   EXPECT_EQ(testing::Get(server.port(), "/api/alignment").body,
             "{\"mode\":\"nvtx\",\"range\":\"step 2\"}");
 }
