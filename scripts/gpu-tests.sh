@@ -8,6 +8,8 @@
 # A skipped test never counts as passed: "PASS N/N" means every test ran and passed.
 # With $OUT set, the full log, CTest's log and the reports of failed tests are copied there.
 # Extra arguments go to ctest (e.g. -R GpuPython to run a subset).
+# Multi-GPU tests (label "multigpu", issue 17: torchrun over two GPUs) run only where
+# nvidia-smi -L lists two GPUs or more; elsewhere they are left out, and the script says so.
 #
 # Environment: GPUSCOPE_PYTHON (default: python3 on PATH) runs the Python examples; a Python
 # module it cannot import (numba, cupy, torch) fails its test unless
@@ -60,9 +62,20 @@ export TMPDIR=$scratch
 
 echo "gpu-tests: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1)," \
      "python: $($GPUSCOPE_PYTHON --version 2>&1), build: $build"
+gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
+leave_out=()
+multigpu_note=""
+if [ "$gpus" -lt 2 ]; then
+  leave_out=(-LE multigpu)
+  multigpu_tests=$(ctest --test-dir "$build" -N -L multigpu 2>/dev/null | sed -n 's/^Total Tests: //p')
+  multigpu_note="; ${multigpu_tests:-0} multi-GPU tests not run (nvidia-smi -L lists $gpus GPU, they need 2)"
+  echo "gpu-tests: leaving out the ${multigpu_tests:-0} multi-GPU tests (label multigpu): nvidia-smi -L lists $gpus GPU, they need 2 or more"
+fi
 log=$scratch/gpu-tests.log
 # Serially: the timing test compares kernel durations, which other GPU work would disturb.
-ctest --test-dir "$build" -L gpu --output-on-failure --timeout 300 "$@" 2>&1 | tee "$log"
+# The multi-GPU test runs several minutes of torchrun jobs under its own CTest timeout.
+ctest --test-dir "$build" -L gpu ${leave_out[@]+"${leave_out[@]}"} --output-on-failure --timeout 300 "$@" 2>&1 |
+  tee "$log"
 ctest_status=${PIPESTATUS[0]}
 
 elapsed=$(( $(date +%s) - start_s ))
@@ -101,13 +114,13 @@ fi
 if [ "$ctest_status" -eq 0 ] && [ "${failed:-1}" -eq 0 ]; then
   rm -rf "$scratch"
   if [ "$skipped" -gt 0 ]; then
-    echo "gpu-tests: PASS $((total - skipped))/$total, $skipped skipped in ${elapsed} s: ${skipped_names% }"
+    echo "gpu-tests: PASS $((total - skipped))/$total, $skipped skipped in ${elapsed} s: ${skipped_names% }$multigpu_note"
   else
-    echo "gpu-tests: PASS $total/$total in ${elapsed} s"
+    echo "gpu-tests: PASS $total/$total in ${elapsed} s$multigpu_note"
   fi
   exit 0
 fi
 skipped_note=""
 [ "$skipped" -gt 0 ] && skipped_note=" ($skipped skipped: ${skipped_names% })"
-echo "gpu-tests: FAIL ${failed:-?} of $total failed in ${elapsed} s: ${failed_names% }$skipped_note"
+echo "gpu-tests: FAIL ${failed:-?} of $total failed in ${elapsed} s: ${failed_names% }$skipped_note$multigpu_note"
 exit 1

@@ -62,6 +62,10 @@ std::string_view NsysCopyName(CopyKind kind) {
   return "[CUDA memcpy Unknown]";
 }
 
+std::string& NsysRangeLabel(std::string_view domain, std::string_view name, std::string& label) {
+  return label.assign(domain).append(":").append(name);
+}
+
 std::string_view MemoryKindName(MemoryKind kind) {
   switch (kind) {
     case MemoryKind::kPageable:

@@ -2,6 +2,7 @@
 // these exact strings ("[CUDA memcpy HtoD]"), so they are spelled the way the tools do.
 #pragma once
 
+#include <string>
 #include <string_view>
 
 #include "model/records.h"
@@ -15,6 +16,13 @@ std::string_view NsysCopyName(model::CopyKind kind);
 
 // Both tools call every memset the same.
 inline constexpr std::string_view kMemsetName = "[CUDA memset]";
+
+// The Range column of nsys's NVTX tables (nvtx_sum, nvtx_kern_sum, nvtx_gpu_proj_sum):
+// "domain:name", with the default domain empty (":step 3"), as nsys prints it now (older
+// versions printed a bare name for the default domain); scripts that read nsys's CSV strip
+// the colon, so the same scripts read ours. Assigned to `label` (reused by callers that make
+// one per row) and returned.
+std::string& NsysRangeLabel(std::string_view domain, std::string_view name, std::string& label);
 
 // nvprof's SrcMemType / DstMemType values: "Pageable", "Pinned", "Device", ...
 std::string_view MemoryKindName(model::MemoryKind kind);

@@ -7,13 +7,15 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "analysis/activity_names.h"
 #include "analysis/duration_stats.h"
 
 namespace gpuscope::analysis {
 namespace {
 
 struct ProjectedRange {
-  std::string label;  // "name", or "domain:name" as in nvtx_sum
+  std::string label;       // "name", or "domain:name": what `gpuscope diff` names a range by
+  std::string nsys_label;  // nsys's Range column (NsysRangeLabel): ":name" or "domain:name"
   bool push_pop = true;
   std::uint32_t pid = 0;
   std::uint32_t tid = 0;
@@ -72,9 +74,8 @@ StatusOr<std::vector<ProjectedRange>> Project(
       return true;
     }
     ProjectedRange& range = ranges.emplace_back();
-    range.label = record.domain.empty() ? std::string(record.name)
-                                        : std::string(record.domain) + ":" +
-                                              std::string(record.name);
+    NsysRangeLabel(record.domain, record.name, range.nsys_label);
+    range.label = record.domain.empty() ? std::string(record.name) : range.nsys_label;
     range.push_pop = record.kind == model::NvtxKind::kPushPopRange;
     range.pid = record.process_id;
     range.tid = record.thread_id;
@@ -106,10 +107,9 @@ StatusOr<std::vector<ProjectedRange>> Project(
     if (thread == threads.end()) return;
     model::Timestamp t = launch->second.start;
     const std::vector<std::size_t>& order = thread->second.by_start;
-    auto after = std::upper_bound(order.begin(), order.end(), t, [&](model::Timestamp time,
-                                                                     std::size_t index) {
-      return time < ranges[index].start;
-    });
+    auto after = std::upper_bound(
+        order.begin(), order.end(), t,
+        [&](model::Timestamp time, std::size_t index) { return time < ranges[index].start; });
     for (auto it = after; it != order.begin();) {
       ProjectedRange& range = ranges[*--it];
       if (range.start + thread->second.longest < t) break;
@@ -168,7 +168,7 @@ StatusOr<StatsTable> BuildNvtxKernelSum(const Reports& reports) {
     StatusOr<std::vector<ProjectedRange>> ranges =
         Project(*report, [&](ProjectedRange& range, const GpuOp& op) {
           if (op.kernel_name.empty()) return;
-          Group& group = groups[Key{range.label, range.push_pop, range.pid, range.tid,
+          Group& group = groups[Key{range.nsys_label, range.push_pop, range.pid, range.tid,
                                     std::string(op.kernel_name)}];
           group.instances.insert(&range);
           group.durations.push_back(op.end - op.start);
@@ -179,11 +179,14 @@ StatusOr<StatsTable> BuildNvtxKernelSum(const Reports& reports) {
       group.instances.clear();  // the pointers die with this report's ranges
     }
   }
-  StatsTable table{"NVTX Range Kernel Summary", "nvtx_kern_sum", "NVTX ranges launching kernels",
-                   {}, {}};
-  table.columns = {{"NVTX Range", ColumnKind::kText},     {"Style", ColumnKind::kText},
-                   {"PID", ColumnKind::kInteger},         {"TID", ColumnKind::kInteger},
-                   {"NVTX Inst", ColumnKind::kInteger},   {"Kern Inst", ColumnKind::kInteger},
+  StatsTable table{
+      "NVTX Range Kernel Summary", "nvtx_kern_sum", "NVTX ranges launching kernels", {}, {}};
+  table.columns = {{"NVTX Range", ColumnKind::kText},
+                   {"Style", ColumnKind::kText},
+                   {"PID", ColumnKind::kInteger},
+                   {"TID", ColumnKind::kInteger},
+                   {"NVTX Inst", ColumnKind::kInteger},
+                   {"Kern Inst", ColumnKind::kInteger},
                    {"Total Time (ns)", ColumnKind::kInteger}};
   for (StatsColumn& column : StatsColumns("")) table.columns.push_back(std::move(column));
   table.columns.push_back({"Kernel Name", ColumnKind::kText});
@@ -199,15 +202,16 @@ StatusOr<StatsTable> BuildNvtxKernelSum(const Reports& reports) {
   }
   // Grouped by range, the range's kernels by total time (nsys's order).
   std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
-    if (std::get<0>(*a.key) != std::get<0>(*b.key)) return std::get<0>(*a.key) < std::get<0>(*b.key);
+    if (std::get<0>(*a.key) != std::get<0>(*b.key))
+      return std::get<0>(*a.key) < std::get<0>(*b.key);
     return a.stats.total > b.stats.total;
   });
   for (const Row& r : rows) {
     const auto& [label, push_pop, pid, tid, kernel] = *r.key;
-    std::vector<StatsCell> row = {TextCell(label),         TextCell(StyleName(push_pop)),
-                                  IntegerCell(pid),        IntegerCell(tid),
-                                  IntegerCell(r.range_instances), IntegerCell(r.stats.count),
-                                  IntegerCell(r.stats.total)};
+    std::vector<StatsCell> row = {
+        TextCell(label),           TextCell(StyleName(push_pop)),  IntegerCell(pid),
+        IntegerCell(tid),          IntegerCell(r.range_instances), IntegerCell(r.stats.count),
+        IntegerCell(r.stats.total)};
     AppendStats(row, r.stats);
     row.push_back(TextCell(kernel));
     table.rows.push_back(std::move(row));
@@ -230,7 +234,7 @@ StatusOr<StatsTable> BuildNvtxGpuProjectionSum(const Reports& reports) {
     if (!ranges.ok()) return ranges.status();
     for (const ProjectedRange& range : *ranges) {
       if (range.gpu_ops == 0) continue;
-      Group& group = groups[{range.label, range.push_pop}];
+      Group& group = groups[{range.nsys_label, range.push_pop}];
       group.projected.push_back(range.last_op_end - range.first_op_start);
       group.range_time += range.end - range.start;
       group.gpu_ops += range.gpu_ops;
@@ -238,8 +242,8 @@ StatusOr<StatsTable> BuildNvtxGpuProjectionSum(const Reports& reports) {
       group.children += range.children;
     }
   }
-  StatsTable table{"NVTX GPU Projection Summary", "nvtx_gpu_proj_sum",
-                   "NVTX ranges launching GPU work", {}, {}};
+  StatsTable table{
+      "NVTX GPU Projection Summary", "nvtx_gpu_proj_sum", "NVTX ranges launching GPU work", {}, {}};
   table.columns = {{"Range", ColumnKind::kText},
                    {"Style", ColumnKind::kText},
                    {"Total Proj Time (ns)", ColumnKind::kInteger},
@@ -257,7 +261,8 @@ StatusOr<StatsTable> BuildNvtxGpuProjectionSum(const Reports& reports) {
     SampleStats stats;
   };
   std::vector<Row> rows;
-  for (auto& [key, group] : groups) rows.push_back({&key, &group, ComputeSampleStats(group.projected)});
+  for (auto& [key, group] : groups)
+    rows.push_back({&key, &group, ComputeSampleStats(group.projected)});
   std::stable_sort(rows.begin(), rows.end(),
                    [](const Row& a, const Row& b) { return a.stats.total > b.stats.total; });
   for (const Row& r : rows) {

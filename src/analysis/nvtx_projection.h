@@ -1,5 +1,9 @@
 // NVTX ranges projected onto the GPU: nsys's nvtx_kern_sum ("NVTX Range Kernel Summary")
-// and nvtx_gpu_proj_sum ("NVTX GPU Projection Summary").
+// and nvtx_gpu_proj_sum ("NVTX GPU Projection Summary"). Their columns, in order and units,
+// are those the Nsight Systems Analysis Guide lists ("Statistical Reports Shipped With Nsight
+// Systems") and `nsys stats` prints; ranges are named "domain:name" (":name" in the default
+// domain) as nsys names them (analysis::NsysRangeLabel). Pinned by
+// tests/analysis/nsys_column_sets_test.cpp.
 //
 // A GPU operation (kernel, copy, memset) belongs to a range when the CUDA API call that
 // launched it (matched by correlation id) started on the range's thread between the range's

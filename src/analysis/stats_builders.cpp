@@ -193,12 +193,8 @@ void NvtxSumBuilder::AddNvtx(const model::NvtxRecord& record) {
   if (record.kind == model::NvtxKind::kMark) return;
   if (!HasTimestamps(record.start, record.end)) return;  // never ended: counted by the report
   SampleGroups& groups = record.kind == model::NvtxKind::kPushPopRange ? push_pop_ : start_end_;
-  std::string_view range = record.name;
-  if (!record.domain.empty()) {
-    key_.assign(record.domain).append(":").append(record.name);
-    range = key_;
-  }
-  groups.Add(groups.names().GroupFor(range), record.end - record.start);
+  groups.Add(groups.names().GroupFor(NsysRangeLabel(record.domain, record.name, key_)),
+             record.end - record.start);
 }
 
 StatsTable NvtxSumBuilder::Build() {

@@ -45,7 +45,9 @@ class KernelSumBuilder {
 
 // cuda_gpu_kern_gb_sum: kernels by demangled name, grid and block (nsys's
 // "CUDA GPU Kernel/Grid/Block Summary"): one kernel launched with two block sizes is two
-// rows, so a change of launch configuration shows.
+// rows, so a change of launch configuration shows. Columns as the Nsight Systems Analysis
+// Guide lists them: Time (%) ... StdDev (ns), GridXYZ, BlockXYZ, Name
+// (tests/analysis/nsys_column_sets_test.cpp).
 class KernelGridBlockSumBuilder {
  public:
   void AddKernel(const store::KernelRow& row);
@@ -93,7 +95,7 @@ class NvtxSumBuilder {
  private:
   SampleGroups push_pop_;
   SampleGroups start_end_;
-  std::string key_;  // reused: "domain:name" without an allocation per row
+  std::string key_;  // reused: the Range label without an allocation per row
 };
 
 }  // namespace gpuscope::analysis

@@ -63,6 +63,7 @@ void AppendPlaceCells(std::vector<StatsCell>& cells, const store::ReportReader& 
                       std::uint32_t device, std::uint32_t context, std::uint32_t stream) {
   cells.push_back(TextCell(DeviceLabel(report, device)));
   cells.push_back(IntegerCell(context));
+  cells.push_back(EmptyCell());  // GreenCtx: green contexts are not recorded
   cells.push_back(IntegerCell(stream));
 }
 
@@ -79,16 +80,27 @@ void AppendEmpty(std::vector<StatsCell>& cells, int count) {
 
 StatusOr<StatsTable> BuildGpuTraceTable(const Reports& reports) {
   StatsTable table{"CUDA GPU Trace", "cuda_gpu_trace", "CUDA GPU trace data", {}, {}};
-  table.columns = {{"Start (ns)", ColumnKind::kInteger},    {"Duration (ns)", ColumnKind::kInteger},
-                   {"CorrId", ColumnKind::kInteger},        {"GrdX", ColumnKind::kInteger},
-                   {"GrdY", ColumnKind::kInteger},          {"GrdZ", ColumnKind::kInteger},
-                   {"BlkX", ColumnKind::kInteger},          {"BlkY", ColumnKind::kInteger},
-                   {"BlkZ", ColumnKind::kInteger},          {"Reg/Trd", ColumnKind::kInteger},
-                   {"StcSMem (MB)", ColumnKind::kMegabytes}, {"DymSMem (MB)", ColumnKind::kMegabytes},
-                   {"Bytes (MB)", ColumnKind::kMegabytes},  {"Throughput (MB/s)", ColumnKind::kMegabytes},
-                   {"SrcMemKd", ColumnKind::kText},         {"DstMemKd", ColumnKind::kText},
-                   {"Device", ColumnKind::kText},           {"Ctx", ColumnKind::kInteger},
-                   {"Strm", ColumnKind::kInteger},          {"Name", ColumnKind::kText}};
+  table.columns = {{"Start (ns)", ColumnKind::kInteger},
+                   {"Duration (ns)", ColumnKind::kInteger},
+                   {"CorrId", ColumnKind::kInteger},
+                   {"GrdX", ColumnKind::kInteger},
+                   {"GrdY", ColumnKind::kInteger},
+                   {"GrdZ", ColumnKind::kInteger},
+                   {"BlkX", ColumnKind::kInteger},
+                   {"BlkY", ColumnKind::kInteger},
+                   {"BlkZ", ColumnKind::kInteger},
+                   {"Reg/Trd", ColumnKind::kInteger},
+                   {"StcSMem (MB)", ColumnKind::kMegabytes},
+                   {"DymSMem (MB)", ColumnKind::kMegabytes},
+                   {"Bytes (MB)", ColumnKind::kMegabytes},
+                   {"Throughput (MB/s)", ColumnKind::kMegabytes},
+                   {"SrcMemKd", ColumnKind::kText},
+                   {"DstMemKd", ColumnKind::kText},
+                   {"Device", ColumnKind::kText},
+                   {"Ctx", ColumnKind::kInteger},
+                   {"GreenCtx", ColumnKind::kInteger},
+                   {"Strm", ColumnKind::kInteger},
+                   {"Name", ColumnKind::kText}};
   model::Timestamp origin = Origin(reports);
   std::vector<TimedRow> rows;
   for (const store::ReportReader* report : reports) {
@@ -140,19 +152,20 @@ StatusOr<StatsTable> BuildApiTraceTable(const Reports& reports) {
   table.columns = {{"Start (ns)", ColumnKind::kInteger}, {"Duration (ns)", ColumnKind::kInteger},
                    {"Name", ColumnKind::kText},          {"Result", ColumnKind::kInteger},
                    {"CorrID", ColumnKind::kInteger},     {"Pid", ColumnKind::kInteger},
-                   {"Tid", ColumnKind::kInteger}};
+                   {"Tid", ColumnKind::kInteger},        {"T-Pri", ColumnKind::kInteger},
+                   {"Thread Name", ColumnKind::kText}};
   model::Timestamp origin = Origin(reports);
   std::vector<TimedRow> rows;
   for (const store::ReportReader* report : reports) {
     GPUSCOPE_RETURN_IF_ERROR(report->ForEachApiCall([&](const store::ApiCallRow& row) {
       const model::ApiCallRecord& a = row.record;
       if (!IsSummarizedApiCall(row) || !HasTimestamps(a.start, a.end)) return true;
-      rows.push_back({a.start,
-                      {IntegerCell(Since(a.start, origin)), IntegerCell(a.end - a.start),
-                       TextCell(std::string(a.name)),
-                       IntegerCell(static_cast<std::uint32_t>(a.return_value)),
-                       IntegerCell(a.correlation_id), IntegerCell(a.process_id),
-                       IntegerCell(a.thread_id)}});
+      rows.push_back(
+          {a.start,
+           {IntegerCell(Since(a.start, origin)), IntegerCell(a.end - a.start),
+            TextCell(std::string(a.name)), IntegerCell(static_cast<std::uint32_t>(a.return_value)),
+            IntegerCell(a.correlation_id), IntegerCell(a.process_id), IntegerCell(a.thread_id),
+            EmptyCell(), EmptyCell()}});
       return true;
     }));
   }

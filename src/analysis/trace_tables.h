@@ -11,15 +11,22 @@
 
 namespace gpuscope::analysis {
 
+// The column sets are nsys's, in its order and units, as the Nsight Systems Analysis Guide
+// ("Statistical Reports Shipped With Nsight Systems": cuda_gpu_trace, cuda_api_trace) lists
+// them and as `nsys stats` prints them (headers "Start (ns)", "StcSMem (MB)", "Throughput
+// (MB/s)", "GreenCtx" of current versions; pinned by tests/analysis/nsys_column_sets_test.cpp).
+// Columns gpuscope does not record stay empty, so scripts that read nsys's CSV by header
+// read ours: GreenCtx (green contexts), T-Pri and Thread Name (thread priority and name).
+//
 // cuda_gpu_trace: Start (ns, from the earliest report's tracing start), Duration, CorrId,
 // grid, block, registers, static and dynamic shared memory (MB), bytes (MB) and throughput
-// (MB/s) of copies and memsets, memory kinds, device, context, stream and name. Cells that
-// do not apply to a row (a kernel's bytes, a copy's grid) are empty. Untimed rows are left
-// out (the report counts them).
+// (MB/s) of copies and memsets, memory kinds, device, context, green context, stream and
+// name. Cells that do not apply to a row (a kernel's bytes, a copy's grid) are empty.
+// Untimed rows are left out (the report counts them).
 StatusOr<StatsTable> BuildGpuTraceTable(const Reports& reports);
 
-// cuda_api_trace: Start, Duration, Name, Result, CorrID, Pid, Tid of the API calls the
-// summary counts (runtime calls and driver calls the runtime did not make).
+// cuda_api_trace: Start, Duration, Name, Result, CorrID, Pid, Tid, T-Pri, Thread Name of the
+// API calls the summary counts (runtime calls and driver calls the runtime did not make).
 StatusOr<StatsTable> BuildApiTraceTable(const Reports& reports);
 
 }  // namespace gpuscope::analysis

@@ -9,6 +9,7 @@
 #include "cli/option_parser.h"
 #include "cli/output_file.h"
 #include "evaluate/report_evaluation.h"
+#include "viewer/axis_alignment.h"
 #include "viewer/html_report.h"
 #include "viewer/viewer_data.h"
 #include "viewer/web_assets.h"
@@ -16,7 +17,7 @@
 namespace gpuscope::cli {
 namespace {
 
-enum ReportOptionId { kOutput, kForceOverwrite, kMaxEvents, kHelp };
+enum ReportOptionId { kOutput, kForceOverwrite, kMaxEvents, kAlign, kHelp };
 
 constexpr OptionSpec kReportOptions[] = {
     {kOutput, "output", 'o', "file.html",
@@ -25,6 +26,9 @@ constexpr OptionSpec kReportOptions[] = {
      "replace an existing HTML file (never a report or an input)"},
     {kMaxEvents, "max-events", 0, "N",
      "timeline events embedded per report (default 200000); a larger report is cut in time"},
+    {kAlign, "align", 0, viewer::kAxisAlignmentSyntax,
+     "time axis of several reports: their starts together (default), CUPTI's absolute time, "
+     "or the first instance of an NVTX range together (nvtx:\"step 3\")"},
     {kHelp, "help", 'h', "", "show this help"},
 };
 
@@ -32,6 +36,7 @@ struct ReportOptions {
   std::string output;
   bool force_overwrite = false;
   std::uint64_t max_events = viewer::kDefaultEmbedEventLimit;
+  viewer::AxisAlignment align;
   bool help = false;
   std::vector<std::string> reports;
 };
@@ -60,6 +65,12 @@ StatusOr<ReportOptions> ParseReportOptions(std::span<const std::string> args) {
           return Status::Error("option '" + option.spelling + "' expects a positive number, not '" +
                                text + "'");
         }
+        break;
+      }
+      case kAlign: {
+        StatusOr<viewer::AxisAlignment> align = viewer::ParseAxisAlignment(option.value);
+        if (!align.ok()) return align.status();
+        options.align = std::move(align.value());
         break;
       }
       case kHelp:
@@ -108,6 +119,10 @@ int ReportCommand(std::span<const std::string> args) {
     CommandError(data.status().message());
     return kExitGpuscopeFailure;
   }
+  if (Status aligned = (*data)->SetAlignment(options.align); !aligned.ok()) {
+    CommandError(aligned.message());
+    return kExitGpuscopeFailure;
+  }
   viewer::HtmlReportOptions html_options;
   html_options.max_events_per_report = options.max_events;
   StatusOr<viewer::HtmlReportStats> written =
@@ -130,7 +145,8 @@ int ReportCommand(std::span<const std::string> args) {
 }
 
 std::string ReportUsage() {
-  return "Usage: gpuscope report [-o out.html] [-f] <report>...\n"
+  return "Usage: gpuscope report [-o out.html] [-f] [--align starts|absolute|nvtx:NAME] "
+         "<report>...\n"
          "\n"
          "Writes one self-contained HTML file with the viewer and the reports' data (inline\n"
          "CSS, JavaScript and JSON): it opens from disk with no server and no network. At most\n"

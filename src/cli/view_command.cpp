@@ -11,6 +11,7 @@
 #include "cli/exit_codes.h"
 #include "cli/option_parser.h"
 #include "evaluate/report_evaluation.h"
+#include "viewer/axis_alignment.h"
 #include "viewer/http_server.h"
 #include "viewer/viewer_data.h"
 #include "viewer/viewer_routes.h"
@@ -19,18 +20,22 @@
 namespace gpuscope::cli {
 namespace {
 
-enum ViewOptionId { kPort, kExitAfter, kHelp };
+enum ViewOptionId { kPort, kExitAfter, kAlign, kHelp };
 
 constexpr OptionSpec kViewOptions[] = {
     {kPort, "port", 'p', "N", "port to listen on (default: a free port)"},
     {kExitAfter, "exit-after-seconds", 0, "S",
      "stop serving after S seconds (for scripts and tests)"},
+    {kAlign, "align", 0, viewer::kAxisAlignmentSyntax,
+     "time axis of several reports: their starts together (default), CUPTI's absolute time, "
+     "or the first instance of an NVTX range together (nvtx:\"step 3\")"},
     {kHelp, "help", 'h', "", "show this help"},
 };
 
 struct ViewOptions {
   std::uint16_t port = 0;
   std::uint32_t exit_after_seconds = 0;  // 0: until Ctrl-C
+  viewer::AxisAlignment align;
   bool help = false;
   std::vector<std::string> reports;
 };
@@ -67,6 +72,12 @@ StatusOr<ViewOptions> ParseViewOptions(std::span<const std::string> args) {
                                "' needs at least 1 second (leave it out to serve until Ctrl-C)");
         }
         break;
+      case kAlign: {
+        StatusOr<viewer::AxisAlignment> align = viewer::ParseAxisAlignment(option.value);
+        if (!align.ok()) return align.status();
+        options.align = std::move(align.value());
+        break;
+      }
       case kHelp:
         options.help = true;
         break;
@@ -126,6 +137,10 @@ int ViewCommand(std::span<const std::string> args) {
     CommandError(data.status().message());
     return kExitGpuscopeFailure;
   }
+  if (Status aligned = (*data)->SetAlignment(options.align); !aligned.ok()) {
+    CommandError(aligned.message());
+    return kExitGpuscopeFailure;
+  }
   StatusOr<std::unique_ptr<viewer::HttpServer>> server =
       viewer::HttpServer::Listen("127.0.0.1", options.port);
   if (!server.ok()) {
@@ -151,7 +166,7 @@ int ViewCommand(std::span<const std::string> args) {
 }
 
 std::string ViewUsage() {
-  return "Usage: gpuscope view [--port N] <report>...\n"
+  return "Usage: gpuscope view [--port N] [--align starts|absolute|nvtx:NAME] <report>...\n"
          "\n"
          "Serves the interactive viewer for one or more reports on 127.0.0.1 only (never on\n"
          "the network) and prints its URL; open it in a browser. Reports are indexed at\n"

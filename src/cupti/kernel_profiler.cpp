@@ -12,6 +12,7 @@
 #include "cupti/profile_progress.h"
 #include "inject/app_replay_store.h"
 #include "inject/log.h"
+#include "util/demangle.h"
 
 namespace gpuscope::cupti {
 
@@ -35,7 +36,7 @@ KernelProfiler::LaunchInFlight& KernelProfiler::ThisThreadsLaunch() {
 KernelProfiler::KernelProfiler(const inject::ProfileConfig& config, KernelProfilerHooks hooks)
     : config_(config),
       hooks_(std::move(hooks)),
-      selection_(config.filter),
+      selection_(config.filter, config.replay_mode),
       setup_(config_) {}
 
 void KernelProfiler::Submit(inject::OwnedProfiledKernel kernel) {
@@ -77,7 +78,7 @@ bool KernelProfiler::OnEnter(const LaunchCall& call, LaunchInFlight& launch) {
     if (!stream && call.is_runtime_call()) return false;
     if (stream) candidate.stream_id = call.StreamId(*stream);
   }
-  LaunchDecision decision = selection_.Decide(candidate);
+  SelectedLaunch decision = selection_.Decide(candidate);
   if (!decision.profile) return true;
 
   launch.lock = std::unique_lock<std::mutex>(mutex_);
@@ -93,6 +94,16 @@ bool KernelProfiler::OnEnter(const LaunchCall& call, LaunchInFlight& launch) {
   kernel.record.replay_mode = config_.replay_mode;
   kernel.record.start = Now();
   kernel.mangled_name = data.symbolName;
+  if (!decision.refusal.empty()) {
+    // Never replayed, not even by the source passes: the launch runs as the program made it.
+    if (decision.say_refusal) {
+      inject::LogError(FunctionBaseName(Demangle(kernel.mangled_name)) + ": " +
+                       std::string(decision.refusal));
+    }
+    SubmitUnmeasured(launch, {std::string(decision.refusal), model::ProfileOutcome::kNotReplayable},
+                     /*progress=*/false);
+    return true;
+  }
 
   ContextRangeProfiler& context = ContextFor(data.context, device_id);
   kernel.chip = context.chip();
@@ -126,17 +137,10 @@ bool KernelProfiler::OnEnter(const LaunchCall& call, LaunchInFlight& launch) {
     }
   }
   if (!failure.empty()) {
-    kernel.record.outcome = failure.outcome;
-    kernel.message = failure.message;
-    kernel.record.end = Now();
     if (failure.outcome == model::ProfileOutcome::kCountersUnavailable) {
       SayUnavailableOnce(failure.message);
     }
-    if (hooks_.progress) PrintProgressLine(kernel);
-    Submit(std::move(kernel));
-    // Not measured, so not the one whose exit may disable the profiler.
-    selection_.FinishSelected();
-    launch.lock.unlock();
+    SubmitUnmeasured(launch, failure, /*progress=*/true);
     return true;
   }
   launch.measuring = true;
@@ -176,6 +180,19 @@ void KernelProfiler::MeasureByOwnReplay(const LaunchCall& call, ContextRangeProf
   kernel.record.end = Now();
   if (hooks_.progress) PrintProgressLine(kernel);
   Submit(std::move(kernel));
+  launch.lock.unlock();
+}
+
+void KernelProfiler::SubmitUnmeasured(LaunchInFlight& launch, const ProfileFailure& failure,
+                                      bool progress) {
+  inject::OwnedProfiledKernel& kernel = launch.kernel;
+  kernel.record.outcome = failure.outcome;
+  kernel.message = failure.message;
+  kernel.record.end = Now();
+  if (progress && hooks_.progress) PrintProgressLine(kernel);
+  Submit(std::move(kernel));
+  // Not measured, so not the one whose exit may disable the profiler.
+  selection_.FinishSelected();
   launch.lock.unlock();
 }
 

@@ -111,6 +111,9 @@ class KernelProfiler {
   ContextRangeProfiler& ContextFor(CUcontext context, std::uint32_t device_id);
   void Submit(inject::OwnedProfiledKernel kernel);
   void SayUnavailableOnce(const std::string& why);
+  // Records the selected launch of `launch` as not measured, with `failure`'s outcome and
+  // message, and lets it run as the program made it (releases the profiler's lock).
+  void SubmitUnmeasured(LaunchInFlight& launch, const ProfileFailure& failure, bool progress);
 
   const inject::ProfileConfig config_;
   const KernelProfilerHooks hooks_;

@@ -247,7 +247,9 @@ class DataWriter {
       if (!findings.ok()) return findings.status();
       json_.Raw(r ? "," : "").Raw(ReportKey(r)).Raw(ScriptSafe(findings.value()));
     }
-    json_.Raw("}}");
+    // The page computes the range's starts from the embedded NVTX events (exact times).
+    json_.Raw("},\"alignment\":").Raw(ScriptSafe(AxisAlignmentJson(data_.alignment())));
+    json_.Raw("}");
     return {};
   }
 

@@ -249,6 +249,36 @@ std::string ViewerData::ReportsJson() const {
   return out + "]";
 }
 
+StatusOr<std::vector<std::uint64_t>> ViewerData::NvtxRangeAnchors(std::string_view range) const {
+  std::vector<const TrackIndex*> indexes;
+  std::vector<std::string> labels;
+  for (std::size_t i = 0; i < reports_.size(); ++i) {
+    indexes.push_back(reports_[i].index.get());
+    labels.push_back("#" + std::to_string(i) + " (" +
+                     std::filesystem::path(reports_[i].reader->path()).filename().string() + ")");
+  }
+  return viewer::NvtxRangeAnchors(indexes, labels, range);
+}
+
+Status ViewerData::SetAlignment(AxisAlignment alignment) {
+  if (alignment.mode == AxisAlignment::Mode::kNvtxRange) {
+    StatusOr<std::vector<std::uint64_t>> anchors = NvtxRangeAnchors(alignment.range);
+    if (!anchors.ok()) return anchors.status();
+  }
+  alignment_ = std::move(alignment);
+  return {};
+}
+
+StatusOr<std::string> ViewerData::NvtxRangeAnchorsJson(std::string_view range) const {
+  StatusOr<std::vector<std::uint64_t>> anchors = NvtxRangeAnchors(range);
+  if (!anchors.ok()) return anchors.status();
+  std::string out = "{\"range\":" + JsonString(range) + ",\"starts\":[";
+  for (std::size_t i = 0; i < anchors->size(); ++i) {
+    out += (i ? "," : "") + std::to_string((*anchors)[i]);
+  }
+  return out + "]}";
+}
+
 std::string ViewerData::TracksJson(std::size_t report) const {
   std::string out = "[";
   const std::vector<Track>& tracks = reports_[report].index->tracks();

@@ -23,6 +23,7 @@
 #include "store/event_attributes.h"
 #include "store/report_reader.h"
 #include "util/status.h"
+#include "viewer/axis_alignment.h"
 #include "viewer/report_profiles.h"
 #include "viewer/track_index.h"
 
@@ -69,6 +70,17 @@ class ViewerData {
                         std::unordered_map<std::uint32_t, EventFacts>& facts) const;
   // /api/diff
   std::string DiffJson(std::size_t a, std::size_t b) const;
+  // The time axis the command line asked for (`--align`; default: starts), and
+  // /api/alignment's answer without `nvtx`: AxisAlignmentJson of it. An NVTX range to align
+  // on must be in every report: an error naming those without it (nothing is changed), said
+  // before a page opens on something else.
+  Status SetAlignment(AxisAlignment alignment);
+  const AxisAlignment& alignment() const { return alignment_; }
+  // Where the first instance of the NVTX range `range` starts in each report (absolute ns,
+  // in report order); an error naming the reports that have none (axis_alignment.h).
+  StatusOr<std::vector<std::uint64_t>> NvtxRangeAnchors(std::string_view range) const;
+  // /api/alignment?nvtx=NAME: {"range":NAME,"starts":[...]} (NvtxRangeAnchors).
+  StatusOr<std::string> NvtxRangeAnchorsJson(std::string_view range) const;
   // /api/findings: the report's trace and kernel findings (viewer/report_findings.h),
   // computed on first use and kept.
   StatusOr<std::string> FindingsJson(std::size_t report) const;
@@ -97,6 +109,7 @@ class ViewerData {
                                    const analysis::TimeWindow& window) const;
   ViewerData() = default;
   std::vector<Loaded> reports_;
+  AxisAlignment alignment_;
   std::mutex summaries_mutex_;  // guards summaries_ only, never held while computing one
   std::map<std::vector<std::size_t>, std::string> summaries_;
 };

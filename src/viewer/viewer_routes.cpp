@@ -165,6 +165,17 @@ HttpResponse Search(ViewerData& data, const HttpRequest& request) {
   return Json(SearchJson(data.index(report.value()), query->second, kMaxSearchMatches));
 }
 
+// Without `nvtx`: the alignment the command line asked for; with it, where that NVTX range
+// first starts in each report (404 naming the reports without it).
+HttpResponse Alignment(ViewerData& data, const HttpRequest& request) {
+  auto range = request.query.find("nvtx");
+  if (range == request.query.end()) return Json(AxisAlignmentJson(data.alignment()));
+  if (range->second.empty()) return JsonError(400, "parameter 'nvtx' needs a range name");
+  StatusOr<std::string> anchors = data.NvtxRangeAnchorsJson(range->second);
+  if (!anchors.ok()) return JsonError(404, anchors.status().message());
+  return Json(std::move(anchors.value()));
+}
+
 HttpResponse Diff(ViewerData& data, const HttpRequest& request) {
   StatusOr<std::size_t> a = ReportIndex(data, request, "a");
   if (!a.ok()) return BadRequest(a.status());
@@ -197,6 +208,7 @@ HttpResponse HandleViewerRequest(ViewerData& data, std::span<const EmbeddedFile>
     if (path == "/api/diff") return Diff(data, request);
     if (path == "/api/findings") return Findings(data, request);
     if (path == "/api/search") return Search(data, request);
+    if (path == "/api/alignment") return Alignment(data, request);
     return JsonError(404, "unknown endpoint " + path.substr(0, 80));
   }
   std::optional<Asset> asset = FindAsset(assets, path);

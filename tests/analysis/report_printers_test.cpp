@@ -317,7 +317,7 @@ TEST_F(ReportPrintersTest, StatsTablesAggregateReports) {
             "\n"
             " Time (%)  Total Time (ns)  Instances     Avg (ns)     Med (ns)   Min (ns)   Max (ns)  StdDev (ns)   Style   Range\n"
             " --------  ---------------  ---------  -----------  -----------  ---------  ---------  -----------  -------  -----\n"
-            "    100.0        1,200,000          1  1,200,000.0  1,200,000.0  1,200,000  1,200,000          0.0  PushPop  step\n"
+            "    100.0        1,200,000          1  1,200,000.0  1,200,000.0  1,200,000  1,200,000          0.0  PushPop  :step\n"
             "\n");
   // clang-format on
 }

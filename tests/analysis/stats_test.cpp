@@ -227,7 +227,7 @@ TEST(NvtxSum, StylesDomainsAndWhatIsLeftOut) {
             // clang-format off
             "Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Style,Range\n"
             "69.0,100,1,100.0,100.0,100,100,0.0,StartEnd,io:load\n"
-            "27.6,40,2,20.0,20.0,10,30,14.1,PushPop,step\n"
+            "27.6,40,2,20.0,20.0,10,30,14.1,PushPop,:step\n"
             "3.4,5,1,5.0,5.0,5,5,0.0,PushPop,io:load\n");
   // clang-format on
 }

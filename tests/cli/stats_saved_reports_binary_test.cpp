@@ -130,8 +130,10 @@ TEST(StatsSavedReports, NvtxKernelSumCountsTheKernelsLaunchedInsideEachRange) {
   ASSERT_FALSE(ranges.empty()) << "the recording launches kernels inside ranges";
   ASSERT_EQ(rows.size(), ranges.size()) << result.out;
   for (const JsonValue& row : rows) {
-    std::string name = Field(row, "NVTX Range");
-    std::string quoted = "'" + name + "'";
+    // nsys's label: ":name" for the default domain (analysis::NsysRangeLabel).
+    std::string label = Field(row, "NVTX Range");
+    ASSERT_EQ(label.rfind(':', 0), 0u) << label;
+    std::string quoted = "'" + label.substr(1) + "'";
     EXPECT_EQ(Field(row, "Kern Inst"), QueryOne(report, "SELECT count(*) " + inside + quoted));
     EXPECT_EQ(Field(row, "NVTX Inst"),
               QueryOne(report, "SELECT count(DISTINCT n.id) " + inside + quoted));
@@ -150,7 +152,9 @@ TEST(StatsSavedReports, NvtxGpuProjectionSpansTheRangesGpuWork) {
   const std::vector<JsonValue>& rows = Rows(document, "nvtx_gpu_proj_sum");
   ASSERT_FALSE(rows.empty()) << result.out;
   for (const JsonValue& row : rows) {
-    std::string name = "'" + Field(row, "Range") + "'";
+    std::string label = Field(row, "Range");
+    ASSERT_EQ(label.rfind(':', 0), 0u) << label;  // the default domain: ":name"
+    std::string name = "'" + label.substr(1) + "'";
     // Per instance of the range: the GPU work its API calls launched, kernels, copies, memsets.
     std::string per_instance =
         "SELECT n.id AS id, n.duration AS range_time, max(g.\"end\") - min(g.start) AS proj, "
@@ -171,8 +175,8 @@ TEST(StatsSavedReports, NvtxGpuProjectionSpansTheRangesGpuWork) {
   }
   // The outer range holds the inner ones: it is nested in nothing and has children.
   for (const JsonValue& row : rows) {
-    if (Field(row, "Range") == "outer") EXPECT_EQ(Field(row, "Avg Range Lvl"), "0.0");
-    if (Field(row, "Range") == "inner") EXPECT_EQ(Field(row, "Avg Range Lvl"), "1.0");
+    if (Field(row, "Range") == ":outer") EXPECT_EQ(Field(row, "Avg Range Lvl"), "0.0");
+    if (Field(row, "Range") == ":inner") EXPECT_EQ(Field(row, "Avg Range Lvl"), "1.0");
   }
 }
 

@@ -11,6 +11,8 @@
 #include <thread>
 #include <vector>
 
+#include "util/nccl_kernels.h"
+
 namespace gpuscope::cupti {
 namespace {
 
@@ -151,6 +153,75 @@ TEST(LaunchSelection, TheProfilerGoesOnceAfterTheLastSelectedLaunchAcrossThreads
   EXPECT_EQ(disables.load(), 1);
   EXPECT_EQ(measured_after_disable.load(), 0);
   EXPECT_EQ(selection.pending(), 0);
+}
+
+// NCCL's kernels, as CUDA 13's driver names them at launch (mangled) and older NCCL's.
+constexpr const char* kAllReduce =
+    "_Z39ncclDevKernel_AllReduce_Sum_f32_RING_LL24ncclDevKernelArgsStorageILm4096EE";
+constexpr const char* kOldAllGather = "_Z39ncclKernel_AllGather_RING_LL_Sum_int8_t12ncclWorkElem";
+
+TEST(NcclKernels, EverySpellingOfACollectiveIsNccls) {
+  EXPECT_TRUE(IsNcclKernel(kAllReduce));
+  EXPECT_TRUE(IsNcclKernel(kOldAllGather));
+  EXPECT_TRUE(
+      IsNcclKernel("ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)"));
+  EXPECT_TRUE(IsNcclKernel("void ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclWorkElem)"));
+  EXPECT_TRUE(IsNcclKernel("ncclDevKernel_Generic"));
+  EXPECT_TRUE(IsNcclKernel("void ncclAllReduceRingLLKernel_sum_f32(CollectiveArgs)"));
+  EXPECT_EQ(KernelIdentifier(kAllReduce), "ncclDevKernel_AllReduce_Sum_f32_RING_LL");
+  EXPECT_EQ(KernelIdentifier("void k<int>(int*)"), "k");
+  // Names that only mention NCCL, or whose mangling does not start the identifier with it.
+  EXPECT_FALSE(IsNcclKernel(kSaxpy));
+  EXPECT_FALSE(IsNcclKernel("my_ncclDevKernel_wrapper"));
+  EXPECT_FALSE(IsNcclKernel("ncclPrepareBuffers(float*)"));
+  EXPECT_FALSE(IsNcclKernel("_ZN4nccl13ncclDevKernel_3runEv"));
+  EXPECT_FALSE(IsNcclKernel("_Z99ncclDevKernel_"));  // a length past the end
+  EXPECT_FALSE(IsNcclKernel(""));
+}
+
+// `profile -k regex:nccl` in kernel replay: the collective is selected (it counts for -c),
+// refused with the reason, said once; other kernels are measured as before.
+TEST(LaunchSelection, AnNcclCollectiveIsSelectedButNeverReplayedInKernelReplay) {
+  KernelFilterSpec spec = NameSpec("regex:nccl|saxpy");
+  spec.launch_count = 3;
+  LaunchSelection selection(spec, model::ReplayMode::kKernel);
+  SelectedLaunch first = selection.Decide(Launch(kAllReduce));
+  ASSERT_TRUE(first.profile);
+  EXPECT_TRUE(first.say_refusal);
+  EXPECT_NE(first.refusal.find("would deadlock"), std::string_view::npos) << first.refusal;
+  EXPECT_NE(first.refusal.find("--replay-mode application"), std::string_view::npos);
+  EXPECT_NE(first.refusal.find("range replay"), std::string_view::npos);
+  EXPECT_EQ(selection.pending(), 1);  // recorded as not measured, then finished like any other
+  EXPECT_FALSE(selection.FinishSelected());
+
+  SelectedLaunch saxpy = selection.Decide(Launch(kSaxpy));
+  ASSERT_TRUE(saxpy.profile);
+  EXPECT_TRUE(saxpy.refusal.empty());
+  EXPECT_FALSE(saxpy.say_refusal);
+  EXPECT_FALSE(selection.FinishSelected());
+
+  SelectedLaunch second = selection.Decide(Launch(kOldAllGather));
+  ASSERT_TRUE(second.profile);
+  EXPECT_EQ(second.refusal, first.refusal);
+  EXPECT_FALSE(second.say_refusal) << "said once per process";
+  EXPECT_TRUE(selection.FinishSelected()) << "-c 3 reached: the profiler can go";
+  EXPECT_TRUE(selection.Exhausted());
+}
+
+// Application replay runs the whole program again, every rank with it: collectives are
+// measured there, and an unselected collective is never refused (nothing to refuse).
+TEST(LaunchSelection, ApplicationReplayAndUnselectedCollectivesAreNotRefused) {
+  LaunchSelection application(NameSpec("regex:nccl"), model::ReplayMode::kApplication);
+  SelectedLaunch measured = application.Decide(Launch(kAllReduce));
+  EXPECT_TRUE(measured.profile);
+  EXPECT_TRUE(measured.refusal.empty());
+
+  LaunchSelection saxpy_only(NameSpec("regex:saxpy"), model::ReplayMode::kKernel);
+  SelectedLaunch unselected = saxpy_only.Decide(Launch(kAllReduce));
+  EXPECT_FALSE(unselected.profile);
+  EXPECT_TRUE(unselected.refusal.empty());
+  EXPECT_FALSE(unselected.say_refusal);
+  EXPECT_EQ(ReplayRefusal(kSaxpy, model::ReplayMode::kKernel), "");
 }
 
 }  // namespace

@@ -301,6 +301,93 @@ describe('the real gpuscope binary', {skip: !gpuscope && 'GPUSCOPE_BIN is not se
     }
   });
 
+  // The slow variant's kernels before the burst run longer, so 'tiny burst' starts later in
+  // slow.sqlite than in fast.sqlite: aligned on that range, both bursts start at one axis time.
+  test('two reports aligned on an NVTX range, from the command line and in the viewer', async () => {
+    const kRange = 'tiny burst';
+    // Where each report's first 'tiny burst' sits on the axis (found by the search box's query).
+    const burstsOnAxis = (page) => page.evaluate(async (name) => {
+      const viewer = window.gpuscopeViewer;
+      const starts = [];
+      for (const report of viewer.reports) {
+        const found = await viewer.source.search(report.index, name);
+        const range = found.matches.find((m) => m.type === 'nvtx' && m.name === name);
+        starts.push(viewer.timeline.toAxis(report.index, range.s));
+      }
+      return starts;
+    }, kRange);
+    const alignedOnTheRange = async (page, label) => {
+      await page.waitForFunction(() => window.gpuscopeViewer.timeline.align === 'nvtx');
+      await waitForIdle(page);
+      const [fast, slow] = await burstsOnAxis(page);
+      assert.equal(slow, fast, `${label}: both bursts start at one axis time`);
+      assert.equal(await page.inputValue('#align-pick'), 'nvtx');
+      assert.equal(await page.inputValue('#align-range'), kRange);
+    };
+
+    // On the command line: the page of `gpuscope report` and `gpuscope view`.
+    const html = path.join(work, 'aligned-nvtx.html');
+    execFileSync(
+        gpuscope, ['report', '--align', `nvtx:${kRange}`, '-o', html, ...reports], {stdio: 'pipe'});
+    const reportPage = await openPage(browser, pathToFileURL(html).href);
+    try {
+      await alignedOnTheRange(reportPage, 'report page');
+      assert.deepEqual(reportPage.problems, []);
+    } finally {
+      await reportPage.close();
+    }
+    const aligned = await startView(['--align', `nvtx:${kRange}`, ...reports]);
+    try {
+      const page = await openPage(browser, aligned.url);
+      try {
+        await alignedOnTheRange(page, 'view');
+        await shot(page, 'aligned-nvtx');
+        assert.deepEqual(page.problems, []);
+      } finally {
+        await page.close();
+      }
+    } finally {
+      aligned.server.kill('SIGTERM');
+    }
+
+    // In the viewer: opened on the starts (the bursts apart), then aligned with the control;
+    // a range one report lacks is said in one line and the axis stays as it was.
+    const plain = await startView(reports);
+    try {
+      const page = await openPage(browser, plain.url);
+      try {
+        await waitForIdle(page);
+        const [fast, slow] = await burstsOnAxis(page);
+        assert.ok(slow - fast > 1000, `on their starts the bursts are ${slow - fast} ns apart`);
+        assert.equal(await page.isHidden('#align-range'), true);
+        await page.selectOption('#align-pick', 'nvtx');
+        await page.fill('#align-range', kRange);
+        await page.press('#align-range', 'Enter');
+        await alignedOnTheRange(page, 'viewer control');
+        await shot(page, 'aligned-nvtx-control');
+        const offsets = await page.evaluate(() => [...window.gpuscopeViewer.timeline.offsets]);
+
+        await page.fill('#align-range', 'no such range');
+        await page.press('#align-range', 'Enter');
+        await page.waitForFunction(() => /cannot align/.test(document.getElementById('status').textContent));
+        assert.equal(
+            await page.textContent('#status'),
+            'cannot align on NVTX range \'no such range\': no range of that name in reports ' +
+                '#0 (fast.sqlite), #1 (slow.sqlite)');
+        assert.deepEqual(
+            await page.evaluate(() => [...window.gpuscopeViewer.timeline.offsets]), offsets,
+            'the axis stays as it was');
+        await shot(page, 'aligned-nvtx-missing');
+        // The server's 404 is logged by the browser; nothing else may be.
+        assert.deepEqual(page.problems.filter((p) => !/status of 404/.test(p)), []);
+      } finally {
+        await page.close();
+      }
+    } finally {
+      plain.server.kill('SIGTERM');
+    }
+  });
+
   test('gpuscope export --format chrome writes valid Trace Event Format', () => {
     const out = path.join(work, 'trace.json');
     execFileSync(

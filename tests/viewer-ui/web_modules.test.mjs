@@ -301,6 +301,19 @@ test('report alignment: starts aligned by default, absolute on request, answers 
   assert.equal(answer.slices[0].s, 5100, 'the source answer is left as it was');
 });
 
+test('report alignment on an NVTX range: the anchors meet, whatever the starts', () => {
+  const reports = [{index: 0, start: 5000, end: 9000}, {index: 1, start: 1000, end: 2000}];
+  // The range starts 700 ns into report 0 and 300 ns into report 1.
+  const anchors = new Map([[0, 5700], [1, 1300]]);
+  const offsets = reportOffsets(reports, 'nvtx', anchors);
+  assert.deepEqual([...offsets], [[0, 4400], [1, 0]]);
+  assert.equal(5700 - offsets.get(0), 1300 - offsets.get(1));
+  // Not the starts' alignment, which would leave them 400 ns apart.
+  assert.notDeepEqual([...offsets], [...reportOffsets(reports, 'starts')]);
+  // A report without an anchor (a single report picked) falls back to its start.
+  assert.deepEqual([...reportOffsets(reports, 'nvtx', new Map([[0, 5700]]))], [[0, 4700], [1, 0]]);
+});
+
 test('the modules bundle into one script: no cycles, unique top-level names, app.js last', () => {
   const order = moduleOrder();
   assert.equal(order[order.length - 1], 'app.js');

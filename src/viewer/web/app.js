@@ -10,7 +10,7 @@ import {bucketFacts, sliceFacts} from './event_facts.js';
 import {citingFindingsBlock, findingsCiting, renderFindings} from './findings_view.js';
 import {formatBytes, formatCount, formatDuration} from './format.js';
 import {renderKernelPage} from './kernel_page.js';
-import {kAlignAbsolute, kAlignStarts} from './report_alignment.js';
+import {kAlignAbsolute, kAlignNvtx, kAlignStarts} from './report_alignment.js';
 import {bindSearchBox} from './search_box.js';
 import {EmbeddedSource} from './source_embedded.js';
 import {HttpSource} from './source_http.js';
@@ -26,7 +26,11 @@ const viewer = {
   timeline: null,
   selected: null,
   errors: [],
-  align: kAlignStarts,  // several reports: aligned on their starts, or at absolute time
+  // Several reports: aligned on their starts, at absolute time, or on an NVTX range
+  // (alignRange, and where its first instance starts in each report: anchors).
+  align: kAlignStarts,
+  alignRange: '',
+  anchors: new Map(),
 };
 window.gpuscopeViewer = viewer;
 
@@ -138,7 +142,7 @@ async function openTimeline() {
         onRange: (range) => showRangeStats(range),
         onError: showError,
       },
-      {align: viewer.align});
+      {align: viewer.align, anchors: viewer.anchors});
   viewer.timeline = timeline;
   await timeline.load();
 }
@@ -339,6 +343,64 @@ function cutWarning(report) {
   ];
 }
 
+/**
+ * Aligns the reports on the first instance of the NVTX range `name`. A report without it
+ * leaves the axis as it was and says so (one line naming the reports); false then.
+ */
+async function alignOnRange(name) {
+  try {
+    viewer.anchors = await viewer.source.rangeStarts(name);
+  } catch (error) {
+    showError(error);
+    return false;
+  }
+  viewer.align = kAlignNvtx;
+  viewer.alignRange = name;
+  return true;
+}
+
+function alignControls() {
+  const align = el(
+      'select', {id: 'align-pick', 'aria-label': 'time axis of several reports'},
+      el('option', {value: kAlignStarts}, 'Aligned on their starts'),
+      el('option', {value: kAlignAbsolute}, 'Absolute time'),
+      el('option', {value: kAlignNvtx}, 'Aligned on an NVTX range'));
+  align.value = viewer.align;
+  const range = el('input', {
+    id: 'align-range',
+    type: 'text',
+    placeholder: 'NVTX range, then Enter',
+    'aria-label': 'NVTX range to align the reports on',
+    value: viewer.alignRange,
+  });
+  range.hidden = viewer.align !== kAlignNvtx;
+  const applyRange = async () => {
+    const name = range.value.trim();
+    if (!name) return;
+    if (await alignOnRange(name)) {
+      openTimeline().catch(showError);
+    } else {
+      align.value = viewer.align;  // the axis stays as it was
+      range.hidden = viewer.align !== kAlignNvtx;
+    }
+  };
+  range.addEventListener('change', () => applyRange());
+  align.addEventListener('change', () => {
+    range.hidden = align.value !== kAlignNvtx;
+    if (align.value === kAlignNvtx) {
+      if (range.value.trim()) {
+        applyRange();
+      } else {
+        range.focus();
+      }
+      return;
+    }
+    viewer.align = align.value;
+    openTimeline().catch(showError);
+  });
+  return [align, range];
+}
+
 function renderHeader() {
   const info = document.getElementById('report-info');
   const warnings = viewer.reports.flatMap(
@@ -349,24 +411,14 @@ function renderHeader() {
          viewer.reports.map((r) => el('option', {value: String(r.index)}, reportLabel(r)))) :
       null;
   if (picker) picker.addEventListener('change', () => openTimeline().catch(showError));
-  const align = viewer.reports.length > 1 ?
-      el('select', {id: 'align-pick', 'aria-label': 'time axis of several reports'},
-         el('option', {value: kAlignStarts}, 'Aligned on their starts'),
-         el('option', {value: kAlignAbsolute}, 'Absolute time')) :
-      null;
-  if (align) {
-    align.addEventListener('change', () => {
-      viewer.align = align.value;
-      openTimeline().catch(showError);
-    });
-  }
+  const align = viewer.reports.length > 1 ? alignControls() : null;
   const devices = viewer.reports.flatMap((r) => r.devices || []).map((d) => `${d.name} (${d.id})`);
   replaceChildren(
       info,
       viewer.reports.length === 1 ? reportLabel(viewer.reports[0]) :
                                     `${viewer.reports.length} reports`,
       devices.length ? ' \u00b7 ' + [...new Set(devices)].join(', ') : '', picker ? ' ' : '',
-      picker, align ? ' ' : '', align);
+      picker, align ? ' ' : '', align || []);
   replaceChildren(
       document.getElementById('warnings'),
       warnings.map((w) => el('div', {className: 'warning'}, w)));
@@ -387,6 +439,10 @@ async function main() {
     showFatal('no reports to show');
     return;
   }
+  // The axis the command line asked for (`--align`); a range was checked there.
+  const initial = await viewer.source.alignment().catch(() => ({mode: kAlignStarts}));
+  if (initial.mode === kAlignAbsolute) viewer.align = kAlignAbsolute;
+  if (initial.mode === kAlignNvtx && initial.range) await alignOnRange(initial.range);
   renderHeader();
   bindSearchBox(document.getElementById('search-box'), {
     timeline: () => viewer.timeline,

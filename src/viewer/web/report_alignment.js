@@ -1,19 +1,30 @@
 // How several reports share the timeline's one axis. Each report's events are drawn at
 // (time - offset): aligned on their starts (the default: processes of different runs, or a
-// run recorded days after another, sit side by side) or at absolute time (processes of one
-// run, which share CUPTI's clock). Pure: no DOM.
+// run recorded days after another, sit side by side), at absolute time (processes of one
+// run, which share CUPTI's clock), or on an NVTX range: the first instance of the range
+// starts at the same axis time in every report (`--align nvtx:NAME`; the anchors are where
+// it starts in each report, from the source's rangeStarts()). Pure: no DOM.
 
 export const kAlignStarts = 'starts';
 export const kAlignAbsolute = 'absolute';
+export const kAlignNvtx = 'nvtx';
 
-/** Map report index -> offset (ns) to subtract from its times. */
-export function reportOffsets(reports, mode) {
+/**
+ * Map report index -> offset (ns) to subtract from its times. `anchors` (kAlignNvtx): Map
+ * report index -> the time that is aligned (a report without one falls back to its start).
+ */
+export function reportOffsets(reports, mode, anchors = new Map()) {
   const offsets = new Map();
-  const starts = reports.map((r) => r.start).filter(Number.isFinite);
-  const reference = starts.length ? Math.min(...starts) : 0;
+  const anchorOf = (report) =>
+      mode === kAlignNvtx && Number.isFinite(anchors.get(report.index)) ?
+      anchors.get(report.index) :
+      report.start;
+  const points = reports.map(anchorOf).filter(Number.isFinite);
+  const reference = points.length ? Math.min(...points) : 0;
   for (const report of reports) {
-    const aligned = mode !== kAlignAbsolute && Number.isFinite(report.start);
-    offsets.set(report.index, aligned ? report.start - reference : 0);
+    const anchor = anchorOf(report);
+    const aligned = mode !== kAlignAbsolute && Number.isFinite(anchor);
+    offsets.set(report.index, aligned ? anchor - reference : 0);
   }
   return offsets;
 }

@@ -181,6 +181,41 @@ export class EmbeddedSource {
     return {total, matches: matches.slice(0, kMaxSearchMatches)};
   }
 
+  /** The time axis `gpuscope report --align` asked for (starts when the page does not say). */
+  async alignment() {
+    return this.data.alignment || {mode: 'starts'};
+  }
+
+  /**
+   * As the server's /api/alignment?nvtx=NAME, from the embedded NVTX events: Map report index
+   * -> the start of the range's first instance; an Error naming every report without one.
+   */
+  async rangeStarts(name) {
+    const starts = new Map();
+    const missing = [];
+    for (const report of this.data.reports) {
+      let first = Infinity;
+      for (const columns of Object.values((this.data.events || {})[String(report.index)] || {})) {
+        if (!columns.s || columns.v) continue;
+        for (let i = 0; i < columns.s.length && columns.s[i] < first; i++) {
+          if (typeAt(columns, i) === 'nvtx' && this.nameAt(columns, i) === name) first = columns.s[i];
+        }
+      }
+      if (Number.isFinite(first)) {
+        starts.set(report.index, first);
+      } else {
+        const file = String(report.path || '').split('/').pop();
+        missing.push(`#${report.index} (${file})`);
+      }
+    }
+    if (missing.length) {
+      throw new Error(
+          `cannot align on NVTX range '${name}': no range of that name in ` +
+          `${missing.length === 1 ? 'report' : 'reports'} ${missing.join(', ')}`);
+    }
+    return starts;
+  }
+
   /** The tables of a range need the analysis of `gpuscope stats`, which runs in the server. */
   async rangeSummary() {
     throw new Error(

@@ -69,6 +69,20 @@ export class HttpSource {
     return this.get('/api/findings', {report});
   }
 
+  /** The time axis the command line asked for: {mode: 'starts'|'absolute'|'nvtx', range}. */
+  alignment() {
+    return this.get('/api/alignment', {});
+  }
+
+  /**
+   * Map report index -> where the first instance of the NVTX range `name` starts; rejects
+   * with the server's one line naming the reports that have no such range.
+   */
+  async rangeStarts(name) {
+    const answer = await this.get('/api/alignment', {nvtx: name});
+    return new Map((answer.starts || []).map((t, index) => [index, t]));
+  }
+
   /** GET path?params as JSON; a failure becomes an Error with the server's one-line message. */
   async get(path, params) {
     const query = new URLSearchParams();

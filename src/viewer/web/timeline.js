@@ -18,7 +18,8 @@ export class Timeline {
   /**
    * `container`: element to fill; `source`: EmbeddedSource or HttpSource; `reports`: entries of
    * reports() to show; `hooks`: {onHover(hit, x, y) | onHover(null), onSelect(slice),
-   * onRange({t0, t1}), onError}; `options`: {align: 'starts' | 'absolute'}.
+   * onRange({t0, t1}), onError}; `options`: {align: 'starts' | 'absolute' | 'nvtx', anchors:
+   * Map report index -> the aligned time (nvtx)}.
    */
   constructor(container, source, reports, hooks, options = {}) {
     this.source = source;
@@ -26,7 +27,7 @@ export class Timeline {
     this.hooks = hooks;
     // Times on screen are report times minus the report's offset (report_alignment.js).
     this.align = options.align || kAlignStarts;
-    this.offsets = reportOffsets(reports, this.align);
+    this.offsets = reportOffsets(reports, this.align, options.anchors);
     // A report that never flushed has no start or end: it must not make the axis NaN.
     const starts =
         reports.filter((r) => Number.isFinite(r.start)).map((r) => this.toAxis(r.index, r.start));

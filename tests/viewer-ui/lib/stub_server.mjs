@@ -86,6 +86,14 @@ async function answerApi(source, endpoint, params) {
       return source.diff(number('a'), number('b'));
     case 'findings':
       return source.findings(number('report'));
+    case 'alignment': {
+      // As the server: the command line's alignment, or where an NVTX range first starts
+      // (an error, 404, names the reports without it).
+      const range = params.get('nvtx');
+      if (range === null) return source.alignment();
+      const starts = await source.rangeStarts(required(params, 'nvtx'));
+      return {range, starts: [...starts.values()]};
+    }
     default: {
       const error = new Error('unknown endpoint /api/' + endpoint);
       error.status = 404;
