@@ -1,0 +1,77 @@
+// Prints the report's event tables as JSON, straight from their one declaration
+// (src/store/event_table_defs.h): per table its name and start column, per column its SQL
+// name, how it is stored and its meaning. The Python package (python/gpuscope) reads a copy
+// of this output (python/gpuscope/event_tables.json); tests/python checks that the copy is
+// what this program prints, so the two sides cannot drift apart.
+#include <iostream>
+#include <string>
+#include <string_view>
+#include <tuple>
+
+#include "store/event_tables.h"
+#include "store/schema.h"
+
+namespace {
+
+using gpuscope::store::Stored;
+
+std::string_view StoredName(Stored how) {
+  switch (how) {
+    case Stored::kInteger: return "integer";
+    case Stored::kTime: return "time";
+    case Stored::kName: return "name";
+    case Stored::kKernelName: return "kernel_name";
+    case Stored::kOptionalName: return "optional_name";
+    case Stored::kWriterFlag: return "writer_flag";
+  }
+  return "unknown";
+}
+
+std::string JsonString(std::string_view text) {
+  std::string out = "\"";
+  for (char c : text) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      default: out += c;
+    }
+  }
+  return out + "\"";
+}
+
+template <typename Table>
+void PrintTable(bool last) {
+  std::cout << "    {\"name\": " << JsonString(Table::kName)
+            << ", \"start_column\": " << JsonString(Table::kStartColumn) << ", \"columns\": [\n";
+  std::size_t index = 0;
+  std::apply(
+      [&](const auto&... column) {
+        ((std::cout << "      {\"name\": " << JsonString(column.name) << ", \"stored\": "
+                    << JsonString(StoredName(std::decay_t<decltype(column)>::kStored))
+                    << ", \"doc\": " << JsonString(column.doc) << "}"
+                    << (++index < gpuscope::store::kColumnCount<Table> ? ",\n" : "\n")),
+         ...);
+      },
+      gpuscope::store::kColumnsOf<Table>);
+  std::cout << "    ]}" << (last ? "\n" : ",\n");
+}
+
+template <typename... Tables>
+void PrintTables(gpuscope::store::TableList<Tables...>) {
+  std::size_t index = 0;
+  (PrintTable<Tables>(++index == sizeof...(Tables)), ...);
+}
+
+}  // namespace
+
+int main() {
+  std::cout << "{\n  \"format\": " << JsonString(gpuscope::store::kReportFormat)
+            << ",\n  \"application_id\": " << gpuscope::store::kApplicationId
+            << ",\n  \"schema_version\": " << gpuscope::store::kSchemaVersion
+            << ",\n  \"oldest_readable_schema_version\": "
+            << gpuscope::store::kOldestReadableSchemaVersion << ",\n  \"tables\": [\n";
+  PrintTables(gpuscope::store::EventTableList{});
+  std::cout << "  ]\n}\n";
+  return std::cout.good() ? 0 : 1;
+}
