@@ -1,7 +1,8 @@
 """Read-only connections to reports, hardened against files gpuscope did not write.
 
 A "report" handed to the package may be any SQLite file, crafted or damaged. Like the C++
-reader (src/store/hostile_file_guard), the connection is opened read-only (``mode=ro``),
+reader (src/store/hostile_file_guard), the connection is opened read-only (``mode=ro``: only
+TEMP tables can be written),
 runs no code the file brings (``trusted_schema`` off, no views are ever read), and each
 statement gets a work budget so that a damaged b-tree that loops becomes an error, not a
 hang. Every SQLite failure surfaces as one ``ReportError`` naming the file.
@@ -40,8 +41,9 @@ class Connection:
             raise ReportError(f"{self.path}: cannot open: {error}") from None
         self._db.set_progress_handler(self._on_progress, _TICK)
         try:
+            # mode=ro keeps the file unchanged; TEMP tables (an analysis' own index) stay
+            # possible, in SQLite's temporary storage.
             self._db.execute("PRAGMA trusted_schema = OFF")
-            self._db.execute("PRAGMA query_only = ON")
             self._check_identity()
         except BaseException:
             self._db.close()

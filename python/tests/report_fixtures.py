@@ -80,13 +80,18 @@ class ReportFile:
         marks = ", ".join("?" for _ in values)
         self.db.execute(f"INSERT INTO {table}({names}) VALUES ({marks})", tuple(values.values()))
 
+    def add_api_call(self, name, start, correlation, nested=0, domain=1):
+        self._insert("api_calls", {"domain": domain, "cbid": 211, "name_id": self.string(name),
+                                   "start": start, "end": start + 1500, "process_id": 1000,
+                                   "thread_id": 1, "correlation_id": correlation,
+                                   "return_value": 0, "nested": nested})
+
     def add_launch(self, name, api_start, start, end, stream=7, demangled=None, **extra):
-        """A kernel (relative ns) and its cudaLaunchKernel call, correlated."""
+        """A kernel (relative ns) and its cudaLaunchKernel call (none when api_start is
+        None), correlated."""
         self.correlation += 1
-        self._insert("api_calls", {"domain": 1, "cbid": 211, "name_id": self.string("cudaLaunchKernel"),
-                                   "start": api_start, "end": api_start + 1500, "process_id": 1000,
-                                   "thread_id": 1, "correlation_id": self.correlation,
-                                   "return_value": 0, "nested": 0})
+        if api_start is not None:
+            self.add_api_call("cudaLaunchKernel", api_start, self.correlation)
         kernel = {"name_id": self.string(name, demangled or name), "start": start, "end": end,
                   "device_id": 0, "context_id": 1, "stream_id": stream,
                   "correlation_id": self.correlation, "grid_id": self.correlation,

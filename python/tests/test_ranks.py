@@ -5,7 +5,7 @@ import pytest
 
 import gpuscope
 from gpuscope.ranks import collective_kind, is_nccl_kernel
-from report_fixtures import ALLREDUCE, RankJob, write_rank_reports
+from report_fixtures import ALLREDUCE, RankJob, ReportFile, write_rank_reports
 
 
 def test_nccl_kernels_are_recognised_mangled_or_demangled():
@@ -54,19 +54,19 @@ def test_breakdown_adds_up_to_the_reports(job_with_straggler):
         durations = kernels["end"] - kernels["start"]
         row = comm.loc[rank]
         # The synthetic kernels of a rank never overlap one another.
-        assert row["Compute"] == durations[~nccl].sum()
-        assert row["Communication"] == durations[nccl].sum()
-        assert row["Overlap"] == 0 and row["Exposed"] == row["Communication"]
+        assert row["Compute (ns)"] == durations[~nccl].sum()
+        assert row["Communication (ns)"] == durations[nccl].sum()
+        assert row["Overlap (ns)"] == 0 and row["Exposed (ns)"] == row["Communication (ns)"]
         activity_start = min(kernels["start"].min(), *(c["start"].min() for c in copies))
-        assert row["Span"] == kernels["end"].max() - activity_start
+        assert row["Span (ns)"] == kernels["end"].max() - activity_start
         busy = durations.sum() + sum((c["end"] - c["start"]).sum() for c in copies)
-        assert row["Idle (host)"] + row["Idle (other)"] == row["Span"] - busy
+        assert row["Idle host (ns)"] + row["Idle other (ns)"] == row["Span (ns)"] - busy
         # Each step's first launch call starts after the gap before it began.
-        assert row["Idle (host)"] >= job.steps * 1_000
-        assert row["Idle (other)"] > 0
+        assert row["Idle host (ns)"] >= job.steps * 1_000
+        assert row["Idle other (ns)"] > 0
     # Every rank but the straggler waits for it in every step; it waits for no one.
-    assert comm.loc[5, "Wait on ranks"] == 0
-    assert (comm.drop(index=5)["Wait on ranks"] == job.steps * job.straggler_delay_ns).all()
+    assert comm.loc[5, "Wait on ranks (ns)"] == 0
+    assert (comm.drop(index=5)["Wait on ranks (ns)"] == job.steps * job.straggler_delay_ns).all()
 
 
 def test_the_straggler_is_named(job_with_straggler):
@@ -78,6 +78,39 @@ def test_the_straggler_is_named(job_with_straggler):
     assert "rank 5 (node01" in stragglers[0].message
     assert stragglers[0].time_ns == 7 * job.steps * job.straggler_delay_ns
     assert any(f.rule_id == "exposed_communication" for f in findings)
+
+
+def test_idle_gaps_are_the_hosts_when_the_launch_call_began_inside_them(schema, tmp_path):
+    path = str(tmp_path / "gaps.sqlite")
+    report = ReportFile(path, schema, start=0, end=1_000_000, rank=0)
+    report.add_launch("a", 50, 100, 200)
+    report.add_launch("b", 250, 300, 400)  # call inside the gap 200-300: host, 100 ns
+    report.add_launch("c", 150, 500, 600)  # call before the gap 400-500: other
+    d = report.add_launch("d", None, 700, 800)  # gap 600-700: only a nested driver call
+    report.add_api_call("cuLaunchKernel", 650, d, nested=1)  # inside it: does not count
+    e = report.add_launch("e", None, 900, 1000)  # gap 800-900: a call after the kernel began
+    report.add_api_call("cudaLaunchKernel", 950, e)  # does not count either
+    report.add_memcpy(1000, 1100)  # no gap, no call: nothing to count
+    report.close()
+    row = gpuscope.ranks.analyze([path]).rank_comm_sum.iloc[0]
+    assert row["Idle host (ns)"] == 100
+    assert row["Idle other (ns)"] == 300
+    assert row["Span (ns)"] == 1000 and row["Compute (ns)"] == 500
+
+
+def test_overlap_of_communication_with_compute(schema, tmp_path):
+    path = str(tmp_path / "overlap.sqlite")
+    report = ReportFile(path, schema, start=0, end=1_000_000, rank=0)
+    report.add_launch("gemm", 10, 100, 400)
+    report.add_launch("gemm", 10, 350, 500)  # overlaps the first: compute is their union
+    report.add_launch(ALLREDUCE, 10, 450, 700, stream=13)  # 50 ns beside compute
+    report.add_launch(ALLREDUCE, 10, 650, 750, stream=14)  # overlaps the first all-reduce
+    report.close()
+    row = gpuscope.ranks.analyze([path]).rank_comm_sum.iloc[0]
+    assert row["Compute (ns)"] == 400
+    assert row["Communication (ns)"] == 300
+    assert row["Overlap (ns)"] == 50 and row["Exposed (ns)"] == 250
+    assert row["Span (ns)"] == 650 and row["Idle host (ns)"] + row["Idle other (ns)"] == 0
 
 
 def test_no_straggler_without_a_late_rank(schema, tmp_path):

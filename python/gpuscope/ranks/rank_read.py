@@ -30,7 +30,7 @@ class Breakdown:
     communication: int = 0  # |union of NCCL kernels|
     overlap: int = 0  # |union(communication) ∩ union(compute)|
     busy: int = 0
-    idle_host: int = 0  # gaps ended by an activity whose launch call began inside the gap
+    idle_host: int = 0  # gaps closed by an activity whose launch call began inside the gap
     idle_other: int = 0
 
     @property
@@ -126,9 +126,13 @@ class _RankReader:
             parts.append((f'SELECT x.start, x."end", {name} AS name_id, x.correlation_id, '
                           f'{what} AS what, x.id FROM {table} x WHERE {where}', parameters))
         union = " UNION ALL ".join(sql for sql, _ in parts)
-        sql = (f'SELECT a.start, a."end", a.name_id, c.api_start FROM ({union}) a '
-               'LEFT JOIN (SELECT correlation_id, min(start) AS api_start FROM api_calls '
-               'GROUP BY correlation_id) c ON c.correlation_id = a.correlation_id '
+        # The launch call that counts: the latest outer call (not a driver call nested in a
+        # runtime call) of the activity's correlation id that began by the activity's start;
+        # a gap is the host's when that call began inside it. Looked up in the TEMP index
+        # _index_launch_calls made (the report has no index on correlation ids).
+        launch = ('(SELECT max(c.start) FROM temp.launch_calls c WHERE c.correlation_id = '
+                  'a.correlation_id AND c.start <= a.start)')
+        sql = (f'SELECT a.start, a."end", a.name_id, {launch} FROM ({union}) a '
                'ORDER BY a.start, a.what, a.id')
         return sql, [p for _, ps in parts for p in ps]
 
@@ -143,7 +147,16 @@ class _RankReader:
                 kinds[name_id] = collective_kind(name)
         return kinds
 
+    def _index_launch_calls(self):
+        """The outer API calls' (correlation id, start) in a TEMP table with an index, in
+        SQLite's temporary storage (on disk past its cache: bounded memory)."""
+        self.db.rows("CREATE TEMP TABLE launch_calls AS SELECT correlation_id, start "
+                     "FROM api_calls WHERE nested = 0 AND start IS NOT NULL")
+        self.db.rows("CREATE INDEX temp.launch_calls_by_correlation "
+                     "ON launch_calls(correlation_id, start)")
+
     def _stream_activity(self, data, run):
+        self._index_launch_calls()
         nccl_kinds = self._nccl_names()
         nccl_ids = np.array(sorted(nccl_kinds), dtype=np.int64)
         compute, communication, kernels, everything = (UnionMeasure() for _ in range(4))

@@ -10,8 +10,9 @@ from gpuscope.ranks.alignment import align, rank_order
 from gpuscope.ranks.nccl import match_collectives
 
 RANK_ALIGN_COLUMNS = ["Rank", "Host", "PID", "Offset (ns)", "Error (ns)", "Method"]
-RANK_COMM_SUM_COLUMNS = ["Rank", "Span", "Compute", "Communication", "Overlap", "Exposed",
-                         "Idle (host)", "Idle (other)", "Wait on ranks"]
+RANK_COMM_SUM_COLUMNS = ["Rank", "Host", "PID", "Span (ns)", "Compute (ns)",
+                         "Communication (ns)", "Overlap (ns)", "Exposed (ns)", "Idle host (ns)",
+                         "Idle other (ns)", "Wait on ranks (ns)"]
 
 STRAGGLER_MIN_SHARE = 0.5  # last in at least half the matched collectives
 STRAGGLER_MIN_LOST = 0.01  # of the mean span
@@ -68,7 +69,7 @@ def reduce_ranks(ranks):
     comm_rows = []
     for r, waited in zip(ranks, wait):
         b = r.breakdown
-        comm_rows.append([r.rank, b.span, b.compute, b.communication, b.overlap, b.exposed,
+        comm_rows.append([r.rank, r.host, r.pid, b.span, b.compute, b.communication, b.overlap, b.exposed,
                           b.idle_host, b.idle_other, waited])
     comm_table = pd.DataFrame(comm_rows, columns=RANK_COMM_SUM_COLUMNS)
     comm_table["Rank"] = comm_table["Rank"].astype("Int64")
