@@ -16,6 +16,7 @@ RANK_COMM_SUM_COLUMNS = ["Rank", "Host", "PID", "Span (ns)", "Compute (ns)",
 
 STRAGGLER_MIN_SHARE = 0.5  # last in at least half the matched collectives
 STRAGGLER_MIN_LOST = 0.01  # of the mean span
+STRAGGLER_OPT_LOST = 0.05  # from here the finding is OPT, below INF
 IMBALANCE_THRESHOLD = 0.10  # compute max vs median
 EXPOSED_THRESHOLD = 0.10  # of the rank's span
 
@@ -24,7 +25,7 @@ EXPOSED_THRESHOLD = 0.10  # of the rank's span
 class Finding:
     """A multi-rank finding (the C++ analysis::Finding's rule ids and severities)."""
     rule_id: str  # rank_straggler, rank_imbalance, exposed_communication
-    severity: str  # "WRN", "OPT", "INF"
+    severity: str  # "OPT", "INF" (ncu's spelling, as the C++ findings)
     title: str
     message: str
     rank: object = None  # the rank it names (None: unknown rank, see `path`)
@@ -52,6 +53,7 @@ def reduce_ranks(ranks):
     # Per matched collective, each rank's aligned start: who waits, who is last.
     wait = [0] * len(ranks)
     last_count = [0] * len(ranks)
+    last_kinds = [{} for _ in ranks]
     lost = [0] * len(ranks)
     for collective in matched:
         starts = [r.collectives[i].start + c.offset_ns
@@ -59,6 +61,7 @@ def reduce_ranks(ranks):
         latest = max(starts)
         last = starts.index(latest)
         last_count[last] += 1
+        last_kinds[last][collective.kind] = last_kinds[last].get(collective.kind, 0) + 1
         for index, start in enumerate(starts):
             wait[index] += latest - start
             lost[last] += latest - start
@@ -73,53 +76,76 @@ def reduce_ranks(ranks):
                           b.idle_host, b.idle_other, waited])
     comm_table = pd.DataFrame(comm_rows, columns=RANK_COMM_SUM_COLUMNS)
     comm_table["Rank"] = comm_table["Rank"].astype("Int64")
-    findings = _straggler(ranks, matched, last_count, lost)
+    findings = _straggler(ranks, matched, last_count, lost, last_kinds)
     findings += _imbalance(ranks) + _exposed(ranks)
     return RankAnalysis(align_table, comm_table, findings, clocks)
 
 
-def _straggler(ranks, matched, last_count, lost):
+def _percent(share):
+    return f"{100.0 * share:.1f}%"
+
+
+def _straggler(ranks, matched, last_count, lost, last_kinds):
+    """The rank the others lost most time waiting for (its start minus theirs, over the
+    collectives where it arrived last); named when it was last in at least half of them and
+    the others' loss reaches 1% of the mean span (OPT from 5%, else INF)."""
     if not matched or len(ranks) < 2:
         return []
     worst = max(range(len(ranks)), key=lambda i: (lost[i], -i))
-    mean_span = sum(r.breakdown.span for r in ranks) / len(ranks)
-    if last_count[worst] < STRAGGLER_MIN_SHARE * len(matched) or lost[worst] <= 0 or \
-            lost[worst] < STRAGGLER_MIN_LOST * mean_span:
+    mean_span = sum(r.breakdown.span for r in ranks) // len(ranks)
+    share_last = last_count[worst] / len(matched)
+    loss = lost[worst] / mean_span if mean_span else 0.0
+    if share_last < STRAGGLER_MIN_SHARE or loss < STRAGGLER_MIN_LOST:
         return []
     r = ranks[worst]
-    kinds = sorted({c.kind for c in matched})
-    message = (f"{_label(r)} ({r.host}, pid {r.pid}) arrived last in {last_count[worst]} of "
-               f"{len(matched)} matched collectives ({', '.join(kinds)}); the other ranks lost "
-               f"{lost[worst]} ns waiting for it ({100.0 * lost[worst] / mean_span:.1f}% of the "
-               "mean span)")
-    return [Finding("rank_straggler", "WRN", "Straggler rank", message, r.rank, r.path,
-                    lost[worst])]
+    others = len(ranks) - 1
+    kinds = ", ".join(f"{count} {kind}" for kind, count in sorted(last_kinds[worst].items()))
+    message = (f"{_label(r)} ({r.host}, pid {r.pid}) started its NCCL kernel last in "
+               f"{last_count[worst]} of {len(matched)} matched collectives "
+               f"({_percent(share_last)}: {kinds}); the other {others} ranks lost "
+               f"{lost[worst]} ns waiting for it there ({lost[worst] // others} ns per rank on "
+               f"average, {_percent(loss / others)} of the mean span)")
+    severity = "OPT" if loss >= STRAGGLER_OPT_LOST else "INF"
+    return [Finding("rank_straggler", severity, "Straggler rank in collectives", message,
+                    r.rank, r.path, lost[worst])]
 
 
 def _imbalance(ranks):
-    computes = [r.breakdown.compute for r in ranks]
+    """The busiest rank's compute more than 10% above the median rank's."""
     if len(ranks) < 2:
         return []
+    computes = [r.breakdown.compute for r in ranks]
     middle = median_low(computes)
     top = max(range(len(ranks)), key=lambda i: (computes[i], -i))
-    if middle <= 0 or computes[top] - middle <= IMBALANCE_THRESHOLD * middle:
+    if middle <= 0 or computes[top] <= middle:
+        return []
+    excess = (computes[top] - middle) / middle
+    if excess <= IMBALANCE_THRESHOLD:
         return []
     r = ranks[top]
-    message = (f"{_label(r)} ({r.host}) computes {computes[top]} ns, "
-               f"{100.0 * (computes[top] - middle) / middle:.1f}% more than the median rank "
-               f"({middle} ns): the others wait for it at every collective")
-    return [Finding("rank_imbalance", "WRN", "Compute imbalance across ranks", message, r.rank,
+    message = (f"{_label(r)} ({r.host}, pid {r.pid}) computed for {computes[top]} ns (kernels "
+               f"other than NCCL's), {_percent(excess)} more than the median rank's {middle} ns; "
+               "the ranks that finish first wait for it in the next collective")
+    return [Finding("rank_imbalance", "OPT", "Compute imbalance across ranks", message, r.rank,
                     r.path, computes[top] - middle)]
 
 
 def _exposed(ranks):
-    findings = []
-    for r in ranks:
-        b = r.breakdown
-        if b.span > 0 and b.exposed > EXPOSED_THRESHOLD * b.span:
-            message = (f"{_label(r)}: {b.exposed} ns of communication ({100.0 * b.exposed / b.span:.1f}% "
-                       f"of its span) overlaps no compute; of {b.communication} ns of NCCL "
-                       f"kernels, {b.overlap} ns run beside compute")
-            findings.append(Finding("exposed_communication", "OPT", "Exposed communication",
-                                    message, r.rank, r.path, b.exposed))
-    return findings
+    """One finding for the ranks whose NCCL kernels overlapped no compute for more than 10%
+    of their span, naming the worst."""
+    def share(r):
+        return r.breakdown.exposed / r.breakdown.span if r.breakdown.span else 0.0
+
+    exposed = [r for r in ranks if share(r) > EXPOSED_THRESHOLD]
+    if not exposed:
+        return []
+    worst = max(exposed, key=share)  # the first of equal shares
+    total = sum(r.breakdown.exposed for r in exposed)
+    b = worst.breakdown
+    message = (f"{len(exposed)} of {len(ranks)} ranks spent more than "
+               f"{_percent(EXPOSED_THRESHOLD)} of their span in NCCL kernels that no compute "
+               f"kernel overlapped ({total} ns in all); the most: {_label(worst)} ({worst.host}, "
+               f"pid {worst.pid}), {b.exposed} ns exposed of {b.communication} ns communication, "
+               f"{_percent(share(worst))} of its span")
+    return [Finding("exposed_communication", "OPT", "Exposed communication", message, worst.rank,
+                    worst.path, total)]
