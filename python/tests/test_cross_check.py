@@ -59,29 +59,39 @@ def test_rank_tables_equal_gpuscope_stats(rank_reports):
         assert rows == as_records(frame), name
 
 
+def summed_rows(name, report):
+    """The rows `gpuscope stats --report name` sums, from the DataFrames, by its rules
+    (analysis/stats_builders.cpp): timed rows; the API summary counts a driver call made inside
+    a runtime call once (the outer call); NVTX ranges only (no marks), named domain:range."""
+    if name == "cuda_gpu_kern_sum":
+        frame = report.kernels()
+        labels = frame["demangled"]
+    elif name == "cuda_api_sum":
+        frame = report.api_calls()
+        frame = frame[(frame["domain"] == 1) | ~frame["nested"]]
+        labels = frame["name"]
+    else:
+        frame = report.nvtx()
+        frame = frame[frame["kind"] != 0]
+        labels = frame["domain"].where(frame["domain"] == "", frame["domain"] + ":") + frame["name"]
+    timed = frame["start"].notna() & frame["end"].notna() & (frame["end"] >= frame["start"])
+    return frame[timed], set(labels[timed])
+
+
 @pytest.mark.parametrize("path", sorted(glob.glob(os.path.join(
     os.environ.get("GPUSCOPE_TEST_DATA_DIR", ""), "reports", "*.sqlite"))))
 def test_recorded_report_frames_add_up_to_gpuscope_stats(path):
-    tables = gpuscope_json("stats", "--report", "cuda_gpu_kern_sum,cuda_api_sum,nvtx_sum",
-                           "--format", "json", path)
+    names = {"cuda_gpu_kern_sum": ("Instances", "Name"), "cuda_api_sum": ("Num Calls", "Name"),
+             "nvtx_sum": ("Instances", "Range")}
+    tables = gpuscope_json("stats", "--report", ",".join(names), "--format", "json", path)
     with gpuscope.open(path) as report:
-        frames = {"cuda_gpu_kern_sum": report.kernels(), "cuda_api_sum": report.api_calls(),
-                  "nvtx_sum": report.nvtx()}
-    counts = {"cuda_gpu_kern_sum": "Instances", "cuda_api_sum": "Num Calls",
-              "nvtx_sum": "Instances"}
-    for name, frame in frames.items():
-        rows = tables[name]
-        timed = frame.dropna(subset=["start", "end"])
-        if name == "cuda_api_sum":  # nvprof/nsys count a driver call inside a runtime call once
-            timed = timed[~timed["nested"]]
-        if name == "nvtx_sum":  # ranges, not marks
-            timed = timed[timed["end"] > timed["start"]]
-        assert sum(row[counts[name]] for row in rows) == len(timed), (path, name)
-        assert sum(row["Total Time (ns)"] for row in rows) == \
-            int((timed["end"] - timed["start"]).sum()), (path, name)
-        names = {row["Name"] for row in rows}
-        column = "demangled" if name == "cuda_gpu_kern_sum" else "name"
-        assert names == set(timed[column]), (path, name)
+        for name, (count, label) in names.items():
+            rows = tables[name]
+            frame, labels = summed_rows(name, report)
+            assert sum(row[count] for row in rows) == len(frame), (path, name)
+            assert sum(row["Total Time (ns)"] for row in rows) == \
+                int((frame["end"] - frame["start"]).sum()), (path, name)
+            assert {row[label] for row in rows} == labels, (path, name)
 
 
 def test_the_recorded_reports_are_there():
