@@ -3,7 +3,7 @@
 event_tables.json is what tests/python/print_event_tables prints from those declarations;
 the CTest test Python.EventTablesMatchDeclarations fails when the copy here differs, so a
 column added on the C++ side cannot be missed here. Regenerate it with
-``build/tests/python/print_event_tables > python/gpuscope/event_tables.json``.
+``build/bin/print_event_tables > python/gpuscope/event_tables.json``.
 """
 
 import json
