@@ -51,7 +51,9 @@ def _integers(values, where, nullable):
 
 
 class Report:
-    """One gpuscope report, read-only. Use as a context manager or call close()."""
+    """One gpuscope report, read-only. Use as a context manager or call close(). Each event
+    table has its method (report.kernels(), report.api_calls(), ...: see the end of this
+    file), the process row is report.process()."""
 
     def __init__(self, path):
         self._connection = Connection(path)
@@ -73,31 +75,6 @@ class Report:
     @property
     def meta(self):
         return dict(self._connection.meta)
-
-    # The event tables.
-    def kernels(self, columns=None):
-        return self.table("kernels", columns)
-
-    def api_calls(self, columns=None):
-        return self.table("api_calls", columns)
-
-    def memcpys(self, columns=None):
-        return self.table("memcpys", columns)
-
-    def memsets(self, columns=None):
-        return self.table("memsets", columns)
-
-    def nvtx(self, columns=None):
-        return self.table("nvtx", columns)
-
-    def memory(self, columns=None):
-        return self.table("memory", columns)
-
-    def syncs(self, columns=None):
-        return self.table("syncs", columns)
-
-    def overheads(self, columns=None):
-        return self.table("overheads", columns)
 
     def process(self):
         """The process row (one row): every column the report's schema has (version 3 adds
@@ -223,6 +200,22 @@ class Report:
                 warnings.warn(f"{self.path}: {count} rows of {table.name} left out ({kind})",
                               stacklevel=3)
         return frame[~bad].reset_index(drop=True) if bad.any() else frame
+
+
+def _table_accessor(name):
+    def accessor(self, columns=None):
+        return self.table(name, columns)
+
+    accessor.__name__ = accessor.__qualname__ = name
+    accessor.__doc__ = f"The {name} table as a DataFrame (Report.table({name!r}, columns))."
+    return accessor
+
+
+# One method per declared event table: report.kernels(), .api_calls(), .memcpys(),
+# .memsets(), .nvtx(), .memory(), .syncs(), .overheads(); a table declared in C++ later gets
+# its method with the regenerated event_tables.json.
+for _name in DECLARATIONS.tables:
+    setattr(Report, _name, _table_accessor(_name))
 
 
 def open(path):  # noqa: A001 (gpuscope.open, like the builtin, is the package's entry point)

@@ -40,32 +40,36 @@ def test_a_file_that_is_not_sqlite(tmp_path):
         read_everything(path)
 
 
-def test_a_database_that_is_not_a_report(tmp_path):
-    path = tmp_path / "other.sqlite"
+def damaged_by(path, statement):
     db = sqlite3.connect(path)
-    db.execute("CREATE TABLE kernels(id INTEGER PRIMARY KEY, start INTEGER)")
+    db.execute(statement)
     db.commit()
     db.close()
+    return path
+
+
+def test_a_database_that_is_not_a_report(tmp_path):
+    path = damaged_by(tmp_path / "other.sqlite", "CREATE TABLE kernels(id INTEGER PRIMARY KEY)")
     with pytest.raises(gpuscope.ReportError, match="not a gpuscope report"):
         read_everything(path)
 
 
 def test_a_report_from_a_newer_gpuscope(good_report):
-    db = sqlite3.connect(good_report)
-    db.execute("UPDATE meta SET value = '99' WHERE key = 'schema_version'")
-    db.commit()
-    db.close()
+    damaged_by(good_report, "UPDATE meta SET value = '99' WHERE key = 'schema_version'")
     with pytest.raises(gpuscope.ReportError, match="schema version 99"):
         read_everything(good_report)
 
 
 def test_text_where_a_time_belongs(good_report):
-    db = sqlite3.connect(good_report)
-    db.execute("UPDATE kernels SET start = 'yesterday' WHERE id = 3")
-    db.commit()
-    db.close()
+    damaged_by(good_report, "UPDATE kernels SET start = 'yesterday' WHERE id = 3")
     with pytest.raises(gpuscope.ReportError, match="not an integer"):
         read_everything(good_report)
+
+
+def test_a_process_row_with_text_for_its_pid(good_report):
+    damaged_by(good_report, "UPDATE process SET pid = 'many'")
+    with pytest.raises(gpuscope.ReportError, match="process.pid is not an integer"):
+        gpuscope.ranks.read_rank(str(good_report))
 
 
 def test_a_truncated_report(good_report):

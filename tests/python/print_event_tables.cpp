@@ -8,36 +8,31 @@
 #include <string_view>
 #include <tuple>
 
+#include "render/escaping.h"
 #include "store/event_tables.h"
 #include "store/schema.h"
 
 namespace {
 
+using gpuscope::render::JsonString;
 using gpuscope::store::Stored;
 
 std::string_view StoredName(Stored how) {
   switch (how) {
-    case Stored::kInteger: return "integer";
-    case Stored::kTime: return "time";
-    case Stored::kName: return "name";
-    case Stored::kKernelName: return "kernel_name";
-    case Stored::kOptionalName: return "optional_name";
-    case Stored::kWriterFlag: return "writer_flag";
+    case Stored::kInteger:
+      return "integer";
+    case Stored::kTime:
+      return "time";
+    case Stored::kName:
+      return "name";
+    case Stored::kKernelName:
+      return "kernel_name";
+    case Stored::kOptionalName:
+      return "optional_name";
+    case Stored::kWriterFlag:
+      return "writer_flag";
   }
   return "unknown";
-}
-
-std::string JsonString(std::string_view text) {
-  std::string out = "\"";
-  for (char c : text) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      default: out += c;
-    }
-  }
-  return out + "\"";
 }
 
 template <typename Table>
