@@ -66,6 +66,7 @@ class ReportFile:
             self.db.execute("ALTER TABLE process ADD COLUMN rank INTEGER")
         self.db.execute("UPDATE process SET rank = ?, boot_id = ?", (rank, boot_id))
         self.strings = {}
+        self.pending = {}
         self.correlation = 0
 
     def string(self, value, demangled=None):
@@ -76,9 +77,9 @@ class ReportFile:
         return self.strings[value]
 
     def _insert(self, table, values):
-        names = ", ".join(f'"{k}"' for k in values)
-        marks = ", ".join("?" for _ in values)
-        self.db.execute(f"INSERT INTO {table}({names}) VALUES ({marks})", tuple(values.values()))
+        # Buffered per table and column list, inserted with executemany at close: a
+        # benchmark-sized set (scripts/bench-ranks-python.sh) takes minutes, not hours.
+        self.pending.setdefault((table, tuple(values)), []).append(tuple(values.values()))
 
     def add_api_call(self, name, start, correlation, nested=0, domain=1):
         self._insert("api_calls", {"domain": domain, "cbid": 211, "name_id": self.string(name),
@@ -120,6 +121,10 @@ class ReportFile:
                               "process_id": 1000, "thread_id": 1})
 
     def close(self):
+        for (table, columns), rows in self.pending.items():
+            names = ", ".join(f'"{k}"' for k in columns)
+            marks = ", ".join("?" for _ in columns)
+            self.db.executemany(f"INSERT INTO {table}({names}) VALUES ({marks})", rows)
         self.db.commit()
         self.db.close()
 
@@ -188,3 +193,34 @@ def write_rank_reports(job, directory, schema):
         report.close()
         paths.append(path)
     return paths
+
+
+def main(argv=None):
+    """python3 report_fixtures.py -o DIR [--ranks N] [--kernels-per-rank N] ...: a synthetic
+    job for scripts/bench-ranks-python.sh when bench/make_rank_reports is not built."""
+    import argparse
+    parser = argparse.ArgumentParser()
+    parser.add_argument("-o", dest="directory", required=True)
+    parser.add_argument("--ranks", type=int, default=8)
+    parser.add_argument("--ranks-per-host", type=int, default=8)
+    parser.add_argument("--kernels-per-rank", type=int, default=200)
+    parser.add_argument("--kernels-per-step", type=int, default=1000)
+    parser.add_argument("--host-offset-spread-ns", type=int, default=2_000_000)
+    parser.add_argument("--straggler-rank", type=int, default=-1)
+    parser.add_argument("--straggler-delay-ns", type=int, default=0)
+    options = parser.parse_args(argv)
+    hosts = (options.ranks + options.ranks_per_host - 1) // options.ranks_per_host
+    spread = random.Random(hosts)
+    offsets = [0] + [spread.randint(-options.host_offset_spread_ns, options.host_offset_spread_ns)
+                     for _ in range(hosts - 1)]
+    per_step = min(options.kernels_per_step, options.kernels_per_rank)
+    job = RankJob(ranks=options.ranks, ranks_per_host=options.ranks_per_host,
+                  host_clock_offset_ns=offsets, steps=max(1, options.kernels_per_rank // per_step),
+                  kernels_per_step=per_step, straggler_rank=options.straggler_rank,
+                  straggler_delay_ns=options.straggler_delay_ns)
+    os.makedirs(options.directory, exist_ok=True)
+    write_rank_reports(job, options.directory, schema_sql())
+
+
+if __name__ == "__main__":
+    main()
