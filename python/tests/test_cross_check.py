@@ -41,8 +41,17 @@ def cpp_table(tables, name):
 
 @pytest.fixture(scope="module")
 def rank_reports(tmp_path_factory):
+    """The synthetic job written by the C++ generator (bench/make_rank_reports, through the
+    production writer) when it is built, else by the tests' own generator."""
     from report_fixtures import schema_sql
     directory = str(tmp_path_factory.mktemp("ranks"))
+    generator = os.environ.get("GPUSCOPE_MAKE_RANK_REPORTS")
+    if generator:
+        subprocess.run([generator, "-o", directory, "--ranks", "8", "--ranks-per-host", "4",
+                        "--steps", "6", "--kernels-per-step", "12", "--host-offsets-ns",
+                        "0,6500000", "--straggler-rank", "6", "--straggler-delay-ns", "300000"],
+                       check=True, capture_output=True, timeout=120)
+        return sorted(glob.glob(os.path.join(directory, "*.sqlite")))
     job = RankJob(ranks=8, ranks_per_host=4, host_clock_offset_ns=[0, 6_500_000], steps=6,
                   kernels_per_step=12, straggler_rank=6, straggler_delay_ns=300_000)
     return write_rank_reports(job, directory, schema_sql())
