@@ -144,34 +144,35 @@ class RankJob:
     allreduce_ns: int = 30_000
 
 
+def _step_kernels(job, rank, step, step_start):
+    """Rank `rank`'s compute kernels of step `step` (true time) and when it arrives at the
+    step's all-reduce; the same every call (its own random stream), so that no rank's kernels
+    are held while the others are planned."""
+    rng = random.Random((job.seed * 1_000_003 + rank) * 1_000_003 + step)
+    jitter = job.kernel_ns // 10 if job.jitter_ns is None else job.jitter_ns
+    t = step_start + 3_000
+    kernels = []
+    for k in range(job.kernels_per_step):
+        length = job.kernel_ns + rng.randrange(0, jitter + 1)
+        # The first kernel's launch call starts after the step's gap began (the host was
+        # late: idle on the host); the others are queued ahead (idle: other).
+        api = t - 2_000 if k == 0 else max(t - 40_000, step_start + 500)
+        kernels.append((GEMM if k % 2 == 0 else ELEMENTWISE, api, t, t + length))
+        t += length + (1_000 if k % 5 == 4 else 0)
+    arrival = t + (job.straggler_delay_ns if rank == job.straggler_rank else 0)
+    return kernels, arrival
+
+
 def write_rank_reports(job, directory, schema):
     """Writes job.ranks reports into `directory`; returns their paths (rank order)."""
-    rngs = [random.Random(job.seed * 7919 + r) for r in range(job.ranks)]
-    jitter = job.kernel_ns // 10 if job.jitter_ns is None else job.jitter_ns
-    # True-time plan first: every rank's compute per step, then the collective that ends
-    # when the last rank has arrived.
+    # True time, step by step: the all-reduce ends when the last rank has arrived.
+    step_starts, collective_ends = [], []
     step_start = 1_000_000
-    plans = [[] for _ in range(job.ranks)]  # per rank, per step: (kernels, arrival, end)
     for step in range(job.steps):
-        arrivals = []
-        for r in range(job.ranks):
-            t = step_start + 3_000
-            kernels = []
-            for k in range(job.kernels_per_step):
-                length = job.kernel_ns + rngs[r].randrange(0, jitter + 1)
-                # The first kernel's launch call starts after the step's gap began (the host
-                # was late: idle on the host); the others are queued ahead (idle: other).
-                api = t - 2_000 if k == 0 else max(t - 40_000, step_start + 500)
-                kernels.append((GEMM if k % 2 == 0 else ELEMENTWISE, api, t, t + length))
-                t += length + (1_000 if k % 5 == 4 else 0)
-            arrival = t + (job.straggler_delay_ns if r == job.straggler_rank else 0)
-            arrivals.append(arrival)
-            plans[r].append((kernels, arrival))
-        collective_end = max(arrivals) + job.allreduce_ns
-        for r in range(job.ranks):
-            kernels, arrival = plans[r][step]
-            plans[r][step] = (kernels, arrival, collective_end)
-        step_start = collective_end
+        arrivals = [_step_kernels(job, r, step, step_start)[1] for r in range(job.ranks)]
+        step_starts.append(step_start)
+        step_start = max(arrivals) + job.allreduce_ns
+        collective_ends.append(step_start)
     paths = []
     for r in range(job.ranks):
         host = r // job.ranks_per_host
@@ -182,7 +183,9 @@ def write_rank_reports(job, directory, schema):
                             boot_id=f"boot-{host:02d}")
         report.add_memcpy(shift + 500_000, shift + 600_000)
         report.add_memset(shift + 700_000, shift + 720_000)
-        for step, (kernels, arrival, end) in enumerate(plans[r]):
+        for step in range(job.steps):
+            kernels, arrival = _step_kernels(job, r, step, step_starts[step])
+            end = collective_ends[step]
             report.add_range(f"step {step}", kernels[0][2] + shift, end + shift)
             for name, api, start, stop in kernels:
                 demangled = GEMM_DEMANGLED if name == GEMM else ELEMENTWISE_DEMANGLED

@@ -100,9 +100,13 @@ class _RankReader:
         if not self.db.has_table("clock_samples"):
             return None, 0
         differences = []
-        for cupti, realtime in self.db.rows("SELECT cupti_ns, realtime_ns FROM clock_samples"):
-            if not isinstance(cupti, int) or not isinstance(realtime, int):
-                raise ReportError(f"{self.db.path}: a clock sample that is not an integer")
+        for cupti, realtime, monotonic, device in self.db.rows(
+                "SELECT cupti_ns, realtime_ns, monotonic_ns, device_id FROM clock_samples"):
+            # Left out like the C++ reader leaves them out: a missing clock, a device id
+            # that is no device.
+            if not all(isinstance(v, int) for v in (cupti, realtime, monotonic)) or not (
+                    device is None or (isinstance(device, int) and 0 <= device < 2**32)):
+                continue
             differences.append(cupti + self.base - realtime)
         if not differences:
             return None, 0
