@@ -114,6 +114,17 @@ class ReportFile:
                                  "stream_id": 7, "correlation_id": self.correlation,
                                  "value": 0, "bytes": 4096})
 
+    def add_clock_sample(self, cupti_ns, realtime_ns, device_id=None):
+        """One clock_samples row (cupti_ns relative, realtime_ns absolute)."""
+        if not self.db.execute("SELECT 1 FROM sqlite_master WHERE name = 'clock_samples'").fetchone():
+            # A schema from before version 3: the table as the spec of issue 16 declares it.
+            self.db.execute("CREATE TABLE clock_samples (id INTEGER PRIMARY KEY, cupti_ns INTEGER, "
+                            "realtime_ns INTEGER, monotonic_ns INTEGER, device_id INTEGER, "
+                            "gpu_ns INTEGER)")
+        self._insert("clock_samples", {"cupti_ns": cupti_ns, "realtime_ns": realtime_ns,
+                                       "monotonic_ns": 5_000 + cupti_ns, "device_id": device_id,
+                                       "gpu_ns": None})
+
     def add_range(self, name, start, end, domain=None):
         self._insert("nvtx", {"kind": 1, "start": start, "end": end, "range_id": 1,
                               "name_id": self.string(name),

@@ -5,7 +5,7 @@ import pytest
 
 import gpuscope
 from gpuscope.ranks import collective_kind, is_nccl_kernel
-from report_fixtures import ALLREDUCE, RankJob, ReportFile, write_rank_reports
+from report_fixtures import ALLREDUCE, BASE_NS, RankJob, ReportFile, write_rank_reports
 
 
 def test_nccl_kernels_are_recognised_mangled_or_demangled():
@@ -111,6 +111,27 @@ def test_overlap_of_communication_with_compute(schema, tmp_path):
     assert row["Communication (ns)"] == 300
     assert row["Overlap (ns)"] == 50 and row["Exposed (ns)"] == 250
     assert row["Span (ns)"] == 650 and row["Idle host (ns)"] + row["Idle other (ns)"] == 0
+
+
+def test_without_collectives_the_clock_samples_align_the_hosts(schema, tmp_path):
+    # CUPTI's clock stands 100 ns (median; 90 to 120) after CLOCK_REALTIME on host A and
+    # 7,000,050 ns after it on host B: B's times need 100 - 7,000,050 ns.
+    differences = {"A": [100, 120, 90], "B": [7_000_050, 7_000_040, 7_000_060, 7_000_070]}
+    paths = []
+    for rank, host in enumerate(["A", "A", "B"]):
+        path = str(tmp_path / f"r{rank}.sqlite")
+        report = ReportFile(path, schema, hostname=host, start=0, end=10_000_000, rank=rank)
+        report.add_launch("gemm", 10, 1_000, 2_000)
+        for i, difference in enumerate(differences[host]):
+            cupti = 1_000 * i
+            report.add_clock_sample(cupti, BASE_NS + cupti - difference, device_id=i % 2 or None)
+        report.add_clock_sample(0, BASE_NS, device_id=-1)  # no device has id -1: left out
+        report.close()
+        paths.append(path)
+    align = gpuscope.ranks.analyze(paths).rank_align
+    assert list(align["Offset (ns)"]) == [0, 0, 100 - 7_000_050]
+    assert list(align["Error (ns)"]) == [30, 30, -1]
+    assert list(align["Method"]) == ["reference", "same host", "clock samples only"]
 
 
 def test_no_straggler_without_a_late_rank(schema, tmp_path):
