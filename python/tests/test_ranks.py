@@ -75,7 +75,7 @@ def test_the_straggler_is_named(job_with_straggler):
     stragglers = [f for f in findings if f.rule_id == "rank_straggler"]
     assert len(stragglers) == 1
     assert stragglers[0].rank == 5
-    assert "rank 5 (node01, pid 2005) started its NCCL kernel last in 6 of 6" in stragglers[0].message
+    assert "rank 5 (node01, 2005) started its NCCL kernel last in 6 of 6" in stragglers[0].message
     assert stragglers[0].time_ns == 7 * job.steps * job.straggler_delay_ns
     assert any(f.rule_id == "exposed_communication" for f in findings)
 

@@ -42,7 +42,9 @@ class RankAnalysis:
 
 
 def _label(r):
-    return f"rank {r.rank}" if r.rank is not None else r.path
+    """"rank N (host, pid)", or "host, pid" when the rank is unknown (the C++ RankLabel)."""
+    where = f"{r.host}, {r.pid}"
+    return f"rank {r.rank} ({where})" if r.rank is not None else where
 
 
 def reduce_ranks(ranks):
@@ -100,7 +102,7 @@ def _straggler(ranks, matched, last_count, lost, last_kinds):
     r = ranks[worst]
     others = len(ranks) - 1
     kinds = ", ".join(f"{count} {kind}" for kind, count in sorted(last_kinds[worst].items()))
-    message = (f"{_label(r)} ({r.host}, pid {r.pid}) started its NCCL kernel last in "
+    message = (f"{_label(r)} started its NCCL kernel last in "
                f"{last_count[worst]} of {len(matched)} matched collectives "
                f"({_percent(share_last)}: {kinds}); the other {others} ranks lost "
                f"{lost[worst]} ns waiting for it there ({lost[worst] // others} ns per rank on "
@@ -123,7 +125,7 @@ def _imbalance(ranks):
     if excess <= IMBALANCE_THRESHOLD:
         return []
     r = ranks[top]
-    message = (f"{_label(r)} ({r.host}, pid {r.pid}) computed for {computes[top]} ns (kernels "
+    message = (f"{_label(r)} computed for {computes[top]} ns (kernels "
                f"other than NCCL's), {_percent(excess)} more than the median rank's {middle} ns; "
                "the ranks that finish first wait for it in the next collective")
     return [Finding("rank_imbalance", "OPT", "Compute imbalance across ranks", message, r.rank,
@@ -144,8 +146,8 @@ def _exposed(ranks):
     b = worst.breakdown
     message = (f"{len(exposed)} of {len(ranks)} ranks spent more than "
                f"{_percent(EXPOSED_THRESHOLD)} of their span in NCCL kernels that no compute "
-               f"kernel overlapped ({total} ns in all); the most: {_label(worst)} ({worst.host}, "
-               f"pid {worst.pid}), {b.exposed} ns exposed of {b.communication} ns communication, "
+               f"kernel overlapped ({total} ns in all); the most: {_label(worst)}, "
+               f"{b.exposed} ns exposed of {b.communication} ns communication, "
                f"{_percent(share(worst))} of its span")
     return [Finding("exposed_communication", "OPT", "Exposed communication", message, worst.rank,
                     worst.path, total)]
