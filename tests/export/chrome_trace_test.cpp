@@ -15,8 +15,8 @@
 
 #include "../analysis/json_checker.h"
 #include "export/json_stream.h"
-#include "store/testing/rank_reports.h"
 #include "store/report_reader.h"
+#include "store/testing/rank_reports.h"
 #include "test_reports.h"
 
 namespace gpuscope::exporter {
@@ -233,7 +233,7 @@ TEST(ChromeTraceRanksTest, PutsRanksOnTheAlignedAxisOneProcessEach) {
   Exported exported = Export({paths[3], paths[1], paths[2], paths[0]});
 
   std::map<std::string, std::string> process_names;  // pid -> name
-  std::map<std::string, std::string> sort_index;      // pid -> sort index
+  std::map<std::string, std::string> sort_index;     // pid -> sort index
   for (const JsonValue* event : exported.Find("M", "process_name")) {
     process_names[Text(*event, "pid")] = event->Find("args")->Find("name")->text;
   }
@@ -242,8 +242,8 @@ TEST(ChromeTraceRanksTest, PutsRanksOnTheAlignedAxisOneProcessEach) {
   }
   for (int rank = 0; rank < 4; ++rank) {
     const std::string pid = std::to_string(30000 + rank);
-    const std::string label = "rank " + std::to_string(rank) + " (node" +
-                              std::to_string(rank / 2) + ", " + pid + ")";
+    const std::string label =
+        "rank " + std::to_string(rank) + " (node" + std::to_string(rank / 2) + ", " + pid + ")";
     EXPECT_EQ(process_names[pid], label);
     EXPECT_EQ(sort_index[pid], std::to_string(rank * 1000));
   }
