@@ -5,8 +5,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../analysis/json_checker.h"
 #include "gpuscope_process.h"
 #include "sample_report.h"
+#include "store/testing/rank_reports.h"
 #include "temp_dir.h"
 
 namespace gpuscope::cli {
@@ -175,6 +177,58 @@ TEST(StatsBinary, NoReportExits2) {
   testing::Finished result = RunGpuscope({"stats"});
   EXPECT_EQ(result.exit_code, 2);
   EXPECT_NE(result.err.find("gpuscope: error: no report given"), std::string::npos);
+}
+
+// The multi-rank tables through the binary: one JSON object with the three tables, rank
+// order whatever the order of the arguments, the second host's clock offset found.
+TEST(StatsBinary, PrintsTheRankTablesOfSeveralRanks) {
+  TempDir dir;
+  store::testing::RankReportsSpec spec;
+  spec.ranks = 4;
+  spec.ranks_per_host = 2;
+  spec.host_clock_offset_ns = {0, 1'000'000};
+  spec.steps = 2;
+  spec.kernels_per_step = 2;
+  std::vector<std::string> paths = store::testing::WriteRankReports(spec, dir.path());
+  ASSERT_EQ(paths.size(), 4u);
+  testing::Finished result =
+      RunGpuscope({"stats", "--report", "rank_align,rank_kern_sum,rank_nvtx_sum", "--format",
+                   "json", paths[3], paths[0], paths[2], paths[1]});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  std::string error;
+  auto root = analysis::testing::ParseJson(result.out, &error);
+  ASSERT_TRUE(root.has_value()) << error << "\n" << result.out;
+  const auto* align = root->Find("rank_align");
+  ASSERT_NE(align, nullptr);
+  ASSERT_EQ(align->array.size(), 4u);
+  EXPECT_EQ(align->array[0].Find("Rank")->text, "0");
+  EXPECT_EQ(align->array[3].Find("Rank")->text, "3");
+  EXPECT_EQ(align->array[3].Find("Offset (ns)")->text, "-1000000");
+  EXPECT_EQ(align->array[3].Find("Method")->text, "collectives (2 matched)");
+  ASSERT_NE(root->Find("rank_kern_sum"), nullptr);
+  EXPECT_EQ(root->Find("rank_kern_sum")->array.size(), 3u);
+  ASSERT_NE(root->Find("rank_nvtx_sum"), nullptr);
+  EXPECT_FALSE(root->Find("rank_nvtx_sum")->array.empty());
+
+  testing::Finished column = RunGpuscope({"stats", "-r", "rank_align", paths[0], paths[2]});
+  ASSERT_EQ(column.exit_code, 0) << column.err;
+  EXPECT_NE(column.out.find(" ** Rank Clock Alignment (rank_align):"), std::string::npos)
+      << column.out;
+  EXPECT_NE(column.out.find("-1,000,000"), std::string::npos) << column.out;
+}
+
+// Reports of schema version 2 (no ranks, no clock samples) still give the tables.
+TEST(StatsBinary, RankTablesOfOldReportsWithoutRanks) {
+  const std::string data = std::string(GPUSCOPE_TEST_DATA_DIR) + "/reports/";
+  testing::Finished result =
+      RunGpuscope({"stats", "-r", "rank_align,rank_kern_sum", "--csv", data + "h200_add.sqlite",
+                   data + "h200_nvtx_ranges.sqlite"});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_NE(result.out.find("# rank_align\nRank,Host,PID,Offset (ns),Error (ns),Method\n,"),
+            std::string::npos)
+      << result.out;
+  EXPECT_NE(result.out.find(",reference\n"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("add(int, int, int*)"), std::string::npos) << result.out;
 }
 
 }  // namespace

@@ -388,6 +388,37 @@ describe('the real gpuscope binary', {skip: !gpuscope && 'GPUSCOPE_BIN is not se
     }
   });
 
+  test('gpuscope view of two ranks on two hosts: one row per rank, on the aligned axis', async () => {
+    // Rank 1's host clock reads 5 ms ahead; given first on the command line.
+    const ranks = [path.join(work, 'rank1.sqlite'), path.join(work, 'rank0.sqlite')];
+    writeSqlReport(ranks[0], {pid: 4343, rank: 1, host: 'nodeB', clockShift: 5_000_000n});
+    writeSqlReport(ranks[1], {pid: 4242, rank: 0, host: 'nodeA'});
+    const {server, url} = await startView(ranks);
+    try {
+      const page = await openPage(browser, url);
+      try {
+        assert.equal(await page.inputValue('#align-pick'), 'ranks');
+        const groups = await page.$$eval(
+            '.track-list li[data-kind="group"]', (items) => items.map((li) => li.textContent));
+        const processes = groups.filter((g) => g.startsWith('rank '));
+        assert.deepEqual(processes, ['rank 0 (nodeA, 4242)', 'rank 1 (nodeB, 4343)']);
+        // Rank 1 (report 0) is drawn 5 ms earlier than its clock says, rank 0 where it is.
+        const offsets = await page.evaluate(
+            () => [...window.gpuscopeViewer.timeline.offsets.entries()]);
+        assert.deepEqual(offsets, [[0, 5_000_000], [1, 0]]);
+        await waitForIdle(page);
+        await shot(page, 'ranks-timeline');
+        // The other placements stay available.
+        await page.selectOption('#align-pick', 'starts');
+        await page.waitForFunction(() => window.gpuscopeViewer.timeline.align === 'starts');
+      } finally {
+        await page.close();
+      }
+    } finally {
+      server.kill('SIGTERM');
+    }
+  });
+
   test('gpuscope export --format chrome writes valid Trace Event Format', () => {
     const out = path.join(work, 'trace.json');
     execFileSync(

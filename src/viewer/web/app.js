@@ -10,7 +10,7 @@ import {bucketFacts, sliceFacts} from './event_facts.js';
 import {citingFindingsBlock, findingsCiting, renderFindings} from './findings_view.js';
 import {formatBytes, formatCount, formatDuration} from './format.js';
 import {renderKernelPage} from './kernel_page.js';
-import {kAlignAbsolute, kAlignNvtx, kAlignStarts} from './report_alignment.js';
+import {defaultAlignment, hasRankClocks, kAlignAbsolute, kAlignNvtx, kAlignRanks, kAlignStarts} from './report_alignment.js';
 import {bindSearchBox} from './search_box.js';
 import {EmbeddedSource} from './source_embedded.js';
 import {HttpSource} from './source_http.js';
@@ -26,8 +26,8 @@ const viewer = {
   timeline: null,
   selected: null,
   errors: [],
-  // Several reports: aligned on their starts, at absolute time, or on an NVTX range
-  // (alignRange, and where its first instance starts in each report: anchors).
+  // Several reports: aligned on their starts, at absolute time, by rank clocks, or on an NVTX
+  // range (alignRange, and where its first instance starts in each report: anchors).
   align: kAlignStarts,
   alignRange: '',
   anchors: new Map(),
@@ -362,6 +362,8 @@ async function alignOnRange(name) {
 function alignControls() {
   const align = el(
       'select', {id: 'align-pick', 'aria-label': 'time axis of several reports'},
+      hasRankClocks(viewer.reports) ? el('option', {value: kAlignRanks}, 'Aligned by rank clocks') :
+                                      [],
       el('option', {value: kAlignStarts}, 'Aligned on their starts'),
       el('option', {value: kAlignAbsolute}, 'Absolute time'),
       el('option', {value: kAlignNvtx}, 'Aligned on an NVTX range'));
@@ -439,7 +441,9 @@ async function main() {
     showFatal('no reports to show');
     return;
   }
-  // The axis the command line asked for (`--align`); a range was checked there.
+  // By rank clocks when the reports carry ranks; then the axis the command line asked for
+  // (`--align`; a range was checked there).
+  viewer.align = defaultAlignment(viewer.reports);
   const initial = await viewer.source.alignment().catch(() => ({mode: kAlignStarts}));
   if (initial.mode === kAlignAbsolute) viewer.align = kAlignAbsolute;
   if (initial.mode === kAlignNvtx && initial.range) await alignOnRange(initial.range);

@@ -1,13 +1,27 @@
 // How several reports share the timeline's one axis. Each report's events are drawn at
-// (time - offset): aligned on their starts (the default: processes of different runs, or a
-// run recorded days after another, sit side by side), at absolute time (processes of one
-// run, which share CUPTI's clock), or on an NVTX range: the first instance of the range
-// starts at the same axis time in every report (`--align nvtx:NAME`; the anchors are where
-// it starts in each report, from the source's rangeStarts()). Pure: no DOM.
+// (time - offset): aligned on their starts (processes of different runs, or a run recorded
+// days after another, sit side by side), at absolute time (processes of one run, which share
+// CUPTI's clock), on an NVTX range: the first instance of the range starts at the same axis
+// time in every report (`--align nvtx:NAME`; the anchors are where it starts in each report,
+// from the source's rangeStarts()), or by rank clocks (the ranks of one job on several hosts:
+// each report's clock offset against the reference rank, measured by the server on collectives
+// that end together, `clock` in /api/reports; the default when the reports carry ranks).
+// Pure: no DOM.
 
 export const kAlignStarts = 'starts';
 export const kAlignAbsolute = 'absolute';
 export const kAlignNvtx = 'nvtx';
+export const kAlignRanks = 'ranks';
+
+/** True when the server aligned the reports' clocks (they carry ranks). */
+export function hasRankClocks(reports) {
+  return reports.some((r) => r.clock && Number.isFinite(r.clock.offset));
+}
+
+/** The alignment a set of reports opens with: by rank clocks when they have them. */
+export function defaultAlignment(reports) {
+  return hasRankClocks(reports) ? kAlignRanks : kAlignStarts;
+}
 
 /**
  * Map report index -> offset (ns) to subtract from its times. `anchors` (kAlignNvtx): Map
@@ -22,11 +36,23 @@ export function reportOffsets(reports, mode, anchors = new Map()) {
   const points = reports.map(anchorOf).filter(Number.isFinite);
   const reference = points.length ? Math.min(...points) : 0;
   for (const report of reports) {
+    if (mode === kAlignRanks) {
+      // The server's offset is added to the report's times; drawn at time - offset.
+      offsets.set(report.index, report.clock ? 0 - report.clock.offset : 0);  // never -0
+      continue;
+    }
     const anchor = anchorOf(report);
     const aligned = mode !== kAlignAbsolute && Number.isFinite(anchor);
     offsets.set(report.index, aligned ? anchor - reference : 0);
   }
   return offsets;
+}
+
+/** The reports in the order of their rows: by rank when the server placed them. */
+export function rowOrder(reports) {
+  const position = (r) => (r.clock && Number.isFinite(r.clock.position)) ? r.clock.position :
+                                                                           Infinity;
+  return [...reports].sort((a, b) => position(a) - position(b) || a.index - b.index);
 }
 
 /** A slices() answer with every time moved by -offset (a copy; the answer may be cached). */

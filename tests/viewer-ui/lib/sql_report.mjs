@@ -2,7 +2,10 @@
 // it, filled with the sqlite3 shell) for the tests that run the real binary: one process, a GPU
 // with two streams, kernels (two with hostile names), a copy, a memset, their API calls linked
 // by correlation ids, nested NVTX ranges and device memory allocations. `variant` 'slow'
-// doubles some kernels.
+// doubles some kernels. With `rank`, the report is one rank of a job on host `host` (its boot
+// id is the host name) whose clock reads `clockShift` ns ahead: after the burst, three NCCL
+// all-reduce kernels on stream 13 that start when the rank arrives and end at one moment on
+// every rank (what the alignment measures).
 
 import {execFileSync} from 'node:child_process';
 import {rmSync} from 'node:fs';
@@ -16,7 +19,8 @@ export const kTimeBase = 1_760_000_000_000_000_000n;
 const quote = (text) => '\'' + String(text).replace(/'/g, '\'\'') + '\'';
 
 /** Writes the report to `file` (replacing it); returns facts the tests check against. */
-export function writeSqlReport(file, {pid = 4242, variant = 'fast'} = {}) {
+export function writeSqlReport(
+    file, {pid = 4242, variant = 'fast', rank = null, host = 'node1', clockShift = 0n} = {}) {
   const schema = execFileSync(process.env.GPUSCOPE_PRINT_REPORT_SCHEMA, {encoding: 'utf8'});
   const sql = [schema, 'BEGIN;'];
   const strings = [];
@@ -28,7 +32,7 @@ export function writeSqlReport(file, {pid = 4242, variant = 'fast'} = {}) {
     }
     return id;
   };
-  sql.push(`UPDATE meta SET value = '${kTimeBase}' WHERE key = 'time_base_ns';`);
+  sql.push(`UPDATE meta SET value = '${kTimeBase + clockShift}' WHERE key = 'time_base_ns';`);
   // A process that ended normally: finalised and closed by its writer (no "ended abruptly").
   sql.push(`UPDATE meta SET value = '1' WHERE key IN ('finalized', 'closed_by_writer');`);
   sql.push(
@@ -86,6 +90,16 @@ export function writeSqlReport(file, {pid = 4242, variant = 'fast'} = {}) {
     kernel('_Z4tinyPf', 'tiny(float*)', 13, t + 60, t + 160, corr, 1);
     t += 200;
   }
+  if (rank !== null) {
+    const allReduce = ['_Z39ncclDevKernel_AllReduce_Sum_f32_RING_LL24ncclDevKernelArgsStorageILm4096EE',
+                       'ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)'];
+    for (let k = 0; k < 3; k++) {
+      const end = t + 20_000;
+      const corr = api(launchName, t, t + 500);
+      kernel(allReduce[0], allReduce[1], 13, t + 1_000 + 700 * rank, end, corr, 1);
+      t = end + 1_000;
+    }
+  }
   api(stringId('cudaDeviceSynchronize'), t, t + 2_000);
   t += 3_000;
   sql.push(`INSERT INTO memory VALUES (2, ${
@@ -94,9 +108,12 @@ export function writeSqlReport(file, {pid = 4242, variant = 'fast'} = {}) {
       stringId('training step')}, NULL, ${pid}, ${pid}, 0, 0);`);
   sql.push(`INSERT INTO nvtx VALUES (2, 1, ${burst - 100}, ${t - 3_000}, 2, ${
       stringId('tiny burst')}, NULL, ${pid}, ${pid}, 0, 0);`);
-  sql.push(`UPDATE process SET pid = ${pid}, parent_pid = 1, hostname = 'node1', command_line = ${
+  sql.push(`UPDATE process SET pid = ${pid}, parent_pid = 1, hostname = ${quote(host)}, command_line = ${
       quote('./app --variant ' + variant)},
     start = 0, "end" = ${t};`);
+  if (rank !== null) {
+    sql.push(`UPDATE process SET rank = ${rank}, boot_id = ${quote(host)}, rank_variable = 'RANK';`);
+  }
   for (const [id, s] of strings.entries()) {
     sql.push(`INSERT INTO strings VALUES (${id + 1}, ${quote(s.value)}, ${
         s.demangled === null ? 'NULL' : quote(s.demangled)});`);
