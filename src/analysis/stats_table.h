@@ -12,11 +12,12 @@ namespace gpuscope::analysis {
 // How a column's values are written. Integers get thousands separators in the column
 // format only; decimals keep a fixed number of places everywhere (nsys's choice).
 enum class ColumnKind {
-  kPercent,    // 1 decimal ("56.3")
-  kInteger,    // counts and whole nanoseconds ("121,288,629")
-  kDecimal1,   // averages, medians, deviations in ns ("40,429,543.0")
-  kMegabytes,  // sizes in MB = 10^6 bytes, 3 decimals ("4.194")
-  kText,       // names; left-aligned, header centred
+  kPercent,        // 1 decimal ("56.3")
+  kInteger,        // counts and whole nanoseconds ("121,288,629")
+  kSignedInteger,  // whole nanoseconds that may be negative (clock offsets: "-1,250")
+  kDecimal1,       // averages, medians, deviations in ns ("40,429,543.0")
+  kMegabytes,      // sizes in MB = 10^6 bytes, 3 decimals ("4.194")
+  kText,           // names; left-aligned, header centred
 };
 
 struct StatsColumn {
@@ -31,12 +32,14 @@ struct StatsCell {
   std::string text;
   // No value in this row (a copy has no grid): blank in columns and CSV, null in JSON.
   bool empty = false;
+  std::int64_t signed_integer = 0;
 };
 
-inline StatsCell IntegerCell(std::uint64_t value) { return {value, 0, {}, false}; }
-inline StatsCell DecimalCell(double value) { return {0, value, {}, false}; }
-inline StatsCell TextCell(std::string value) { return {0, 0, std::move(value), false}; }
-inline StatsCell EmptyCell() { return {0, 0, {}, true}; }
+inline StatsCell IntegerCell(std::uint64_t value) { return {value, 0, {}, false, 0}; }
+inline StatsCell SignedCell(std::int64_t value) { return {0, 0, {}, false, value}; }
+inline StatsCell DecimalCell(double value) { return {0, value, {}, false, 0}; }
+inline StatsCell TextCell(std::string value) { return {0, 0, std::move(value), false, 0}; }
+inline StatsCell EmptyCell() { return {0, 0, {}, true, 0}; }
 
 struct StatsTable {
   std::string title;    // "CUDA GPU Kernel Summary"

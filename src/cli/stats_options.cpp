@@ -2,12 +2,12 @@
 
 #include <algorithm>
 
-#include "analysis/stats_reports.h"
 #include "cli/format_option.h"
 #include "cli/kernel_filter_options.h"
 #include "cli/option_parser.h"
 #include "cli/profile_output.h"
 #include "cli/source_output.h"
+#include "render/stats_report.h"
 #include "util/comma_list.h"
 
 namespace gpuscope::cli {
@@ -69,7 +69,7 @@ std::span<const OptionSpec> StatsOptionSpecs() {
 
 std::string KnownReportNames() {
   std::string list;
-  for (const std::string& name : analysis::StatsReportNames()) {
+  for (const std::string& name : render::AllStatsReportNames()) {
     if (!list.empty()) list += ", ";
     list += name;
   }
@@ -77,7 +77,7 @@ std::string KnownReportNames() {
 }
 
 Status AddReportNames(const std::string& value, std::vector<std::string>& names) {
-  const std::vector<std::string>& known = analysis::StatsReportNames();
+  const std::vector<std::string>& known = render::AllStatsReportNames();
   std::size_t begin = 0;
   while (begin <= value.size()) {
     std::size_t end = value.find(',', begin);

@@ -6,9 +6,11 @@
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "analysis/activity_names.h"
+#include "analysis/ranks/rank_placement.h"
 #include "export/json_stream.h"
 #include "store/correlation_ids.h"
 #include "util/saturating.h"
@@ -26,13 +28,29 @@ bool Contains(const std::vector<std::uint32_t>& sorted, std::uint32_t id) {
   return std::binary_search(sorted.begin(), sorted.end(), id);
 }
 
+// Where one report's events go: its clock offset (added to its times: the aligned axis of
+// several ranks, 0 otherwise), its process label (empty: the command line and pid) and its
+// place among the processes.
+struct Placement {
+  std::int64_t offset = 0;
+  std::string label;
+  std::size_t sort_position = 0;
+};
+
 // Writes one report's events. `index` is the report's position, which keeps flow ids and
 // GPU pids of several reports apart.
 class ReportExporter {
  public:
   ReportExporter(const store::ReportReader& report, std::size_t index, std::int64_t pid,
-                 model::Timestamp origin, JsonStream& json, ChromeTraceStats& stats)
-      : report_(report), index_(index), pid_(pid), origin_(origin), json_(json), stats_(stats) {}
+                 Placement placement, std::int64_t origin, JsonStream& json,
+                 ChromeTraceStats& stats)
+      : report_(report),
+        index_(index),
+        pid_(pid),
+        placement_(std::move(placement)),
+        origin_(origin),
+        json_(json),
+        stats_(stats) {}
 
   Status Write() {
     // Flows need both ends: collect the correlation ids of GPU work and of API calls first.
@@ -43,11 +61,9 @@ class ReportExporter {
     if (!api_correlations.ok()) return api_correlations.status();
     api_correlations_ = std::move(api_correlations.value());
 
-    const store::ProcessInfo& process = report_.process();
-    std::string label = process.command_line.empty() ? "process" : process.command_line;
-    Metadata(pid_, std::nullopt, "process_name",
-             label + " (pid " + std::to_string(process.pid) + ")");
-    Metadata(pid_, std::nullopt, "process_sort_index", std::to_string(index_ * 1000), true);
+    Metadata(pid_, std::nullopt, "process_name", ProcessLabel());
+    Metadata(pid_, std::nullopt, "process_sort_index",
+             std::to_string(placement_.sort_position * 1000), true);
     for (const store::DeviceInfo& device : report_.devices()) NameGpu(device.record.id);
 
     GPUSCOPE_RETURN_IF_ERROR(report_.ForEachApiCall([&](const store::ApiCallRow& row) {
@@ -143,6 +159,13 @@ class ReportExporter {
     return false;
   }
 
+  std::string ProcessLabel() const {
+    if (!placement_.label.empty()) return placement_.label;
+    const store::ProcessInfo& process = report_.process();
+    std::string label = process.command_line.empty() ? "process" : process.command_line;
+    return label + " (pid " + std::to_string(process.pid) + ")";
+  }
+
   // Every event but the first is preceded by a comma: the caller opened the array.
   void Begin() { json_.Raw(stats_.events++ == 0 ? "\n" : ",\n"); }
 
@@ -181,9 +204,11 @@ class ReportExporter {
       if (info.record.id == device) name += " (" + info.name + ")";
     }
     Metadata(pid, std::nullopt, "process_name",
-             name + " - pid " + std::to_string(report_.process().pid));
-    Metadata(pid, std::nullopt, "process_sort_index", std::to_string(index_ * 1000 + 1 + device),
-             true);
+             name + " - " +
+                 (placement_.label.empty() ? "pid " + std::to_string(report_.process().pid)
+                                           : placement_.label));
+    Metadata(pid, std::nullopt, "process_sort_index",
+             std::to_string(placement_.sort_position * 1000 + 1 + device), true);
     return pid;
   }
 
@@ -328,12 +353,16 @@ class ReportExporter {
     });
   }
 
-  std::int64_t Relative(model::Timestamp t) const { return static_cast<std::int64_t>(t - origin_); }
+  // On the trace's axis: the report's time moved by its clock offset, from the origin.
+  std::int64_t Relative(model::Timestamp t) const {
+    return static_cast<std::int64_t>(t) + placement_.offset - origin_;
+  }
 
   const store::ReportReader& report_;
   std::size_t index_;
   std::int64_t pid_;
-  model::Timestamp origin_;
+  Placement placement_;
+  std::int64_t origin_;
   JsonStream& json_;
   ChromeTraceStats& stats_;
   std::vector<std::uint32_t> gpu_correlations_, api_correlations_;
@@ -342,14 +371,66 @@ class ReportExporter {
   std::set<std::pair<std::uint32_t, std::uint32_t>> named_streams_;
 };
 
-model::Timestamp TraceOrigin(std::span<const store::ReportReader* const> reports) {
-  model::Timestamp origin = 0;
-  for (const store::ReportReader* report : reports) {
+// The earliest report start on the trace's axis (each report's start moved by its offset).
+std::int64_t TraceOrigin(std::span<const store::ReportReader* const> reports,
+                         const std::vector<Placement>& placements) {
+  std::optional<std::int64_t> origin;
+  for (std::size_t i = 0; i < reports.size(); ++i) {
+    const store::ReportReader* report = reports[i];
     model::Timestamp start =
         report->process().start ? report->process().start : report->time_base();
-    if (start != 0 && (origin == 0 || start < origin)) origin = start;
+    if (start == 0) continue;
+    std::int64_t placed = static_cast<std::int64_t>(start) + placements[i].offset;
+    if (!origin || placed < *origin) origin = placed;
   }
-  return origin;
+  return origin.value_or(0);
+}
+
+// Reports that carry ranks go on the aligned axis, in rank order, labelled by rank; the
+// others in the order given, on their own clocks, labelled by command line.
+StatusOr<std::vector<Placement>> PlaceReports(std::span<const store::ReportReader* const> reports,
+                                              std::vector<analysis::ranks::RankClock>& clocks) {
+  std::vector<Placement> placements(reports.size());
+  for (std::size_t i = 0; i < reports.size(); ++i) placements[i].sort_position = i;
+  analysis::Reports list(reports.begin(), reports.end());
+  StatusOr<std::vector<analysis::ranks::RankPlacement>> ranked =
+      analysis::ranks::PlaceRankedReports(list);
+  if (!ranked.ok()) return ranked.status();
+  for (std::size_t i = 0; i < ranked->size(); ++i) {
+    const analysis::ranks::RankPlacement& rank = ranked.value()[i];
+    placements[i] = {rank.clock.offset_ns, rank.label, rank.position};
+    clocks.push_back(rank.clock);
+  }
+  std::sort(clocks.begin(), clocks.end(), [&](const auto& a, const auto& b) {
+    return placements[a.index].sort_position < placements[b.index].sort_position;
+  });
+  return placements;
+}
+
+// otherData.clock_alignment: how each rank was moved, so that the shift is never hidden.
+void WriteClockAlignment(const std::vector<analysis::ranks::RankClock>& clocks, JsonStream& json) {
+  json.Raw(",\"clock_alignment\":[");
+  for (std::size_t i = 0; i < clocks.size(); ++i) {
+    const analysis::ranks::RankClock& clock = clocks[i];
+    json.Raw(i ? ",{" : "{").Raw("\"rank\":");
+    if (clock.rank) {
+      json.Int(*clock.rank);
+    } else {
+      json.Raw("null");
+    }
+    json.Raw(",\"host\":")
+        .String(clock.host)
+        .Raw(",\"pid\":")
+        .UInt(clock.pid)
+        .Raw(",\"offset_ns\":")
+        .Int(clock.offset_ns)
+        .Raw(",\"error_ns\":")
+        .Int(clock.error_ns)
+        .Raw(",\"method\":")
+        .String(clock.method)
+        .Raw("}");
+  }
+  json.Raw("]");
 }
 
 }  // namespace
@@ -357,22 +438,26 @@ model::Timestamp TraceOrigin(std::span<const store::ReportReader* const> reports
 StatusOr<ChromeTraceStats> WriteChromeTrace(std::span<const store::ReportReader* const> reports,
                                             std::ostream& out) {
   ChromeTraceStats stats;
+  std::vector<analysis::ranks::RankClock> clocks;
+  StatusOr<std::vector<Placement>> placements = PlaceReports(reports, clocks);
+  if (!placements.ok()) return placements.status();
   JsonStream json(out);
-  model::Timestamp origin = TraceOrigin(reports);
+  const std::int64_t origin = TraceOrigin(reports, placements.value());
   json.Raw("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[");
   std::set<std::int64_t> used_pids;
   for (std::size_t i = 0; i < reports.size(); ++i) {
     // Two reports may carry the same pid (two hosts, or pid reuse): keep their tracks apart.
     std::int64_t pid = reports[i]->process().pid;
     while (!used_pids.insert(pid).second) pid += kGpuPidBase * 2;
-    ReportExporter exporter(*reports[i], i, pid, origin, json, stats);
+    ReportExporter exporter(*reports[i], i, pid, placements.value()[i], origin, json, stats);
     GPUSCOPE_RETURN_IF_ERROR(exporter.Write());
   }
   json.Raw("\n],\"otherData\":{\"generator\":\"gpuscope\",\"time_origin_ns\":")
-      .UInt(origin)
+      .Int(origin)
       .Raw(",\"skipped_untimed_events\":")
-      .UInt(stats.skipped_untimed)
-      .Raw("}}\n");
+      .UInt(stats.skipped_untimed);
+  if (!clocks.empty()) WriteClockAlignment(clocks, json);
+  json.Raw("}}\n");
   GPUSCOPE_RETURN_IF_ERROR(json.Flush());
   return stats;
 }

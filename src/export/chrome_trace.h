@@ -12,6 +12,11 @@
 // the earliest report start, which "otherData" records as absolute ns (CUPTI's clock in
 // microseconds would need more digits than a double holds).
 //
+// Several ranks of one job: when the reports carry ranks, each report's times are moved by
+// its clock offset onto the reference rank's axis (analysis/ranks/clock_alignment.h), the
+// processes are sorted by rank and named "rank N (host, pid)", and "otherData" lists every
+// offset with its error and method ("clock_alignment").
+//
 // Memory: rows stream from the readers straight to `out`; only the sets of correlation ids
 // (4 bytes per API call and GPU activity) are held, to emit flows only where both ends exist.
 #pragma once

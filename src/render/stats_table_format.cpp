@@ -35,6 +35,8 @@ std::string PlainValue(const StatsCell& cell, ColumnKind kind) {
       return Fixed(cell.decimal, 3);
     case ColumnKind::kInteger:
       return std::to_string(cell.integer);
+    case ColumnKind::kSignedInteger:
+      return std::to_string(cell.signed_integer);
     case ColumnKind::kText:
       break;
   }
@@ -146,9 +148,10 @@ StatusOr<StatsFormat> ParseStatsFormat(std::string_view text) {
 std::string WithThousandsSeparators(const std::string& number) {
   std::size_t integer_end = number.find('.');
   if (integer_end == std::string::npos) integer_end = number.size();
+  const std::size_t digits_begin = number.starts_with('-') ? 1 : 0;
   std::string out;
   for (std::size_t i = 0; i < integer_end; ++i) {
-    if (i > 0 && (integer_end - i) % 3 == 0) out += ',';
+    if (i > digits_begin && (integer_end - i) % 3 == 0) out += ',';
     out += number[i];
   }
   out.append(number, integer_end, std::string::npos);

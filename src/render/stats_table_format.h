@@ -22,7 +22,8 @@ StatusOr<StatsFormat> ParseStatsFormat(std::string_view text);
 // column name, numbers as JSON numbers.
 void WriteStatsTable(const analysis::StatsTable& table, StatsFormat format, std::ostream& out);
 
-// "1234567" -> "1,234,567"; keeps a decimal part as it is ("1234.5" -> "1,234.5").
+// "1234567" -> "1,234,567"; keeps a decimal part as it is ("1234.5" -> "1,234.5") and a
+// sign ("-123" -> "-123").
 std::string WithThousandsSeparators(const std::string& number);
 
 }  // namespace gpuscope::render

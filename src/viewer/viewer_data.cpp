@@ -158,6 +158,13 @@ StatusOr<std::unique_ptr<ViewerData>> ViewerData::Open(const std::vector<std::st
     data->reports_.push_back(
         {std::move(reader.value()), std::move(index.value()), nullptr, std::nullopt});
   }
+  // Ranks of one job go on one axis (the page offers it and opens on it).
+  analysis::Reports readers;
+  for (const Loaded& loaded : data->reports_) readers.push_back(loaded.reader.get());
+  StatusOr<std::vector<analysis::ranks::RankPlacement>> placements =
+      analysis::ranks::PlaceRankedReports(readers);
+  if (!placements.ok()) return placements.status();
+  data->placements_ = std::move(placements.value());
   return data;
 }
 
@@ -193,7 +200,7 @@ std::string ViewerData::ReportJson(std::size_t i) const {
       (gpu_end > gpu_start
            ? "{\"start\":" + std::to_string(gpu_start) + ",\"end\":" + std::to_string(gpu_end) + "}"
            : std::string("null")) +
-      ",\"devices\":[";
+      RankJson(i) + ",\"devices\":[";
   for (std::size_t d = 0; d < reader.devices().size(); ++d) {
     const store::DeviceInfo& device = reader.devices()[d];
     out += (d ? "," : "");
@@ -241,6 +248,18 @@ std::string ViewerData::ReportJson(std::size_t i) const {
   }
   out += "]}";
   return out;
+}
+
+std::string ViewerData::RankJson(std::size_t i) const {
+  const std::optional<std::int64_t>& rank = reports_[i].reader->process().rank;
+  std::string out = ",\"rank\":" + (rank ? std::to_string(*rank) : std::string("null"));
+  if (placements_.empty()) return out + ",\"clock\":null";
+  const analysis::ranks::RankPlacement& placement = placements_[i];
+  return out + ",\"label\":" + JsonString(placement.label) +
+         ",\"clock\":{\"offset\":" + std::to_string(placement.clock.offset_ns) +
+         ",\"error\":" + std::to_string(placement.clock.error_ns) +
+         ",\"method\":" + JsonString(placement.clock.method) +
+         ",\"position\":" + std::to_string(placement.position) + "}";
 }
 
 std::string ViewerData::ReportsJson() const {

@@ -19,6 +19,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "analysis/ranks/rank_placement.h"
 #include "analysis/time_window.h"
 #include "store/event_attributes.h"
 #include "store/report_reader.h"
@@ -88,6 +89,8 @@ class ViewerData {
   std::unique_lock<std::mutex> Lock(std::size_t report) const {
     return std::unique_lock<std::mutex>(*reports_[report].mutex);
   }
+  // ReportJson's ,"rank":N|null,"label":...,"clock":{offset,error,method,position}|null.
+  std::string RankJson(std::size_t report) const;
   // The report's profiles (loading them the first time); an error names the report. The
   // caller holds the report's lock.
   StatusOr<const ReportProfiles*> Profiles(std::size_t report) const;
@@ -97,6 +100,9 @@ class ViewerData {
                                    const analysis::TimeWindow& window) const;
   ViewerData() = default;
   std::vector<Loaded> reports_;
+  // Reports that carry ranks: each one's clock offset and label (rank_placement.h), index i
+  // for report i; empty when no report carries a rank.
+  std::vector<analysis::ranks::RankPlacement> placements_;
   std::mutex summaries_mutex_;  // guards summaries_ only, never held while computing one
   std::map<std::vector<std::size_t>, std::string> summaries_;
 };

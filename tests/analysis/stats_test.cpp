@@ -76,6 +76,12 @@ TEST(ThousandsSeparators, IntegerPartOnly) {
   EXPECT_EQ(WithThousandsSeparators("1234.567"), "1,234.567");
 }
 
+TEST(ThousandsSeparators, KeepsTheSignOutOfTheGroups) {
+  EXPECT_EQ(WithThousandsSeparators("-123"), "-123");
+  EXPECT_EQ(WithThousandsSeparators("-1000"), "-1,000");
+  EXPECT_EQ(WithThousandsSeparators("-121288629"), "-121,288,629");
+}
+
 KernelSumBuilder TwoKernels() {
   KernelSumBuilder builder;
   builder.BeginReport();

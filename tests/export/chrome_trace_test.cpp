@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -13,6 +15,7 @@
 
 #include "../analysis/json_checker.h"
 #include "export/json_stream.h"
+#include "store/testing/rank_reports.h"
 #include "store/report_reader.h"
 #include "test_reports.h"
 
@@ -208,6 +211,83 @@ TEST_F(ChromeTraceTest, PythonJsonModuleAcceptsTheTrace) {
       "assert all(\"ph\" in e and \"pid\" in e for e in d[\"traceEvents\"])' " +
       file;
   EXPECT_EQ(std::system(command.c_str()), 0);
+}
+
+// Trace times ("ts", "dur": microseconds with three decimals) in whole nanoseconds.
+std::int64_t Nanoseconds(const JsonValue& event, std::string_view key) {
+  return std::llround(std::stod(Text(event, key)) * 1000);
+}
+
+// The ranks of one job on two hosts whose clocks differ by 3 ms: one process per rank,
+// named by rank and sorted by it, every time moved onto the reference rank's axis.
+TEST(ChromeTraceRanksTest, PutsRanksOnTheAlignedAxisOneProcessEach) {
+  ScratchDir dir;
+  store::testing::RankReportsSpec spec;
+  spec.ranks = 4;
+  spec.ranks_per_host = 2;
+  spec.host_clock_offset_ns = {0, 3'000'000};
+  spec.steps = 3;
+  spec.kernels_per_step = 2;
+  std::vector<std::string> paths = store::testing::WriteRankReports(spec, dir.path());
+  ASSERT_EQ(paths.size(), 4u);
+  Exported exported = Export({paths[3], paths[1], paths[2], paths[0]});
+
+  std::map<std::string, std::string> process_names;  // pid -> name
+  std::map<std::string, std::string> sort_index;      // pid -> sort index
+  for (const JsonValue* event : exported.Find("M", "process_name")) {
+    process_names[Text(*event, "pid")] = event->Find("args")->Find("name")->text;
+  }
+  for (const JsonValue* event : exported.Find("M", "process_sort_index")) {
+    sort_index[Text(*event, "pid")] = event->Find("args")->Find("sort_index")->text;
+  }
+  for (int rank = 0; rank < 4; ++rank) {
+    const std::string pid = std::to_string(30000 + rank);
+    const std::string label = "rank " + std::to_string(rank) + " (node" +
+                              std::to_string(rank / 2) + ", " + pid + ")";
+    EXPECT_EQ(process_names[pid], label);
+    EXPECT_EQ(sort_index[pid], std::to_string(rank * 1000));
+  }
+  // GPU processes carry the rank too; their pids follow the reports' order on the command
+  // line (index 0 is rank 3), their sort indexes the rank order.
+  const std::string rank3_gpu = std::to_string(kGpuPid + 1);  // report 0, device 1
+  EXPECT_EQ(process_names[rank3_gpu].substr(0, 6), "GPU 1 ");
+  EXPECT_NE(process_names[rank3_gpu].find(" - rank 3 (node1, 30003)"), std::string::npos)
+      << process_names[rank3_gpu];
+  EXPECT_EQ(sort_index[rank3_gpu], "3002");
+
+  // Every rank's k-th all-reduce ends at one time on the trace's axis.
+  std::map<std::string, std::vector<std::int64_t>> ends;  // GPU pid -> ends in order
+  for (const JsonValue* kernel : exported.Find("X", store::testing::kNcclAllReduceKernel)) {
+    ends[Text(*kernel, "pid")].push_back(Nanoseconds(*kernel, "ts") + Nanoseconds(*kernel, "dur"));
+  }
+  ASSERT_EQ(ends.size(), 4u);
+  for (auto& [pid, list] : ends) std::sort(list.begin(), list.end());
+  for (const auto& [pid, list] : ends) {
+    EXPECT_EQ(list, ends.begin()->second) << "GPU process " << pid;
+  }
+  // And the shift is stated next to the trace.
+  const JsonValue* alignment = exported.root.Find("otherData")->Find("clock_alignment");
+  ASSERT_NE(alignment, nullptr);
+  ASSERT_EQ(alignment->array.size(), 4u);
+  EXPECT_EQ(Text(alignment->array[2], "rank"), "2");
+  EXPECT_EQ(Text(alignment->array[2], "offset_ns"), "-3000000");
+  EXPECT_EQ(Text(alignment->array[2], "method"), "collectives (3 matched)");
+}
+
+// Reports without ranks keep their own clocks, order and names.
+TEST(ChromeTraceRanksTest, ReportsWithoutRanksAreNotMoved) {
+  const std::string dir = std::string(GPUSCOPE_TEST_DATA_DIR) + "/reports/";
+  Exported exported = Export({dir + "h200_nvtx_ranges.sqlite", dir + "h200_add.sqlite"});
+  EXPECT_EQ(exported.root.Find("otherData")->Find("clock_alignment"), nullptr);
+  for (const JsonValue* event : exported.Find("M", "process_name")) {
+    EXPECT_EQ(event->Find("args")->Find("name")->text.find("rank "), std::string::npos);
+  }
+  // In the order given: the first report's process and GPU 0, then the second's.
+  std::set<std::string> indexes;
+  for (const JsonValue* event : exported.Find("M", "process_sort_index")) {
+    indexes.insert(event->Find("args")->Find("sort_index")->text);
+  }
+  EXPECT_EQ(indexes, (std::set<std::string>{"0", "1", "1000", "1001"}));
 }
 
 TEST(ChromeTraceLargeTest, StreamsAHundredThousandKernels) {

@@ -7,7 +7,7 @@ import test from 'node:test';
 import {diffKernelAggregates} from '../../src/viewer/web/diff_model.js';
 import {formatAxisLabels, formatBytes, formatDuration, niceTicks} from '../../src/viewer/web/format.js';
 import {indexTrack, lowerBound, selectCounter, selectVisible} from '../../src/viewer/web/lod.js';
-import {gpuSpan, reportOffsets, shiftAnswer} from '../../src/viewer/web/report_alignment.js';
+import {defaultAlignment, gpuSpan, reportOffsets, rowOrder, shiftAnswer} from '../../src/viewer/web/report_alignment.js';
 import {EmbeddedSource} from '../../src/viewer/web/source_embedded.js';
 import {TimeOrigin} from '../../src/viewer/web/time_origin.js';
 import {TimeView} from '../../src/viewer/web/time_view.js';
@@ -280,6 +280,21 @@ test('formatting: durations, bytes, axis labels and nice ticks', () => {
   assert.equal(step, 200);
   assert.deepEqual(ticks, [0, 200, 400, 600, 800, 1000]);
   assert.equal(niceTicks(5, 5, 5).ticks.length, 0);
+});
+
+test('report alignment: ranks on their clock offsets, rows in rank order', () => {
+  // What /api/reports says of two ranks on two hosts: rank 1's clock runs 3000 ns ahead.
+  const reports = [
+    {index: 0, start: 9000, end: 20000, rank: 1, clock: {offset: -3000, error: 0, position: 1}},
+    {index: 1, start: 5000, end: 16000, rank: 0, clock: {offset: 0, error: 0, position: 0}},
+  ];
+  assert.equal(defaultAlignment(reports), 'ranks');
+  assert.equal(defaultAlignment([{index: 0, start: 1, clock: null}]), 'starts');
+  // Drawn at time - offset: rank 1's times move back by 3000 ns.
+  assert.deepEqual([...reportOffsets(reports, 'ranks')], [[0, 3000], [1, 0]]);
+  assert.deepEqual(rowOrder(reports).map((r) => r.index), [1, 0]);
+  // Reports without a placement keep the order given.
+  assert.deepEqual(rowOrder([{index: 0}, {index: 1}]).map((r) => r.index), [0, 1]);
 });
 
 test('report alignment: starts aligned by default, absolute on request, answers shifted', () => {

@@ -10,7 +10,7 @@ import {bucketFacts, sliceFacts} from './event_facts.js';
 import {citingFindingsBlock, findingsCiting, renderFindings} from './findings_view.js';
 import {formatBytes, formatCount, formatDuration} from './format.js';
 import {renderKernelPage} from './kernel_page.js';
-import {kAlignAbsolute, kAlignStarts} from './report_alignment.js';
+import {defaultAlignment, hasRankClocks, kAlignAbsolute, kAlignRanks, kAlignStarts} from './report_alignment.js';
 import {bindSearchBox} from './search_box.js';
 import {EmbeddedSource} from './source_embedded.js';
 import {HttpSource} from './source_http.js';
@@ -26,7 +26,7 @@ const viewer = {
   timeline: null,
   selected: null,
   errors: [],
-  align: kAlignStarts,  // several reports: aligned on their starts, or at absolute time
+  align: kAlignStarts,  // several reports: on their starts, absolute time, or rank clocks
 };
 window.gpuscopeViewer = viewer;
 
@@ -351,10 +351,14 @@ function renderHeader() {
   if (picker) picker.addEventListener('change', () => openTimeline().catch(showError));
   const align = viewer.reports.length > 1 ?
       el('select', {id: 'align-pick', 'aria-label': 'time axis of several reports'},
+         hasRankClocks(viewer.reports) ?
+             el('option', {value: kAlignRanks}, 'Aligned by rank clocks') :
+             [],
          el('option', {value: kAlignStarts}, 'Aligned on their starts'),
          el('option', {value: kAlignAbsolute}, 'Absolute time')) :
       null;
   if (align) {
+    align.value = viewer.align;
     align.addEventListener('change', () => {
       viewer.align = align.value;
       openTimeline().catch(showError);
@@ -387,6 +391,7 @@ async function main() {
     showFatal('no reports to show');
     return;
   }
+  viewer.align = defaultAlignment(viewer.reports);
   renderHeader();
   bindSearchBox(document.getElementById('search-box'), {
     timeline: () => viewer.timeline,

@@ -42,6 +42,7 @@ export function renderDiffView(container, source, reports) {
 
 /** "#0 pid 123 ./app": how a report is named in pickers and headings. */
 export function reportLabel(report) {
+  if (report.label) return `#${report.index} ${report.label}`;
   return `#${report.index} pid ${report.pid} ${report.command_line || report.path || ''}`.trim();
 }
 

@@ -5,7 +5,7 @@
 // arrives late is drawn at its absolute times, so panning never waits for the network.
 
 import {el, replaceChildren} from './dom.js';
-import {gpuSpan, kAlignStarts, reportOffsets, shiftAnswer} from './report_alignment.js';
+import {gpuSpan, kAlignStarts, reportOffsets, rowOrder, shiftAnswer} from './report_alignment.js';
 import {TimeView} from './time_view.js';
 import {drawFrame, kAxisHeight, kLabelWidth} from './timeline_draw.js';
 import {bindTimelineInput} from './timeline_input.js';
@@ -18,7 +18,7 @@ export class Timeline {
   /**
    * `container`: element to fill; `source`: EmbeddedSource or HttpSource; `reports`: entries of
    * reports() to show; `hooks`: {onHover(hit, x, y) | onHover(null), onSelect(slice),
-   * onRange({t0, t1}), onError}; `options`: {align: 'starts' | 'absolute'}.
+   * onRange({t0, t1}), onError}; `options`: {align: 'starts' | 'absolute' | 'ranks'}.
    */
   constructor(container, source, reports, hooks, options = {}) {
     this.source = source;
@@ -62,11 +62,13 @@ export class Timeline {
 
   /** Loads the rows; resolves after the first frame with data is drawn. */
   async load() {
-    const perReport = await Promise.all(this.reports.map((r) => this.source.tracks(r.index)));
+    // Ranks of one job: one process row per report, in rank order, labelled by rank.
+    const ordered = rowOrder(this.reports);
+    const perReport = await Promise.all(ordered.map((r) => this.source.tracks(r.index)));
     this.rows = [];
     this.contentHeight = 0;
-    this.reports.forEach((report, i) => {
-      const process =
+    ordered.forEach((report, i) => {
+      const process = report.label ||
           `Process ${report.pid} \u00b7 ${report.command_line || report.path || ''}`.trim();
       const layout = layoutRows(perReport[i], process);
       for (const row of layout.rows) {
