@@ -31,7 +31,8 @@ std::string WriteKnownReport(const std::string& dir) {
   ReportBuilder report(path);
   auto kernel = [&](std::string_view name, std::uint32_t stream, std::uint64_t start,
                     std::uint64_t end, std::uint64_t launch) {
-    std::uint32_t id = report.Kernel(start * kUs, (end - start) * kUs, {.name = name, .stream = stream});
+    std::uint32_t id =
+        report.Kernel(start * kUs, (end - start) * kUs, {.name = name, .stream = stream});
     report.Api("cudaLaunchKernel", launch * kUs, 5 * kUs, id);
   };
   kernel("_Z11gemm_kernelv", 7, 1000, 1100, 990);

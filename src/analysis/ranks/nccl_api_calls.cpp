@@ -9,9 +9,9 @@ namespace {
 // the start of the message.
 std::string_view FunctionName(std::string_view message) {
   std::size_t length = 0;
-  while (length < message.size() &&
-         (std::isalnum(static_cast<unsigned char>(message[length])) != 0 ||
-          message[length] == '_')) {
+  while (
+      length < message.size() &&
+      (std::isalnum(static_cast<unsigned char>(message[length])) != 0 || message[length] == '_')) {
     ++length;
   }
   return message.substr(0, length);
@@ -25,8 +25,8 @@ std::string_view ValueAfter(std::string_view message, std::string_view key) {
     std::size_t value = at + key.size();
     if (word_start && value < message.size() && message[value] == ' ') {
       std::size_t end = message.find_first_of(", )", value + 1);
-      return message.substr(value + 1, (end == std::string_view::npos ? message.size() : end) -
-                                           value - 1);
+      return message.substr(value + 1,
+                            (end == std::string_view::npos ? message.size() : end) - value - 1);
     }
     at = message.find(key, at + 1);
   }

@@ -116,9 +116,9 @@ class BreakdownBuilder {
   CallQueue& calls_;
   std::int64_t offset_ns_;
   RankCommunication& out_;
-  IntervalUnion all_;       // kernels, copies, memsets
-  IntervalUnion kernels_;   // all kernels
-  IntervalUnion compute_;   // kernels that are not NCCL's
+  IntervalUnion all_;      // kernels, copies, memsets
+  IntervalUnion kernels_;  // all kernels
+  IntervalUnion compute_;  // kernels that are not NCCL's
   IntervalUnion communication_;
   std::unordered_set<std::uint32_t> calls_in_gap_;
   std::uint64_t host_idle_ = 0;
@@ -128,23 +128,23 @@ class BreakdownBuilder {
 
 }  // namespace
 
-StatusOr<RankCommunication> ReadRankCommunication(const std::string& path,
-                                                  std::int64_t offset_ns) {
+StatusOr<RankCommunication> ReadRankCommunication(const std::string& path, std::int64_t offset_ns) {
   StatusOr<std::unique_ptr<store::ReportReader>> reader = store::ReportReader::Open(path);
   if (!reader.ok()) return reader.status();
   StatusOr<std::unique_ptr<store::ReportReader>> call_reader = store::ReportReader::Open(path);
   if (!call_reader.ok()) return call_reader.status();
   RankCommunication result;
   {
-    trace_rules::SideTable<LaunchCall> calls(
-        std::move(call_reader.value()), [](const store::ReportReader& side, CallQueue& queue) {
-          return side.ForEachApiCall([&](const store::ApiCallRow& row) {
-            // The runtime call is the launch; the driver call inside it began later.
-            if (row.nested_in_runtime || row.record.start == 0) return true;
-            return queue.Push(
-                {static_cast<std::int64_t>(row.record.start), row.record.correlation_id});
-          });
-        });
+    trace_rules::SideTable<LaunchCall> calls(std::move(call_reader.value()), [](const store::
+                                                                                    ReportReader&
+                                                                                        side,
+                                                                                CallQueue& queue) {
+      return side.ForEachApiCall([&](const store::ApiCallRow& row) {
+        // The runtime call is the launch; the driver call inside it began later.
+        if (row.nested_in_runtime || row.record.start == 0) return true;
+        return queue.Push({static_cast<std::int64_t>(row.record.start), row.record.correlation_id});
+      });
+    });
     BreakdownBuilder builder(calls.queue(), offset_ns, result);
     GPUSCOPE_RETURN_IF_ERROR(trace_rules::ForEachGpuActivity(
         **reader, [&](const trace_rules::GpuActivity& activity) { builder.OnActivity(activity); }));

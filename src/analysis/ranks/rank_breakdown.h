@@ -48,8 +48,8 @@ struct OperationTotals {
   std::uint64_t total_ns = 0;
   std::uint64_t min_ns = 0;
   std::uint64_t max_ns = 0;
-  std::uint64_t bytes = 0;           // Σ of the known sizes
-  std::uint64_t without_bytes = 0;   // operations whose size is unknown
+  std::uint64_t bytes = 0;          // Σ of the known sizes
+  std::uint64_t without_bytes = 0;  // operations whose size is unknown
 
   void Add(std::uint64_t duration_ns, std::optional<std::uint64_t> size);
   void Merge(const OperationTotals& other);
