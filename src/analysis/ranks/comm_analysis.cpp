@@ -48,7 +48,7 @@ std::string RankLabel(const RankClock& clock) {
 }
 
 StatusOr<CommAnalysis> AnalyzeCommunication(const std::vector<RankClock>& clocks,
-                                            unsigned threads) {
+                                            std::size_t threads) {
   std::vector<RankCommunication> read(clocks.size());
   GPUSCOPE_RETURN_IF_ERROR(ForEachReportInParallel(
       clocks.size(),
