@@ -30,6 +30,7 @@ class NullSink final : public gpuscope::model::RecordSink {
   void OnDevice(const gpuscope::model::DeviceRecord&) override {}
   void OnContext(const gpuscope::model::ContextRecord&) override {}
   void OnProfiledKernel(const gpuscope::model::ProfiledKernelRecord&) override {}
+  void OnClockSample(const gpuscope::model::ClockSampleRecord&) override {}
   void OnStream(const gpuscope::model::StreamRecord&) override {}
   void OnKernel(const gpuscope::model::KernelRecord& r) override { checksum += r.start; }
   void OnMemcpy(const gpuscope::model::MemcpyRecord&) override {}

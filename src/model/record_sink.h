@@ -29,6 +29,8 @@ class RecordSink {
   virtual void OnOverhead(const OverheadRecord& record) = 0;
   // A kernel launch measured by `gpuscope profile` (its counter data, or why there is none).
   virtual void OnProfiledKernel(const ProfiledKernelRecord& record) = 0;
+  // The clocks read at one moment (start of tracing, each flush, the end).
+  virtual void OnClockSample(const ClockSampleRecord& record) = 0;
   // The running totals of everything lost so far; the latest call wins.
   virtual void OnCounters(const CollectionCounters& counters) = 0;
   // Make everything received so far durable (survives kill -9 of the process).

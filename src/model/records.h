@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 namespace gpuscope::model {
@@ -222,13 +223,32 @@ struct StreamRecord {
   std::uint32_t flags = 0;
 };
 
-// The traced process itself.
+// The traced process itself, and where it stands among the processes of a multi-process
+// job (what aligning and merging the reports of many ranks needs).
 struct ProcessRecord {
   std::uint32_t pid = 0;
   std::uint32_t parent_pid = 0;
   std::string_view hostname;
   std::string_view command_line;  // arguments joined by spaces
   Timestamp start = 0;            // when tracing began
+  std::string_view boot_id;       // the kernel's boot id (one per host and boot); empty: unknown
+  // From the launcher's variables (OMPI_COMM_WORLD_RANK, PMI_RANK, ...); nullopt: unknown.
+  std::optional<std::int64_t> rank;
+  std::optional<std::int64_t> local_rank;
+  std::optional<std::int64_t> world_size;
+  std::string_view rank_variable;  // the variable that gave the rank; empty: none
+};
+
+// The clocks read at one moment: CUPTI's clock (the one every record's time is on), the
+// host's CLOCK_REALTIME and CLOCK_MONOTONIC_RAW, and, for a sample of a device, that GPU's own
+// timestamp. Taken when tracing starts, at every flush and at the end, so that reports of
+// several processes (and hosts) can be put on one time axis, and clock drift seen.
+struct ClockSampleRecord {
+  Timestamp cupti_ns = 0;                  // CUPTI's clock (absolute ns)
+  std::int64_t realtime_ns = 0;            // CLOCK_REALTIME (absolute ns)
+  std::int64_t monotonic_ns = 0;           // CLOCK_MONOTONIC_RAW (ns since boot)
+  std::optional<std::uint32_t> device_id;  // nullopt: the host clocks only
+  std::optional<std::int64_t> gpu_ns;      // the device's timestamp; nullopt for the host pair
 };
 
 // Counters of what could not be recorded. Every loss is counted here, never hidden.

@@ -69,7 +69,8 @@ StatusOr<std::unique_ptr<ReportReader>> ReportReader::Open(const std::string& pa
   // checks) and in full by CheckIntegrity() on request.
   constexpr std::uint64_t kFullCheckBytes = 64ull << 20;
   struct stat info {};
-  if (stat(path.c_str(), &info) == 0 && static_cast<std::uint64_t>(info.st_size) <= kFullCheckBytes) {
+  if (stat(path.c_str(), &info) == 0 &&
+      static_cast<std::uint64_t>(info.st_size) <= kFullCheckBytes) {
     Status intact = reader->CheckIntegrity();
     if (!intact.ok()) return intact;
   }
@@ -112,6 +113,7 @@ Status ReportReader::Load() {
   GPUSCOPE_RETURN_IF_ERROR(LoadCounters());
   GPUSCOPE_RETURN_IF_ERROR(LoadStrings());
   GPUSCOPE_RETURN_IF_ERROR(LoadRowOrder());
+  GPUSCOPE_RETURN_IF_ERROR(LoadClockSamples());
   schema_version_ = file_schema_version_;
   return Status();
 }
@@ -187,8 +189,13 @@ Status ReportReader::LoadMeta() {
 }
 
 Status ReportReader::LoadProcess() {
+  // Reports before version 3 have no identity columns: their rank is unknown.
+  const bool has_identity = file_schema_version_ >= kFirstSchemaWithRanks;
   StatusOr<Statement> stmt = Statement::Prepare(
-      db_, "SELECT pid, parent_pid, hostname, command_line, start, \"end\" FROM process");
+      db_, has_identity ? "SELECT pid, parent_pid, hostname, command_line, start, \"end\", "
+                          "boot_id, rank, local_rank, world_size, rank_variable FROM process"
+                        : "SELECT pid, parent_pid, hostname, command_line, start, \"end\" "
+                          "FROM process");
   if (!stmt.ok()) return ReadError();
   int rc = sqlite3_step(stmt->get());
   if (rc == SQLITE_ROW) {
@@ -199,6 +206,17 @@ Status ReportReader::LoadProcess() {
     process_.command_line = ColumnText(s, 3);
     process_.start = IsNull(s, 4) ? 0 : time_base_ + U64(s, 4);
     process_.end = IsNull(s, 5) ? 0 : time_base_ + U64(s, 5);
+    if (has_identity) {
+      auto optional_int = [s](int column) -> std::optional<std::int64_t> {
+        if (IsNull(s, column)) return std::nullopt;
+        return ColumnInt(s, column);
+      };
+      process_.boot_id = ColumnText(s, 6);
+      process_.rank = optional_int(7);
+      process_.local_rank = optional_int(8);
+      process_.world_size = optional_int(9);
+      process_.rank_variable = ColumnText(s, 10);
+    }
   } else if (rc != SQLITE_DONE) {
     return ReadError();
   }
@@ -341,10 +359,39 @@ Status ReportReader::LoadRowOrder() {
   if (rc != SQLITE_DONE) return ReadError();
   return Status();
 }
+Status ReportReader::LoadClockSamples() {
+  if (file_schema_version_ < kFirstSchemaWithRanks) return Status();  // none recorded then
+  StatusOr<Statement> stmt = Statement::Prepare(
+      db_,
+      "SELECT cupti_ns, realtime_ns, monotonic_ns, device_id, gpu_ns FROM clock_samples "
+      "ORDER BY id");
+  if (!stmt.ok()) return ReadError();
+  int rc;
+  while ((rc = sqlite3_step(stmt->get())) == SQLITE_ROW) {
+    sqlite3_stmt* s = stmt->get();
+    // A sample lacking one of the host clocks, or naming a device that cannot be one, cannot
+    // be true: left out and counted, never used to align anything.
+    const bool device_fits =
+        IsNull(s, 3) || (ColumnInt(s, 3) >= 0 && ColumnInt(s, 3) <= 0xFFFFFFFFll);
+    if (IsNull(s, 0) || IsNull(s, 1) || IsNull(s, 2) || !device_fits) {
+      ++damaged_clock_samples_;
+      continue;
+    }
+    ClockSample& sample = clock_samples_.emplace_back();
+    sample.cupti_ns = time_base_ + U64(s, 0);
+    sample.realtime_ns = ColumnInt(s, 1);
+    sample.monotonic_ns = ColumnInt(s, 2);
+    if (!IsNull(s, 3)) sample.device_id = ColumnU32(s, 3);
+    if (!IsNull(s, 4)) sample.gpu_ns = ColumnInt(s, 4);
+  }
+  if (rc != SQLITE_DONE) return ReadError();
+  return Status();
+}
+
 StatusOr<std::uint64_t> ReportReader::CountRows(const std::string& table) const {
   // Only names of the schema's tables: the name goes into SQL text.
-  static constexpr std::string_view kOtherTables[] = {"strings",  "devices", "contexts", "streams",
-                                                      "counters", "meta",    "process"};
+  static constexpr std::string_view kOtherTables[] = {
+      "strings", "devices", "contexts", "streams", "counters", "meta", "process", "clock_samples"};
   bool known = false;
   for (const EventTableInfo& event_table : kEventTables) known = known || event_table.name == table;
   for (std::string_view name : kOtherTables) known = known || name == table;
@@ -369,7 +416,8 @@ Status ReportReader::CheckIntegrity() const {
     first.remove_prefix(first.find('\n') + 1);
   }
   first = first.substr(0, first.find('\n'));
-  return Status::Error(std::string(kReadAction) + " " + path_ + ": corrupt (" + std::string(first) + ")");
+  return Status::Error(std::string(kReadAction) + " " + path_ + ": corrupt (" + std::string(first) +
+                       ")");
 }
 
 }  // namespace gpuscope::store

@@ -39,6 +39,19 @@ struct ProcessInfo {
   std::string command_line;
   model::Timestamp start = 0;
   model::Timestamp end = 0;  // last flush; 0 if the process never flushed
+  // Where the process stands in a job of many (schema version 3; older reports: unknown).
+  std::string boot_id;                                       // the host's boot id; empty: unknown
+  std::optional<std::int64_t> rank, local_rank, world_size;  // nullopt: unknown
+  std::string rank_variable;  // the environment variable that gave the rank; empty: none
+};
+
+// One row of clock_samples: the clocks read together at one moment (schema.sql).
+struct ClockSample {
+  model::Timestamp cupti_ns = 0;  // CUPTI's clock, absolute like every time the reader returns
+  std::int64_t realtime_ns = 0;   // CLOCK_REALTIME
+  std::int64_t monotonic_ns = 0;  // CLOCK_MONOTONIC_RAW
+  std::optional<std::uint32_t> device_id;  // nullopt: the host clocks only
+  std::optional<std::int64_t> gpu_ns;      // the device's own timestamp; nullopt for the host
 };
 
 struct DeviceInfo {
@@ -59,6 +72,10 @@ class ReportReader {
   const ProcessInfo& process() const { return process_; }
   const std::vector<DeviceInfo>& devices() const { return devices_; }
   const model::CollectionCounters& counters() const { return counters_; }
+  // The clock samples in the order they were taken (time order); empty for a report of
+  // schema version 1 or 2. Rows missing a host clock are left out and counted below.
+  const std::vector<ClockSample>& ClockSamples() const { return clock_samples_; }
+  std::uint64_t damaged_clock_samples() const { return damaged_clock_samples_; }
 
   // Added by the store stage (the accessors above are the original contract).
   // meta.finalized: the writer closed the report or the launcher finalised it; false for a
@@ -128,6 +145,7 @@ class ReportReader {
   Status LoadCounters();
   Status LoadStrings();
   Status LoadRowOrder();
+  Status LoadClockSamples();
   // "cannot read report <path>: ..." (or "...: corrupt (...)") from the connection's error.
   Status ReadError(std::string_view what = {}) const;
   // Streams an event table's rows to `fn` (report_reader_events.cpp).
@@ -144,6 +162,8 @@ class ReportReader {
   int file_schema_version_ = 0;  // PRAGMA user_version, while loading
   model::Timestamp time_base_ = 0;
   ProcessInfo process_;
+  std::vector<ClockSample> clock_samples_;
+  std::uint64_t damaged_clock_samples_ = 0;
   std::vector<DeviceInfo> devices_;
   model::CollectionCounters counters_;
   std::vector<std::string> strings_;    // id -> text, loaded once

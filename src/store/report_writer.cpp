@@ -158,7 +158,8 @@ Status ReportWriter::PrepareStatements() {
       {&s.set_meta, "INSERT OR REPLACE INTO meta(key, value) VALUES (?1, ?2)"},
       {&s.update_process,
        "UPDATE process SET pid = ?1, parent_pid = ?2, hostname = ?3, command_line = ?4, "
-       "start = ?5 WHERE id = 1"},
+       "start = ?5, boot_id = ?6, rank = ?7, local_rank = ?8, world_size = ?9, "
+       "rank_variable = ?10 WHERE id = 1"},
       {&s.update_process_end, "UPDATE process SET \"end\" = ?1 WHERE id = 1"},
       {&s.insert_device,
        "INSERT OR REPLACE INTO devices(id, name, uuid, compute_major, compute_minor, num_sms, "
@@ -180,6 +181,9 @@ Status ReportWriter::PrepareStatements() {
        "stream_id, name_id, invocation, start, \"end\", chip, passes, replay_mode, outcome, "
        "message, counter_data, counter_data_size) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
        "?10, ?11, ?12, ?13, ?14, ?15, ?16)"},
+      {&s.insert_clock_sample,
+       "INSERT INTO clock_samples(cupti_ns, realtime_ns, monotonic_ns, device_id, gpu_ns) "
+       "VALUES (?1, ?2, ?3, ?4, ?5)"},
       {&s.insert_instruction_value,
        "INSERT OR REPLACE INTO instruction_values(profiled_kernel_id, cubin_crc, function_id, "
        "pc_offset, metric_id, value) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"},
@@ -282,7 +286,8 @@ void ReportWriter::RecordLoss(bool closing) {
     BindText(set, 2, value);
     return run(set);
   };
-  bool stored = run(stmts_->begin.get()) && counter(kRecordsNotWrittenCounter, records_not_written_);
+  bool stored =
+      run(stmts_->begin.get()) && counter(kRecordsNotWrittenCounter, records_not_written_);
   try {
     for (std::size_t kind = 0; stored && kind < kNumLossKinds; ++kind) {
       if (lost_by_kind_[kind] == 0) continue;
@@ -420,6 +425,16 @@ bool ReportWriter::WriteFlushState() {
   for (const Counter& c : counters) {
     sqlite3_bind_text(counter, 1, c.name, -1, SQLITE_STATIC);
     sqlite3_bind_int64(counter, 2, AsStored(c.value));
+    if (!Step(counter, "cannot write counters")) return false;
+  }
+  // Records refused without a write error (a clock sample without CUPTI's time, a cubin that
+  // could not be compressed), by table as RecordLoss stores them after an error.
+  for (std::size_t kind = 0; kind < kNumLossKinds; ++kind) {
+    if (lost_by_kind_[kind] == 0) continue;
+    const std::string name =
+        std::string(kRecordsNotWrittenPrefix) + std::string(LossKindTable(kind));
+    BindText(counter, 1, name);
+    sqlite3_bind_int64(counter, 2, AsStored(lost_by_kind_[kind]));
     if (!Step(counter, "cannot write counters")) return false;
   }
   sqlite3_stmt* order = stmts_->upsert_row_order.get();

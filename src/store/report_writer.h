@@ -78,12 +78,13 @@ class ReportWriter final : public model::RecordSink {
 
   // Rows of their own, one statement each (report_writer_records.cpp). A profiled kernel
   // is stored outside the batched event tables: one row per measured launch, with its
-  // compressed counter data.
+  // compressed counter data. A clock sample is one row of clock_samples.
   void OnProcess(const model::ProcessRecord& record) override;
   void OnDevice(const model::DeviceRecord& record) override;
   void OnContext(const model::ContextRecord& record) override;
   void OnStream(const model::StreamRecord& record) override;
   void OnProfiledKernel(const model::ProfiledKernelRecord& record) override;
+  void OnClockSample(const model::ClockSampleRecord& record) override;
 
   // Final flush, meta.finalized = '1' and meta.closed_by_writer = '1' (which nothing else
   // writes: it marks a process that ended normally); then the WAL is folded into the file (one
@@ -111,8 +112,8 @@ class ReportWriter final : public model::RecordSink {
 
   // The clock whose value Flush() stores in process.end; nanoseconds on CUPTI's clock
   // (CLOCK_REALTIME by default). Tests substitute a fixed one.
-  using Clock = model::Timestamp (*)();
-  void set_clock(Clock clock) { clock_ = clock; }
+  using Clock = std::function<model::Timestamp()>;
+  void set_clock(Clock clock) { clock_ = std::move(clock); }
 
  private:
   explicit ReportWriter(std::string path);
@@ -173,9 +174,9 @@ class ReportWriter final : public model::RecordSink {
   std::array<std::uint64_t, kNumLossKinds> records_in_transaction_{};
   std::uint64_t records_not_written_ = 0;
   std::array<std::uint64_t, kNumLossKinds> lost_by_kind_{};
-  bool loss_stored_ = true;                 // the last RecordLoss reached the file
-  std::uint64_t stored_loss_count_ = 0;     // records_not_written_ as it stored it
-  std::string failure_reason_;  // why writing stopped, without the path
+  bool loss_stored_ = true;              // the last RecordLoss reached the file
+  std::uint64_t stored_loss_count_ = 0;  // records_not_written_ as it stored it
+  std::string failure_reason_;           // why writing stopped, without the path
   FailureObserver on_failure_;
   SpaceReserve reserve_;
   model::Timestamp tracing_start_ = 0;   // ProcessRecord::start
@@ -183,7 +184,7 @@ class ReportWriter final : public model::RecordSink {
   model::Timestamp flush_time_ = 0;      // process.end of the transaction being committed
   std::string wal_path_;
 
-  Clock clock_ = nullptr;
+  Clock clock_;
   bool time_base_chosen_ = false;
   model::Timestamp time_base_ = 0;
 

@@ -39,9 +39,23 @@ void BindAll(sqlite3_stmt* stmt, const Values&... values) {
 void ReportWriter::OnProcess(const model::ProcessRecord& r) {
   if (!Accepting(kLossProcess)) return;
   sqlite3_stmt* s = stmts_->update_process.get();
-  BindAll(s, r.pid, r.parent_pid, r.hostname, r.command_line, StoredTime(r.start));
+  BindAll(s, r.pid, r.parent_pid, r.hostname, r.command_line, StoredTime(r.start), r.boot_id,
+          r.rank, r.local_rank, r.world_size, r.rank_variable);
   tracing_start_ = r.start;
   StepRecord(s, "cannot write the process row", kLossProcess);
+}
+
+void ReportWriter::OnClockSample(const model::ClockSampleRecord& r) {
+  if (!Accepting(kLossClockSamples)) return;
+  // A sample without CUPTI's time says nothing (and its NOT NULL column would stop the writer).
+  if (r.cupti_ns == 0) return Lost(kLossClockSamples);
+  sqlite3_stmt* s = stmts_->insert_clock_sample.get();
+  std::optional<std::int64_t> device;
+  if (r.device_id.has_value()) device = *r.device_id;
+  // cupti_ns is on the clock of every other time, so it is stored relative like them (and may
+  // become the time base); the other clocks are absolute.
+  BindAll(s, StoredTime(r.cupti_ns), r.realtime_ns, r.monotonic_ns, device, r.gpu_ns);
+  StepRecord(s, "cannot write a clock sample", kLossClockSamples);
 }
 
 void ReportWriter::OnDevice(const model::DeviceRecord& r) {

@@ -1,6 +1,7 @@
 // The report writer's prepared statements, shared by the files the writer is split into
 // (report_writer.cpp: lifecycle and commits; report_writer_events.cpp: event rows;
-// report_writer_records.cpp: process, devices, contexts, streams, profiled kernels).
+// report_writer_records.cpp: process, devices, contexts, streams, profiled kernels, clock
+// samples).
 // Internal to the writer.
 #pragma once
 
@@ -24,7 +25,7 @@ struct ReportWriter::Statements {
   Statement update_process, update_process_end;
   Statement insert_device, insert_context, insert_stream;
   Statement upsert_counter, upsert_row_order;
-  Statement insert_profiled_kernel;
+  Statement insert_profiled_kernel, insert_clock_sample;
   Statement insert_instruction_value, insert_kernel_source, insert_cubin;
   std::array<BatchedInsert, kNumEventTables> events;  // by kEventTableIndex
 };

@@ -9,9 +9,13 @@ namespace gpuscope::store {
 
 // Raised whenever a table or column changes meaning; schema.sql sets PRAGMA user_version
 // and meta.schema_version to the same number (a test checks that they agree).
-inline constexpr int kSchemaVersion = 2;
-// The oldest version this gpuscope still reads (version 1: no profile tables).
+inline constexpr int kSchemaVersion = 3;
+// The oldest version this gpuscope still reads (version 1: no profile tables; version 2: no
+// rank identity in `process`, no `clock_samples`).
 inline constexpr int kOldestReadableSchemaVersion = 1;
+// The first version whose process row names its rank and boot and whose report has
+// clock_samples; older reports read as "rank unknown, no clock samples".
+inline constexpr int kFirstSchemaWithRanks = 3;
 
 // PRAGMA application_id of every report: "GPSC".
 inline constexpr std::int32_t kApplicationId = 0x47505343;

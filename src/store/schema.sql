@@ -1,4 +1,5 @@
--- gpuscope report schema, version 2 (version 1 had no profile tables; readers accept both).
+-- gpuscope report schema, version 3 (version 1 had no profile tables, version 2 no rank
+-- identity in `process` and no `clock_samples`; readers accept all three).
 --
 -- One SQLite file per traced process. This file and the event tables' declarations
 -- (src/store/event_table_defs.h) are THE definition: the report writer embeds this file at
@@ -32,13 +33,13 @@
 -- user_version and meta.schema_version below, kSchemaVersion in schema.h).
 
 PRAGMA application_id = 1196446531;  -- 0x47505343, "GPSC": marks the file as a gpuscope report
-PRAGMA user_version = 2;             -- the schema version
+PRAGMA user_version = 3;             -- the schema version
 
 CREATE TABLE meta (
   key   TEXT PRIMARY KEY,  -- see the rows below
   value TEXT               -- always text; cast numbers with CAST(value AS INTEGER)
   -- format            'gpuscope-report'
-  -- schema_version    '2' (equal to PRAGMA user_version)
+  -- schema_version    '3' (equal to PRAGMA user_version)
   -- gpuscope_version  version of the gpuscope that wrote the report, e.g. '0.1.0'
   -- time_base_ns      absolute time (ns, CUPTI clock) that every stored time is relative to
   -- finalized         '1' once the writer closed the report or `gpuscope` finalised it after
@@ -55,22 +56,51 @@ CREATE TABLE meta (
 
 INSERT INTO meta(key, value) VALUES
   ('format', 'gpuscope-report'),
-  ('schema_version', '2'),
+  ('schema_version', '3'),
   ('gpuscope_version', ''),
   ('time_base_ns', '0'),
   ('finalized', '0'),
   ('closed_by_writer', '0');
 
+-- The traced process, and where it stands in a job of many processes (ranks): what merging
+-- the reports of several processes and hosts needs (clock_samples holds their clocks).
 CREATE TABLE process (
-  id           INTEGER PRIMARY KEY CHECK (id = 1),  -- always 1: one process per report
-  pid          INTEGER NOT NULL,  -- process id of the traced process
-  parent_pid   INTEGER NOT NULL,  -- its parent's process id
-  hostname     TEXT NOT NULL,     -- host it ran on
-  command_line TEXT NOT NULL,     -- program and arguments, joined by spaces
-  start        INTEGER,           -- ns, relative: when tracing began
-  "end"        INTEGER            -- ns, relative: the last flush (NULL: never flushed)
+  id            INTEGER PRIMARY KEY CHECK (id = 1),  -- always 1: one process per report
+  pid           INTEGER NOT NULL,  -- process id of the traced process
+  parent_pid    INTEGER NOT NULL,  -- its parent's process id
+  hostname      TEXT NOT NULL,     -- host it ran on
+  command_line  TEXT NOT NULL,     -- program and arguments, joined by spaces
+  start         INTEGER,           -- ns, relative: when tracing began
+  "end"         INTEGER,           -- ns, relative: the last flush (NULL: never flushed)
+  boot_id       TEXT NOT NULL,     -- /proc/sys/kernel/random/boot_id of the host ('' unknown):
+                                   -- equal in two reports = same host, same boot, same clocks
+  rank          INTEGER,           -- rank in the job (NULL: unknown), from rank_variable
+  local_rank    INTEGER,           -- rank among the job's processes on this host (NULL: unknown)
+                                   -- from the first set of OMPI_COMM_WORLD_LOCAL_RANK,
+                                   -- MPI_LOCALRANKID, SLURM_LOCALID, LOCAL_RANK
+  world_size    INTEGER,           -- processes in the job (NULL: unknown), from the first set of
+                                   -- OMPI_COMM_WORLD_SIZE, PMI_SIZE, SLURM_NTASKS, WORLD_SIZE
+  rank_variable TEXT NOT NULL      -- the variable that gave rank, the first set of
+                                   -- OMPI_COMM_WORLD_RANK, PMI_RANK, SLURM_PROCID, RANK ('' none)
 );
-INSERT INTO process VALUES (1, 0, 0, '', '', NULL, NULL);  -- filled in when tracing starts
+-- Filled in when tracing starts:
+INSERT INTO process VALUES (1, 0, 0, '', '', NULL, NULL, '', NULL, NULL, NULL, '');
+
+-- The clocks read together at one moment: when tracing starts, at every flush and at the
+-- end. Each moment gives one row for the host (CUPTI's clock with CLOCK_REALTIME and
+-- CLOCK_MONOTONIC_RAW) and one per device with a live context (the same host clocks, read
+-- around that GPU's own timestamp). Reports of one boot of one host (same process.boot_id)
+-- share CLOCK_MONOTONIC_RAW; realtime_ns - cupti_ns shows how CUPTI's clock stands to the
+-- host's, over the run; gpu_ns shows the GPU clock's drift.
+CREATE TABLE clock_samples (
+  id           INTEGER PRIMARY KEY,  -- insertion order (time order)
+  cupti_ns     INTEGER NOT NULL,  -- ns, relative: CUPTI's clock, the clock of every other time
+  realtime_ns  INTEGER NOT NULL,  -- ns, absolute: CLOCK_REALTIME, read right after cupti_ns
+  monotonic_ns INTEGER NOT NULL,  -- ns, absolute: CLOCK_MONOTONIC_RAW (since boot), read then
+  device_id    INTEGER,           -- devices.id of the GPU sampled; NULL: the host clocks only
+  gpu_ns       INTEGER            -- ns, absolute: that GPU's timestamp (cuptiDeviceGetTimestamp);
+                                  -- NULL for the host row
+);
 
 CREATE TABLE devices (
   id                                INTEGER PRIMARY KEY,  -- CUDA device ordinal
@@ -296,8 +326,14 @@ CREATE VIEW time_base AS  -- one row: the absolute time stored times are relativ
 
 CREATE VIEW process_v AS
   SELECT p.pid, p.parent_pid, p.hostname, p.command_line,
-         p.start + t.ns AS start, p."end" + t.ns AS "end", p."end" - p.start AS duration
+         p.start + t.ns AS start, p."end" + t.ns AS "end", p."end" - p.start AS duration,
+         p.boot_id, p.rank, p.local_rank, p.world_size, p.rank_variable
   FROM process p, time_base t;
+
+CREATE VIEW clock_samples_v AS
+  SELECT c.id, c.cupti_ns + t.ns AS cupti_ns, c.realtime_ns, c.monotonic_ns, c.device_id,
+         c.gpu_ns, c.realtime_ns - (c.cupti_ns + t.ns) AS realtime_minus_cupti
+  FROM clock_samples c CROSS JOIN time_base t;
 
 CREATE VIEW kernels_v AS
   SELECT k.id, COALESCE(s.demangled, s.value) AS name, s.value AS mangled_name,

@@ -7,12 +7,20 @@ namespace gpuscope::store {
 std::string_view LossKindTable(std::size_t kind) {
   if (kind < kNumEventTables) return kEventTables[kind].name;
   switch (kind) {
-    case kLossProcess: return "process";
-    case kLossDevices: return "devices";
-    case kLossContexts: return "contexts";
-    case kLossStreams: return "streams";
-    case kLossProfiledKernels: return "profiled_kernels";
-    default: return "unknown";
+    case kLossProcess:
+      return "process";
+    case kLossDevices:
+      return "devices";
+    case kLossContexts:
+      return "contexts";
+    case kLossStreams:
+      return "streams";
+    case kLossProfiledKernels:
+      return "profiled_kernels";
+    case kLossClockSamples:
+      return "clock_samples";
+    default:
+      return "unknown";
   }
 }
 

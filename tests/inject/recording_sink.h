@@ -22,6 +22,14 @@ struct Owned {
   std::string text2;  // its second string (domain / uuid / hostname)
 };
 
+struct RecordedProcess {
+  model::ProcessRecord record;
+  std::string text;   // command line
+  std::string text2;  // hostname
+  std::string boot_id;
+  std::string rank_variable;
+};
+
 struct ApiCall {
   model::ApiCallRecord record;
   std::string name;
@@ -51,7 +59,8 @@ class RecordingSink : public model::RecordSink {
  public:
   void OnProcess(const model::ProcessRecord& r) override {
     std::lock_guard<std::mutex> lock(mutex_);
-    processes.push_back({r, std::string(r.command_line), std::string(r.hostname)});
+    processes.push_back({r, std::string(r.command_line), std::string(r.hostname),
+                         std::string(r.boot_id), std::string(r.rank_variable)});
   }
   void OnDevice(const model::DeviceRecord& r) override {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -100,18 +109,26 @@ class RecordingSink : public model::RecordSink {
   }
   void OnProfiledKernel(const model::ProfiledKernelRecord& r) override {
     std::lock_guard<std::mutex> lock(mutex_);
-    RecordedProfile profile{r, std::string(r.mangled_name), std::string(r.chip),
+    RecordedProfile profile{r,
+                            std::string(r.mangled_name),
+                            std::string(r.chip),
                             std::string(r.message),
                             std::vector<std::uint8_t>(r.counter_data.begin(), r.counter_data.end()),
-                            std::string(r.source.message), {}, {}};
+                            std::string(r.source.message),
+                            {},
+                            {}};
     for (const model::InstructionValue& v : r.instruction_values) {
-      profile.instruction_values.push_back({v.cubin_crc, std::string(v.function_name),
-                                            v.pc_offset, std::string(v.metric), v.value});
+      profile.instruction_values.push_back(
+          {v.cubin_crc, std::string(v.function_name), v.pc_offset, std::string(v.metric), v.value});
     }
     for (const model::CubinImage& c : r.cubins) {
       profile.cubins.emplace_back(c.crc, std::vector<std::uint8_t>(c.image.begin(), c.image.end()));
     }
     profiled_kernels.push_back(std::move(profile));
+  }
+  void OnClockSample(const model::ClockSampleRecord& r) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    clock_samples.push_back(r);
   }
   void OnCounters(const model::CollectionCounters& c) override {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -128,7 +145,7 @@ class RecordingSink : public model::RecordSink {
   std::atomic<int> kernel_delay_us{0};
 
   // Everything below is read by tests after a commit was waited for (or under lock()).
-  std::vector<Owned<model::ProcessRecord>> processes;
+  std::vector<RecordedProcess> processes;
   std::vector<Owned<model::DeviceRecord>> devices;
   std::vector<model::ContextRecord> contexts;
   std::vector<model::StreamRecord> streams;
@@ -141,6 +158,7 @@ class RecordingSink : public model::RecordSink {
   std::vector<Owned<model::NvtxRecord>> nvtx;
   std::vector<Owned<model::OverheadRecord>> overheads;
   std::vector<RecordedProfile> profiled_kernels;
+  std::vector<model::ClockSampleRecord> clock_samples;
   model::CollectionCounters counters;
   int counter_updates = 0;
   int flushes = 0;

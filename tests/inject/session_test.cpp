@@ -141,6 +141,7 @@ class ForwardingSink : public model::RecordSink {
   void OnProfiledKernel(const model::ProfiledKernelRecord& r) override {
     target_.OnProfiledKernel(r);
   }
+  void OnClockSample(const model::ClockSampleRecord& r) override { target_.OnClockSample(r); }
   void OnCounters(const model::CollectionCounters& c) override { target_.OnCounters(c); }
   void Flush() override { target_.Flush(); }
 
@@ -510,6 +511,10 @@ class EventLoggingReport : public model::RecordSink {
   void OnProfiledKernel(const model::ProfiledKernelRecord& r) override {
     Log("profiled kernel");
     writer_->OnProfiledKernel(r);
+  }
+  void OnClockSample(const model::ClockSampleRecord& r) override {
+    Log("clock sample");
+    writer_->OnClockSample(r);
   }
   void OnCounters(const model::CollectionCounters& c) override {
     Log("counters");

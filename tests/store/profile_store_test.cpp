@@ -103,7 +103,13 @@ class ProfileStoreTest : public ::testing::Test {
     auto created = ReportWriter::Create(path_, false);
     ASSERT_TRUE(created.ok()) << created.status().message();
     ReportWriter& writer = **created;
-    writer.OnProcess({4242, 4241, "node-a", "./app", kT0 - 5'000});
+    model::ProcessRecord process;
+    process.pid = 4242;
+    process.parent_pid = 4241;
+    process.hostname = "node-a";
+    process.command_line = "./app";
+    process.start = kT0 - 5'000;
+    writer.OnProcess(process);
     // Written out of profile_index order: the reader must sort (index 2 before index 1).
     writer.OnProfiledKernel(Measured(big_image_));
     model::ProfiledKernelRecord third = Measured(small_image_);
@@ -361,8 +367,8 @@ TEST_F(ProfileStoreTest, AFailurePartWayLeavesTheReportAsItWas) {
   }
   ProfileRequest earlier;
   earlier.sections = {"LaunchStats"};
-  ASSERT_TRUE(WriteMetrics(path_, {{third, {{"gpu__time_duration.sum", 1.0, "nsecond"}}}}, earlier)
-                  .ok());
+  ASSERT_TRUE(
+      WriteMetrics(path_, {{third, {{"gpu__time_duration.sum", 1.0, "nsecond"}}}}, earlier).ok());
   test::ExecSql(path_,
                 "CREATE TRIGGER refuse BEFORE INSERT ON kernel_findings "
                 "BEGIN SELECT RAISE(ABORT, 'refused by the test'); END");
@@ -370,15 +376,14 @@ TEST_F(ProfileStoreTest, AFailurePartWayLeavesTheReportAsItWas) {
   EvaluationRows rows;
   rows.metrics[first] = {{"dram__bytes.sum", 1024.0, "byte"}};
   rows.metrics[third] = {{"dram__bytes.sum", 2048.0, "byte"}};
-  rows.findings[first] = {{"small_grid", "INF", "LaunchStats", "Small Grid", "2 blocks",
-                           std::nullopt, ""}};
+  rows.findings[first] = {
+      {"small_grid", "INF", "LaunchStats", "Small Grid", "2 blocks", std::nullopt, ""}};
   rows.request.sections = {"SpeedOfLight"};
   Status written = WriteEvaluation(path_, rows);
   ASSERT_FALSE(written.ok());
   EXPECT_NE(written.message().find("cannot store the findings in " + path_), std::string::npos)
       << written.message();
-  EXPECT_NE(written.message().find("refused by the test"), std::string::npos)
-      << written.message();
+  EXPECT_NE(written.message().find("refused by the test"), std::string::npos) << written.message();
 
   auto reader = Open();
   ASSERT_NE(reader, nullptr);
@@ -399,9 +404,9 @@ TEST_F(ProfileStoreTest, NoFindingsLeaveTheFindingsTableAlone) {
   ProfileRequest request;
   request.sections = {"LaunchStats"};
   ASSERT_TRUE(WriteMetrics(path_, {}, request).ok());
-  EXPECT_EQ(test::QueryInt(path_,
-                           "SELECT count(*) FROM sqlite_master WHERE name = 'kernel_findings'"),
-            0);
+  EXPECT_EQ(
+      test::QueryInt(path_, "SELECT count(*) FROM sqlite_master WHERE name = 'kernel_findings'"),
+      0);
   auto reader = Open();
   ASSERT_NE(reader, nullptr);
   auto back = ReadProfileRequest(*reader);

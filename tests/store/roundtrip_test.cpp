@@ -192,7 +192,13 @@ class RoundTripTest : public ::testing::Test {
     ASSERT_TRUE(created.ok()) << created.status().message();
     ReportWriter& writer = *created.value();
     writer.set_clock(&FixedClock);
-    writer.OnProcess({4242, 4241, "node-a", "./app --size 3", kT0 - 5'000});
+    model::ProcessRecord process;
+    process.pid = 4242;
+    process.parent_pid = 4241;
+    process.hostname = "node-a";
+    process.command_line = "./app --size 3";
+    process.start = kT0 - 5'000;
+    writer.OnProcess(process);
     writer.OnDevice(testing::SampleDevice(0));
     writer.OnDevice(testing::SampleDevice(1));
     writer.OnContext({3, 1, 13});

@@ -8,8 +8,19 @@ ReportBuilder::ReportBuilder(const std::string& path, Options options) : options
   StatusOr<std::unique_ptr<ReportWriter>> created = ReportWriter::Create(path, options.overwrite);
   if (created.ok()) {
     writer_ = std::move(created.value());
-    writer_->OnProcess({options_.pid, options_.parent_pid, Keep(options_.hostname),
-                        Keep(options_.command_line), options_.origin});
+    model::ProcessRecord process;
+    process.pid = options_.pid;
+    process.parent_pid = options_.parent_pid;
+    process.hostname = Keep(options_.hostname);
+    process.command_line = Keep(options_.command_line);
+    process.start = options_.origin;
+    process.boot_id = Keep(options_.boot_id);
+    process.rank = options_.rank;
+    process.local_rank = options_.local_rank;
+    process.world_size = options_.world_size;
+    const bool default_variable = options_.rank_variable.empty() && options_.rank.has_value();
+    process.rank_variable = Keep(default_variable ? "RANK" : options_.rank_variable);
+    writer_->OnProcess(process);
   } else {
     status_ = created.status();
   }
@@ -179,6 +190,20 @@ ReportBuilder& ReportBuilder::ProfiledSourceLaunch(const SourceLaunchSpec& spec)
   return Write(record);
 }
 
+ReportBuilder& ReportBuilder::ClockSample(std::uint64_t offset, std::int64_t realtime_minus_cupti,
+                                          std::int64_t monotonic_minus_cupti,
+                                          std::optional<std::uint32_t> device,
+                                          std::int64_t gpu_minus_cupti) {
+  model::ClockSampleRecord sample;
+  sample.cupti_ns = At(offset);
+  const auto cupti = static_cast<std::int64_t>(sample.cupti_ns);
+  sample.realtime_ns = cupti + realtime_minus_cupti;
+  sample.monotonic_ns = cupti + monotonic_minus_cupti;
+  sample.device_id = device;
+  if (device.has_value()) sample.gpu_ns = cupti + gpu_minus_cupti;
+  return Write(sample);
+}
+
 ReportBuilder& ReportBuilder::Write(const model::DeviceRecord& record) {
   if (writer_) writer_->OnDevice(record);
   return *this;
@@ -225,6 +250,10 @@ ReportBuilder& ReportBuilder::Write(const model::OverheadRecord& record) {
 }
 ReportBuilder& ReportBuilder::Write(const model::ProfiledKernelRecord& record) {
   if (writer_) writer_->OnProfiledKernel(record);
+  return *this;
+}
+ReportBuilder& ReportBuilder::Write(const model::ClockSampleRecord& record) {
+  if (writer_) writer_->OnClockSample(record);
   return *this;
 }
 ReportBuilder& ReportBuilder::Write(const model::CollectionCounters& counters) {

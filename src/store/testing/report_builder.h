@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,6 +26,9 @@ namespace gpuscope::store::testing {
 inline constexpr model::Timestamp kTraceOrigin = 1'700'000'000'000'000'000ull;
 inline constexpr std::uint64_t kUs = 1'000;
 inline constexpr std::uint64_t kMs = 1'000'000;
+// CLOCK_MONOTONIC_RAW - CUPTI's clock on a host booted an hour before the origin.
+inline constexpr std::int64_t kBootedAnHourBeforeOrigin =
+    3'600'000'000'000 - static_cast<std::int64_t>(kTraceOrigin);
 
 struct Dim3 {
   std::int32_t x = 1, y = 1, z = 1;
@@ -94,6 +98,13 @@ class ReportBuilder {
     std::string_view command_line = "./app";
     std::string_view hostname = "node";
     bool overwrite = false;
+    // Where the process stands in a multi-rank job (process.boot_id, rank, ...): unknown unless
+    // set.
+    std::string_view boot_id = {};
+    std::optional<std::int64_t> rank = std::nullopt;
+    std::optional<std::int64_t> local_rank = std::nullopt;
+    std::optional<std::int64_t> world_size = std::nullopt;
+    std::string_view rank_variable = {};  // defaults to "RANK" when a rank is set
   };
 
   explicit ReportBuilder(const std::string& path) : ReportBuilder(path, Options()) {}
@@ -133,6 +144,14 @@ class ReportBuilder {
 
   ReportBuilder& ProfiledSourceLaunch(const SourceLaunchSpec& spec);
 
+  // A clock sample taken `offset` ns after the origin: CUPTI's clock there, CLOCK_REALTIME
+  // `realtime_minus_cupti` ns ahead of it, CLOCK_MONOTONIC_RAW `monotonic_minus_cupti` ns from
+  // it, and for a device (nullopt: the host pair) its GPU timestamp `gpu_minus_cupti` from it.
+  ReportBuilder& ClockSample(std::uint64_t offset, std::int64_t realtime_minus_cupti = 0,
+                             std::int64_t monotonic_minus_cupti = kBootedAnHourBeforeOrigin,
+                             std::optional<std::uint32_t> device = std::nullopt,
+                             std::int64_t gpu_minus_cupti = 0);
+
   // Whole records, times as given.
   ReportBuilder& Write(const model::DeviceRecord& record);
   ReportBuilder& Write(const model::ContextRecord& record);
@@ -146,6 +165,7 @@ class ReportBuilder {
   ReportBuilder& Write(const model::NvtxRecord& record);
   ReportBuilder& Write(const model::OverheadRecord& record);
   ReportBuilder& Write(const model::ProfiledKernelRecord& record);
+  ReportBuilder& Write(const model::ClockSampleRecord& record);
   ReportBuilder& Write(const model::CollectionCounters& counters);
 
   // Flushes and closes the report; returns the first error.

@@ -105,7 +105,13 @@ void WriteSyntheticTrace(model::RecordSink& sink, const SyntheticTraceOptions& o
   Lcg random(options.seed);
 
   model::Timestamp now = options.start_time;
-  sink.OnProcess({kPid, 48100, "gpu-node-17", "python3 train.py --steps 1000", now});
+  model::ProcessRecord process;  // rank and boot unknown
+  process.pid = kPid;
+  process.parent_pid = 48100;
+  process.hostname = "gpu-node-17";
+  process.command_line = "python3 train.py --steps 1000";
+  process.start = now;
+  sink.OnProcess(process);
   sink.OnDevice(H200());
   sink.OnContext({kContext, 0, kStream});
   sink.OnStream({kStream, kContext, 0, 0});
