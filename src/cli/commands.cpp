@@ -6,6 +6,7 @@
 #include "cli/occupancy_command.h"
 #include "cli/profile_command.h"
 #include "cli/profile_options.h"
+#include "cli/ranks_command.h"
 #include "cli/report_command.h"
 #include "cli/roofline_command.h"
 #include "cli/rules_command.h"
@@ -31,6 +32,8 @@ std::span<const Command> Commands() {
       {"source", "per-instruction and per-line values of profiled kernels (ncu's source page)",
        SourceCommand, SourceUsage},
       {"diff", "compare the kernels of two reports: durations and metrics", DiffCommand, DiffUsage},
+      {"ranks", "the reports of a multi-rank job: aligned clocks, communication, stragglers",
+       RanksCommand, RanksUsage},
       {"export", "write reports as Chrome trace JSON (Perfetto) or CSV tables", ExportCommand,
        ExportUsage},
       {"view", "serve the interactive viewer for reports on 127.0.0.1", ViewCommand, ViewUsage},

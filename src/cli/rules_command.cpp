@@ -2,6 +2,7 @@
 
 #include <iostream>
 
+#include "analysis/ranks/rank_rules.h"
 #include "analysis/rules/rule_registry.h"
 #include "analysis/trace_rules/trace_rule_catalog.h"
 #include "cli/command_prologue.h"
@@ -46,17 +47,32 @@ StatusOr<RulesOptions> ParseRulesOptions(std::span<const std::string> args) {
   return options;
 }
 
+// "TRACE  idle_gaps" and the rule's checks and fix, wrapped.
+void PrintDescriptions(std::string_view tag,
+                       std::span<const analysis::trace_rules::TraceRuleDescription> rules) {
+  for (const analysis::trace_rules::TraceRuleDescription& rule : rules) {
+    std::cout << tag << "  " << rule.id << '\n';
+    for (const std::string& line : render::WrapWords("Checks: " + std::string(rule.checks), 94)) {
+      std::cout << "     " << line << '\n';
+    }
+    for (const std::string& line : render::WrapWords("Fix: " + std::string(rule.fix), 94)) {
+      std::cout << "     " << line << '\n';
+    }
+    std::cout << '\n';
+  }
+}
+
 }  // namespace
 
 std::string RulesUsage() {
   return "Usage: gpuscope rules [--list] [--format column|csv | --csv]\n"
          "\n"
          "Lists the rules that `gpuscope profile` and `gpuscope stats --page details` run on each\n"
-         "measured kernel, then the six trace rules of `gpuscope run` and `stats --rules`. Kernel\n"
-         "rules: the section each prints after, its severity (OPT: an optimisation with\n"
-         "an estimated speedup, INF: information, WRN: a warning), what it checks, and the "
-         "formula\n"
-         "of its estimated speedup.\n"
+         "measured kernel, then the six trace rules of `gpuscope run` and `stats --rules`,\n"
+         "then the three rank rules of `gpuscope ranks`. Kernel rules: the section each prints\n"
+         "after, its severity (OPT: an optimisation with an estimated speedup, INF:\n"
+         "information, WRN: a warning), what it checks, and the formula of its estimated\n"
+         "speedup.\n"
          "\n" +
          FormatOptionHelp(kRulesOptions);
 }
@@ -79,8 +95,14 @@ int RulesCommand(std::span<const std::string> args) {
     // Trace rules belong to no section and estimate no speedup: they say what to change.
     for (const analysis::trace_rules::TraceRuleDescription& rule :
          analysis::trace_rules::TraceRuleCatalog()) {
-      std::cout << render::CsvQuoted(rule.id) << ",\"trace\",\"\"," << render::CsvQuoted(rule.checks)
-                << ',' << render::CsvQuoted(rule.fix) << '\n';
+      std::cout << render::CsvQuoted(rule.id) << ",\"trace\",\"\","
+                << render::CsvQuoted(rule.checks) << ',' << render::CsvQuoted(rule.fix) << '\n';
+    }
+    // Rank rules judge the reports of a multi-rank job together (gpuscope ranks).
+    for (const analysis::trace_rules::TraceRuleDescription& rule :
+         analysis::ranks::RankRuleCatalog()) {
+      std::cout << render::CsvQuoted(rule.id) << ",\"ranks\",\"\","
+                << render::CsvQuoted(rule.checks) << ',' << render::CsvQuoted(rule.fix) << '\n';
     }
     return kExitOk;
   }
@@ -98,18 +120,11 @@ int RulesCommand(std::span<const std::string> args) {
     }
     std::cout << '\n';
   }
-  std::cout << "Trace rules (after gpuscope run, and gpuscope stats --rules; no replay needed):\n\n";
-  for (const analysis::trace_rules::TraceRuleDescription& rule :
-       analysis::trace_rules::TraceRuleCatalog()) {
-    std::cout << "TRACE  " << rule.id << '\n';
-    for (const std::string& line : render::WrapWords("Checks: " + std::string(rule.checks), 94)) {
-      std::cout << "     " << line << '\n';
-    }
-    for (const std::string& line : render::WrapWords("Fix: " + std::string(rule.fix), 94)) {
-      std::cout << "     " << line << '\n';
-    }
-    std::cout << '\n';
-  }
+  std::cout
+      << "Trace rules (after gpuscope run, and gpuscope stats --rules; no replay needed):\n\n";
+  PrintDescriptions("TRACE", analysis::trace_rules::TraceRuleCatalog());
+  std::cout << "Rank rules (gpuscope ranks, over the reports of a multi-rank job):\n\n";
+  PrintDescriptions("RANKS", analysis::ranks::RankRuleCatalog());
   return kExitOk;
 }
 

@@ -38,6 +38,11 @@ void WriteTraceFindings(const std::vector<Finding>& findings, long pid, model::T
                         std::ostream& out) {
   if (findings.empty()) return;
   out << "==" << pid << "== Findings:\n";
+  WriteFindingParagraphs(findings, origin, out);
+}
+
+void WriteFindingParagraphs(const std::vector<Finding>& findings, model::Timestamp origin,
+                            std::ostream& out) {
   bool first = true;
   for (const Finding& finding : findings) {
     if (!first) out << '\n';  // a blank line between paragraphs

@@ -15,6 +15,10 @@ namespace gpuscope::render {
 void WriteTraceFindings(const std::vector<analysis::Finding>& findings, long pid,
                         model::Timestamp origin, std::ostream& out);
 
+// The paragraphs alone, without the header line (also the rank findings of `gpuscope ranks`).
+void WriteFindingParagraphs(const std::vector<analysis::Finding>& findings, model::Timestamp origin,
+                            std::ostream& out);
+
 // A header, then one row per cited row (a finding without cited rows gets one row with the
 // row columns empty). Times in nanoseconds.
 void WriteTraceFindingsCsv(const std::vector<analysis::Finding>& findings, model::Timestamp origin,

@@ -56,6 +56,11 @@ TEST(CommandGrammar, RulesListShowsTheTraceRulesToo) {
     EXPECT_NE(text.out.find(std::string("TRACE  ") + id + "\n"), std::string::npos) << id;
     EXPECT_NE(csv.out.find(std::string("\"") + id + "\",\"trace\""), std::string::npos) << id;
   }
+  // And the rank rules of `gpuscope ranks`.
+  for (const char* id : {"rank_straggler", "rank_imbalance", "exposed_communication"}) {
+    EXPECT_NE(text.out.find(std::string("RANKS  ") + id + "\n"), std::string::npos) << id;
+    EXPECT_NE(csv.out.find(std::string("\"") + id + "\",\"ranks\""), std::string::npos) << id;
+  }
 }
 
 }  // namespace

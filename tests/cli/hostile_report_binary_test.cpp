@@ -63,6 +63,7 @@ std::vector<std::pair<std::string, Finished>> RunEveryReader(const TempDir& dir,
       {"report", "-o", dir.File("r.html"), report},
       {"roofline", report},
       {"diff", report, report},
+      {"ranks", "--format", "json", report},
   };
   std::vector<std::pair<std::string, Finished>> results;
   for (const std::vector<std::string>& args : commands) {
@@ -108,7 +109,8 @@ TEST(HostileReports, EventsEndingBeforeTheyStartAreCountedNotDropped) {
   std::string report = MutatedReport(dir, "UPDATE kernels SET \"end\" = start - 1000;");
   for (std::vector<std::string> args :
        {std::vector<std::string>{"stats", report},
-        std::vector<std::string>{"stats", "-r", "cuda_gpu_kern_sum", report}}) {
+        std::vector<std::string>{"stats", "-r", "cuda_gpu_kern_sum", report},
+        std::vector<std::string>{"ranks", report}}) {
     Finished stats = RunGpuscope(args);
     EXPECT_EQ(stats.exit_code, 0) << stats.err;
     EXPECT_NE(stats.err.find("1 row of kernels ends before it starts (damaged timestamps): "
@@ -165,7 +167,8 @@ TEST(HostileReports, NamesAreEscapedForTerminalsAndSpreadsheets) {
       "WHERE id = (SELECT name_id FROM kernels LIMIT 1);");
   for (std::vector<std::string> args :
        {std::vector<std::string>{"stats", report},
-        std::vector<std::string>{"stats", "-r", "cuda_gpu_kern_sum", report}}) {
+        std::vector<std::string>{"stats", "-r", "cuda_gpu_kern_sum", report},
+        std::vector<std::string>{"ranks", report}}) {
     Finished stats = RunGpuscope(args);
     EXPECT_EQ(stats.exit_code, 0) << stats.err;
     EXPECT_EQ(stats.out.find('\x1b'), std::string::npos) << stats.out;

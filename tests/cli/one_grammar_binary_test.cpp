@@ -29,7 +29,7 @@ std::vector<std::string> Cat(std::vector<std::string> a, const std::vector<std::
 
 TEST(OneGrammar, EveryCommandSaysUsageErrorsWithOnePrefix) {
   for (const char* command : {"run", "profile", "stats", "rules", "roofline", "occupancy", "diff",
-                              "export", "view", "report", "help"}) {
+                              "ranks", "export", "view", "report", "help"}) {
     Finished ran = RunGpuscope({command, "--no-such-option"});
     EXPECT_EQ(ran.exit_code, 2) << command << ": " << ran.err;
     const std::string expected = std::string(command) == "help"
@@ -56,6 +56,7 @@ TEST(OneGrammar, EveryCommandThatPrintsTablesTakesFormatAndCsv) {
       {"roofline", profiled},
       {"occupancy", "--cc", "9.0", "--threads", "256", "--regs", "40"},
       {"diff", trace, trace},
+      {"ranks", trace},
   };
   for (const std::vector<std::string>& command : commands) {
     Finished column = RunGpuscope(command);

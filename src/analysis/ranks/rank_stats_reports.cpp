@@ -3,6 +3,7 @@
 #include <array>
 
 #include "analysis/ranks/across_ranks_tables.h"
+#include "analysis/ranks/comm_tables.h"
 #include "analysis/ranks/rank_align_table.h"
 
 namespace gpuscope::analysis::ranks {
@@ -13,10 +14,12 @@ struct RankStatsReport {
   StatusOr<StatsTable> (*build)(const Reports&);
 };
 
-constexpr std::array<RankStatsReport, 3> kRankStatsReports = {{
+constexpr std::array<RankStatsReport, 5> kRankStatsReports = {{
     {"rank_align", BuildRankAlign},
     {"rank_kern_sum", BuildRankKernelSum},
     {"rank_nvtx_sum", BuildRankNvtxSum},
+    {"rank_comm_sum", BuildRankCommSum},
+    {"nccl_sum", BuildNcclSum},
 }};
 
 }  // namespace

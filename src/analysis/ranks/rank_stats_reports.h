@@ -13,7 +13,7 @@
 
 namespace gpuscope::analysis::ranks {
 
-// rank_align, rank_kern_sum, rank_nvtx_sum, ...
+// rank_align, rank_kern_sum, rank_nvtx_sum, rank_comm_sum, nccl_sum.
 const std::vector<std::string>& RankStatsReportNames();
 
 // The table `name`, over whole reports (no time window: the rows compare whole ranks). An

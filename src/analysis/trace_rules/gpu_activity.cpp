@@ -22,6 +22,7 @@ GpuActivity FromKernel(const model::KernelRecord& record) {
   activity.device_id = record.device_id;
   activity.stream_id = record.stream_id;
   activity.correlation_id = record.correlation_id;
+  activity.kernel_name = record.mangled_name;
   activity.is_async = true;  // a launch never waits for the kernel
   return activity;
 }

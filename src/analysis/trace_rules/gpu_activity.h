@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 
 #include "model/records.h"
 
@@ -17,6 +18,8 @@ struct GpuActivity {
   std::uint32_t device_id = 0;
   std::uint32_t stream_id = 0;
   std::uint32_t correlation_id = 0;
+  // Kernels only: the mangled name, in the reader's string table (valid while it is open).
+  std::string_view kernel_name;
   // Copies and memsets only.
   bool is_async = false;
   std::uint64_t bytes = 0;
