@@ -235,7 +235,9 @@ TEST(GpuMultiGpu, DdpTrainingEveryRankTracedAlignedAndTheStragglerNamed) {
       RunCommand({GpuscopeBinary(), "ranks", "--format", "json", paths[0], paths[1]});
   ASSERT_EQ(ranks.exit_code, 0) << ranks.Describe();
   std::vector<const JsonValue*> stragglers;
-  ObjectsNaming(ParsedJson(ranks.out), "rank_straggler", stragglers);
+  // Kept for the whole test: `stragglers` points into it.
+  const JsonValue page = ParsedJson(ranks.out);
+  ObjectsNaming(page, "rank_straggler", stragglers);
   ASSERT_EQ(stragglers.size(), 1u) << ranks.out;
   const JsonValue* message = stragglers[0]->Find("message");
   ASSERT_NE(message, nullptr) << ranks.out;
