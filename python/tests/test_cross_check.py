@@ -71,7 +71,8 @@ def test_rank_tables_equal_gpuscope_stats(rank_reports):
 def summed_rows(name, report):
     """The rows `gpuscope stats --report name` sums, from the DataFrames, by its rules
     (analysis/stats_builders.cpp): timed rows; the API summary counts a driver call made inside
-    a runtime call once (the outer call); NVTX ranges only (no marks), named domain:range."""
+    a runtime call once (the outer call); NVTX ranges only (no marks), named domain:range, with
+    the default domain empty (":range", as nsys prints it)."""
     if name == "cuda_gpu_kern_sum":
         frame = report.kernels()
         labels = frame["demangled"]
@@ -82,7 +83,7 @@ def summed_rows(name, report):
     else:
         frame = report.nvtx()
         frame = frame[frame["kind"] != 0]
-        labels = frame["domain"].where(frame["domain"] == "", frame["domain"] + ":") + frame["name"]
+        labels = frame["domain"] + ":" + frame["name"]
     timed = frame["start"].notna() & frame["end"].notna() & (frame["end"] >= frame["start"])
     return frame[timed], set(labels[timed])
 

@@ -164,7 +164,10 @@ TEST(HostileReports, NamesAreEscapedForTerminalsAndSpreadsheets) {
       "UPDATE strings SET value = '=HYPERLINK(\"x\")' || char(27) || ']0;owned' || char(7) || "
       "char(13) || char(10) || 'fake row', demangled = '=HYPERLINK(\"x\")' || char(27) || "
       "']0;owned' || char(7) || char(13) || char(10) || 'fake row' "
-      "WHERE id = (SELECT name_id FROM kernels LIMIT 1);");
+      "WHERE id = (SELECT name_id FROM kernels LIMIT 1); "
+      // The ranks page names no ordinary kernel but each report's host.
+      "UPDATE process SET hostname = '=HYPERLINK(\"x\")' || char(27) || ']0;owned' || char(7) "
+      "|| char(13) || char(10) || 'fake row';");
   for (std::vector<std::string> args :
        {std::vector<std::string>{"stats", report},
         std::vector<std::string>{"stats", "-r", "cuda_gpu_kern_sum", report},
