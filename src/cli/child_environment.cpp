@@ -37,6 +37,10 @@ std::vector<std::string> BuildChildEnvironment(const std::vector<std::string>& c
       {kProfileFromStartVariable, FlagValue(settings.profile_from_start)},
       {kQuietVariable, FlagValue(settings.quiet)},
       {kManifestVariable, settings.manifest_path},
+      {kGpuMetricsSetVariable, settings.gpu_metrics_set},
+      {kGpuMetricsFrequencyVariable, settings.gpu_metrics_set.empty()
+                                         ? std::string()
+                                         : std::to_string(settings.gpu_metrics_frequency_hz)},
   };
   for (const char* name : kProfileVariables) {
     std::string value;

@@ -2,6 +2,7 @@
 // launcher -> injection contract (ARCHITECTURE.md, "Launcher -> injection contract").
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -28,6 +29,10 @@ struct ChildEnvironmentSettings {
   // that a `gpuscope run` started from inside a profiled program's environment never inherits
   // a profiling request.
   std::vector<std::pair<std::string, std::string>> profile_variables;
+  // `gpuscope run --gpu-metrics`: the set and rate (always set, empty when not asked for, for
+  // the same reason as the profiling variables).
+  std::string gpu_metrics_set;
+  std::uint32_t gpu_metrics_frequency_hz = 0;
 };
 
 // `current` holds "NAME=value" entries (environ). Contract variables replace any the user

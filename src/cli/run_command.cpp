@@ -5,6 +5,7 @@
 #include "cli/command_prologue.h"
 #include "cli/cuda_probe.h"
 #include "cli/exit_codes.h"
+#include "cli/gpu_metric_listing.h"
 #include "cli/log_output.h"
 #include "cli/manifest_file.h"
 #include "cli/option_parser.h"
@@ -74,6 +75,12 @@ int RunCommand(std::span<const std::string> args) {
     return *exit_code;
   }
   const RunOptions& options = parsed.value();
+  if (options.list_gpu_metrics) {
+    Status listed = PrintGpuMetricSets(std::cout, options.gpu_metrics_chip);
+    if (listed.ok()) return kExitOk;
+    CommandError(listed.message());
+    return kExitGpuscopeFailure;
+  }
 
   std::string working_directory = CurrentWorkingDirectory();
   TracedProgram program;

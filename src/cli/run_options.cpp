@@ -1,9 +1,11 @@
 #include "cli/run_options.h"
 
+#include <charconv>
 #include <vector>
 
 #include "cli/nvprof_output.h"
 #include "cli/option_parser.h"
+#include "util/gpu_metric_sets.h"
 
 namespace gpuscope::cli {
 namespace {
@@ -20,6 +22,11 @@ enum RunOptionId {
   kProfileChildren,
   kQuiet,
   kNoRules,
+  kGpuMetrics,
+  kGpuMetricsSet,
+  kGpuMetricsFrequency,
+  kGpuMetricsChip,
+  kList,
   kHelp,
 };
 
@@ -41,6 +48,14 @@ constexpr OptionSpec kRunOwnOptions[] = {
      "trace child processes too, one report each (default on)"},
     {kQuiet, "quiet", 0, "", "print no summary"},
     {kNoRules, "no-rules", 0, "", "print no findings of the trace rules after the summary"},
+    {kGpuMetrics, "gpu-metrics", 0, "",
+     "sample device-wide hardware counters (SM active, DRAM, PCIe, NVLink...) over the run"},
+    {kGpuMetricsSet, "gpu-metrics-set", 0, "name|list",
+     "the metric set to sample (default 'default'); 'list' shows the sets and runs nothing"},
+    {kGpuMetricsFrequency, "gpu-metrics-frequency", 0, "hz",
+     "samples per second (default 10000, 10 to 200000)"},
+    {kGpuMetricsChip, "chip", 0, "name", "with --list: the chip whose sets are shown (default GH100)"},
+    {kList, "list", 0, "", "with --gpu-metrics: show the metric sets and run nothing"},
     {kHelp, "help", 'h', "", "show this help"},
 };
 
@@ -90,6 +105,45 @@ Status Apply(const ParsedOption& option, RunOptions& options) {
     case kHelp:
       options.help = true;
       return {};
+    case kGpuMetrics:
+      if (options.gpu_metrics_set.empty()) options.gpu_metrics_set = kDefaultGpuMetricSet;
+      return {};
+    case kGpuMetricsSet:
+      if (option.value == "list") {
+        options.list_gpu_metrics = true;
+        return {};
+      }
+      if (FindGpuMetricSet(option.value) == nullptr) {
+        std::string names;
+        for (const GpuMetricSet& set : GpuMetricSets()) {
+          names += (names.empty() ? "" : ", ") + std::string(set.name);
+        }
+        return Status::Error("option '--gpu-metrics-set': unknown set '" + option.value +
+                             "' (sets: " + names + "; 'list' describes them)");
+      }
+      options.gpu_metrics_set = option.value;
+      return {};
+    case kGpuMetricsFrequency: {
+      std::uint32_t hz = 0;
+      const char* end = option.value.data() + option.value.size();
+      auto [stop, error] = std::from_chars(option.value.data(), end, hz);
+      if (error != std::errc() || stop != end || hz < kMinGpuMetricsFrequencyHz ||
+          hz > kMaxGpuMetricsFrequencyHz) {
+        return Status::Error("option '--gpu-metrics-frequency' expects samples per second from " +
+                             std::to_string(kMinGpuMetricsFrequencyHz) + " to " +
+                             std::to_string(kMaxGpuMetricsFrequencyHz) + ", not '" +
+                             option.value + "'");
+      }
+      options.gpu_metrics_frequency_hz = hz;
+      return {};
+    }
+    case kGpuMetricsChip:
+      if (option.value.empty()) return Status::Error("option '--chip' needs a chip name");
+      options.gpu_metrics_chip = option.value;
+      return {};
+    case kList:
+      options.list_gpu_metrics = true;
+      return {};
     case kTimeUnit: {
       StatusOr<analysis::TimeUnit> unit = analysis::ParseTimeUnit(option.value);
       if (!unit.ok()) {
@@ -124,6 +178,13 @@ StatusOr<RunOptions> ParseRunOptions(std::span<const std::string> args) {
     GPUSCOPE_RETURN_IF_ERROR(Apply(option, options));
   }
   options.program = std::move(parsed->operands);
+  if (options.list_gpu_metrics) return options;  // nothing runs: a program is not needed
+  if (options.gpu_metrics_frequency_hz != 0 && options.gpu_metrics_set.empty()) {
+    return Status::Error("option '--gpu-metrics-frequency' needs --gpu-metrics");
+  }
+  if (!options.gpu_metrics_set.empty() && options.gpu_metrics_frequency_hz == 0) {
+    options.gpu_metrics_frequency_hz = kDefaultGpuMetricsFrequencyHz;
+  }
   if (options.program.empty() && !options.help) {
     return Status::Error("no program given: gpuscope run [options] -- <program> [args]");
   }

@@ -1,6 +1,7 @@
 // What `gpuscope run` was asked to do, parsed from nvprof's option spellings.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
@@ -33,6 +34,13 @@ struct RunOptions {
   bool jit_line_info = false;
   // The trace rules' findings after the summary (analysis/trace_rules); --no-rules: none.
   bool print_rules = true;
+  // --gpu-metrics: the set sampled on every device (empty: none) and its rate.
+  std::string gpu_metrics_set;
+  std::uint32_t gpu_metrics_frequency_hz = 0;
+  // --gpu-metrics-set list (or --gpu-metrics --list): print the sets for `gpu_metrics_chip`
+  // and run nothing.
+  bool list_gpu_metrics = false;
+  std::string gpu_metrics_chip = "GH100";
   bool help = false;
 
   std::vector<std::string> program;  // the program and its arguments; empty only with help

@@ -104,6 +104,8 @@ bool PrepareRun(const RunOptions& options, const std::string& working_directory,
   settings.profile_from_start = options.profile_from_start;
   settings.profile_variables = profile_variables;
   settings.jit_line_info = options.jit_line_info;
+  settings.gpu_metrics_set = options.gpu_metrics_set;
+  settings.gpu_metrics_frequency_hz = options.gpu_metrics_frequency_hz;
   // With --log-file the user asked for gpuscope's lines in the log, not on the program's
   // stderr; the launcher writes the banner there itself.
   settings.quiet = options.quiet || options.log_file.has_value();

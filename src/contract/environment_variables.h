@@ -46,6 +46,13 @@ inline constexpr const char* kQuietVariable = "GPUSCOPE_QUIET";
 // Set by the user, read by both sides.
 inline constexpr const char* kDebugVariable = "GPUSCOPE_DEBUG";
 
+// --- GPU metrics (`gpuscope run --gpu-metrics`): device-wide counters sampled over the run ---
+
+// The metric set to sample on every device (util/gpu_metric_sets.h); empty or unset: none.
+inline constexpr const char* kGpuMetricsSetVariable = "GPUSCOPE_GPU_METRICS_SET";
+// Samples per second (default 10000), used only with a set.
+inline constexpr const char* kGpuMetricsFrequencyVariable = "GPUSCOPE_GPU_METRICS_FREQUENCY";
+
 // --- Profiling (`gpuscope profile`) ---
 
 // The CUPTI metric names to collect, comma separated, already checked on the chip by the

@@ -12,6 +12,7 @@
 #include "inject/collector.h"
 #include "cupti/activity.h"
 #include "cupti/cupti_error.h"
+#include "cupti/gpu_metric_sampler.h"
 #include "cupti/kernel_profiler.h"
 #include "cupti/launch_call.h"
 #include "cupti/own_replay_scope.h"
@@ -33,6 +34,9 @@ std::atomic<bool> g_record_range_starts{false};
 // once by EnableKernelProfiler and never withdrawn: the object belongs to the CuptiBackend,
 // which the session keeps until the process ends (CUPTI calls back until then).
 std::atomic<KernelProfiler*> g_kernel_profiler{nullptr};
+// `gpuscope run --gpu-metrics`: the sampler told of contexts, or nullptr. Published once, never
+// withdrawn (owned by the CuptiBackend, which lives until the process ends).
+std::atomic<GpuMetricSampler*> g_gpu_metric_sampler{nullptr};
 // Told of the process's first sticky error (SetStickyErrorHandler). Published once, before the
 // callbacks are enabled, and never destroyed: callbacks may come until the process ends.
 std::atomic<const StickyErrorHandler*> g_sticky_error_handler{nullptr};
@@ -59,13 +63,21 @@ void NoteDropped(std::uint64_t dropped) {
 }
 
 void OnContextCreated(CUcontext context) {
-  std::lock_guard<std::mutex> lock(g_contexts_mutex);
-  LiveContexts().push_back(context);
+  {
+    std::lock_guard<std::mutex> lock(g_contexts_mutex);
+    LiveContexts().push_back(context);
+  }
+  if (GpuMetricSampler* sampler = g_gpu_metric_sampler.load(std::memory_order_acquire)) {
+    sampler->OnContextCreated(context);
+  }
 }
 
 void OnContextDestroyStarting(CUcontext context) {
   if (KernelProfiler* profiler = g_kernel_profiler.load(std::memory_order_acquire)) {
     profiler->ForgetContext(context);
+  }
+  if (GpuMetricSampler* sampler = g_gpu_metric_sampler.load(std::memory_order_acquire)) {
+    sampler->OnContextDestroyStarting(context);
   }
   // Deliver the context's finished records and read its loss count while it exists.
   Status flushed = FlushAll(/*forced=*/false);
@@ -276,6 +288,11 @@ void SetStickyErrorHandler(StickyErrorHandler handler) {
   if (g_sticky_error_handler.load() != nullptr) return;  // once per process
   g_sticky_error_handler.store(new StickyErrorHandler(std::move(handler)),
                                std::memory_order_release);
+}
+
+void SetGpuMetricSampler(GpuMetricSampler& sampler) {
+  GpuMetricSampler* none = nullptr;
+  (void)g_gpu_metric_sampler.compare_exchange_strong(none, &sampler);  // once per process
 }
 
 Status EnableKernelProfiler(KernelProfiler& profiler) {

@@ -32,6 +32,7 @@
 namespace gpuscope::cupti {
 
 class KernelProfiler;
+class GpuMetricSampler;
 
 // Checks that the CUPTI loaded in this process is at least the version we were built
 // against, then subscribes. An error is the whole stand-down sentence, for LogError.
@@ -51,6 +52,10 @@ void SetStickyErrorHandler(StickyErrorHandler handler);
 // `gpuscope profile`: the launch callbacks go to `profiler` (kernel_profiler.h) from now on,
 // until the process ends: it must live as long. Once per process.
 Status EnableKernelProfiler(KernelProfiler& profiler);
+
+// `gpuscope run --gpu-metrics`: context creation and destruction reach `sampler`
+// (gpu_metric_sampler.h) from now on, until the process ends: it must live as long.
+void SetGpuMetricSampler(GpuMetricSampler& sampler);
 
 // Dropped records of every context still alive (read at exit).
 std::uint64_t TakeDroppedRecordsOfLiveContexts();

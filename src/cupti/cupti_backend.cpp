@@ -2,6 +2,7 @@
 
 #include "cupti/activity.h"
 #include "cupti/callbacks.h"
+#include "cupti/gpu_metric_sampler.h"
 #include "cupti/kernel_profiler.h"
 #include "cupti/translate.h"
 #include "inject/host_clocks.h"
@@ -18,6 +19,7 @@ class CuptiBackend : public inject::TracingBackend {
     // is never destroyed. The session never destroys its backend in production anyway
     // (entry.cpp keeps it for the life of the process).
     (void)kernel_profiler_.release();
+    (void)gpu_metric_sampler_.release();  // the same for the context callbacks
   }
 
   Status Attach() override { return Subscribe(); }
@@ -62,7 +64,24 @@ class CuptiBackend : public inject::TracingBackend {
         problems = enabled;
       }
     }
+    if (options.gpu_metrics != nullptr && options.gpu_metrics->enabled()) {
+      auto sampler = std::make_unique<GpuMetricSampler>(
+          *options.gpu_metrics, [&collector](inject::GpuMetricBatch batch) {
+            collector.SubmitGpuMetrics(std::move(batch));
+          });
+      Status started = sampler->Start();
+      if (started.ok()) {
+        SetGpuMetricSampler(*sampler);
+        gpu_metric_sampler_ = std::move(sampler);
+      } else {
+        problems = Status::Error(started.message() + "; the trace goes on without GPU metrics");
+      }
+    }
     return problems;
+  }
+
+  void StopGpuMetrics() override {
+    if (gpu_metric_sampler_ != nullptr) gpu_metric_sampler_->Stop();
   }
 
   Status Flush(bool forced) override { return FlushAll(forced); }
@@ -101,6 +120,8 @@ class CuptiBackend : public inject::TracingBackend {
  private:
   // `gpuscope profile`: the profiler the launch callbacks reach (EnableKernelProfiler).
   std::unique_ptr<KernelProfiler> kernel_profiler_;
+  // `gpuscope run --gpu-metrics`: the PM sampling thread the context callbacks reach.
+  std::unique_ptr<GpuMetricSampler> gpu_metric_sampler_;
 };
 
 }  // namespace

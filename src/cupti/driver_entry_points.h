@@ -27,6 +27,8 @@ struct DriverEntryPoints {
   CUresult (*mem_alloc)(CUdeviceptr*, size_t) = nullptr;
   CUresult (*memset_d8)(CUdeviceptr, unsigned char, size_t) = nullptr;
   CUresult (*context_get_device)(CUdevice*) = nullptr;
+  // The PM sampler makes the device's context current on its own thread (pm_sampling_device.h).
+  CUresult (*context_set_current)(CUcontext) = nullptr;
   CUresult (*device_get_attribute)(int*, CUdevice_attribute, CUdevice) = nullptr;
 };
 

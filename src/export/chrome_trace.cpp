@@ -1,6 +1,7 @@
 #include "export/chrome_trace.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <optional>
 #include <set>
@@ -13,6 +14,7 @@
 #include "analysis/ranks/rank_placement.h"
 #include "export/json_stream.h"
 #include "store/correlation_ids.h"
+#include "store/gpu_metric_tables.h"
 #include "util/saturating.h"
 
 namespace gpuscope::exporter {
@@ -149,6 +151,7 @@ class ReportExporter {
       return true;
     }));
     GPUSCOPE_RETURN_IF_ERROR(WriteMemoryCounter());
+    GPUSCOPE_RETURN_IF_ERROR(WriteGpuMetricCounters());
     return json_.Flush();
   }
 
@@ -349,6 +352,40 @@ class ReportExporter {
           .Raw(",\"args\":{\"bytes\":")
           .Int(in_use[m.device_id])
           .Raw("}}");
+      return true;
+    });
+  }
+
+  // `run --gpu-metrics`: one counter track per metric under its GPU ("SM Active (%)"), a value
+  // at each sample's start; bandwidths in GB/s. A NaN (CUPTI could not evaluate it) is left out.
+  Status WriteGpuMetricCounters() {
+    StatusOr<std::vector<store::StoredGpuMetric>> metrics = store::ReadGpuMetrics(report_);
+    if (!metrics.ok()) return metrics.status();
+    if (metrics->empty()) return Status();
+    std::map<std::uint32_t, std::vector<std::pair<std::string, double>>> tracks;  // name, scale
+    for (const store::StoredGpuMetric& metric : *metrics) {
+      const bool bytes = metric.unit == "byte/second";
+      tracks[metric.device_id].emplace_back(
+          metric.label + " (" + (bytes ? std::string("GB/s") : metric.unit) + ")",
+          bytes ? 1e-9 : 1.0);
+    }
+    for (const auto& [device, names] : tracks) NameGpu(device);
+    return store::ForEachGpuMetricSample(report_, [&](const store::StoredGpuMetricSample& sample) {
+      const auto& names = tracks[sample.device_id];
+      const std::int64_t pid = GpuPid(sample.device_id);
+      for (std::size_t m = 0; m < sample.values.size() && m < names.size(); ++m) {
+        if (std::isnan(sample.values[m])) continue;
+        Begin();
+        json_.Raw("{\"ph\":\"C\",\"cat\":\"gpu_metrics\",\"name\":")
+            .String(names[m].first)
+            .Raw(",\"pid\":")
+            .Int(pid)
+            .Raw(",\"tid\":0,\"ts\":")
+            .Micros(Relative(sample.start))
+            .Raw(",\"args\":{\"value\":")
+            .Number(sample.values[m] * names[m].second)
+            .Raw("}}");
+      }
       return true;
     });
   }

@@ -145,6 +145,43 @@ void Collector::WritePendingClockSamples() {
   }
 }
 
+void Collector::SubmitGpuMetrics(GpuMetricBatch batch) {
+  std::lock_guard<std::mutex> lock(profiles_mutex_);
+  if (profiles_closed_ || !started_.load(std::memory_order_acquire)) {
+    gpu_metric_samples_lost_.fetch_add(batch.samples(), std::memory_order_relaxed);
+    return;
+  }
+  try {
+    pending_gpu_metrics_.push_back(std::move(batch));
+  } catch (...) {
+    gpu_metric_samples_lost_.fetch_add(batch.samples(), std::memory_order_relaxed);
+  }
+}
+
+void Collector::WritePendingGpuMetrics() {
+  std::vector<GpuMetricBatch> batches;
+  {
+    std::lock_guard<std::mutex> lock(profiles_mutex_);
+    batches.swap(pending_gpu_metrics_);
+  }
+  for (const GpuMetricBatch& batch : batches) {
+    std::size_t written = 0;
+    try {
+      for (std::size_t i = 0; i < batch.metrics.size(); ++i) {
+        const OwnedGpuMetric& metric = batch.metrics[i];
+        sink_.OnGpuMetric({batch.device_id, static_cast<std::uint32_t>(i), metric.name,
+                           metric.label, metric.unit, metric.role});
+      }
+      for (; written < batch.samples(); ++written) sink_.OnGpuMetricSample(batch.Sample(written));
+      if (batch.sampling) sink_.OnGpuMetricSampling(batch.sampling->View(batch.device_id));
+      dirty_ = true;
+    } catch (...) {
+      gpu_metric_samples_lost_.fetch_add(batch.samples() - written, std::memory_order_relaxed);
+      LogError("writing GPU metric samples failed");
+    }
+  }
+}
+
 void Collector::AddDroppedRecords(std::uint64_t count) {
   if (count != 0) dropped_records_.fetch_add(count, std::memory_order_relaxed);
 }
@@ -221,6 +258,7 @@ void Collector::WriterLoop(ProcessDescription process) {
     const std::uint64_t ticket = queue_.DueCommitTicket();
     WritePendingProfiles();
     WritePendingClockSamples();
+    WritePendingGpuMetrics();
     const auto now = BufferQueue::Clock::now();
     if (ticket != 0 || (now >= next_commit && dirty_)) {
       Commit(ticket);
@@ -236,6 +274,7 @@ void Collector::WriterLoop(ProcessDescription process) {
   }
   WritePendingProfiles();
   WritePendingClockSamples();
+  WritePendingGpuMetrics();
   try {
     router_.SetDroppedRecords(dropped_records_.load(std::memory_order_relaxed));
     router_.Finish();

@@ -33,6 +33,7 @@
 #include "inject/buffer_pool.h"
 #include "inject/buffer_queue.h"
 #include "inject/config.h"
+#include "inject/gpu_metric_batch.h"
 #include "inject/profiled_kernel.h"
 #include "inject/record_router.h"
 #include "model/record_sink.h"
@@ -118,6 +119,12 @@ class Collector {
   void SubmitClockSamples(std::vector<model::ClockSampleRecord> samples);
   std::uint64_t clock_samples_lost() const { return clock_samples_lost_.load(); }
 
+  // GPU metrics of one device (any thread; the PM sampling thread): written by the writer thread
+  // before its next commit. Samples that come after Finish() or cannot be kept are counted,
+  // never dropped silently. Never throws.
+  void SubmitGpuMetrics(GpuMetricBatch batch);
+  std::uint64_t gpu_metric_samples_lost() const { return gpu_metric_samples_lost_.load(); }
+
   // Adds to CUPTI's dropped-record count (CUPTI resets its counter when read).
   void AddDroppedRecords(std::uint64_t count);
 
@@ -139,6 +146,7 @@ class Collector {
   void GiveBackLate(std::uint8_t* buffer, std::size_t valid_bytes);
   void WritePendingProfiles();
   void WritePendingClockSamples();
+  void WritePendingGpuMetrics();
 
   model::RecordSink& sink_;
   std::unique_ptr<BufferTranslator> translator_;
@@ -166,9 +174,11 @@ class Collector {
   std::mutex profiles_mutex_;  // guards the pending profiles and clock samples
   std::vector<OwnedProfiledKernel> pending_profiles_;
   std::vector<model::ClockSampleRecord> pending_clock_samples_;
+  std::vector<GpuMetricBatch> pending_gpu_metrics_;
   bool profiles_closed_ = false;  // under profiles_mutex_: the writer wrote its last ones
   std::atomic<std::uint64_t> profiles_lost_{0};
   std::atomic<std::uint64_t> clock_samples_lost_{0};
+  std::atomic<std::uint64_t> gpu_metric_samples_lost_{0};
   bool dirty_ = false;  // writer thread: records written since the last commit
 };
 

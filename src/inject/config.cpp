@@ -10,6 +10,7 @@
 
 #include "contract/environment_variables.h"
 #include "util/comma_list.h"
+#include "util/gpu_metric_sets.h"
 
 namespace gpuscope::inject {
 
@@ -182,6 +183,31 @@ void ReadProfileConfig(const EnvironmentLookup& getenv, InjectionConfig& config)
   profile.metrics = std::move(names);
 }
 
+// An unknown set or a frequency out of range: a warning and no sampling / the default rate (the
+// CLI checked both, so only a hand-set environment gets here).
+void ReadGpuMetricsConfig(const EnvironmentLookup& getenv, InjectionConfig& config) {
+  const char* set = getenv(kGpuMetricsSetVariable);
+  if (set == nullptr || *set == '\0') return;
+  if (FindGpuMetricSet(set) == nullptr) {
+    config.warnings.push_back(std::string(kGpuMetricsSetVariable) + "='" + set +
+                              "' is not a GPU metric set; sampling no GPU metrics");
+    return;
+  }
+  config.gpu_metrics.set_name = set;
+  config.gpu_metrics.frequency_hz = kDefaultGpuMetricsFrequencyHz;
+  const char* frequency = getenv(kGpuMetricsFrequencyVariable);
+  if (frequency == nullptr || *frequency == '\0') return;
+  std::optional<unsigned> hz = ParseUnsigned(frequency);
+  if (hz && *hz >= kMinGpuMetricsFrequencyHz && *hz <= kMaxGpuMetricsFrequencyHz) {
+    config.gpu_metrics.frequency_hz = *hz;
+  } else {
+    config.warnings.push_back(std::string(kGpuMetricsFrequencyVariable) + "='" + frequency +
+                              "' is not a rate from " + std::to_string(kMinGpuMetricsFrequencyHz) +
+                              " to " + std::to_string(kMaxGpuMetricsFrequencyHz) + " Hz; using " +
+                              std::to_string(kDefaultGpuMetricsFrequencyHz));
+  }
+}
+
 }  // namespace
 
 InjectionConfig ReadInjectionConfig(const EnvironmentLookup& getenv) {
@@ -227,6 +253,7 @@ InjectionConfig ReadInjectionConfig(const EnvironmentLookup& getenv) {
     config.manifest_path = manifest;
   }
   ReadProfileConfig(getenv, config);
+  ReadGpuMetricsConfig(getenv, config);
   config.identity = ReadRankIdentity(getenv, config.warnings);
   return config;
 }

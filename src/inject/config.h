@@ -43,6 +43,14 @@ struct ProfileConfig {
   bool enabled() const { return !metrics.empty(); }
 };
 
+// `gpuscope run --gpu-metrics`: the set sampled on every device, and how often
+// (GPUSCOPE_GPU_METRICS_SET, GPUSCOPE_GPU_METRICS_FREQUENCY). An empty set: no sampling.
+struct GpuMetricsConfig {
+  std::string set_name;
+  std::uint32_t frequency_hz = 0;
+  bool enabled() const { return !set_name.empty(); }
+};
+
 struct InjectionConfig {
   std::string report_pattern = contract::kDefaultReportPattern;  // GPUSCOPE_REPORT, unexpanded
   std::optional<unsigned> root_pid;     // GPUSCOPE_ROOT_PID; unset: we are root
@@ -56,6 +64,7 @@ struct InjectionConfig {
   // GPUSCOPE_REPORT_PERMISSIONS: the mode new reports get (util/report_permissions.h).
   ReportPermissions report_permissions = kDefaultReportPermissions;
   ProfileConfig profile;
+  GpuMetricsConfig gpu_metrics;
   // The job launcher's rank variables (OMPI_COMM_WORLD_RANK, ..., rank_identity.h).
   RankIdentity identity;
   // One line per variable that held a value we could not use (the default was used).

@@ -125,6 +125,7 @@ std::unique_ptr<Session> Session::Begin(const InjectionConfig& config,
   tracing.flush_period_ms = config.flush_ms;
   tracing.profile = &session->config_.profile;
   tracing.profile_progress = !config.quiet;
+  tracing.gpu_metrics = &session->config_.gpu_metrics;
   tracing.on_sticky_error = [self](std::string_view api, model::ApiDomain domain,
                                    std::int32_t code) {
     self->SaveOnStickyError(api, domain, code);
@@ -188,6 +189,7 @@ void Session::FlushForSignal(bool process_dies) {
 }
 
 void Session::FinalFlush() {
+  backend_->StopGpuMetrics();
   Status flushed = backend_->Flush(/*forced=*/true);
   if (!flushed.ok()) LogError(flushed.message());
   collector_->AddDroppedRecords(backend_->TakeDroppedRecords(/*at_exit=*/true));

@@ -22,6 +22,9 @@ struct TracingOptions {
   // whether to print a progress line per measured kernel.
   const ProfileConfig* profile = nullptr;
   bool profile_progress = true;
+  // `gpuscope run --gpu-metrics`: the set and rate sampled on every device (null or disabled:
+  // none).
+  const GpuMetricsConfig* gpu_metrics = nullptr;
   // Called once, on the program's thread, when a call that waits for the GPU returned a sticky
   // error (model/sticky_errors.h), before that call returns to the program: the moment to save
   // the report, since the program is likely to die at its next step.
@@ -54,6 +57,9 @@ class TracingBackend {
   // read a GPU's own clock without running work on it, one sample per device. Any thread;
   // never throws, never blocks on a device.
   virtual std::vector<model::ClockSampleRecord> SampleClocks() = 0;
+  // The end of the run: GPU metric sampling decodes its last samples, stops and hands them to
+  // the collector (before the collector finishes). Never throws.
+  virtual void StopGpuMetrics() {}
   // The report is closed: callbacks that still come (the CUDA runtime tears contexts down
   // after our exit handler) must do nothing.
   virtual void StopCallbacks() = 0;

@@ -4,6 +4,7 @@
 // collector's writer thread), so implementations need no locking of their own.
 #pragma once
 
+#include "model/gpu_metric_records.h"
 #include "model/profile_records.h"
 #include "model/records.h"
 
@@ -31,6 +32,11 @@ class RecordSink {
   virtual void OnProfiledKernel(const ProfiledKernelRecord& record) = 0;
   // The clocks read at one moment (start of tracing, each flush, the end).
   virtual void OnClockSample(const ClockSampleRecord& record) = 0;
+  // `gpuscope run --gpu-metrics` (no-ops by default: sinks that keep no samples need nothing).
+  // A device's metrics come before its samples.
+  virtual void OnGpuMetric(const GpuMetricRecord&) {}
+  virtual void OnGpuMetricSample(const GpuMetricSampleRecord&) {}
+  virtual void OnGpuMetricSampling(const GpuMetricSamplingRecord&) {}
   // The running totals of everything lost so far; the latest call wins.
   virtual void OnCounters(const CollectionCounters& counters) = 0;
   // Make everything received so far durable (survives kill -9 of the process).

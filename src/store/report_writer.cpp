@@ -191,6 +191,16 @@ Status ReportWriter::PrepareStatements() {
        "INSERT OR REPLACE INTO kernel_source(profiled_kernel_id, message, total_samples, "
        "dropped_samples, sampling_period) VALUES (?1, ?2, ?3, ?4, ?5)"},
       {&s.insert_cubin, "INSERT OR IGNORE INTO cubins(crc, size, image) VALUES (?1, ?2, ?3)"},
+      {&s.insert_gpu_metric,
+       "INSERT OR REPLACE INTO gpu_metrics(device_id, idx, name, label, unit, role) "
+       "VALUES (?1, ?2, ?3, ?4, ?5, ?6)"},
+      {&s.insert_gpu_metric_sample,
+       "INSERT INTO gpu_metric_samples(device_id, start, \"end\", metric_values) "
+       "VALUES (?1, ?2, ?3, ?4)"},
+      {&s.upsert_gpu_metric_sampling,
+       "INSERT OR REPLACE INTO gpu_metric_sampling(device_id, chip, set_name, interval_ns, "
+       "hardware_buffer_bytes, samples, dropped_samples, overflows, fitting_interval_ns, status) "
+       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"},
       {&s.upsert_row_order,
        "INSERT OR REPLACE INTO row_order(table_name, max_lateness_ns, untimed_rows) "
        "VALUES (?1, ?2, ?3)"},

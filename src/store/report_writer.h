@@ -85,6 +85,10 @@ class ReportWriter final : public model::RecordSink {
   void OnStream(const model::StreamRecord& record) override;
   void OnProfiledKernel(const model::ProfiledKernelRecord& record) override;
   void OnClockSample(const model::ClockSampleRecord& record) override;
+  // GPU metrics (report_writer_gpu_metrics.cpp): one row per metric, per sample, per device.
+  void OnGpuMetric(const model::GpuMetricRecord& record) override;
+  void OnGpuMetricSample(const model::GpuMetricSampleRecord& record) override;
+  void OnGpuMetricSampling(const model::GpuMetricSamplingRecord& record) override;
 
   // Final flush, meta.finalized = '1' and meta.closed_by_writer = '1' (which nothing else
   // writes: it marks a process that ended normally); then the WAL is folded into the file (one

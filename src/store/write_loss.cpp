@@ -19,6 +19,10 @@ std::string_view LossKindTable(std::size_t kind) {
       return "profiled_kernels";
     case kLossClockSamples:
       return "clock_samples";
+    case kLossGpuMetricSamples:
+      return "gpu_metric_samples";
+    case kLossGpuMetricRows:
+      return "gpu_metrics";
     default:
       return "unknown";
   }

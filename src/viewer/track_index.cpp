@@ -1,6 +1,7 @@
 #include "viewer/track_index.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <map>
 #include <numeric>
@@ -8,6 +9,7 @@
 
 #include "analysis/activity_names.h"
 #include "model/records.h"
+#include "store/gpu_metric_tables.h"
 #include "store/timeline_rows.h"
 #include "util/saturating.h"
 
@@ -65,6 +67,7 @@ StatusOr<std::unique_ptr<TrackIndex>> TrackIndex::Build(const store::ReportReade
   std::unique_ptr<TrackIndex> index(new TrackIndex());
   Status loaded = index->Load(report);
   if (!loaded.ok()) return loaded;
+  GPUSCOPE_RETURN_IF_ERROR(index->LoadGpuMetrics(report));
   index->Finish();
   return index;
 }
@@ -408,6 +411,37 @@ VisibleEvents FindVisible(const Track& track, std::uint64_t t0, std::uint64_t t1
     std::reverse(visible.earlier.begin(), visible.earlier.end());
   }
   return visible;
+}
+
+Status TrackIndex::LoadGpuMetrics(const store::ReportReader& report) {
+  StatusOr<std::vector<store::StoredGpuMetric>> metrics = store::ReadGpuMetrics(report);
+  if (!metrics.ok()) return metrics.status();
+  if (metrics->empty()) return {};
+  // Counter values are integers: metrics are kept in thousandths of their unit (0.001 %,
+  // MB/s for GB/s), which the tooltip divides back.
+  constexpr std::int64_t kScale = 1000;
+  std::map<std::uint32_t, std::vector<std::pair<std::size_t, double>>> by_device;  // track, factor
+  for (const store::StoredGpuMetric& metric : *metrics) {
+    const bool bytes = metric.unit == "byte/second";
+    Track track = MakeTrack("mem" + std::to_string(metric.device_id) + ".m" +
+                                std::to_string(metric.index + 1),
+                            GpuGroup(report, metric.device_id), metric.label, "counter");
+    track.unit = bytes ? "GB/s" : metric.unit;
+    track.scale = kScale;
+    by_device[metric.device_id].emplace_back(tracks_.size(), (bytes ? 1e-9 : 1.0) * kScale);
+    track_by_id_.emplace(track.id, static_cast<std::uint32_t>(tracks_.size()));
+    tracks_.push_back(std::move(track));
+  }
+  return store::ForEachGpuMetricSample(report, [&](const store::StoredGpuMetricSample& sample) {
+    const auto& device = by_device[sample.device_id];
+    for (std::size_t m = 0; m < sample.values.size() && m < device.size(); ++m) {
+      if (std::isnan(sample.values[m])) continue;
+      const double value = sample.values[m] * device[m].second;
+      tracks_[device[m].first].counter.push_back(
+          {sample.start, static_cast<std::int64_t>(std::clamp(value, -9e18, 9e18))});
+    }
+    return true;
+  });
 }
 
 }  // namespace gpuscope::viewer

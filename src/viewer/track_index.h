@@ -55,6 +55,10 @@ struct Track {
   std::vector<TrackEvent> events;            // by start (then end, descending: parents first)
   std::vector<std::uint64_t> block_max_end;  // max end of each kBlockSize events
   std::vector<CounterPoint> counter;         // counter tracks: value after each change
+  // GPU metric counters (`run --gpu-metrics`): the values are the metric's x `scale`, in `unit`
+  // ("%", "GB/s"); empty for device memory (bytes).
+  std::string unit;
+  std::int64_t scale = 1;
 
   static constexpr std::size_t kBlockSize = 64;
 };
@@ -69,6 +73,8 @@ struct CorrelatedEvent {
 class TrackIndex {
  public:
   static StatusOr<std::unique_ptr<TrackIndex>> Build(const store::ReportReader& report);
+  // One counter track per GPU metric, under its GPU after device memory (gpu_metric_tracks.cpp).
+  Status LoadGpuMetrics(const store::ReportReader& report);
 
   const std::vector<Track>& tracks() const { return tracks_; }
   const Track* FindTrack(std::string_view id) const;

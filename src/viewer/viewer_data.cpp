@@ -309,6 +309,9 @@ std::string ViewerData::TracksJson(std::size_t report) const {
     if (track.kind == "nvtx" || track.kind == "api") {
       out += ",\"depth\":" + std::to_string(track.max_depth + 1);
     }
+    if (!track.unit.empty()) {
+      out += ",\"unit\":" + JsonString(track.unit) + ",\"scale\":" + std::to_string(track.scale);
+    }
     out += ",\"events\":" +
            std::to_string(track.kind == "counter" ? track.counter.size() : track.events.size()) +
            "}";

@@ -122,3 +122,23 @@ TEST(ChildEnvironment, CurrentEnvironmentIsThisProcesssEnviron) {
 
 }  // namespace
 }  // namespace gpuscope::cli
+
+namespace gpuscope::cli {
+namespace {
+
+TEST(ChildEnvironmentGpuMetrics, SetAndRateReachTheInjectionAndAreClearedOtherwise) {
+  ChildEnvironmentSettings settings = Settings();
+  settings.gpu_metrics_set = "memory";
+  settings.gpu_metrics_frequency_hz = 2000;
+  auto env = AsMap(BuildChildEnvironment({}, settings));
+  EXPECT_EQ(env["GPUSCOPE_GPU_METRICS_SET"], "memory");
+  EXPECT_EQ(env["GPUSCOPE_GPU_METRICS_FREQUENCY"], "2000");
+  // A run without --gpu-metrics inside a sampled program's environment samples nothing.
+  auto plain = AsMap(BuildChildEnvironment(
+      {"GPUSCOPE_GPU_METRICS_SET=default", "GPUSCOPE_GPU_METRICS_FREQUENCY=10000"}, Settings()));
+  EXPECT_EQ(plain["GPUSCOPE_GPU_METRICS_SET"], "");
+  EXPECT_EQ(plain["GPUSCOPE_GPU_METRICS_FREQUENCY"], "");
+}
+
+}  // namespace
+}  // namespace gpuscope::cli

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <map>
 
 #include "gpuscope_process.h"
@@ -509,6 +510,33 @@ TEST_F(RunBinary, NoArgumentsOrUnknownHelpTopicExit2) {
   testing::Finished result = RunGpuscope({"help", "frobnicate"});
   EXPECT_EQ(result.exit_code, 2);
   EXPECT_NE(result.err.find("unknown command 'frobnicate'"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpuscope::cli
+
+namespace gpuscope::cli {
+namespace {
+
+// `run --gpu-metrics --list`: the sets checked against CUPTI's PM sampling catalog of GH100,
+// through the real binary, with no GPU and no program.
+TEST(RunGpuMetricsList, ListsEverySetForGh100) {
+  testing::Finished result = testing::RunGpuscope({"run", "--gpu-metrics", "--list"}, {});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_NE(result.out.find("GPU metric sets for GH100"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("sm__cycles_active.avg.pct_of_peak_sustained_elapsed"),
+            std::string::npos);
+  EXPECT_NE(result.out.find("\nmemory: "), std::string::npos);
+  EXPECT_EQ(result.out.find("NOT IN THE CATALOG"), std::string::npos) << result.out;
+  EXPECT_EQ(result.out.find("cannot configure"), std::string::npos) << result.out;
+}
+
+TEST(RunGpuMetricsList, UnknownChipIsOneLine) {
+  testing::Finished result =
+      testing::RunGpuscope({"run", "--gpu-metrics-set", "list", "--chip", "XX1"}, {});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err.rfind("gpuscope: error: unknown chip \"XX1\"", 0), 0u) << result.err;
+  EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1);
 }
 
 }  // namespace

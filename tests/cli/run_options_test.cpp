@@ -170,3 +170,56 @@ TEST(RunOptions, UsageDocumentsEveryOption) {
 
 }  // namespace
 }  // namespace gpuscope::cli
+
+namespace gpuscope::cli {
+namespace {
+
+TEST(RunOptionsGpuMetrics, DefaultSetAndRate) {
+  StatusOr<RunOptions> parsed = ParseRunOptions(std::vector<std::string>{"--gpu-metrics", "./app"});
+  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+  EXPECT_EQ(parsed->gpu_metrics_set, "default");
+  EXPECT_EQ(parsed->gpu_metrics_frequency_hz, 10'000u);
+  EXPECT_FALSE(parsed->list_gpu_metrics);
+}
+
+TEST(RunOptionsGpuMetrics, SetAndFrequency) {
+  StatusOr<RunOptions> parsed = ParseRunOptions(std::vector<std::string>{
+      "--gpu-metrics", "--gpu-metrics-set", "memory", "--gpu-metrics-frequency=2000", "./app"});
+  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+  EXPECT_EQ(parsed->gpu_metrics_set, "memory");
+  EXPECT_EQ(parsed->gpu_metrics_frequency_hz, 2000u);
+}
+
+TEST(RunOptionsGpuMetrics, BadValuesAreOneLineUsageErrors) {
+  StatusOr<RunOptions> set =
+      ParseRunOptions(std::vector<std::string>{"--gpu-metrics-set", "nope", "./app"});
+  ASSERT_FALSE(set.ok());
+  EXPECT_EQ(set.status().message(),
+            "option '--gpu-metrics-set': unknown set 'nope' (sets: default, compute, memory; "
+            "'list' describes them)");
+  EXPECT_FALSE(ParseRunOptions(std::vector<std::string>{"--gpu-metrics",
+                                                        "--gpu-metrics-frequency", "5", "./app"})
+                   .ok());
+  EXPECT_FALSE(ParseRunOptions(std::vector<std::string>{"--gpu-metrics",
+                                                        "--gpu-metrics-frequency", "1k", "./app"})
+                   .ok());
+  StatusOr<RunOptions> alone =
+      ParseRunOptions(std::vector<std::string>{"--gpu-metrics-frequency", "100", "./app"});
+  ASSERT_FALSE(alone.ok());
+  EXPECT_EQ(alone.status().message(), "option '--gpu-metrics-frequency' needs --gpu-metrics");
+}
+
+TEST(RunOptionsGpuMetrics, ListNeedsNoProgram) {
+  StatusOr<RunOptions> list =
+      ParseRunOptions(std::vector<std::string>{"--gpu-metrics", "--list", "--chip", "gh100"});
+  ASSERT_TRUE(list.ok()) << list.status().message();
+  EXPECT_TRUE(list->list_gpu_metrics);
+  EXPECT_EQ(list->gpu_metrics_chip, "gh100");
+  StatusOr<RunOptions> by_set =
+      ParseRunOptions(std::vector<std::string>{"--gpu-metrics-set", "list"});
+  ASSERT_TRUE(by_set.ok());
+  EXPECT_TRUE(by_set->list_gpu_metrics);
+}
+
+}  // namespace
+}  // namespace gpuscope::cli

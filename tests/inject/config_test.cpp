@@ -177,5 +177,27 @@ TEST(InjectionConfigTest, ABadFilterProfilesNothingAndSaysWhy) {
   EXPECT_NE(config.warnings[1].find("GPUSCOPE_LAUNCH_COUNT='many'"), std::string::npos);
 }
 
+TEST(InjectionConfigTest, GpuMetricsComeFromTheirVariables) {
+  InjectionConfig none = ReadInjectionConfig(From({}));
+  EXPECT_FALSE(none.gpu_metrics.enabled());
+  InjectionConfig config = ReadInjectionConfig(
+      From({{"GPUSCOPE_GPU_METRICS_SET", "compute"}, {"GPUSCOPE_GPU_METRICS_FREQUENCY", "500"}}));
+  EXPECT_TRUE(config.gpu_metrics.enabled());
+  EXPECT_EQ(config.gpu_metrics.set_name, "compute");
+  EXPECT_EQ(config.gpu_metrics.frequency_hz, 500u);
+  EXPECT_TRUE(config.warnings.empty());
+}
+
+TEST(InjectionConfigTest, BadGpuMetricsValuesWarn) {
+  InjectionConfig unknown = ReadInjectionConfig(From({{"GPUSCOPE_GPU_METRICS_SET", "nope"}}));
+  EXPECT_FALSE(unknown.gpu_metrics.enabled());
+  ASSERT_EQ(unknown.warnings.size(), 1u);
+  InjectionConfig rate = ReadInjectionConfig(
+      From({{"GPUSCOPE_GPU_METRICS_SET", "default"}, {"GPUSCOPE_GPU_METRICS_FREQUENCY", "9"}}));
+  EXPECT_EQ(rate.gpu_metrics.frequency_hz, 10'000u);
+  ASSERT_EQ(rate.warnings.size(), 1u);
+  EXPECT_NE(rate.warnings[0].find("using 10000"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace gpuscope::inject

@@ -35,9 +35,22 @@ struct RunExtent {
   }
 };
 
+// One GPU metric sample (`run --gpu-metrics`) with the values rules use, found by role
+// (util/gpu_metric_sets.h). Fed before the GPU activities, in time order per device.
+struct GpuMetricPoint {
+  std::uint32_t device_id = 0;
+  model::Timestamp start = 0;
+  model::Timestamp end = 0;
+  std::optional<double> sm_active_pct;
+  std::optional<double> dram_bytes_per_second;  // read + write
+  // The device's DRAM bandwidth (devices.global_memory_bandwidth_kbps); nullopt: unknown.
+  std::optional<double> dram_peak_bytes_per_second;
+};
+
 class TraceRule {
  public:
   virtual ~TraceRule() = default;
+  virtual void OnGpuMetricSample(const GpuMetricPoint& sample) { (void)sample; }
   virtual void OnGpuActivity(const GpuActivity& activity) { (void)activity; }
   virtual void OnApiCall(const store::ApiCallRow& call) { (void)call; }
   virtual void OnMemory(const model::MemoryRecord& record) { (void)record; }
@@ -52,6 +65,7 @@ std::unique_ptr<TraceRule> MakeIdleGapsRule();
 std::unique_ptr<TraceRule> MakeLaunchBoundKernelsRule();
 std::unique_ptr<TraceRule> MakeSerializedTransfersRule();
 std::unique_ptr<TraceRule> MakeAllocationInLoopRule();
+std::unique_ptr<TraceRule> MakeGpuMetricStretchesRule();
 
 std::vector<std::unique_ptr<TraceRule>> MakeAllTraceRules();
 

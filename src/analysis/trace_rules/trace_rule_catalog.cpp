@@ -27,6 +27,12 @@ std::span<const TraceRuleDescription> TraceRuleCatalog() {
        "device memory allocated and freed over and over with the same size (cudaMalloc and "
        "cudaFree in a loop; cudaFree synchronises the device)",
        "allocate once, or use a pool (cudaMallocAsync)"},
+      {"gpu_metric_stretches",
+       "with `run --gpu-metrics`: stretches where kernels ran but the SMs were mostly idle "
+       "(grids too small for the GPU, tails of uneven blocks), and stretches where DRAM "
+       "bandwidth was saturated",
+       "launch more blocks (at least a few per SM), balance the work of the blocks or run "
+       "kernels concurrently; for saturated DRAM, reuse data on chip (tiling, fusion)"},
   };
   return kRules;
 }

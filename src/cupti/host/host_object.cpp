@@ -60,11 +60,12 @@ StatusOr<std::vector<std::string>> HostObject::SupportedChips() {
   return chips;
 }
 
-StatusOr<std::unique_ptr<HostObject>> HostObject::Create(const std::string& chip) {
+StatusOr<std::unique_ptr<HostObject>> HostObject::Create(const std::string& chip,
+                                                        CUpti_ProfilerType type) {
   PreloadNvperfHost();
   auto params = ZeroedParams<CUpti_Profiler_Host_Initialize_Params>(
       CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE);
-  params.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
+  params.profilerType = type;
   params.pChipName = chip.c_str();
   params.pCounterAvailabilityImage = nullptr;
   std::string what = "cannot initialise CUPTI's profiler host for " + chip;

@@ -43,8 +43,11 @@ class HostObject {
 
   static StatusOr<std::vector<std::string>> SupportedChips();
   // `chip` must be spelled as SupportedChips() spells it. No availability image: offline, every
-  // counter of the chip is assumed available (on a target the Range Profiler checks).
-  static StatusOr<std::unique_ptr<HostObject>> Create(const std::string& chip);
+  // counter of the chip is assumed available (on a target the Range Profiler checks). The
+  // profiler type picks the catalog: PM sampling lists other metrics (the *_realtime ones)
+  // and builds config images for cuptiPmSamplingSetConfig.
+  static StatusOr<std::unique_ptr<HostObject>> Create(
+      const std::string& chip, CUpti_ProfilerType type = CUPTI_PROFILER_TYPE_RANGE_PROFILER);
 
   StatusOr<std::vector<std::string>> BaseMetrics(CUpti_MetricType type);
   StatusOr<std::vector<std::string>> SubMetrics(CUpti_MetricType type, const std::string& base);

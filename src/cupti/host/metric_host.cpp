@@ -61,8 +61,17 @@ std::string_view MetricKindName(MetricKind kind) {
   return "counter";
 }
 
-MetricHost::MetricHost(std::string chip, std::unique_ptr<HostObject> host)
-    : chip_(std::move(chip)), host_(std::move(host)) {}
+static CUpti_ProfilerType CuptiProfilerType(ProfilerKind kind) {
+  return kind == ProfilerKind::kPmSampling ? CUPTI_PROFILER_TYPE_PM_SAMPLING
+                                           : CUPTI_PROFILER_TYPE_RANGE_PROFILER;
+}
+
+MetricHost::MetricHost(std::string chip, ProfilerKind kind, std::unique_ptr<HostObject> host)
+    : chip_(std::move(chip)), kind_(kind), host_(std::move(host)) {}
+
+StatusOr<std::unique_ptr<HostObject>> MetricHost::NewHostObject() const {
+  return HostObject::Create(chip_, CuptiProfilerType(kind_));
+}
 
 MetricHost::~MetricHost() = default;
 
@@ -70,7 +79,7 @@ StatusOr<std::vector<std::string>> MetricHost::SupportedChips() {
   return HostObject::SupportedChips();
 }
 
-StatusOr<std::unique_ptr<MetricHost>> MetricHost::Open(std::string_view chip) {
+StatusOr<std::unique_ptr<MetricHost>> MetricHost::Open(std::string_view chip, ProfilerKind kind) {
   StatusOr<std::vector<std::string>> chips = SupportedChips();
   if (!chips.ok()) return chips.status();
   auto found = std::find_if(chips->begin(), chips->end(),
@@ -79,9 +88,9 @@ StatusOr<std::unique_ptr<MetricHost>> MetricHost::Open(std::string_view chip) {
     return Status::Error("unknown chip \"" + std::string(chip) +
                          "\"; CUPTI's profiler supports: " + JoinNames(*chips, ", "));
   }
-  StatusOr<std::unique_ptr<HostObject>> host = HostObject::Create(*found);
+  StatusOr<std::unique_ptr<HostObject>> host = HostObject::Create(*found, CuptiProfilerType(kind));
   if (!host.ok()) return host.status();
-  std::unique_ptr<MetricHost> metric_host(new MetricHost(*found, std::move(*host)));
+  std::unique_ptr<MetricHost> metric_host(new MetricHost(*found, kind, std::move(*host)));
   GPUSCOPE_RETURN_IF_ERROR(metric_host->LoadBaseNames());
   return metric_host;
 }
@@ -186,7 +195,7 @@ StatusOr<ConfigImage> MetricHost::MakeConfig(const std::vector<std::string>& nam
   if (names.empty()) return Status::Error("no metrics to configure");
   // A fresh object per config: CUPTI keeps adding to an object's config and schedules each
   // addition separately, which would cost passes.
-  StatusOr<std::unique_ptr<HostObject>> scratch = HostObject::Create(chip_);
+  StatusOr<std::unique_ptr<HostObject>> scratch = NewHostObject();
   if (!scratch.ok()) return scratch.status();
   if (Status added = (*scratch)->AddMetrics(names); !added.ok()) {
     // CUPTI rejects the whole list without saying which name: find it ourselves. First the
@@ -209,7 +218,7 @@ StatusOr<ConfigImage> MetricHost::MakeConfig(const std::vector<std::string>& nam
 std::vector<std::string> MetricHost::UnschedulableNames(const std::vector<std::string>& names) {
   std::vector<std::string> rejected;
   for (const std::string& name : names) {
-    StatusOr<std::unique_ptr<HostObject>> scratch = HostObject::Create(chip_);
+    StatusOr<std::unique_ptr<HostObject>> scratch = NewHostObject();
     if (scratch.ok() && !(*scratch)->AddMetrics({name}).ok()) rejected.push_back(name);
   }
   return rejected;
@@ -224,7 +233,11 @@ StatusOr<std::uint32_t> MetricHost::CountPasses(const std::vector<std::string>& 
 StatusOr<std::vector<std::optional<double>>> MetricHost::Evaluate(
     std::span<const std::uint8_t> counter_data, std::size_t range,
     const std::vector<std::string>& names) {
-  StatusOr<std::size_t> ranges = CounterDataRangeCount(counter_data);
+  // A PM sampling image holds samples where a range profiler image holds ranges; CUPTI counts
+  // each kind with its own call.
+  StatusOr<std::size_t> ranges = kind_ == ProfilerKind::kPmSampling
+                                     ? PmSamplingSampleCount(counter_data)
+                                     : CounterDataRangeCount(counter_data);
   if (!ranges.ok()) return ranges.status();
   if (range >= *ranges) {
     return Status::Error("cannot evaluate range " + std::to_string(range) +

@@ -50,6 +50,11 @@ struct ConfigImage {
 
 class HostObject;  // CUPTI's host object (host_object.h); never seen by callers
 
+// Which of CUPTI's profilers the names and config images are for: the Range Profiler (`gpuscope
+// profile`) or PM sampling (`gpuscope run --gpu-metrics`), whose catalog differs (its
+// *_realtime metrics exist only there) and whose config must fit one pass.
+enum class ProfilerKind { kRange, kPmSampling };
+
 // One host object for one chip. Not thread-safe: give each thread its own.
 class MetricHost {
  public:
@@ -62,9 +67,11 @@ class MetricHost {
 
   // Case-insensitive ("gh100" works). An unknown chip gets a one-line error listing the
   // supported chips.
-  static StatusOr<std::unique_ptr<MetricHost>> Open(std::string_view chip);
+  static StatusOr<std::unique_ptr<MetricHost>> Open(std::string_view chip,
+                                                     ProfilerKind kind = ProfilerKind::kRange);
 
   const std::string& chip() const { return chip_; }  // as CUPTI spells it: "GH100"
+  ProfilerKind kind() const { return kind_; }
 
   // Every base metric of every kind, sorted by name, with description and units. Built on the
   // first call (a few thousand property queries, ~10 ms) and cached.
@@ -115,7 +122,8 @@ class MetricHost {
     std::optional<std::vector<std::string>> sub_metrics;  // filled on first use
   };
 
-  MetricHost(std::string chip, std::unique_ptr<HostObject> host);
+  MetricHost(std::string chip, ProfilerKind kind, std::unique_ptr<HostObject> host);
+  StatusOr<std::unique_ptr<HostObject>> NewHostObject() const;
   Status LoadBaseNames();
   BaseEntry* FindBase(std::string_view base);
   bool HasSubMetric(std::string_view base, std::string_view suffix);
@@ -123,6 +131,7 @@ class MetricHost {
   std::vector<std::string> UnschedulableNames(const std::vector<std::string>& names);
 
   std::string chip_;
+  ProfilerKind kind_;
   std::unique_ptr<HostObject> host_;
   std::unordered_map<std::string, BaseEntry> bases_;
   std::vector<std::string> base_names_;  // sorted: the candidates of NearestNames
@@ -133,5 +142,9 @@ class MetricHost {
 // answers only once its host side is initialised: call it after MetricHost::Open (of any
 // chip); before, it fails with CUPTI_ERROR_NOT_INITIALIZED.
 StatusOr<std::size_t> CounterDataRangeCount(std::span<const std::uint8_t> counter_data);
+
+// How many completed samples a PM sampling counter-data image holds (the ranges
+// MetricHost::Evaluate of a kPmSampling host takes). Needs no GPU.
+StatusOr<std::size_t> PmSamplingSampleCount(std::span<const std::uint8_t> counter_data);
 
 }  // namespace gpuscope::cupti::host

@@ -256,6 +256,34 @@ ReportBuilder& ReportBuilder::Write(const model::ClockSampleRecord& record) {
   if (writer_) writer_->OnClockSample(record);
   return *this;
 }
+ReportBuilder& ReportBuilder::Write(const model::GpuMetricRecord& record) {
+  if (writer_) writer_->OnGpuMetric(record);
+  return *this;
+}
+ReportBuilder& ReportBuilder::Write(const model::GpuMetricSamplingRecord& record) {
+  if (writer_) writer_->OnGpuMetricSampling(record);
+  return *this;
+}
+
+ReportBuilder& ReportBuilder::GpuMetrics(std::uint32_t device,
+                                         const std::vector<GpuMetricSpec>& metrics) {
+  for (std::size_t i = 0; i < metrics.size(); ++i) {
+    std::string name = "metric" + std::to_string(i);
+    Write(model::GpuMetricRecord{device, static_cast<std::uint32_t>(i), name, metrics[i].label,
+                                 metrics[i].unit, metrics[i].role});
+  }
+  return *this;
+}
+
+ReportBuilder& ReportBuilder::GpuMetricSample(std::uint32_t device, std::uint64_t start,
+                                              std::uint64_t duration,
+                                              const std::vector<double>& values) {
+  if (writer_) {
+    writer_->OnGpuMetricSample({device, At(start), At(start + duration), values});
+  }
+  return *this;
+}
+
 ReportBuilder& ReportBuilder::Write(const model::CollectionCounters& counters) {
   if (writer_) writer_->OnCounters(counters);
   return *this;

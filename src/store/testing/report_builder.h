@@ -167,6 +167,19 @@ class ReportBuilder {
   ReportBuilder& Write(const model::ProfiledKernelRecord& record);
   ReportBuilder& Write(const model::ClockSampleRecord& record);
   ReportBuilder& Write(const model::CollectionCounters& counters);
+  ReportBuilder& Write(const model::GpuMetricRecord& record);
+  ReportBuilder& Write(const model::GpuMetricSamplingRecord& record);
+
+  // GPU metrics (`run --gpu-metrics`): the metrics of `device`, by label, unit and role (names
+  // "metric0", ...), then samples of them with times after the origin.
+  struct GpuMetricSpec {
+    std::string_view label;
+    std::string_view unit = "%";
+    std::uint8_t role = 0;
+  };
+  ReportBuilder& GpuMetrics(std::uint32_t device, const std::vector<GpuMetricSpec>& metrics);
+  ReportBuilder& GpuMetricSample(std::uint32_t device, std::uint64_t start, std::uint64_t duration,
+                                 const std::vector<double>& values);
 
   // Flushes and closes the report; returns the first error.
   Status Close();

@@ -8,7 +8,7 @@ import {renderDiffView, reportLabel} from './diff_view.js';
 import {el, replaceChildren} from './dom.js';
 import {bucketFacts, sliceFacts} from './event_facts.js';
 import {citingFindingsBlock, findingsCiting, renderFindings} from './findings_view.js';
-import {formatBytes, formatCount, formatDuration} from './format.js';
+import {formatCount, formatCounter, formatDuration} from './format.js';
 import {renderKernelPage} from './kernel_page.js';
 import {defaultAlignment, hasRankClocks, kAlignAbsolute, kAlignNvtx, kAlignRanks, kAlignStarts} from './report_alignment.js';
 import {bindSearchBox} from './search_box.js';
@@ -117,7 +117,8 @@ async function openTimeline() {
             tooltip.show(
                 hit.row.label,
                 [
-                  ['In use', formatBytes(hit.counter.v)],
+                  [hit.row.track.unit ? 'Value' : 'In use',
+                   formatCounter(hit.counter.v, hit.row.track)],
                   ['Since', formatDuration(hit.counter.t - origin)]
                 ],
                 x, y);

@@ -57,6 +57,16 @@ export function formatBytes(bytes) {
   return (unit === 0 ? String(value) : value.toFixed(3)) + ' ' + units[unit];
 }
 
+/**
+ * A counter track's value: GPU metric tracks carry their unit and the scale their integer values
+ * were stored with ("97.3 %", "3012.5 GB/s"); device memory is bytes.
+ */
+export function formatCounter(value, track) {
+  if (!track || !track.unit) return formatBytes(value);
+  if (value === null || value === undefined || !Number.isFinite(value)) return '-';
+  return (value / (track.scale || 1)).toFixed(1) + ' ' + track.unit;
+}
+
 /** "1,234,567": an integer count with thousands separators. */
 export function formatCount(n) {
   if (n === null || n === undefined || !Number.isFinite(n)) return '-';

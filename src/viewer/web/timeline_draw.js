@@ -3,7 +3,7 @@
 // never markup, so names from a report need no escaping here.
 
 import {bucketColor, eventColor} from './colors.js';
-import {formatAxisLabels, formatBytes, formatDuration, niceTicks} from './format.js';
+import {formatAxisLabels, formatCounter, formatDuration, niceTicks} from './format.js';
 import {kRowHeight} from './track_layout.js';
 
 export const kAxisHeight = 24;
@@ -129,7 +129,7 @@ function drawCounter(ctx, row, top, points, xOf, plotWidth) {
   ctx.fill();
   ctx.stroke();
   ctx.fillStyle = '#5c3b12';
-  ctx.fillText('max ' + formatBytes(max), kLabelWidth + 4, top + 8);
+  ctx.fillText('max ' + formatCounter(max, row.track), kLabelWidth + 4, top + 8);
 }
 
 // The selected event and the events correlated with it, outlined on their rows.

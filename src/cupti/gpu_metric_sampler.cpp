@@ -1,0 +1,169 @@
+#include "cupti/gpu_metric_sampler.h"
+
+#include <cupti_profiler_target.h>
+
+#include <algorithm>
+
+#include "cupti/activity.h"
+#include "cupti/counter_access.h"
+#include "cupti/cupti_error.h"
+#include "cupti/cupti_params.h"
+#include "inject/background_thread.h"
+#include "inject/log.h"
+
+namespace gpuscope::cupti {
+namespace {
+
+PmSamplingSettings SettingsFor(const inject::GpuMetricsConfig& config) {
+  PmSamplingSettings settings;
+  settings.set = FindGpuMetricSet(config.set_name);
+  if (settings.set == nullptr) settings.set = FindGpuMetricSet(kDefaultGpuMetricSet);
+  const std::uint32_t hz = config.frequency_hz != 0 ? config.frequency_hz
+                                                    : kDefaultGpuMetricsFrequencyHz;
+  settings.interval_ns = 1'000'000'000ull / hz;
+  // Room for four decode periods of samples in the image, so that one decode rarely needs a
+  // second round.
+  const std::uint64_t per_decode =
+      hz * static_cast<std::uint64_t>(GpuMetricSampler::kDecodePeriod.count()) / 1000 + 1;
+  settings.max_samples_per_decode =
+      static_cast<std::uint32_t>(std::clamp<std::uint64_t>(4 * per_decode, 64, 16384));
+  return settings;
+}
+
+}  // namespace
+
+GpuMetricSampler::GpuMetricSampler(const inject::GpuMetricsConfig& config, Submit submit)
+    : settings_(SettingsFor(config)), submit_(std::move(submit)) {}
+
+GpuMetricSampler::~GpuMetricSampler() { Stop(); }
+
+Status GpuMetricSampler::Start() {
+  return inject::StartBackgroundThread("gpuscope-pm", [this] { Loop(); }, thread_);
+}
+
+void GpuMetricSampler::OnContextCreated(CUcontext context) {
+  try {
+    std::uint32_t device = 0;
+    if (cuptiGetDeviceId(context, &device) != CUPTI_SUCCESS) return;
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (stopping_ || !seen_.insert(device).second) return;
+    pending_.emplace_back(device, context);
+    wake_.notify_one();
+  } catch (...) {
+    // Out of memory: this device is not sampled; never into the program.
+  }
+}
+
+void GpuMetricSampler::OnContextDestroyStarting(CUcontext context) {
+  try {
+    std::lock_guard<std::mutex> lock(devices_mutex_);
+    for (auto it = devices_.begin(); it != devices_.end(); ++it) {
+      if (it->second->context() != context) continue;
+      inject::GpuMetricBatch batch;
+      it->second->Stop(batch, Now());
+      Send(std::move(batch));
+      devices_.erase(it);
+      return;
+    }
+  } catch (...) {
+  }
+}
+
+void GpuMetricSampler::Send(inject::GpuMetricBatch batch) {
+  if (batch.samples() == 0 && batch.metrics.empty() && !batch.sampling) return;
+  submit_(std::move(batch));
+}
+
+void GpuMetricSampler::Loop() {
+  for (;;) {
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      wake_.wait_for(lock, kDecodePeriod, [this] { return stopping_ || !pending_.empty(); });
+      if (stopping_) return;
+    }
+    try {
+      StartPending();
+      DecodeAll();
+    } catch (...) {
+      inject::LogError("GPU metric sampling failed (out of memory); samples are missing from here");
+    }
+  }
+}
+
+void GpuMetricSampler::StartPending() {
+  std::vector<std::pair<std::uint32_t, CUcontext>> pending;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    pending.swap(pending_);
+  }
+  if (pending.empty()) return;
+  std::lock_guard<std::mutex> lock(devices_mutex_);
+  if (stopped_) return;
+  if (!profiler_initialized_) {
+    // After cuInit: inside it the profiler fails to start (profiler_setup.h).
+    auto params = Params<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
+    if (CUptiResult r = cuptiProfilerInitialize(&params); r != CUPTI_SUCCESS) {
+      std::string message = IsUnavailable(r) ? UnavailableMessage(r, "cuptiProfilerInitialize")
+                                             : "cannot sample GPU metrics (cuptiProfilerInitialize: " +
+                                                   CuptiResultName(r) + ")";
+      inject::LogError(message + "; the trace goes on without GPU metrics");
+      for (const auto& [device, context] : pending) {
+        inject::GpuMetricBatch batch;
+        batch.device_id = device;
+        batch.sampling = inject::OwnedGpuMetricSampling{};
+        batch.sampling->set_name = std::string(settings_.set->name);
+        batch.sampling->interval_ns = settings_.interval_ns;
+        batch.sampling->status = message + "; the trace goes on without GPU metrics";
+        Send(std::move(batch));
+      }
+      return;
+    }
+    profiler_initialized_ = true;
+  }
+  for (const auto& [device, context] : pending) {
+    auto sampler = std::make_unique<PmSamplingDevice>(device, context, settings_);
+    const bool started = sampler->Start();
+    inject::GpuMetricBatch batch;
+    batch.device_id = device;
+    batch.sampling = sampler->Sampling();
+    if (!started) {
+      inject::LogError(batch.sampling->status);
+      Send(std::move(batch));
+      continue;
+    }
+    Send(std::move(batch));
+    devices_.emplace(device, std::move(sampler));
+  }
+}
+
+void GpuMetricSampler::DecodeAll() {
+  std::lock_guard<std::mutex> lock(devices_mutex_);
+  for (auto& [device, sampler] : devices_) {
+    inject::GpuMetricBatch batch;
+    sampler->Decode(batch, Now());
+    Send(std::move(batch));
+  }
+}
+
+void GpuMetricSampler::Stop() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  if (thread_.joinable() && thread_.get_id() != std::this_thread::get_id()) thread_.join();
+  std::lock_guard<std::mutex> lock(devices_mutex_);
+  if (stopped_) return;
+  stopped_ = true;
+  for (auto& [device, sampler] : devices_) {
+    try {
+      inject::GpuMetricBatch batch;
+      sampler->Stop(batch, Now());
+      Send(std::move(batch));
+    } catch (...) {
+    }
+  }
+  devices_.clear();
+}
+
+}  // namespace gpuscope::cupti

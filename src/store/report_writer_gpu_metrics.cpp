@@ -1,0 +1,57 @@
+// The writer's GPU metric rows (`gpuscope run --gpu-metrics`): the metrics of each device, its
+// samples (one row each, the values packed as doubles) and how sampling went.
+#include <sqlite3.h>
+
+#include <bit>
+#include <cstring>
+#include <vector>
+
+#include "store/event_row_encoder.h"
+#include "store/report_writer.h"
+#include "store/report_writer_statements.h"
+
+namespace gpuscope::store {
+
+void ReportWriter::OnGpuMetric(const model::GpuMetricRecord& r) {
+  if (!Accepting(kLossGpuMetricRows)) return;
+  sqlite3_stmt* s = stmts_->insert_gpu_metric.get();
+  sqlite3_bind_int64(s, 1, r.device_id);
+  sqlite3_bind_int64(s, 2, r.index);
+  BindText(s, 3, r.name);
+  BindText(s, 4, r.label);
+  BindText(s, 5, r.unit);
+  sqlite3_bind_int64(s, 6, r.role);
+  StepRecord(s, "cannot write a GPU metric", kLossGpuMetricRows);
+}
+
+void ReportWriter::OnGpuMetricSample(const model::GpuMetricSampleRecord& r) {
+  if (!Accepting(kLossGpuMetricSamples)) return;
+  // A sample without both times cannot be placed (and the columns are NOT NULL).
+  if (r.start == 0 || r.end == 0 || r.end < r.start) return Lost(kLossGpuMetricSamples);
+  static_assert(std::endian::native == std::endian::little,
+                "metric_values are stored little-endian: a big-endian host must swap them");
+  sqlite3_stmt* s = stmts_->insert_gpu_metric_sample.get();
+  sqlite3_bind_int64(s, 1, r.device_id);
+  sqlite3_bind_int64(s, 2, Relative(r.start));
+  sqlite3_bind_int64(s, 3, Relative(r.end));
+  sqlite3_bind_blob64(s, 4, r.values.data(), r.values.size_bytes(), SQLITE_STATIC);
+  StepRecord(s, "cannot write a GPU metric sample", kLossGpuMetricSamples);
+}
+
+void ReportWriter::OnGpuMetricSampling(const model::GpuMetricSamplingRecord& r) {
+  if (!Accepting(kLossGpuMetricRows)) return;
+  sqlite3_stmt* s = stmts_->upsert_gpu_metric_sampling.get();
+  sqlite3_bind_int64(s, 1, r.device_id);
+  BindText(s, 2, r.chip);
+  BindText(s, 3, r.set_name);
+  sqlite3_bind_int64(s, 4, StoredInteger(r.interval_ns));
+  sqlite3_bind_int64(s, 5, StoredInteger(r.hardware_buffer_bytes));
+  sqlite3_bind_int64(s, 6, StoredInteger(r.samples));
+  sqlite3_bind_int64(s, 7, StoredInteger(r.dropped_samples));
+  sqlite3_bind_int64(s, 8, StoredInteger(r.overflows));
+  sqlite3_bind_int64(s, 9, StoredInteger(r.fitting_interval_ns));
+  BindText(s, 10, r.status);
+  StepRecord(s, "cannot write the GPU metric sampling state", kLossGpuMetricRows);
+}
+
+}  // namespace gpuscope::store
