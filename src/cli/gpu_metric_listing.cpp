@@ -36,7 +36,7 @@ Status PrintGpuMetricSets(std::ostream& out, const std::string& chip) {
     if (!config.ok()) {
       out << "  CUPTI cannot configure this set on " << (*host)->chip() << ": "
           << config.status().message() << "\n";
-      problems += " " + std::string(set.name);
+      problems.append(" ").append(set.name);
     }
     std::size_t label_width = 0;
     for (const GpuMetricSpec& metric : set.metrics) {
@@ -49,7 +49,7 @@ Status PrintGpuMetricSets(std::ostream& out, const std::string& chip) {
       if (metric.only_where_present) out << "  (where the GPU has it)";
       if (!checked.ok()) {
         out << "  NOT IN THE CATALOG: " << checked.message();
-        problems += " " + std::string(metric.name);
+        problems.append(" ").append(metric.name);
       }
       out << "\n";
     }

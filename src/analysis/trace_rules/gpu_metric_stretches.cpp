@@ -41,7 +41,9 @@ struct StretchList {
     if (!stretches.empty() && stretches.back().end >= sample.start) {
       stretches.back().end = std::max(stretches.back().end, sample.end);
     } else {
-      stretches.push_back({sample.start, sample.end});
+      Stretch& added = stretches.emplace_back();
+      added.start = sample.start;
+      added.end = sample.end;
     }
     stretches.back().weighted_sum += value * static_cast<double>(sample.end - sample.start);
   }
