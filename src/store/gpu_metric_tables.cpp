@@ -14,14 +14,6 @@ namespace {
 // report cannot make a reader allocate much per row.
 constexpr std::size_t kMaxMetricsPerDevice = 256;
 
-bool TableExists(sqlite3* db, const char* table) {
-  StatusOr<Statement> stmt =
-      Statement::Prepare(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1");
-  if (!stmt.ok()) return false;
-  sqlite3_bind_text(stmt->get(), 1, table, -1, SQLITE_STATIC);
-  return sqlite3_step(stmt->get()) == SQLITE_ROW;
-}
-
 Status ReadError(const ReportReader& report, const char* what) {
   return ReportReadError(report.db(), what, report.path());
 }

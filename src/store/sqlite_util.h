@@ -96,4 +96,14 @@ inline std::string_view ColumnText(sqlite3_stmt* statement, int column) {
                : std::string_view();
 }
 
+// Whether the report has `table` (tables added after version 1 without a version of their own:
+// the source tables, the GPU metric tables).
+inline bool TableExists(sqlite3* db, const char* table) {
+  StatusOr<Statement> stmt =
+      Statement::Prepare(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1");
+  if (!stmt.ok()) return false;
+  sqlite3_bind_text(stmt->get(), 1, table, -1, SQLITE_STATIC);
+  return sqlite3_step(stmt->get()) == SQLITE_ROW;
+}
+
 }  // namespace gpuscope::store
