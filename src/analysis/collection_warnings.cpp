@@ -103,6 +103,13 @@ std::vector<std::string> LossWarnings(const CollectionState& state) {
                        "(CUPTI's SASS patching counts nothing while tracing is on); work other "
                        "threads did then is not in the trace");
   }
+  if (counters.profiler_replay_ns > 0) {
+    char ms[32];
+    std::snprintf(ms, sizeof ms, "%.1f", static_cast<double>(counters.profiler_replay_ns) / 1e6);
+    warnings.push_back(std::string("gpuscope's replay of profiled launches took ") + ms +
+                       " ms inside their launch calls; it is shown as profiler time "
+                       "(overheads), not as the program's API time");
+  }
   return warnings;
 }
 

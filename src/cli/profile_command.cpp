@@ -48,6 +48,7 @@ VariableList ProfileVariables(const ProfileOptions& options, const ProfileReques
       {kDevicesVariable, options.filter.devices},
       {kReplayModeVariable, options.replay_mode},
       {kCacheControlVariable, options.cache_control},
+      {kReplayNoRestoreVariable, options.replay_no_restore ? "1" : "0"},
       {kProfileSourceVariable, plan.source_counters ? "1" : "0"},
   };
   if (!config_file.empty()) {
@@ -259,10 +260,25 @@ std::optional<int> RunProgram(const ProfileOptions& options, const ProfileReques
   return std::nullopt;
 }
 
+// How the launches were replayed, kept in the report (meta.profile_replay) and printed with
+// its pages, so that numbers read later say what they were measured under.
+std::string ReplayInWords(const ProfileOptions& options) {
+  if (options.replay_mode == "application") {
+    return "application replay: the program ran once per pass";
+  }
+  std::string words = options.cache_control == "all"
+                          ? "kernel replay, L2 flushed before each pass (--cache-control all)"
+                          : "kernel replay, caches not flushed (--cache-control none)";
+  return words + (options.replay_no_restore
+                      ? ", device memory NOT saved or restored between passes "
+                        "(--replay-no-restore: the kernel must leave its inputs unchanged)"
+                      : ", device memory restored before each pass");
+}
+
 // Finalises and evaluates each report the program's processes wrote; returns the paths of
 // those evaluated. `written`: how many reports were written.
-std::vector<std::string> EvaluateReports(TracedProgram& program, const ProfileRequestPlan& plan,
-                                         std::size_t& written) {
+std::vector<std::string> EvaluateReports(TracedProgram& program, const ProfileOptions& options,
+                                         const ProfileRequestPlan& plan, std::size_t& written) {
   std::vector<std::string> reports;
   StatusOr<Manifest> manifest = program.TakeManifest();
   if (!manifest.ok()) {
@@ -281,6 +297,7 @@ std::vector<std::string> EvaluateReports(TracedProgram& program, const ProfileRe
     asked.request.present = true;
     asked.request.sections = plan.section_ids;
     asked.request.metrics = plan.extra_metrics;
+    asked.request.replay = ReplayInWords(options);
     asked.metric_names = plan.metrics;
     StatusOr<evaluate::EvaluationSummary> evaluated =
         evaluate::EvaluateReport(entry.report_path, asked);
@@ -361,7 +378,7 @@ int ProfileCommand(std::span<const std::string> args) {
   if (std::string ending = DescribeOutcome(outcome); !ending.empty()) Say(ending);
 
   std::size_t reports_written = 0;
-  std::vector<std::string> reports = EvaluateReports(program, *plan, reports_written);
+  std::vector<std::string> reports = EvaluateReports(program, options, *plan, reports_written);
   timer.Lap("finalising and evaluating the reports");
   bool printed = PrintResults(options, reports, reports_written, timer);
   std::cout.flush();

@@ -17,6 +17,7 @@ enum ProfileOptionId {
   kMetrics,
   kReplayMode,
   kCacheControl,
+  kReplayNoRestore,
   kListSets,
   kListSections,
   kQueryMetrics,
@@ -45,6 +46,9 @@ constexpr OptionSpec kProfileOwnOptions[] = {
     {kCacheControl, "cache-control", 0, "all|none",
      "flush the L2 cache before each replay pass (default all, as ncu), or leave it as the "
      "last pass left it"},
+    {kReplayNoRestore, "replay-no-restore", 0, "",
+     "kernel replay: do not save and restore device memory around the passes (faster; only "
+     "for kernels that leave their inputs unchanged, e.g. separate input and output buffers)"},
     {kListSets, "list-sets", 0, "", "list the section sets and exit"},
     {kListSections, "list-sections", 0, "", "list the sections and exit"},
     {kQueryMetrics, "query-metrics", 0, "",
@@ -110,6 +114,9 @@ Status Apply(const ParsedOption& option, ProfileOptions& options) {
     case kCacheControl:
       GPUSCOPE_RETURN_IF_ERROR(OneOf(option, {"all", "none"}));
       options.cache_control = option.value;
+      return {};
+    case kReplayNoRestore:
+      options.replay_no_restore = true;
       return {};
     case kListSets:
       options.list_sets = true;
@@ -178,6 +185,10 @@ StatusOr<ProfileOptions> ParseProfileOptions(std::span<const std::string> args) 
       {.csv = options.csv, .page = options.page, .summary = options.print_summary}));
   if (options.help || options.list_sets || options.list_sections || options.query_metrics) {
     return options;
+  }
+  if (options.replay_no_restore && options.replay_mode != "kernel") {
+    return Status::Error("option '--replay-no-restore' applies to kernel replay only (application "
+                         "replay runs the program again for each pass)");
   }
   if (options.program.empty()) {
     return Status::Error("no program to profile (gpuscope profile [options] -- program [args])");

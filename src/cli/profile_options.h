@@ -30,6 +30,8 @@ struct ProfileOptions {
   // --import-source: SourceCounters also collects per-instruction data (own replay passes).
   bool import_source = true;
   std::string cache_control = "all";  // kernel replay: flush L2 before each pass (as ncu)
+  // --replay-no-restore: kernel replay without saving and restoring device memory.
+  bool replay_no_restore = false;
   // Listings that need no program (and no GPU).
   bool list_sets = false;
   bool list_sections = false;

@@ -72,6 +72,9 @@ inline constexpr const char* kReplayModeVariable = "GPUSCOPE_REPLAY_MODE";
 // Kernel replay: "all" (default) flushes the L2 cache before each of gpuscope's own replay
 // passes, as ncu's --cache-control all; "none" leaves the caches as the last pass left them.
 inline constexpr const char* kCacheControlVariable = "GPUSCOPE_CACHE_CONTROL";
+// Kernel replay: "1" (--replay-no-restore) skips saving and restoring device memory around
+// gpuscope's own replay passes: the user says the kernel does not change its inputs.
+inline constexpr const char* kReplayNoRestoreVariable = "GPUSCOPE_REPLAY_NO_RESTORE";
 // Application replay: this run's pass, counted from 0.
 inline constexpr const char* kReplayPassVariable = "GPUSCOPE_REPLAY_PASS";
 // Application replay: how many runs (passes) the series has.
@@ -95,7 +98,7 @@ inline constexpr const char* kProfileVariables[] = {
     kLaunchCountVariable,       kKernelIdVariable,    kDevicesVariable,        kReplayModeVariable,
     kProfileConfigFileVariable, kProfileChipVariable, kProfilePassesVariable,  kReplayPassVariable,
     kReplayPassesVariable,      kReplayDirVariable,   kProfileSourceVariable,
-    kCacheControlVariable,
+    kCacheControlVariable,      kReplayNoRestoreVariable,
 };
 
 // --- Set by the job's launcher (mpirun, srun, torchrun), read by the injection ---

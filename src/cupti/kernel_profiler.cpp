@@ -1,5 +1,6 @@
 #include "cupti/kernel_profiler.h"
 
+#include <cstdlib>
 #include <optional>
 #include <utility>
 
@@ -9,9 +10,11 @@
 #include "cupti/elapsed_time.h"
 #include "cupti/launch_call.h"
 #include "cupti/launch_nesting.h"
+#include "cupti/own_replay_scope.h"
 #include "cupti/profile_progress.h"
 #include "inject/app_replay_store.h"
 #include "inject/log.h"
+#include "inject/profiler_time.h"
 #include "util/demangle.h"
 
 namespace gpuscope::cupti {
@@ -22,6 +25,8 @@ struct KernelProfiler::LaunchInFlight {
   bool measuring = false;
   ContextRangeProfiler* context = nullptr;
   inject::OwnedProfiledKernel kernel;
+  std::uint32_t call_correlation_id = 0;  // the launch call whose callback decided
+  std::optional<TracingPause> experiment_pause;  // EXPERIMENT (issue 12, app replay count)
   std::unique_lock<std::mutex> lock;  // the profiler's, from enter to exit while measuring
 };
 
@@ -37,10 +42,16 @@ KernelProfiler::KernelProfiler(const inject::ProfileConfig& config, KernelProfil
     : config_(config),
       hooks_(std::move(hooks)),
       selection_(config.filter, config.replay_mode),
-      setup_(config_) {}
+      setup_(config_),
+      counter_passes_(config.flush_caches, config.restore_memory) {}
 
-void KernelProfiler::Submit(inject::OwnedProfiledKernel kernel) {
-  if (hooks_.submit) hooks_.submit(std::move(kernel));
+// The launch's time from its enter callback to the end of its measurement was the
+// profiler's: noted so that the launch calls' API records leave it out (inject/profiler_time.h).
+void KernelProfiler::Submit(LaunchInFlight& launch) {
+  const model::ProfiledKernelRecord& record = launch.kernel.record;
+  inject::NoteProfilerTime(record.correlation_id, launch.call_correlation_id, record.start,
+                           record.end);
+  if (hooks_.submit) hooks_.submit(std::move(launch.kernel));
 }
 
 void KernelProfiler::SayUnavailableOnce(const std::string& why) {
@@ -92,6 +103,7 @@ bool KernelProfiler::OnEnter(const LaunchCall& call, LaunchInFlight& launch) {
   kernel.record.invocation = decision.invocation;
   kernel.record.profile_index = decision.profile_index;
   kernel.record.replay_mode = config_.replay_mode;
+  launch.call_correlation_id = data.correlationId;
   kernel.record.start = Now();
   kernel.mangled_name = data.symbolName;
   if (!decision.refusal.empty()) {
@@ -120,6 +132,10 @@ bool KernelProfiler::OnEnter(const LaunchCall& call, LaunchInFlight& launch) {
   if (failure.empty() && own_replay() && CounterPassesCanMeasure(call)) {
     MeasureByOwnReplay(call, context, launch);
     return true;
+  }
+  if (failure.empty() && setup_.application_replay() &&
+      std::getenv("GPUSCOPE_EXPERIMENT_APP_PAUSE") != nullptr) {
+    launch.experiment_pause.emplace();  // EXPERIMENT: tracing off around the measured launch
   }
   if (failure.empty()) {
     std::string what;
@@ -179,7 +195,7 @@ void KernelProfiler::MeasureByOwnReplay(const LaunchCall& call, ContextRangeProf
   if (selection_.FinishSelected()) context.Disable();
   kernel.record.end = Now();
   if (hooks_.progress) PrintProgressLine(kernel);
-  Submit(std::move(kernel));
+  Submit(launch);
   launch.lock.unlock();
 }
 
@@ -190,7 +206,7 @@ void KernelProfiler::SubmitUnmeasured(LaunchInFlight& launch, const ProfileFailu
   kernel.message = failure.message;
   kernel.record.end = Now();
   if (progress && hooks_.progress) PrintProgressLine(kernel);
-  Submit(std::move(kernel));
+  Submit(launch);
   // Not measured, so not the one whose exit may disable the profiler.
   selection_.FinishSelected();
   launch.lock.unlock();
@@ -251,6 +267,7 @@ void KernelProfiler::OnExit(const LaunchCall& call, LaunchInFlight& launch) {
   StopResult stopped;
   inject::LogDebug("launch returned");
   CUptiResult result = context.EndMeasurement(what, stopped);
+  launch.experiment_pause.reset();  // EXPERIMENT
   // This launch is done; the profiler goes once no other selected launch can still need it.
   if (selection_.FinishSelected()) {
     const SteadyClock::time_point disabling = SteadyClock::now();
@@ -259,6 +276,9 @@ void KernelProfiler::OnExit(const LaunchCall& call, LaunchInFlight& launch) {
   }
   kernel.record.end = Now();
   if (!RecordOutcome(call, result, what, stopped, context, kernel)) {
+    // A pass of application replay: its time in the launch call was the profiler's too.
+    inject::NoteProfilerTime(kernel.record.correlation_id, launch.call_correlation_id,
+                             kernel.record.start, kernel.record.end);
     if (hooks_.progress) PrintReplayPassLine(kernel, config_.app_pass + 1, config_.app_passes);
     launch.context = nullptr;
     launch.lock.unlock();
@@ -267,7 +287,7 @@ void KernelProfiler::OnExit(const LaunchCall& call, LaunchInFlight& launch) {
   if (hooks_.progress) PrintProgressLine(kernel);
   inject::LogDebug("kernel " + std::to_string(kernel.record.profile_index) + " measured in " +
                    std::to_string((kernel.record.end - kernel.record.start) / 1'000'000) + " ms");
-  Submit(std::move(kernel));
+  Submit(launch);
   launch.context = nullptr;
   launch.lock.unlock();
 }
@@ -328,7 +348,7 @@ void KernelProfiler::OnLaunchCallback(CUpti_CallbackDomain domain, CUpti_Callbac
         launch.kernel.record.outcome = model::ProfileOutcome::kReplayFailed;
         launch.kernel.message = "gpuscope failed internally while measuring the launch";
         launch.kernel.counter_data.clear();
-        Submit(std::move(launch.kernel));
+        Submit(launch);
       } catch (...) {
       }
       try {

@@ -102,14 +102,16 @@ class KernelProfiler {
   // when the caches are to be flushed. With --cache-control none CUPTI's kernel replay stays:
   // it leaves L2 closer to ncu's --cache-control none (H200, 2026-11-28: own replay without
   // the flush read DRAM bytes ~1.1 MB where ncu reads ~15 KB, its checkpoint having displaced
-  // the program's lines from L2).
+  // the program's lines from L2). With --replay-no-restore the replay is ours whatever the
+  // cache control: CUPTI's kernel replay always saves and restores.
   bool own_replay() const {
-    return config_.replay_mode == model::ReplayMode::kKernel && config_.flush_caches;
+    return config_.replay_mode == model::ReplayMode::kKernel &&
+           (config_.flush_caches || !config_.restore_memory);
   }
   void MeasureByOwnReplay(const LaunchCall& call, ContextRangeProfiler& context,
                           LaunchInFlight& launch);
   ContextRangeProfiler& ContextFor(CUcontext context, std::uint32_t device_id);
-  void Submit(inject::OwnedProfiledKernel kernel);
+  void Submit(LaunchInFlight& launch);
   void SayUnavailableOnce(const std::string& why);
   // Records the selected launch of `launch` as not measured, with `failure`'s outcome and
   // message, and lets it run as the program made it (releases the profiler's lock).

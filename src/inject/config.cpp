@@ -91,6 +91,13 @@ void ReadProfileConfig(const EnvironmentLookup& getenv, InjectionConfig& config)
                          "' is not all or none");
     }
   }
+  if (auto no_restore = text(kReplayNoRestoreVariable)) {
+    if (*no_restore == "1") {
+      profile.restore_memory = false;
+    } else if (*no_restore != "0") {
+      problems.push_back(std::string(kReplayNoRestoreVariable) + " must be 0 or 1");
+    }
+  }
   if (auto base = text(kKernelNameBaseVariable)) {
     StatusOr<NameBase> parsed = ParseNameBase(*base);
     if (parsed.ok()) {

@@ -28,6 +28,9 @@ struct ProfileConfig {
   model::ReplayMode replay_mode = model::ReplayMode::kKernel;  // GPUSCOPE_REPLAY_MODE
   // GPUSCOPE_CACHE_CONTROL: kernel replay flushes L2 before each pass (ncu's default).
   bool flush_caches = true;
+  // GPUSCOPE_REPLAY_NO_RESTORE: kernel replay saves and restores device memory around its
+  // passes unless the user said the kernel leaves its inputs unchanged (--replay-no-restore).
+  bool restore_memory = true;
   // The config image the CLI built for `prebuilt_chip` (GPUSCOPE_PROFILE_CONFIG_FILE,
   // GPUSCOPE_PROFILE_CHIP, GPUSCOPE_PROFILE_PASSES); empty: built here when needed.
   // --replay-mode application: this run is pass `app_pass` of `app_passes`; the counter data

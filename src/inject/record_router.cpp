@@ -4,6 +4,7 @@
 
 #include "inject/log.h"
 #include "inject/own_replay_calls.h"
+#include "inject/profiler_time.h"
 
 namespace gpuscope::inject {
 
@@ -38,7 +39,22 @@ void RecordRouter::OnMemset(const model::MemsetRecord& record) {
 void RecordRouter::OnApiCall(const model::ApiCallRecord& record) {
   if (IsOwnReplayCall(record.correlation_id)) return SkipOwnReplay();
   SeeTimestamp(record.start);
-  nesting_.OnApiCall(record);
+  std::optional<ProfilerInterval> replay = TakeProfilerTime(record.correlation_id);
+  if (!replay) return nesting_.OnApiCall(record);
+  // The launch call of a profiled kernel: the replay is the profiler's time, not the call's.
+  model::ApiCallRecord trimmed = WithoutProfilerTime(record, *replay);
+  if (replay->outermost && trimmed.end != record.end) {
+    model::OverheadRecord overhead;
+    overhead.start = replay->start;
+    overhead.end = replay->end;
+    overhead.overhead_kind = model::kGpuscopeReplayOverheadKind;
+    overhead.process_id = record.process_id;
+    overhead.thread_id = record.thread_id;
+    overhead.name = "gpuscope replay of a profiled launch";
+    counters_.profiler_replay_ns += replay->end - replay->start;
+    sink_.OnOverhead(overhead);
+  }
+  nesting_.OnApiCall(trimmed);
 }
 
 void RecordRouter::OnMemory(const model::MemoryRecord& record) {

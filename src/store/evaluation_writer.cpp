@@ -73,8 +73,11 @@ bool StoreRequest(sqlite3* db, const ProfileRequest& request) {
   const std::string sections = JoinCommaList(request.sections);
   const std::string requested = JoinCommaList(request.metrics);
   const std::pair<const char*, const std::string*> rows[] = {{"profile_sections", &sections},
-                                                             {"profile_metrics", &requested}};
+                                                             {"profile_metrics", &requested},
+                                                             {"profile_replay", &request.replay}};
   for (const auto& [key, value] : rows) {
+    // Reports of older versions, evaluated again, do not say how they were replayed.
+    if (value->empty() && value == &request.replay) continue;
     sqlite3_bind_text(meta->get(), 1, key, -1, SQLITE_STATIC);
     BindText(meta->get(), 2, *value);
     if (sqlite3_step(meta->get()) != SQLITE_DONE) return false;

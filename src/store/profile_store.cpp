@@ -124,12 +124,17 @@ StatusOr<ProfileRequest> ReadProfileRequest(const ReportReader& report) {
   ProfileRequest request;
   StatusOr<Statement> stmt = Statement::Prepare(
       report.db(),
-      "SELECT key, value FROM meta WHERE key IN ('profile_sections', 'profile_metrics')");
+      "SELECT key, value FROM meta WHERE key IN ('profile_sections', 'profile_metrics', "
+      "'profile_replay')");
   if (!stmt.ok()) return ReadError(report, "cannot read the profile request of");
   int rc;
   while ((rc = sqlite3_step(stmt->get())) == SQLITE_ROW) {
     std::string key(ColumnText(stmt->get(), 0));
     std::string value(ColumnText(stmt->get(), 1));
+    if (key == "profile_replay") {
+      request.replay = value;
+      continue;
+    }
     request.present = true;
     if (key == "profile_sections") request.sections = SplitCommaList(value);
     if (key == "profile_metrics") request.metrics = SplitCommaList(value);

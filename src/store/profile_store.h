@@ -56,6 +56,7 @@ StatusOr<std::map<std::int64_t, std::vector<StoredMetric>>> ReadKernelMetrics(
 struct ProfileRequest {
   std::vector<std::string> sections;  // meta.profile_sections
   std::vector<std::string> metrics;   // meta.profile_metrics
+  std::string replay;                 // meta.profile_replay: how launches were replayed ('' unknown)
   bool present = false;               // the report says what was requested
 };
 StatusOr<ProfileRequest> ReadProfileRequest(const ReportReader& report);

@@ -52,6 +52,8 @@ CREATE TABLE meta (
   --                   separated, in print order (written when the metrics are evaluated)
   -- profile_metrics   `gpuscope profile` only: the metrics requested with --metrics, comma
   --                   separated (printed as the section 'Command line profiler metrics')
+  -- profile_replay    `gpuscope profile` only: how the launches were replayed, in words (cache
+  --                   control, whether device memory was saved and restored between passes)
 ) WITHOUT ROWID;
 
 INSERT INTO meta(key, value) VALUES
@@ -169,6 +171,9 @@ CREATE TABLE counters (
   -- tracing_paused_ns          ns the tracing kinds were off while gpuscope replayed profiled
   --                            launches (CUPTI's SASS patching counts nothing while they are
   --                            on): work other threads did then is not in the trace
+  -- profiler_replay_ns         ns gpuscope spent replaying profiled launches inside their
+  --                            launch calls: taken out of those calls' api_calls rows and
+  --                            written as overheads rows (overhead_kind 0x40000000)
 ) WITHOUT ROWID;
 
 -- `gpuscope profile`: kernel launches measured by replay with CUPTI's Range Profiler. The

@@ -201,6 +201,15 @@ TEST(ProfileOptions, BadValuesAreOneLineErrors) {
   ASSERT_TRUE(flushed.ok()) << flushed.status().message();
   EXPECT_EQ(flushed->cache_control, "all");
 
+  // --replay-no-restore: kernel replay only (application replay has no restore to skip).
+  StatusOr<ProfileOptions> no_restore = Parse({"--replay-no-restore", "./app"});
+  ASSERT_TRUE(no_restore.ok()) << no_restore.status().message();
+  EXPECT_TRUE(no_restore->replay_no_restore);
+  EXPECT_FALSE(Parse({"./app"})->replay_no_restore);
+  const std::string app_replay =
+      ErrorOf({"--replay-no-restore", "--replay-mode", "application", "-c", "1", "./app"});
+  EXPECT_NE(app_replay.find("kernel replay only"), std::string::npos) << app_replay;
+
   const std::string missing = ErrorOf({"--set", "full"});
   EXPECT_NE(missing.find("no program"), std::string::npos) << missing;
   EXPECT_NE(ErrorOf({}).find("no program"), std::string::npos);
@@ -210,7 +219,8 @@ TEST(ProfileOptions, UsageNamesTheNcuOptions) {
   const std::string usage = ProfileUsage();
   for (const char* option :
        {"--kernel-name", "--launch-skip", "--launch-count", "--kernel-id", "--set", "--section",
-        "--metrics", "--list-sets", "--query-metrics", "--print-summary", "--cache-control"}) {
+        "--metrics", "--list-sets", "--query-metrics", "--print-summary", "--cache-control",
+        "--replay-no-restore"}) {
     EXPECT_NE(usage.find(option), std::string::npos) << option;
   }
 }

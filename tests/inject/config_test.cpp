@@ -159,6 +159,22 @@ TEST(InjectionConfigTest, CacheControlDefaultsToFlushing) {
   EXPECT_NE(odd.warnings[0].find("no kernel is profiled"), std::string::npos);
 }
 
+// Memory is saved and restored around kernel replay unless the launcher passes the user's
+// --replay-no-restore; anything but 0 or 1 profiles nothing and is named.
+TEST(InjectionConfigTest, ReplayRestoresMemoryUnlessTold) {
+  auto with = [](std::map<std::string, std::string> extra) {
+    extra["GPUSCOPE_PROFILE_METRICS"] = "dram__bytes.sum";
+    return ReadInjectionConfig(From(extra));
+  };
+  EXPECT_TRUE(with({}).profile.restore_memory);
+  EXPECT_TRUE(with({{"GPUSCOPE_REPLAY_NO_RESTORE", "0"}}).profile.restore_memory);
+  EXPECT_FALSE(with({{"GPUSCOPE_REPLAY_NO_RESTORE", "1"}}).profile.restore_memory);
+  InjectionConfig odd = with({{"GPUSCOPE_REPLAY_NO_RESTORE", "yes"}});
+  EXPECT_FALSE(odd.profile.enabled());
+  ASSERT_EQ(odd.warnings.size(), 1u);
+  EXPECT_NE(odd.warnings[0].find("GPUSCOPE_REPLAY_NO_RESTORE must be 0 or 1"), std::string::npos);
+}
+
 TEST(InjectionConfigTest, EmptyMetricsMeanTracingOnly) {
   InjectionConfig config = ReadInjectionConfig(
       From({{"GPUSCOPE_PROFILE_METRICS", ""}, {"GPUSCOPE_KERNEL_NAME", "k_saxpy"}}));
