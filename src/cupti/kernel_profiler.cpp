@@ -192,7 +192,9 @@ void KernelProfiler::MeasureByOwnReplay(const LaunchCall& call, ContextRangeProf
     kernel.record.outcome = model::ProfileOutcome::kMeasured;
     kernel.counter_data = context.counter_data();  // the context's image is reused next time
   }
-  if (selection_.FinishSelected()) context.Disable();
+  if (selection_.FinishSelected() || std::getenv("GPUSCOPE_EXPERIMENT_REENABLE") != nullptr) {
+    context.Disable();  // EXPERIMENT: every launch (issue 11: PC sampling needs it off)
+  }
   kernel.record.end = Now();
   if (hooks_.progress) PrintProgressLine(kernel);
   Submit(launch);

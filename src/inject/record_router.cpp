@@ -5,6 +5,7 @@
 #include "inject/log.h"
 #include "inject/own_replay_calls.h"
 #include "inject/profiler_time.h"
+#include "model/overhead_kinds.h"
 
 namespace gpuscope::inject {
 
@@ -51,7 +52,6 @@ void RecordRouter::OnApiCall(const model::ApiCallRecord& record) {
     overhead.process_id = record.process_id;
     overhead.thread_id = record.thread_id;
     overhead.name = "gpuscope replay of a profiled launch";
-    counters_.profiler_replay_ns += replay->end - replay->start;
     sink_.OnOverhead(overhead);
   }
   nesting_.OnApiCall(trimmed);

@@ -184,11 +184,6 @@ struct OverheadRecord {
   std::string_view name;  // human-readable overhead kind
 };
 
-// OverheadRecord::overhead_kind of gpuscope's own replay of a profiled launch (the time it
-// took out of the launch call's API record: inject/profiler_time.h). Outside CUPTI's
-// CUPTI_ACTIVITY_OVERHEAD_* values (0, 1 and multiples of 1<<16 below 1<<24).
-inline constexpr std::uint32_t kGpuscopeReplayOverheadKind = 0x40000000;
-
 // Properties of one GPU: what summaries, occupancy and roofline need.
 struct DeviceRecord {
   std::uint32_t id = 0;
@@ -273,9 +268,6 @@ struct CollectionCounters {
   // ns the tracing kinds were off while gpuscope replayed profiled launches (source counters:
   // CUPTI's SASS patching counts nothing while they are on); other threads' work then is missing.
   std::uint64_t tracing_paused_ns = 0;
-  // ns of profiled launches' replay taken out of their launch calls' API records (written as
-  // overhead records of kGpuscopeReplayOverheadKind): profiler time, not the program's.
-  std::uint64_t profiler_replay_ns = 0;
 };
 
 }  // namespace gpuscope::model

@@ -419,7 +419,6 @@ bool ReportWriter::WriteFlushState() {
       {"unreadable_buffers", counters_.unreadable_buffers},
       {"own_replay_records", counters_.own_replay_records},
       {"tracing_paused_ns", counters_.tracing_paused_ns},
-      {"profiler_replay_ns", counters_.profiler_replay_ns},
       {"records_not_written", records_not_written_},
   };
   sqlite3_stmt* counter = stmts_->upsert_counter.get();

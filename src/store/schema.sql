@@ -171,9 +171,6 @@ CREATE TABLE counters (
   -- tracing_paused_ns          ns the tracing kinds were off while gpuscope replayed profiled
   --                            launches (CUPTI's SASS patching counts nothing while they are
   --                            on): work other threads did then is not in the trace
-  -- profiler_replay_ns         ns gpuscope spent replaying profiled launches inside their
-  --                            launch calls: taken out of those calls' api_calls rows and
-  --                            written as overheads rows (overhead_kind 0x40000000)
 ) WITHOUT ROWID;
 
 -- `gpuscope profile`: kernel launches measured by replay with CUPTI's Range Profiler. The

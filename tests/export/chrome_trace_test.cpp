@@ -15,6 +15,7 @@
 
 #include "../analysis/json_checker.h"
 #include "export/json_stream.h"
+#include "model/overhead_kinds.h"
 #include "store/report_reader.h"
 #include "store/testing/rank_reports.h"
 #include "store/testing/report_builder.h"

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "metrics_kernels.h"
+#include "model/overhead_kinds.h"
 #include "model/records.h"
 #include "profile_runs.h"
 
@@ -93,7 +94,6 @@ TEST(GpuProfileReplayState, ProfiledLaunchKeepsItsTimestamps) {
                   .ok());
   ASSERT_EQ(replays.size(), 1u);
   const model::Timestamp replay_ns = replays[0].end - replays[0].start;
-  EXPECT_EQ(report.reader->counters().profiler_replay_ns, replay_ns);
   const ApiCall* launch_call = nullptr;
   for (const ApiCall& call : report.api_calls) {
     if (call.nested_in_runtime || call.name.find("Launch") == std::string::npos) continue;

@@ -5,15 +5,12 @@
 #include <map>
 #include <string>
 
+#include "environment_map.h"
+
 namespace gpuscope::inject {
 namespace {
 
-EnvironmentLookup From(const std::map<std::string, std::string>& env) {
-  return [env](const char* name) -> const char* {
-    auto it = env.find(name);
-    return it == env.end() ? nullptr : it->second.c_str();
-  };
-}
+using testing::From;
 
 TEST(InjectionConfigTest, DefaultsWhenNothingIsSet) {
   InjectionConfig config = ReadInjectionConfig(From({}));
