@@ -11,7 +11,9 @@
 
 #include "inject/collector.h"
 #include "cupti/activity.h"
+#include "cupti/capture_callbacks.h"
 #include "cupti/cupti_error.h"
+#include "cupti/gpu_clock.h"
 #include "cupti/kernel_profiler.h"
 #include "cupti/launch_call.h"
 #include "cupti/own_replay_scope.h"
@@ -59,11 +61,13 @@ void NoteDropped(std::uint64_t dropped) {
 }
 
 void OnContextCreated(CUcontext context) {
+  ProcessGpuClock().NoteContextCreated(context);
   std::lock_guard<std::mutex> lock(g_contexts_mutex);
   LiveContexts().push_back(context);
 }
 
 void OnContextDestroyStarting(CUcontext context) {
+  ProcessGpuClock().ForgetContext(context);
   if (KernelProfiler* profiler = g_kernel_profiler.load(std::memory_order_acquire)) {
     profiler->ForgetContext(context);
   }
@@ -170,6 +174,10 @@ void CUPTIAPI OnCallback(void* /*userdata*/, CUpti_CallbackDomain domain, CUpti_
       }
       return;
     }
+    if (std::optional<CaptureCall> capture = CaptureCallOf(domain, cbid)) {
+      OnStreamCaptureCallback(*capture, *api);
+      return;
+    }
     if (IsStickyErrorWatchedCall(domain, cbid)) {
       std::optional<StickyErrorCall> error = OnStickyErrorWatchedCall(domain, *api);
       const StickyErrorHandler* handler = g_sticky_error_handler.load(std::memory_order_acquire);
@@ -264,6 +272,7 @@ Status EnableCallbacks(bool profiler_control, bool tracing_now) {
            "enabling the cuProfilerStop callback");
   }
   enable_status(WatchStickyErrors(g_subscriber));
+  enable_status(WatchStreamCaptures(g_subscriber));
   // Otherwise cudaProfilerStart turns them on.
   if (tracing_now) {
     Status status = SetRangeStartCallbacks(true);
@@ -310,5 +319,33 @@ std::uint64_t TakeDroppedRecordsOfLiveContexts() {
 }
 
 void IgnoreCallbacksFromNowOn() { g_ignore_callbacks.store(true, std::memory_order_release); }
+
+std::vector<CUcontext> LiveContextsNow() {
+  std::lock_guard<std::mutex> lock(g_contexts_mutex);
+  return LiveContexts();
+}
+
+DriverCallbacksOn::DriverCallbacksOn(std::span<const CUpti_CallbackId> cbids) {
+  if (g_subscriber == nullptr) {
+    status_ = Status::Error("CUPTI is not subscribed");
+    return;
+  }
+  for (CUpti_CallbackId cbid : cbids) {
+    std::uint32_t on = 0;
+    status_ = CuptiStatus(cuptiGetCallbackState(&on, g_subscriber, CUPTI_CB_DOMAIN_DRIVER_API, cbid),
+                          "cuptiGetCallbackState");
+    if (!status_.ok()) return;
+    if (on != 0) continue;  // the kernel profiler's launch callbacks: left on after the scope
+    status_ = Enable(CUPTI_CB_DOMAIN_DRIVER_API, cbid, "enabling the callbacks of gpuscope's own calls");
+    if (!status_.ok()) return;
+    enabled_.push_back(cbid);
+  }
+}
+
+DriverCallbacksOn::~DriverCallbacksOn() {
+  for (CUpti_CallbackId cbid : enabled_) {
+    cuptiEnableCallback(0, g_subscriber, CUPTI_CB_DOMAIN_DRIVER_API, cbid);
+  }
+}
 
 }  // namespace gpuscope::cupti

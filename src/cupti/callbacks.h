@@ -11,7 +11,8 @@
 // nvtx_start_end_ids.h; they cost one call per range start; on only while the tracing
 // kinds are, since an id whose MARKER records are off is never taken again), the calls that
 // wait for the GPU (sticky_error_watch.h: where a sticky error surfaces first; they cost
-// nothing next to the wait), and, only with --profile-from-start off, the exits of
+// nothing next to the wait), the stream-capture calls (capture_callbacks.h: gpuscope's own GPU
+// work waits while a capture may be under way), and, only with --profile-from-start off, the exits of
 // cudaProfilerStart/Stop and cuProfilerStart/Stop. No callback runs per launch or per
 // ordinary call: tracing costs only what CUPTI's activity records cost.
 //
@@ -22,8 +23,12 @@
 // summary.
 #pragma once
 
+#include <cupti.h>
+
 #include <cstdint>
 #include <functional>
+#include <span>
+#include <vector>
 
 #include "cupti/sticky_error_watch.h"
 
@@ -57,5 +62,25 @@ std::uint64_t TakeDroppedRecordsOfLiveContexts();
 
 // In a child forked without exec: the callbacks must do nothing from now on.
 void IgnoreCallbacksFromNowOn();
+
+// The program's contexts alive now, in creation order.
+std::vector<CUcontext> LiveContextsNow();
+
+// For a scope of gpuscope's own driver calls (gpu_clock.h, on a thread inside OwnReplayScope):
+// the callbacks of `cbids` on, so that the calls' correlation ids are noted as gpuscope's own
+// and their records left out of the trace; each is put back as it was when the scope ends.
+class DriverCallbacksOn {
+ public:
+  explicit DriverCallbacksOn(std::span<const CUpti_CallbackId> cbids);
+  ~DriverCallbacksOn();
+  DriverCallbacksOn(const DriverCallbacksOn&) = delete;
+  DriverCallbacksOn& operator=(const DriverCallbacksOn&) = delete;
+  // Not ok when a callback could not be turned on: the calls must not be made then.
+  const Status& status() const { return status_; }
+
+ private:
+  std::vector<CUpti_CallbackId> enabled_;  // the ones this scope turned on
+  Status status_;
+};
 
 }  // namespace gpuscope::cupti

@@ -2,6 +2,7 @@
 
 #include "cupti/activity.h"
 #include "cupti/callbacks.h"
+#include "cupti/gpu_clock.h"
 #include "cupti/kernel_profiler.h"
 #include "cupti/translate.h"
 #include "inject/host_clocks.h"
@@ -49,6 +50,8 @@ class CuptiBackend : public inject::TracingBackend {
                                        /*tracing_now=*/TracingKindsEnabled());
     if (!callbacks.ok()) problems = callbacks;
     if (options.profile != nullptr && options.profile->enabled()) {
+      // A clock kernel of ours would run inside the ranges the profiler measures.
+      ProcessGpuClock().Disable("gpuscope profile measures kernels");
       KernelProfilerHooks hooks;
       hooks.submit = [&collector](inject::OwnedProfiledKernel kernel) {
         collector.SubmitProfiledKernel(std::move(kernel));
@@ -73,14 +76,19 @@ class CuptiBackend : public inject::TracingBackend {
 
   model::Timestamp Now() override { return cupti::Now(); }
 
-  // The host's clocks only. CUPTI 13 has no call that reads a GPU's own clock without running
-  // work on the device: cuptiDeviceGetTimestamp belonged to the Event API, which CUDA 13
-  // removed (and which compute capability 7.5 and later never supported). Every record's
-  // GPU time is already on CUPTI's clock (CUPTI normalises it), so the host pair is what
-  // aligning reports needs; clock_samples keeps device_id and gpu_ns for a source that can.
-  std::vector<model::ClockSampleRecord> SampleClocks() override {
+  // The host pair, and with kWithGpus one GPU pair per device (gpu_clock.h: CUPTI 13 has no
+  // call that reads a GPU's own clock, cuptiDeviceGetTimestamp went with the Event API, so a
+  // kernel of gpuscope's own reads it). Every record's GPU time is already on CUPTI's clock
+  // (CUPTI normalises it), so the host pair is what aligning reports needs; the GPU pairs show
+  // how the GPUs' own clocks stand to it over the run.
+  std::vector<model::ClockSampleRecord> SampleClocks(inject::ClockSampling sampling) override {
     try {
-      return {inject::HostClockSample(cupti::Now())};
+      std::vector<model::ClockSampleRecord> samples{inject::HostClockSample(cupti::Now())};
+      if (sampling == inject::ClockSampling::kWithGpus) {
+        std::vector<model::ClockSampleRecord> pairs = ProcessGpuClock().Sample(LiveContextsNow());
+        samples.insert(samples.end(), pairs.begin(), pairs.end());
+      }
+      return samples;
     } catch (...) {
       return {};  // out of memory: this sample is missing, the next flush tries again
     }

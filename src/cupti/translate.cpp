@@ -322,6 +322,7 @@ void TranslateStream(const CUpti_ActivityStream& s, inject::RecordRouter& router
   r.context_id = s.contextId;
   r.priority = static_cast<std::int32_t>(s.priority);
   r.flags = static_cast<std::uint32_t>(s.flag);
+  r.correlation_id = s.correlationId;
   router.OnStream(r);
 }
 

@@ -57,7 +57,15 @@ void RecordRouter::OnApiCall(const model::ApiCallRecord& record) {
   nesting_.OnApiCall(trimmed);
 }
 
+void RecordRouter::OnStream(const model::StreamRecord& record) {
+  // gpuscope's clock stream (cupti/gpu_clock.h) is not the program's.
+  if (IsOwnReplayCall(record.correlation_id)) return SkipOwnReplay();
+  sink_.OnStream(record);
+}
+
 void RecordRouter::OnMemory(const model::MemoryRecord& record) {
+  // The pinned slot of gpuscope's clock kernel is not the program's allocation.
+  if (IsOwnReplayCall(record.correlation_id)) return SkipOwnReplay();
   SeeTimestamp(record.timestamp);
   sink_.OnMemory(record);
 }

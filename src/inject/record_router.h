@@ -23,7 +23,7 @@ class RecordRouter {
   void OnProcess(const model::ProcessRecord& record) { sink_.OnProcess(record); }
   void OnDevice(const model::DeviceRecord& record) { sink_.OnDevice(record); }
   void OnContext(const model::ContextRecord& record) { sink_.OnContext(record); }
-  void OnStream(const model::StreamRecord& record) { sink_.OnStream(record); }
+  void OnStream(const model::StreamRecord& record);
   void OnKernel(const model::KernelRecord& record);
   void OnMemcpy(const model::MemcpyRecord& record);
   void OnMemset(const model::MemsetRecord& record);

@@ -114,7 +114,7 @@ std::unique_ptr<Session> Session::Begin(const InjectionConfig& config,
       std::chrono::milliseconds(config.flush_ms),
       Flusher::Actions{[self] { self->PeriodicFlush(); },
                        [self](bool dies) { self->FlushForSignal(dies); },
-                       [self] { self->FinalFlush(); }, [self] { self->UrgentFlush(); }});
+                       [self] { self->FinalFlush(ClockSampling::kWithGpus); }, [self] { self->UrgentFlush(); }});
   Status flusher = session->flusher_->Start();
   if (!flusher.ok()) {
     LogError(flusher.message() + "; records are written only when buffers fill and at exit");
@@ -131,7 +131,7 @@ std::unique_ptr<Session> Session::Begin(const InjectionConfig& config,
   };
   Status tracing_started = session->backend_->StartTracing(*session->collector_, tracing);
   if (!tracing_started.ok()) LogError(tracing_started.message());
-  session->SampleClocks();
+  session->SampleClocks(ClockSampling::kHostOnly);
   return session;
 }
 
@@ -142,14 +142,16 @@ bool Session::ended() const {
   return state == State::kEnded || state == State::kAbandoned;
 }
 
-void Session::SampleClocks() { collector_->SubmitClockSamples(backend_->SampleClocks()); }
+void Session::SampleClocks(ClockSampling sampling) {
+  collector_->SubmitClockSamples(backend_->SampleClocks(sampling));
+}
 
 void Session::PeriodicFlush() {
   if (state_.load() != State::kRunning) return;
   Status flushed = backend_->Flush(/*forced=*/false);
   if (!flushed.ok()) LogDebug(flushed.message());
   collector_->AddDroppedRecords(backend_->TakeDroppedRecords(/*at_exit=*/false));
-  SampleClocks();
+  SampleClocks(ClockSampling::kWithGpus);
   collector_->RequestCommit();
   if (DebugLoggingEnabled()) {
     CollectorStats stats = collector_->stats();
@@ -187,11 +189,11 @@ void Session::FlushForSignal(bool process_dies) {
   }
 }
 
-void Session::FinalFlush() {
+void Session::FinalFlush(ClockSampling sampling) {
   Status flushed = backend_->Flush(/*forced=*/true);
   if (!flushed.ok()) LogError(flushed.message());
   collector_->AddDroppedRecords(backend_->TakeDroppedRecords(/*at_exit=*/true));
-  SampleClocks();
+  SampleClocks(sampling);
 }
 
 void Session::UrgentFlush() {
@@ -241,7 +243,9 @@ void Session::Finish(bool on_flusher_thread) {
   LogDebug("exit: final flush");
   bool flushed = true;
   if (on_flusher_thread || !flusher_->running()) {
-    FinalFlush();
+    // On the flusher thread here only for a fatal signal: the process is dying, other threads
+    // may be stopped inside the driver, so no GPU work of ours.
+    FinalFlush(on_flusher_thread ? ClockSampling::kHostOnly : ClockSampling::kWithGpus);
   } else {
     flushed = flusher_->RunFinalFlush(timeouts_.final_flush);
   }

@@ -29,6 +29,11 @@ struct TracingOptions {
       on_sticky_error;
 };
 
+// Which clocks a clock sample reads: the host's only (at the start, inside the driver's
+// initialisation; in a dying process), or the GPUs' too (the flusher thread's periodic and
+// final flushes: a backend may run work of its own on each device then).
+enum class ClockSampling { kHostOnly, kWithGpus };
+
 class TracingBackend {
  public:
   virtual ~TracingBackend() = default;
@@ -50,10 +55,11 @@ class TracingBackend {
   // The clock of the records.
   virtual model::Timestamp Now() = 0;
   // The clocks read now, for the report's clock_samples: the host's (Now() with
-  // CLOCK_REALTIME and CLOCK_MONOTONIC_RAW, inject/host_clocks.h) and, where the backend can
-  // read a GPU's own clock without running work on it, one sample per device. Any thread;
-  // never throws, never blocks on a device.
-  virtual std::vector<model::ClockSampleRecord> SampleClocks() = 0;
+  // CLOCK_REALTIME and CLOCK_MONOTONIC_RAW, inject/host_clocks.h) and, with kWithGpus, a GPU
+  // pair per device where the backend can read one (inject::GpuClockPair). Never throws,
+  // never synchronises with the program's work; kWithGpus only outside the backend's
+  // callbacks and signal handlers.
+  virtual std::vector<model::ClockSampleRecord> SampleClocks(ClockSampling sampling) = 0;
   // The report is closed: callbacks that still come (the CUDA runtime tears contexts down
   // after our exit handler) must do nothing.
   virtual void StopCallbacks() = 0;

@@ -221,6 +221,7 @@ struct StreamRecord {
   std::uint32_t context_id = 0;
   std::int32_t priority = 0;
   std::uint32_t flags = 0;
+  std::uint32_t correlation_id = 0;  // of the call that created it (gpuscope's own are left out)
 };
 
 // The traced process itself, and where it stands among the processes of a multi-process
@@ -249,6 +250,9 @@ struct ClockSampleRecord {
   std::int64_t monotonic_ns = 0;           // CLOCK_MONOTONIC_RAW (ns since boot)
   std::optional<std::uint32_t> device_id;  // nullopt: the host clocks only
   std::optional<std::int64_t> gpu_ns;      // the device's timestamp; nullopt for the host pair
+  // A GPU pair: the device's timestamp was read within +- this of the host clocks above (half
+  // the host time around gpuscope's clock kernel, inject/host_clocks.h); nullopt for the host.
+  std::optional<std::int64_t> gpu_uncertainty_ns;
 };
 
 // Counters of what could not be recorded. Every loss is counted here, never hidden.

@@ -182,8 +182,8 @@ Status ReportWriter::PrepareStatements() {
        "message, counter_data, counter_data_size) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
        "?10, ?11, ?12, ?13, ?14, ?15, ?16)"},
       {&s.insert_clock_sample,
-       "INSERT INTO clock_samples(cupti_ns, realtime_ns, monotonic_ns, device_id, gpu_ns) "
-       "VALUES (?1, ?2, ?3, ?4, ?5)"},
+       "INSERT INTO clock_samples(cupti_ns, realtime_ns, monotonic_ns, device_id, gpu_ns, "
+       "gpu_uncertainty_ns) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"},
       {&s.insert_instruction_value,
        "INSERT OR REPLACE INTO instruction_values(profiled_kernel_id, cubin_crc, function_id, "
        "pc_offset, metric_id, value) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"},

@@ -54,7 +54,8 @@ void ReportWriter::OnClockSample(const model::ClockSampleRecord& r) {
   if (r.device_id.has_value()) device = *r.device_id;
   // cupti_ns is on the clock of every other time, so it is stored relative like them (and may
   // become the time base); the other clocks are absolute.
-  BindAll(s, StoredTime(r.cupti_ns), r.realtime_ns, r.monotonic_ns, device, r.gpu_ns);
+  BindAll(s, StoredTime(r.cupti_ns), r.realtime_ns, r.monotonic_ns, device, r.gpu_ns,
+          r.gpu_uncertainty_ns);
   StepRecord(s, "cannot write a clock sample", kLossClockSamples);
 }
 

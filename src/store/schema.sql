@@ -90,18 +90,25 @@ INSERT INTO process VALUES (1, 0, 0, '', '', NULL, NULL, '', NULL, NULL, NULL, '
 
 -- The clocks read together at one moment: when tracing starts, at every flush and at the
 -- end. Each moment gives one row for the host (CUPTI's clock with CLOCK_REALTIME and
--- CLOCK_MONOTONIC_RAW) and one per device with a live context (the same host clocks, read
--- around that GPU's own timestamp). Reports of one boot of one host (same process.boot_id)
--- share CLOCK_MONOTONIC_RAW; realtime_ns - cupti_ns shows how CUPTI's clock stands to the
--- host's, over the run; gpu_ns shows the GPU clock's drift.
+-- CLOCK_MONOTONIC_RAW) and, from the flushes on, a GPU pair per device with a live context
+-- (device_id set): gpu_ns, that GPU's own timestamp (%globaltimer, read by a one-thread kernel
+-- of gpuscope's own, left out of the trace), against the host clocks at the middle of the
+-- window from before its launch to its value seen, within +- gpu_uncertainty_ns. No GPU pair
+-- while a stream capture may be under way, under `gpuscope profile`, or after the GPU read
+-- failed once (said on stderr). Reports of one boot of one host (same process.boot_id) share
+-- CLOCK_MONOTONIC_RAW; realtime_ns - cupti_ns shows how CUPTI's clock stands to the host's
+-- over the run; gpu_ns - realtime_ns how the GPU's clock does (its offset, drift, residual).
 CREATE TABLE clock_samples (
   id           INTEGER PRIMARY KEY,  -- insertion order (time order)
   cupti_ns     INTEGER NOT NULL,  -- ns, relative: CUPTI's clock, the clock of every other time
   realtime_ns  INTEGER NOT NULL,  -- ns, absolute: CLOCK_REALTIME, read right after cupti_ns
   monotonic_ns INTEGER NOT NULL,  -- ns, absolute: CLOCK_MONOTONIC_RAW (since boot), read then
   device_id    INTEGER,           -- devices.id of the GPU sampled; NULL: the host clocks only
-  gpu_ns       INTEGER            -- ns, absolute: that GPU's timestamp (cuptiDeviceGetTimestamp);
+  gpu_ns       INTEGER,           -- ns, absolute: that GPU's timestamp (%globaltimer);
                                   -- NULL for the host row
+  gpu_uncertainty_ns INTEGER      -- ns: gpu_ns was read within +- this of the host clocks of
+                                  -- the row (half the host time around the read); NULL for the
+                                  -- host row (and in reports written before GPU pairs)
 );
 
 CREATE TABLE devices (
@@ -334,7 +341,8 @@ CREATE VIEW process_v AS
 
 CREATE VIEW clock_samples_v AS
   SELECT c.id, c.cupti_ns + t.ns AS cupti_ns, c.realtime_ns, c.monotonic_ns, c.device_id,
-         c.gpu_ns, c.realtime_ns - (c.cupti_ns + t.ns) AS realtime_minus_cupti
+         c.gpu_ns, c.gpu_uncertainty_ns, c.realtime_ns - (c.cupti_ns + t.ns) AS realtime_minus_cupti,
+         c.gpu_ns - c.realtime_ns AS gpu_minus_realtime
   FROM clock_samples c CROSS JOIN time_base t;
 
 CREATE VIEW kernels_v AS

@@ -112,7 +112,7 @@ class FakeBackend : public TracingBackend {
   }
   // The host pair, as the CUPTI backend gives it, at a CUPTI time after the process start
   // that grows with each sampling (so that their order shows in the report).
-  std::vector<model::ClockSampleRecord> SampleClocks() override {
+  std::vector<model::ClockSampleRecord> SampleClocks(ClockSampling /*sampling*/) override {
     AppendEvent(log_.events_path, "backend clocks");
     const int n = ++log_.clock_samplings;
     return {HostClockSample(1'234'567'900 + 10 * static_cast<model::Timestamp>(n))};
