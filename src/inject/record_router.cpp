@@ -41,6 +41,23 @@ void RecordRouter::OnApiCall(const model::ApiCallRecord& record) {
   nesting_.OnApiCall(record);
 }
 
+void RecordRouter::OnTopLevelApiCall(const model::ApiCallRecord& record) {
+  if (IsOwnReplayCall(record.correlation_id)) return SkipOwnReplay();
+  SeeTimestamp(record.start);
+  sink_.OnApiCall(record, /*nested_in_runtime=*/false);
+}
+
+void RecordRouter::OnApiCallCount(const model::ApiCallCountRecord& record) {
+  SeeTimestamp(record.last_end);
+  sink_.OnApiCallCount(record);
+}
+
+void RecordRouter::OnGraphLaunch(const model::GraphLaunchRecord& record) {
+  if (IsOwnReplayCall(record.correlation_id)) return SkipOwnReplay();
+  SeeTimestamp(record.end);
+  sink_.OnGraphLaunch(record);
+}
+
 void RecordRouter::OnMemory(const model::MemoryRecord& record) {
   SeeTimestamp(record.timestamp);
   sink_.OnMemory(record);
