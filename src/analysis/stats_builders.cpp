@@ -15,6 +15,9 @@ namespace {
 struct GroupStats {
   std::vector<std::string> labels;  // the text column(s) at the end of the row
   SampleStats stats;
+  // false: some of the values were only counted (API calls counted in aggregate,
+  // store/trace_scope_rows.h), so the median and deviation are unknown (printed blank).
+  bool spread_known = true;
 };
 
 void SortByTotal(std::vector<GroupStats>& groups) {
@@ -48,6 +51,7 @@ StatsTable TimeTable(std::string title, std::string name, std::string subject,
     std::vector<StatsCell> row = {Decimal(percent), Integer(s.total),  Integer(s.count),
                                   Decimal(s.mean),  Decimal(s.median), Integer(s.min),
                                   Integer(s.max),   Decimal(s.stddev)};
+    if (!group.spread_known) row[4] = row[7] = EmptyCell();
     for (const std::string& label : group.labels) row.push_back(Text(label));
     table.rows.push_back(std::move(row));
   }
@@ -126,9 +130,34 @@ void ApiSumBuilder::AddApiCall(const store::ApiCallRow& row) {
               row.record.end - row.record.start);
 }
 
+void ApiSumBuilder::AddApiCallCount(const store::ApiCallCountRow& row) {
+  const std::size_t group = groups_.names().GroupForId(row.name_id, row.name);
+  if (group >= counted_.size()) counted_.resize(group + 1);
+  AddCounted(counted_[group], row.record);
+}
+
 StatsTable ApiSumBuilder::Build() {
+  // The recorded calls' statistics, with the counted calls of the same names added in.
+  std::vector<GroupStats> groups;
+  const std::size_t names = std::max(groups_.size(), counted_.size());
+  for (std::size_t group = 0; group < names; ++group) {
+    const bool sampled = group < groups_.size() && !groups_.samples(group).empty();
+    const bool counted = group < counted_.size() && counted_[group].count > 0;
+    if (!sampled && !counted) continue;
+    SampleStats stats;
+    if (sampled) stats = ComputeSampleStats(groups_.samples(group));
+    if (counted) {
+      const RunningStats& more = counted_[group];
+      stats.min = sampled ? std::min(stats.min, more.min) : more.min;
+      stats.max = std::max(stats.max, more.max);
+      stats.count += more.count;
+      stats.total += more.total;
+      stats.mean = static_cast<double>(stats.total) / static_cast<double>(stats.count);
+    }
+    groups.push_back({{groups_.names().name(group)}, stats, /*spread_known=*/!counted});
+  }
   return TimeTable("CUDA API Summary", "cuda_api_sum", "CUDA API data", "Num Calls", {"Name"},
-                   Summarize(groups_));
+                   std::move(groups));
 }
 
 void MemOpsBuilder::AddMemcpy(const model::MemcpyRecord& record) {

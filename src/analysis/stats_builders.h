@@ -9,10 +9,12 @@
 #include <string>
 #include <vector>
 
+#include "analysis/duration_stats.h"
 #include "analysis/name_groups.h"
 #include "analysis/stats_table.h"
 #include "model/records.h"
 #include "store/report_reader.h"
+#include "store/trace_scope_rows.h"
 
 namespace gpuscope::analysis {
 
@@ -63,10 +65,14 @@ class ApiSumBuilder {
  public:
   void BeginReport() { groups_.names().BeginReport(); }
   void AddApiCall(const store::ApiCallRow& row);
+  // Hot calls counted in aggregate (api_call_counts): added to their names' rows, whose
+  // median and deviation are then unknown.
+  void AddApiCallCount(const store::ApiCallCountRow& row);
   StatsTable Build();
 
  private:
   SampleGroups groups_;
+  std::vector<RunningStats> counted_;  // by name group
 };
 
 // cuda_gpu_mem_time_sum and cuda_gpu_mem_size_sum: copies by kind, and memsets.

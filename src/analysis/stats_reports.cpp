@@ -36,6 +36,7 @@ StatusOr<StatsTable> ApiSum(const Reports& reports, const TimeWindow& window) {
   for (const store::ReportReader* report : reports) {
     builder.BeginReport();
     GPUSCOPE_RETURN_IF_ERROR(FeedApiCalls(*report, builder, window));
+    GPUSCOPE_RETURN_IF_ERROR(FeedApiCallCounts(*report, builder, window));
   }
   return builder.Build();
 }

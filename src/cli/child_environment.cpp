@@ -36,6 +36,9 @@ std::vector<std::string> BuildChildEnvironment(const std::vector<std::string>& c
       {kReportPermissionsVariable, std::string(ReportPermissionsName(settings.report_permissions))},
       {kProfileFromStartVariable, FlagValue(settings.profile_from_start)},
       {kQuietVariable, FlagValue(settings.quiet)},
+      {kTraceVariable, TraceListName(settings.trace)},
+      {kApiCaptureVariable, std::string(ApiCaptureName(settings.trace.api_capture))},
+      {kCudaGraphTraceVariable, std::string(CudaGraphTraceName(settings.trace.cuda_graph_trace))},
       {kManifestVariable, settings.manifest_path},
   };
   for (const char* name : kProfileVariables) {

@@ -20,6 +20,9 @@ enum RunOptionId {
   kProfileChildren,
   kQuiet,
   kNoRules,
+  kTrace,
+  kApiCapture,
+  kCudaGraphTrace,
   kHelp,
 };
 
@@ -41,6 +44,12 @@ constexpr OptionSpec kRunOwnOptions[] = {
      "trace child processes too, one report each (default on)"},
     {kQuiet, "quiet", 0, "", "print no summary"},
     {kNoRules, "no-rules", 0, "", "print no findings of the trace rules after the summary"},
+    {kTrace, "trace", 't', "list",
+     "what to record, default cuda,nvtx: cuda (API calls, GPU work), cuda-gpu (GPU work only), nvtx, none"},
+    {kApiCapture, "api-capture", 0, "activity|callback",
+     "how API calls are recorded: CUPTI activity records, or callbacks (hot no-op calls counted)"},
+    {kCudaGraphTrace, "cuda-graph-trace", 0, "graph|node",
+     "node (default): every kernel of a graph launch; graph: one row per graph launch"},
     {kHelp, "help", 'h', "", "show this help"},
 };
 
@@ -90,6 +99,24 @@ Status Apply(const ParsedOption& option, RunOptions& options) {
     case kHelp:
       options.help = true;
       return {};
+    case kTrace: {
+      StatusOr<TraceScope> scope = ParseTraceList(option.value, options.trace);
+      if (!scope.ok()) return scope.status();
+      options.trace = *scope;
+      return {};
+    }
+    case kApiCapture: {
+      StatusOr<ApiCapture> capture = ParseApiCapture(option.value);
+      if (!capture.ok()) return capture.status();
+      options.trace.api_capture = *capture;
+      return {};
+    }
+    case kCudaGraphTrace: {
+      StatusOr<CudaGraphTrace> trace = ParseCudaGraphTrace(option.value);
+      if (!trace.ok()) return trace.status();
+      options.trace.cuda_graph_trace = *trace;
+      return {};
+    }
     case kTimeUnit: {
       StatusOr<analysis::TimeUnit> unit = analysis::ParseTimeUnit(option.value);
       if (!unit.ok()) {

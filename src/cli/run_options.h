@@ -11,6 +11,7 @@
 #include "render/output_options.h"
 #include "util/report_permissions.h"
 #include "util/status.h"
+#include "util/trace_scope.h"
 
 namespace gpuscope::cli {
 
@@ -33,6 +34,8 @@ struct RunOptions {
   bool jit_line_info = false;
   // The trace rules' findings after the summary (analysis/trace_rules); --no-rules: none.
   bool print_rules = true;
+  // --trace, --api-capture, --cuda-graph-trace: what the injection records and how.
+  TraceScope trace;
   bool help = false;
 
   std::vector<std::string> program;  // the program and its arguments; empty only with help

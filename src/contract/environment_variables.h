@@ -46,6 +46,16 @@ inline constexpr const char* kQuietVariable = "GPUSCOPE_QUIET";
 // Set by the user, read by both sides.
 inline constexpr const char* kDebugVariable = "GPUSCOPE_DEBUG";
 
+// What is traced and how (util/trace_scope.h; `--trace`, `--api-capture`,
+// `--cuda-graph-trace`). The launcher always sets all three, so that a nested `gpuscope run`
+// never inherits an outer choice; unset (the library loaded by hand): the defaults.
+// The --trace list: "cuda,nvtx" (default), names from util/trace_scope.h kTraceNames.
+inline constexpr const char* kTraceVariable = "GPUSCOPE_TRACE";
+// "activity" or "callback": how CUDA API calls are captured (default kDefaultApiCapture).
+inline constexpr const char* kApiCaptureVariable = "GPUSCOPE_API_CAPTURE";
+// "node" (default): every kernel of a graph launch; "graph": one row per graph launch.
+inline constexpr const char* kCudaGraphTraceVariable = "GPUSCOPE_CUDA_GRAPH_TRACE";
+
 // --- Profiling (`gpuscope profile`) ---
 
 // The CUPTI metric names to collect, comma separated, already checked on the chip by the

@@ -8,6 +8,7 @@
 
 #include "model/records.h"
 #include "util/status.h"
+#include "util/trace_scope.h"
 
 struct CUctx_st;  // CUcontext, without including cuda.h
 
@@ -35,6 +36,15 @@ Status ConfigureActivity(unsigned flush_period_ms);
 // DEVICE and CONTEXT: one-off records that label everything else. Always on, also outside
 // cudaProfilerStart/Stop (a context created before the start must still be described).
 Status EnableDescriptiveKinds();
+
+// What EnableTracingKinds enables from now on (--trace, --api-capture, --cuda-graph-trace);
+// before the first EnableTracingKinds. Default: TraceScope{}.
+void SetTracingScope(const TraceScope& scope);
+
+// --cuda-graph-trace graph: GRAPH_TRACE, once, for the whole process (never toggled with
+// cudaProfilerStart/Stop: enabling it after a graph was instantiated crashed CUPTI,
+// notes/cupti.md 2.4). Nothing otherwise.
+Status EnableGraphTrace();
 
 // The kinds that trace the program's work (kernels, copies, memsets, API calls, memory,
 // synchronization, NVTX, overhead). Idempotent; a kind CUPTI refuses is named in the error

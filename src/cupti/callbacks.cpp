@@ -12,6 +12,7 @@
 #include "inject/collector.h"
 #include "cupti/activity.h"
 #include "cupti/capture_callbacks.h"
+#include "cupti/api_callback_capture.h"
 #include "cupti/cupti_error.h"
 #include "cupti/gpu_clock.h"
 #include "cupti/kernel_profiler.h"
@@ -31,6 +32,8 @@ std::atomic<bool> g_ignore_callbacks{false};
 // Whether nvtxRangeStart* ids are recorded: only while the tracing kinds (MARKER among them)
 // are on, since an id whose range is not recorded would never be taken again.
 std::atomic<bool> g_record_range_starts{false};
+// Whether NVTX is in the --trace list: the nvtxRangeStart callbacks are never on otherwise.
+std::atomic<bool> g_trace_nvtx{true};
 // `gpuscope profile`: the kernel profiler the launch callbacks go to, or nullptr. Published
 // once by EnableKernelProfiler and never withdrawn: the object belongs to the CuptiBackend,
 // which the session keeps until the process ends (CUPTI calls back until then).
@@ -90,6 +93,7 @@ constexpr CUpti_CallbackId kNvtxRangeStartCallbacks[] = {
 // Turns the nvtxRangeStart* callbacks on or off with the tracing kinds. The flag alone
 // keeps ids out of the registry; turning the callbacks off also saves their cost.
 Status SetRangeStartCallbacks(bool on) {
+  if (!g_trace_nvtx.load(std::memory_order_acquire)) return Status();
   g_record_range_starts.store(on, std::memory_order_release);
   Status first_error;
   for (CUpti_CallbackId cbid : kNvtxRangeStartCallbacks) {
@@ -107,11 +111,13 @@ void OnProfilerStart() {
   if (!enabled.ok()) inject::LogError(enabled.message());
   Status callbacks = SetRangeStartCallbacks(true);
   if (!callbacks.ok()) inject::LogError(callbacks.message());
+  SetApiCallbackRecording(true);
   inject::LogDebug("cudaProfilerStart: recording");
 }
 
 void OnProfilerStop() {
   if (!TracingKindsEnabled()) return;
+  SetApiCallbackRecording(false);
   Status flushed = FlushAll(/*forced=*/false);
   if (!flushed.ok()) inject::LogDebug("cudaProfilerStop: " + flushed.message());
   Status callbacks = SetRangeStartCallbacks(false);
@@ -174,6 +180,9 @@ void CUPTIAPI OnCallback(void* /*userdata*/, CUpti_CallbackDomain domain, CUpti_
       }
       return;
     }
+    // --api-capture callback: every runtime and driver call passes here (the others return
+    // at once: the capture has not started).
+    OnApiCallback(domain, cbid, *api);
     if (std::optional<CaptureCall> capture = CaptureCallOf(domain, cbid)) {
       OnStreamCaptureCallback(*capture, *api);
       return;
@@ -247,7 +256,8 @@ void Unsubscribe() {
   g_subscriber = nullptr;
 }
 
-Status EnableCallbacks(bool profiler_control, bool tracing_now) {
+Status EnableCallbacks(bool profiler_control, bool tracing_now, bool trace_nvtx) {
+  g_trace_nvtx.store(trace_nvtx, std::memory_order_release);
   // Each group is independent: a failure is reported (the first one) but does not keep the
   // others from being enabled.
   Status first_error;
@@ -279,6 +289,19 @@ Status EnableCallbacks(bool profiler_control, bool tracing_now) {
     if (!status.ok() && first_error.ok()) first_error = status;
   }
   return first_error;
+}
+
+Status EnableApiCallbackCapture(bool recording_now) {
+  if (g_subscriber == nullptr) return Status::Error("CUPTI is not subscribed");
+  BeginApiCallbackCapture(recording_now);
+  Status first_error = CuptiStatus(cuptiEnableDomain(1, g_subscriber, CUPTI_CB_DOMAIN_RUNTIME_API),
+                                   "enabling the runtime API callbacks");
+  Status driver = CuptiStatus(cuptiEnableDomain(1, g_subscriber, CUPTI_CB_DOMAIN_DRIVER_API),
+                              "enabling the driver API callbacks");
+  if (first_error.ok()) first_error = driver;
+  if (!first_error.ok()) return Status::Error(first_error.message() + "; API calls are not recorded");
+  inject::LogDebug("API calls captured by callbacks");
+  return Status();
 }
 
 void SetStickyErrorHandler(StickyErrorHandler handler) {

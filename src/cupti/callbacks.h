@@ -12,9 +12,11 @@
 // kinds are, since an id whose MARKER records are off is never taken again), the calls that
 // wait for the GPU (sticky_error_watch.h: where a sticky error surfaces first; they cost
 // nothing next to the wait), the stream-capture calls (capture_callbacks.h: gpuscope's own GPU
-// work waits while a capture may be under way), and, only with --profile-from-start off, the exits of
-// cudaProfilerStart/Stop and cuProfilerStart/Stop. No callback runs per launch or per
-// ordinary call: tracing costs only what CUPTI's activity records cost.
+// work waits while a capture may be under way), and, only with --profile-from-start off, the
+// exits of cudaProfilerStart/Stop and cuProfilerStart/Stop. With --api-capture activity no
+// callback runs per launch or per ordinary call: tracing costs only what CUPTI's activity
+// records cost; with --api-capture callback every runtime and driver call has its callbacks
+// (api_callback_capture.h).
 //
 // DEVICE and CONTEXT records stay enabled outside cudaProfilerStart/Stop: they are
 // one-off descriptions that the recorded kernels refer to (a context created before the
@@ -45,7 +47,12 @@ void Unsubscribe();
 
 // `profiler_control`: cudaProfilerStart/Stop turn the tracing kinds (and the
 // nvtxRangeStart callbacks) on and off. `tracing_now`: the tracing kinds are on already.
-Status EnableCallbacks(bool profiler_control, bool tracing_now);
+// `trace_nvtx`: NVTX is traced (--trace), else the nvtxRangeStart callbacks stay off.
+Status EnableCallbacks(bool profiler_control, bool tracing_now, bool trace_nvtx = true);
+
+// --api-capture callback (api_callback_capture.h): every runtime and driver callback from
+// now on, on the thread inside cuInit. `recording_now`: false waits for cudaProfilerStart.
+Status EnableApiCallbackCapture(bool recording_now);
 
 // Runs on the program's thread inside the first watched call that returned a sticky error,
 // before the call returns to the program.

@@ -1,6 +1,7 @@
 #include "cupti/cupti_backend.h"
 
 #include "cupti/activity.h"
+#include "cupti/api_callback_capture.h"
 #include "cupti/callbacks.h"
 #include "cupti/gpu_clock.h"
 #include "cupti/kernel_profiler.h"
@@ -34,7 +35,14 @@ class CuptiBackend : public inject::TracingBackend {
     // Buffers must have somewhere to go before the first kind is enabled.
     SetBufferCollector(&collector);
     GPUSCOPE_RETURN_IF_ERROR(ConfigureActivity(options.flush_period_ms));
+    SetTracingScope(options.scope);
     Status problems = EnableDescriptiveKinds();
+    Status graphs = EnableGraphTrace();
+    if (!graphs.ok()) problems = graphs;
+    if (options.scope.cuda_api && options.scope.api_capture == ApiCapture::kCallback) {
+      Status capture = EnableApiCallbackCapture(/*recording_now=*/options.record_from_start);
+      if (!capture.ok()) problems = capture;
+    }
     if (options.record_from_start) {
       Status tracing = EnableTracingKinds();
       if (!tracing.ok()) problems = tracing;
@@ -47,7 +55,8 @@ class CuptiBackend : public inject::TracingBackend {
       });
     }
     Status callbacks = EnableCallbacks(/*profiler_control=*/!options.record_from_start,
-                                       /*tracing_now=*/TracingKindsEnabled());
+                                       /*tracing_now=*/TracingKindsEnabled(),
+                                       /*trace_nvtx=*/options.scope.nvtx);
     if (!callbacks.ok()) problems = callbacks;
     if (options.profile != nullptr && options.profile->enabled()) {
       // A clock kernel of ours would run inside the ranges the profiler measures.
@@ -68,7 +77,12 @@ class CuptiBackend : public inject::TracingBackend {
     return problems;
   }
 
-  Status Flush(bool forced) override { return FlushAll(forced); }
+  // The captured API calls first (--api-capture callback): they go to the collector's queue
+  // like the buffers CUPTI completes in FlushAll.
+  Status Flush(bool forced) override {
+    DrainCapturedApiCalls(/*final=*/forced);
+    return FlushAll(forced);
+  }
 
   std::uint64_t TakeDroppedRecords(bool at_exit) override {
     return at_exit ? TakeDroppedRecordsOfLiveContexts() : cupti::TakeDroppedRecords(nullptr);

@@ -189,6 +189,28 @@ void ReadProfileConfig(const EnvironmentLookup& getenv, InjectionConfig& config)
   profile.metrics = std::move(names);
 }
 
+// GPUSCOPE_TRACE, _API_CAPTURE, _CUDA_GRAPH_TRACE (util/trace_scope.h): a bad value (set by
+// hand) keeps that part's default, with a warning.
+void ReadTraceScope(const EnvironmentLookup& getenv, InjectionConfig& config) {
+  auto read = [&](const char* name, auto parse, auto apply) {
+    const char* raw = getenv(name);
+    if (raw == nullptr || *raw == '\0') return;
+    auto parsed = parse(raw);
+    if (parsed.ok()) {
+      apply(*parsed);
+    } else {
+      config.warnings.push_back(std::string(name) + ": " + parsed.status().message() +
+                                "; using the default");
+    }
+  };
+  read(kTraceVariable, [&](const char* raw) { return ParseTraceList(raw, config.trace); },
+       [&](const TraceScope& scope) { config.trace = scope; });
+  read(kApiCaptureVariable, ParseApiCapture,
+       [&](ApiCapture capture) { config.trace.api_capture = capture; });
+  read(kCudaGraphTraceVariable, ParseCudaGraphTrace,
+       [&](CudaGraphTrace trace) { config.trace.cuda_graph_trace = trace; });
+}
+
 }  // namespace
 
 InjectionConfig ReadInjectionConfig(const EnvironmentLookup& getenv) {
@@ -233,6 +255,7 @@ InjectionConfig ReadInjectionConfig(const EnvironmentLookup& getenv) {
   if (const char* manifest = getenv(kManifestVariable); manifest != nullptr) {
     config.manifest_path = manifest;
   }
+  ReadTraceScope(getenv, config);
   ReadProfileConfig(getenv, config);
   config.identity = ReadRankIdentity(getenv, config.warnings);
   return config;

@@ -15,6 +15,7 @@
 #include "model/profile_records.h"
 #include "util/kernel_filter.h"
 #include "util/report_permissions.h"
+#include "util/trace_scope.h"
 
 namespace gpuscope::inject {
 
@@ -58,6 +59,8 @@ struct InjectionConfig {
   bool quiet = false;  // GPUSCOPE_QUIET: no banner (--quiet, or output sent to --log-file)
   // GPUSCOPE_REPORT_PERMISSIONS: the mode new reports get (util/report_permissions.h).
   ReportPermissions report_permissions = kDefaultReportPermissions;
+  // GPUSCOPE_TRACE, GPUSCOPE_API_CAPTURE, GPUSCOPE_CUDA_GRAPH_TRACE: what is recorded, how.
+  TraceScope trace;
   ProfileConfig profile;
   // The job launcher's rank variables (OMPI_COMM_WORLD_RANK, ..., rank_identity.h).
   RankIdentity identity;

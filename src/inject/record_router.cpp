@@ -63,6 +63,23 @@ void RecordRouter::OnStream(const model::StreamRecord& record) {
   sink_.OnStream(record);
 }
 
+void RecordRouter::OnTopLevelApiCall(const model::ApiCallRecord& record) {
+  if (IsOwnReplayCall(record.correlation_id)) return SkipOwnReplay();
+  SeeTimestamp(record.start);
+  sink_.OnApiCall(record, /*nested_in_runtime=*/false);
+}
+
+void RecordRouter::OnApiCallCount(const model::ApiCallCountRecord& record) {
+  SeeTimestamp(record.last_end);
+  sink_.OnApiCallCount(record);
+}
+
+void RecordRouter::OnGraphLaunch(const model::GraphLaunchRecord& record) {
+  if (IsOwnReplayCall(record.correlation_id)) return SkipOwnReplay();
+  SeeTimestamp(record.end);
+  sink_.OnGraphLaunch(record);
+}
+
 void RecordRouter::OnMemory(const model::MemoryRecord& record) {
   // The pinned slot of gpuscope's clock kernel is not the program's allocation.
   if (IsOwnReplayCall(record.correlation_id)) return SkipOwnReplay();

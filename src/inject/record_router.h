@@ -11,6 +11,7 @@
 #include "inject/api_nesting.h"
 #include "inject/nvtx_pairing.h"
 #include "model/record_sink.h"
+#include "model/capture_records.h"
 #include "model/records.h"
 
 namespace gpuscope::inject {
@@ -21,6 +22,7 @@ class RecordRouter {
                         NvtxStartEndIds* nvtx_start_end_ids = nullptr);
 
   void OnProcess(const model::ProcessRecord& record) { sink_.OnProcess(record); }
+  void OnTraceScope(const model::TraceScopeRecord& record) { sink_.OnTraceScope(record); }
   void OnDevice(const model::DeviceRecord& record) { sink_.OnDevice(record); }
   void OnContext(const model::ContextRecord& record) { sink_.OnContext(record); }
   void OnStream(const model::StreamRecord& record);
@@ -28,6 +30,11 @@ class RecordRouter {
   void OnMemcpy(const model::MemcpyRecord& record);
   void OnMemset(const model::MemsetRecord& record);
   void OnApiCall(const model::ApiCallRecord& record);
+  // A call known to be the program's own (`--api-capture callback` records no driver call
+  // made inside a runtime call): written as top-level, without the nesting's guesswork.
+  void OnTopLevelApiCall(const model::ApiCallRecord& record);
+  void OnApiCallCount(const model::ApiCallCountRecord& record);
+  void OnGraphLaunch(const model::GraphLaunchRecord& record);
   void OnMemory(const model::MemoryRecord& record);
   void OnSync(const model::SyncRecord& record);
   void OnOverhead(const model::OverheadRecord& record);

@@ -79,7 +79,10 @@ std::unique_ptr<Session> Session::Begin(const InjectionConfig& config,
   session->report_path_ = AbsolutePath(claimed->path);
   session->sink_ = std::move(*sink);
   session->close_sink_ = make_sink.close;
-  const ProcessDescription process = DescribeThisProcess(session->backend_->Now(), config.identity);
+  ProcessDescription process = DescribeThisProcess(session->backend_->Now(), config.identity);
+  process.trace = TraceListName(config.trace);
+  process.api_capture = std::string(ApiCaptureName(config.trace.api_capture));
+  process.cuda_graph_trace = std::string(CudaGraphTraceName(config.trace.cuda_graph_trace));
 
   Status manifest = AppendToManifest(
       config.manifest_path,
@@ -122,6 +125,7 @@ std::unique_ptr<Session> Session::Begin(const InjectionConfig& config,
 
   TracingOptions tracing;
   tracing.record_from_start = config.profile_from_start;
+  tracing.scope = config.trace;
   tracing.flush_period_ms = config.flush_ms;
   tracing.profile = &session->config_.profile;
   tracing.profile_progress = !config.quiet;

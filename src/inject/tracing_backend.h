@@ -12,12 +12,15 @@
 #include "inject/collector.h"
 #include "model/records.h"
 #include "util/status.h"
+#include "util/trace_scope.h"
 
 namespace gpuscope::inject {
 
 struct TracingOptions {
   bool record_from_start = true;  // false: only between cudaProfilerStart and Stop
   unsigned flush_period_ms = kDefaultFlushMs;
+  // What to record and how (--trace, --api-capture, --cuda-graph-trace).
+  TraceScope scope;
   // `gpuscope profile`: the kernels to measure (null or disabled: tracing only), and
   // whether to print a progress line per measured kernel.
   const ProfileConfig* profile = nullptr;

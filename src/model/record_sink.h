@@ -4,6 +4,7 @@
 // collector's writer thread), so implementations need no locking of their own.
 #pragma once
 
+#include "model/capture_records.h"
 #include "model/profile_records.h"
 #include "model/records.h"
 
@@ -23,6 +24,12 @@ class RecordSink {
   // nested_in_runtime: a driver call made from inside a runtime call on the same thread
   // (nvprof's summary counts only the outer call).
   virtual void OnApiCall(const ApiCallRecord& record, bool nested_in_runtime) = 0;
+  // What the process traces and how (once, after OnProcess).
+  virtual void OnTraceScope(const TraceScopeRecord& record) = 0;
+  // Hot no-op calls counted per thread and function instead of one row each.
+  virtual void OnApiCallCount(const ApiCallCountRecord& record) = 0;
+  // One graph launch (--cuda-graph-trace graph).
+  virtual void OnGraphLaunch(const GraphLaunchRecord& record) = 0;
   virtual void OnMemory(const MemoryRecord& record) = 0;
   virtual void OnSync(const SyncRecord& record) = 0;
   virtual void OnNvtx(const NvtxRecord& record) = 0;

@@ -184,6 +184,17 @@ Status ReportWriter::PrepareStatements() {
       {&s.insert_clock_sample,
        "INSERT INTO clock_samples(cupti_ns, realtime_ns, monotonic_ns, device_id, gpu_ns, "
        "gpu_uncertainty_ns) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"},
+      {&s.upsert_api_call_count,
+       "INSERT INTO api_call_counts(thread_id, domain, cbid, name_id, process_id, calls, "
+       "total_ns, min_ns, max_ns, first_start, last_end) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, "
+       "?9, ?10, ?11) ON CONFLICT(thread_id, domain, cbid) DO UPDATE SET "
+       "calls = calls + excluded.calls, total_ns = total_ns + excluded.total_ns, "
+       "min_ns = MIN(min_ns, excluded.min_ns), max_ns = MAX(max_ns, excluded.max_ns), "
+       "first_start = MIN(first_start, excluded.first_start), "
+       "last_end = MAX(last_end, excluded.last_end)"},
+      {&s.insert_graph_launch,
+       "INSERT INTO graph_launches(start, \"end\", device_id, context_id, stream_id, "
+       "correlation_id, graph_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"},
       {&s.insert_instruction_value,
        "INSERT OR REPLACE INTO instruction_values(profiled_kernel_id, cubin_crc, function_id, "
        "pc_offset, metric_id, value) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"},

@@ -45,6 +45,33 @@ void ReportWriter::OnProcess(const model::ProcessRecord& r) {
   StepRecord(s, "cannot write the process row", kLossProcess);
 }
 
+// What was traced, so that readers can tell "not traced" from "none" (util/trace_scope.h).
+void ReportWriter::OnTraceScope(const model::TraceScopeRecord& r) {
+  if (!Accepting(kLossProcess)) return;
+  SetMeta("trace", r.trace);
+  SetMeta("api_capture", r.api_capture);
+  SetMeta("cuda_graph_trace", r.cuda_graph_trace);
+}
+
+void ReportWriter::OnApiCallCount(const model::ApiCallCountRecord& r) {
+  if (!Accepting(kLossApiCallCounts)) return;
+  if (r.calls == 0) return;
+  sqlite3_stmt* s = stmts_->upsert_api_call_count.get();
+  BindAll(s, r.thread_id, static_cast<std::int64_t>(r.domain), r.cbid, InternName(r.name),
+          r.process_id, static_cast<std::int64_t>(r.calls), static_cast<std::int64_t>(r.total_ns),
+          static_cast<std::int64_t>(r.min_ns), static_cast<std::int64_t>(r.max_ns),
+          StoredTime(r.first_start), StoredTime(r.last_end));
+  StepRecord(s, "cannot write an API call count", kLossApiCallCounts);
+}
+
+void ReportWriter::OnGraphLaunch(const model::GraphLaunchRecord& r) {
+  if (!Accepting(kLossGraphLaunches)) return;
+  sqlite3_stmt* s = stmts_->insert_graph_launch.get();
+  BindAll(s, StoredTime(r.start), StoredTime(r.end), r.device_id, r.context_id, r.stream_id,
+          r.correlation_id, r.graph_id);
+  StepRecord(s, "cannot write a graph launch", kLossGraphLaunches);
+}
+
 void ReportWriter::OnClockSample(const model::ClockSampleRecord& r) {
   if (!Accepting(kLossClockSamples)) return;
   // A sample without CUPTI's time says nothing (and its NOT NULL column would stop the writer).

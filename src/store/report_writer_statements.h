@@ -26,6 +26,7 @@ struct ReportWriter::Statements {
   Statement insert_device, insert_context, insert_stream;
   Statement upsert_counter, upsert_row_order;
   Statement insert_profiled_kernel, insert_clock_sample;
+  Statement upsert_api_call_count, insert_graph_launch;
   Statement insert_instruction_value, insert_kernel_source, insert_cubin;
   std::array<BatchedInsert, kNumEventTables> events;  // by kEventTableIndex
 };

@@ -33,13 +33,13 @@
 -- user_version and meta.schema_version below, kSchemaVersion in schema.h).
 
 PRAGMA application_id = 1196446531;  -- 0x47505343, "GPSC": marks the file as a gpuscope report
-PRAGMA user_version = 3;             -- the schema version
+PRAGMA user_version = 4;             -- the schema version
 
 CREATE TABLE meta (
   key   TEXT PRIMARY KEY,  -- see the rows below
   value TEXT               -- always text; cast numbers with CAST(value AS INTEGER)
   -- format            'gpuscope-report'
-  -- schema_version    '3' (equal to PRAGMA user_version)
+  -- schema_version    '4' (equal to PRAGMA user_version)
   -- gpuscope_version  version of the gpuscope that wrote the report, e.g. '0.1.0'
   -- time_base_ns      absolute time (ns, CUPTI clock) that every stored time is relative to
   -- finalized         '1' once the writer closed the report or `gpuscope` finalised it after
@@ -54,11 +54,20 @@ CREATE TABLE meta (
   --                   separated (printed as the section 'Command line profiler metrics')
   -- profile_replay    `gpuscope profile` only: how the launches were replayed, in words (cache
   --                   control, whether device memory was saved and restored between passes)
+  -- trace             what was traced (--trace): 'cuda,nvtx', 'cuda', 'cuda-gpu', 'nvtx',
+  --                   'none', ... (util/trace_scope.h); absent (reports before version 4):
+  --                   everything gpuscope records
+  -- api_capture       how API calls were captured (--api-capture): 'activity' (every call
+  --                   in api_calls, the runtime's own driver calls marked nested) or
+  --                   'callback' (the program's calls in api_calls, the hot no-op calls
+  --                   counted in api_call_counts); absent: 'activity'
+  -- cuda_graph_trace  'node' (every kernel of a graph launch) or 'graph' (graph_launches,
+  --                   no per-node kernels); absent: 'node'
 ) WITHOUT ROWID;
 
 INSERT INTO meta(key, value) VALUES
   ('format', 'gpuscope-report'),
-  ('schema_version', '3'),
+  ('schema_version', '4'),
   ('gpuscope_version', ''),
   ('time_base_ns', '0'),
   ('finalized', '0'),
@@ -155,6 +164,37 @@ CREATE TABLE strings (
   value     TEXT NOT NULL,        -- the name as recorded (kernel names: mangled)
   demangled TEXT                  -- kernel names only: demangled with the parameter list
                                   -- (equal to value when not a mangled C++ name); else NULL
+);
+
+-- Hot no-op API calls (cudaGetDevice, cuCtxGetCurrent, ...: cupti/hot_api_calls.h) counted
+-- per thread and function instead of one api_calls row each (meta.api_capture 'callback').
+-- Every summary of API calls adds these to the rows of api_calls.
+CREATE TABLE api_call_counts (
+  thread_id    INTEGER NOT NULL,  -- thread id (as api_calls.thread_id)
+  domain       INTEGER NOT NULL,  -- api_domains.id (1 runtime, 2 driver)
+  cbid         INTEGER NOT NULL,  -- CUPTI callback id within the domain
+  name_id      INTEGER NOT NULL,  -- strings.id of the function name, e.g. 'cudaGetDevice'
+  process_id   INTEGER NOT NULL,  -- process id
+  calls        INTEGER NOT NULL,  -- how many calls the thread made
+  total_ns     INTEGER NOT NULL,  -- their summed duration, ns
+  min_ns       INTEGER NOT NULL,  -- the shortest, ns
+  max_ns       INTEGER NOT NULL,  -- the longest, ns
+  first_start  INTEGER,           -- ns, relative: the first call's start
+  last_end     INTEGER,           -- ns, relative: the last call's end
+  PRIMARY KEY (thread_id, domain, cbid)
+) WITHOUT ROWID;
+
+-- One row per CUDA graph launch (meta.cuda_graph_trace 'graph': CUPTI's GRAPH_TRACE records);
+-- the kernels, copies and memsets of those launches have no rows of their own then.
+CREATE TABLE graph_launches (
+  id             INTEGER PRIMARY KEY,  -- insertion order
+  start          INTEGER,  -- ns, relative: the start of the graph's first node
+  "end"          INTEGER,  -- ns, relative: the end of its last node
+  device_id      INTEGER NOT NULL,  -- devices.id
+  context_id     INTEGER NOT NULL,  -- contexts.context_id
+  stream_id      INTEGER NOT NULL,  -- streams.stream_id
+  correlation_id INTEGER NOT NULL,  -- equals api_calls.correlation_id of the cudaGraphLaunch
+  graph_id       INTEGER NOT NULL   -- the graph's id (kernels.graph_id in node mode)
 );
 
 -- The event tables, one row per recorded activity, in this order: kernels, memcpys, memsets,

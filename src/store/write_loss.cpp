@@ -19,6 +19,10 @@ std::string_view LossKindTable(std::size_t kind) {
       return "profiled_kernels";
     case kLossClockSamples:
       return "clock_samples";
+    case kLossApiCallCounts:
+      return "api_call_counts";
+    case kLossGraphLaunches:
+      return "graph_launches";
     default:
       return "unknown";
   }

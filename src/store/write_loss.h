@@ -26,7 +26,9 @@ inline constexpr std::size_t kLossContexts = kNumEventTables + 2;
 inline constexpr std::size_t kLossStreams = kNumEventTables + 3;
 inline constexpr std::size_t kLossProfiledKernels = kNumEventTables + 4;
 inline constexpr std::size_t kLossClockSamples = kNumEventTables + 5;
-inline constexpr std::size_t kNumLossKinds = kNumEventTables + 6;
+inline constexpr std::size_t kLossApiCallCounts = kNumEventTables + 6;
+inline constexpr std::size_t kLossGraphLaunches = kNumEventTables + 7;
+inline constexpr std::size_t kNumLossKinds = kNumEventTables + 8;
 
 inline constexpr std::string_view kRecordsNotWrittenCounter = "records_not_written";
 inline constexpr std::string_view kRecordsNotWrittenPrefix = "records_not_written.";

@@ -54,6 +54,30 @@ TEST(InjectionConfigTest, ReadsEveryContractVariable) {
   EXPECT_TRUE(config.warnings.empty());
 }
 
+TEST(InjectionConfigTest, ReadsTheTraceScope) {
+  InjectionConfig defaults = ReadInjectionConfig(From({}));
+  EXPECT_EQ(TraceListName(defaults.trace), "cuda,nvtx");
+  EXPECT_EQ(defaults.trace.api_capture, kDefaultApiCapture);
+  EXPECT_EQ(defaults.trace.cuda_graph_trace, CudaGraphTrace::kNode);
+
+  InjectionConfig config = ReadInjectionConfig(From({{"GPUSCOPE_TRACE", "cuda"},
+                                                     {"GPUSCOPE_API_CAPTURE", "callback"},
+                                                     {"GPUSCOPE_CUDA_GRAPH_TRACE", "graph"}}));
+  EXPECT_TRUE(config.warnings.empty());
+  EXPECT_EQ(TraceListName(config.trace), "cuda");
+  EXPECT_EQ(config.trace.api_capture, ApiCapture::kCallback);
+  EXPECT_EQ(config.trace.cuda_graph_trace, CudaGraphTrace::kGraph);
+
+  InjectionConfig bad = ReadInjectionConfig(
+      From({{"GPUSCOPE_TRACE", "osrt"}, {"GPUSCOPE_API_CAPTURE", "x"}}));
+  EXPECT_EQ(TraceListName(bad.trace), "cuda,nvtx");
+  EXPECT_EQ(bad.trace.api_capture, kDefaultApiCapture);
+  ASSERT_EQ(bad.warnings.size(), 2u);
+  EXPECT_EQ(bad.warnings[0],
+            "GPUSCOPE_TRACE: --trace: unknown name 'osrt' (valid: cuda, cuda-gpu, nvtx, none); "
+            "using the default");
+}
+
 TEST(InjectionConfigTest, BadValuesWarnAndKeepDefaults) {
   InjectionConfig config = ReadInjectionConfig(From({
       {"GPUSCOPE_ROOT_PID", "12ab"},
