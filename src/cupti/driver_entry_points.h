@@ -27,6 +27,8 @@ struct DriverEntryPoints {
   CUresult (*mem_alloc)(CUdeviceptr*, size_t) = nullptr;
   CUresult (*memset_d8)(CUdeviceptr, unsigned char, size_t) = nullptr;
   CUresult (*context_get_device)(CUdevice*) = nullptr;
+  // --replay-mode app-range: the context of an NVTX range (its callback names none).
+  CUresult (*context_get_current)(CUcontext*) = nullptr;
   CUresult (*device_get_attribute)(int*, CUdevice_attribute, CUdevice) = nullptr;
 };
 
