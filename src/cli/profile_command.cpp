@@ -36,6 +36,18 @@ void Say(std::string_view message) { std::cerr << "==PROF== " << message << '\n'
 
 using VariableList = std::vector<std::pair<std::string, std::string>>;
 
+// Both replay modes that run the program once per pass.
+bool RunsPerPass(const ProfileOptions& options) {
+  return options.replay_mode == "application" || options.replay_mode == "app-range";
+}
+
+// --nvtx-include specs travel one per line (a name may hold commas).
+std::string JoinLines(const std::vector<std::string>& lines) {
+  std::string joined;
+  for (const std::string& line : lines) joined += (joined.empty() ? "" : "\n") + line;
+  return joined;
+}
+
 // What the injection is asked to measure (contract/environment_variables.h).
 VariableList ProfileVariables(const ProfileOptions& options, const ProfileRequestPlan& plan,
                               const std::string& config_file) {
@@ -50,6 +62,7 @@ VariableList ProfileVariables(const ProfileOptions& options, const ProfileReques
       {kCacheControlVariable, options.cache_control},
       {kReplayNoRestoreVariable, options.replay_no_restore ? "1" : "0"},
       {kProfileSourceVariable, plan.source_counters ? "1" : "0"},
+      {kNvtxIncludeVariable, JoinLines(options.nvtx_include)},
   };
   if (!config_file.empty()) {
     variables.emplace_back(kProfileConfigFileVariable, config_file);
@@ -140,16 +153,22 @@ std::optional<int> CheckAndAnnounce(const ProfileOptions& options, const Profile
         "(and -s N or -k to choose the launch)");
     return kExitUsage;
   }
+  if (options.replay_mode == "app-range" && options.filter.launch_count != 1u) {
+    CommandError(
+        "--replay-mode app-range measures one range per series of runs: add -c 1 "
+        "(and -s N to choose the range)");
+    return kExitUsage;
+  }
   if (options.replay_mode == "application") {
     // Measured on the H200: k_saxpy's smsp__inst_executed.sum came out 32% higher than by
     // kernel replay and ncu, while its DRAM traffic and duration agreed.
     Say("Warning: application replay is new: instruction counts have been seen to differ from "
         "kernel replay's (times and memory traffic agreed); prefer kernel replay where it works");
   }
-  if (options.replay_mode == "application" && plan.passes == 0) {
-    CommandError(
-        "--replay-mode application needs the number of passes before the start: give "
-        "--chip (no GPU was found to ask)");
+  if (RunsPerPass(options) && plan.passes == 0) {
+    CommandError("--replay-mode " + options.replay_mode +
+                 " needs the number of passes before the start: give --chip (no GPU was found "
+                 "to ask)");
     return kExitUsage;
   }
   if (!options.quiet) {
@@ -191,7 +210,7 @@ std::optional<int> CreateScratchFiles(const ProfileOptions& options, const Profi
       Say("Warning: " + written.status().message());
     }
   }
-  if (options.replay_mode == "application") {
+  if (RunsPerPass(options)) {
     std::string pattern = TemporaryDirectory() + "/gpuscope-replay-XXXXXX";
     if (mkdtemp(pattern.data()) == nullptr) {
       scratch.Remove();
@@ -210,7 +229,7 @@ std::optional<int> CreateScratchFiles(const ProfileOptions& options, const Profi
 std::optional<int> RunProgram(const ProfileOptions& options, const ProfileRequestPlan& plan,
                               const ScratchFiles& scratch, TracedProgram& program,
                               ProgramOutcome& outcome) {
-  const bool application = options.replay_mode == "application";
+  const bool application = RunsPerPass(options);
   const std::uint32_t runs = application ? plan.passes : 1;
   const std::string working_directory = CurrentWorkingDirectory();
   for (std::uint32_t pass = 0; pass < runs; ++pass) {
@@ -265,6 +284,13 @@ std::optional<int> RunProgram(const ProfileOptions& options, const ProfileReques
 std::string ReplayInWords(const ProfileOptions& options) {
   if (options.replay_mode == "application") {
     return "application replay: the program ran once per pass";
+  }
+  if (options.replay_mode == "app-range") {
+    const std::string ranges = options.nvtx_include.empty()
+                                   ? std::string("cudaProfilerStart/Stop")
+                                   : "NVTX " + JoinCommaList(options.nvtx_include);
+    return "application range replay: each range (" + ranges +
+           ") measured as one result, the program ran once per pass";
   }
   std::string words = options.cache_control == "all"
                           ? "kernel replay, L2 flushed before each pass (--cache-control all)"

@@ -77,8 +77,11 @@ inline constexpr const char* kLaunchCountVariable = "GPUSCOPE_LAUNCH_COUNT";
 inline constexpr const char* kKernelIdVariable = "GPUSCOPE_KERNEL_ID";
 // --devices 0,1.
 inline constexpr const char* kDevicesVariable = "GPUSCOPE_DEVICES";
-// "kernel" or "application" (--replay-mode).
+// "kernel", "application" or "app-range" (--replay-mode).
 inline constexpr const char* kReplayModeVariable = "GPUSCOPE_REPLAY_MODE";
+// app-range: the --nvtx-include specs, one per line (util/nvtx_range_filter.h); empty: the
+// ranges are cudaProfilerStart/Stop's.
+inline constexpr const char* kNvtxIncludeVariable = "GPUSCOPE_NVTX_INCLUDE";
 // Kernel replay: "all" (default) flushes the L2 cache before each of gpuscope's own replay
 // passes, as ncu's --cache-control all; "none" leaves the caches as the last pass left them.
 inline constexpr const char* kCacheControlVariable = "GPUSCOPE_CACHE_CONTROL";
@@ -108,7 +111,7 @@ inline constexpr const char* kProfileVariables[] = {
     kLaunchCountVariable,       kKernelIdVariable,    kDevicesVariable,        kReplayModeVariable,
     kProfileConfigFileVariable, kProfileChipVariable, kProfilePassesVariable,  kReplayPassVariable,
     kReplayPassesVariable,      kReplayDirVariable,   kProfileSourceVariable,
-    kCacheControlVariable,      kReplayNoRestoreVariable,
+    kCacheControlVariable,      kReplayNoRestoreVariable, kNvtxIncludeVariable,
 };
 
 // --- Set by the job's launcher (mpirun, srun, torchrun), read by the injection ---

@@ -167,8 +167,14 @@ void CUPTIAPI OnCallback(void* /*userdata*/, CUpti_CallbackDomain domain, CUpti_
       return;
     }
     if (domain == CUPTI_CB_DOMAIN_NVTX) {
-      // Only the range-start callbacks are enabled.
-      OnNvtxRangeStarted(*static_cast<const CUpti_NvtxData*>(data));
+      const auto* nvtx = static_cast<const CUpti_NvtxData*>(data);
+      if (std::find(std::begin(kNvtxRangeStartCallbacks), std::end(kNvtxRangeStartCallbacks),
+                    cbid) != std::end(kNvtxRangeStartCallbacks)) {
+        OnNvtxRangeStarted(*nvtx);
+      }
+      // --replay-mode app-range --nvtx-include: the other NVTX callbacks are its own.
+      KernelProfiler* profiler = g_kernel_profiler.load(std::memory_order_acquire);
+      if (profiler != nullptr && profiler->app_range()) profiler->OnNvtxCallback(cbid, *nvtx);
       return;
     }
     if (domain != CUPTI_CB_DOMAIN_RUNTIME_API && domain != CUPTI_CB_DOMAIN_DRIVER_API) return;
@@ -197,6 +203,12 @@ void CUPTIAPI OnCallback(void* /*userdata*/, CUpti_CallbackDomain domain, CUpti_
     if (profiler != nullptr && IsKernelLaunchCallback(domain, cbid)) {
       profiler->OnLaunchCallback(domain, cbid, *api);
       return;
+    }
+    // app-range: a range begins at cudaProfilerStart's exit and ends at cudaProfilerStop's
+    // enter (range_boundaries.h).
+    if (profiler != nullptr && profiler->app_range() &&
+        (IsProfilerStart(domain, cbid) || IsProfilerStop(domain, cbid))) {
+      profiler->OnProfilerApiCallback(domain, cbid, *api);
     }
     if (api->callbackSite != CUPTI_API_EXIT) return;
     if (IsProfilerStart(domain, cbid)) OnProfilerStart();
@@ -322,6 +334,25 @@ Status EnableKernelProfiler(KernelProfiler& profiler) {
   if (profiler.source_counters()) {
     GPUSCOPE_RETURN_IF_ERROR(Enable(CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_LOADED,
                                     "enabling the module-loaded callback"));
+  }
+  if (profiler.app_range()) {
+    // The range boundaries: cudaProfilerStart/Stop (also enabled for --profile-from-start
+    // off; enabling twice is harmless), or the NVTX callbacks --nvtx-include needs.
+    GPUSCOPE_RETURN_IF_ERROR(Enable(CUPTI_CB_DOMAIN_RUNTIME_API,
+                                    CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStart_v4000,
+                                    "enabling the cudaProfilerStart callback"));
+    GPUSCOPE_RETURN_IF_ERROR(Enable(CUPTI_CB_DOMAIN_RUNTIME_API,
+                                    CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStop_v4000,
+                                    "enabling the cudaProfilerStop callback"));
+    GPUSCOPE_RETURN_IF_ERROR(Enable(CUPTI_CB_DOMAIN_DRIVER_API,
+                                    CUPTI_DRIVER_TRACE_CBID_cuProfilerStart,
+                                    "enabling the cuProfilerStart callback"));
+    GPUSCOPE_RETURN_IF_ERROR(Enable(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStop,
+                                    "enabling the cuProfilerStop callback"));
+    for (CUpti_CallbackId cbid : profiler.range_boundaries().NvtxCallbacks()) {
+      GPUSCOPE_RETURN_IF_ERROR(
+          Enable(CUPTI_CB_DOMAIN_NVTX, cbid, "enabling the NVTX range callbacks"));
+    }
   }
   inject::LogDebug("kernel profiler: " + std::to_string(profiler.metric_count()) + " metrics");
   return Status();

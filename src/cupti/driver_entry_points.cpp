@@ -33,6 +33,7 @@ StatusOr<const DriverEntryPoints*> LookUp() {
   Find(library, "cuMemAlloc_v2", entry_points.mem_alloc, missing);
   Find(library, "cuMemsetD8_v2", entry_points.memset_d8, missing);
   Find(library, "cuCtxGetDevice", entry_points.context_get_device, missing);
+  Find(library, "cuCtxGetCurrent", entry_points.context_get_current, missing);
   Find(library, "cuDeviceGetAttribute", entry_points.device_get_attribute, missing);
   Find(library, "cuCtxPushCurrent_v2", entry_points.context_push_current, missing);
   Find(library, "cuCtxPopCurrent_v2", entry_points.context_pop_current, missing);

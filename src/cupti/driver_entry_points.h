@@ -28,6 +28,8 @@ struct DriverEntryPoints {
   CUresult (*mem_alloc)(CUdeviceptr*, size_t) = nullptr;
   CUresult (*memset_d8)(CUdeviceptr, unsigned char, size_t) = nullptr;
   CUresult (*context_get_device)(CUdevice*) = nullptr;
+  // --replay-mode app-range: the context of an NVTX range (its callback names none).
+  CUresult (*context_get_current)(CUcontext*) = nullptr;
   CUresult (*device_get_attribute)(int*, CUdevice_attribute, CUdevice) = nullptr;
   // The GPU clock pairs (gpu_clock.h): a context made current on the flusher thread for one
   // sample, a private non-blocking stream, a pinned host slot the clock kernel writes.

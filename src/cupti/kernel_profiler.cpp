@@ -43,7 +43,8 @@ KernelProfiler::KernelProfiler(const inject::ProfileConfig& config, KernelProfil
       hooks_(std::move(hooks)),
       selection_(config.filter, config.replay_mode),
       setup_(config_),
-      counter_passes_(config.flush_caches, config.restore_memory) {}
+      counter_passes_(config.flush_caches, config.restore_memory),
+      boundaries_(config.nvtx_include) {}
 
 // The launch's time from its enter callback to the end of its measurement was the
 // profiler's: noted so that the launch calls' API records leave it out (inject/profiler_time.h).
@@ -229,7 +230,16 @@ bool KernelProfiler::RecordOutcome(const LaunchCall& call, CUptiResult result,
   if (call.Failed(launch_error)) {
     kernel.record.outcome = model::ProfileOutcome::kReplayFailed;
     kernel.message = "the launch returned error " + std::to_string(launch_error);
-  } else if (result != CUPTI_SUCCESS) {
+    return true;
+  }
+  return RecordMeasurement(result, what, stopped, context, kernel);
+}
+
+bool KernelProfiler::RecordMeasurement(CUptiResult result, const std::string& what,
+                                       const StopResult& stopped,
+                                       const ContextRangeProfiler& context,
+                                       inject::OwnedProfiledKernel& kernel) {
+  if (result != CUPTI_SUCCESS) {
     kernel.record.outcome = IsUnavailable(result) ? model::ProfileOutcome::kCountersUnavailable
                                                   : model::ProfileOutcome::kReplayFailed;
     kernel.message = IsUnavailable(result) ? UnavailableMessage(result, what)
@@ -344,6 +354,14 @@ void KernelProfiler::ForgetContext(CUcontext context) {
 
 void KernelProfiler::OnLaunchCallback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                                       const CUpti_CallbackData& data) {
+  if (app_range()) {
+    // Ranges are measured, not launches: a launch is only counted (its driver call's enter;
+    // the runtime call nests one).
+    if (domain == CUPTI_CB_DOMAIN_DRIVER_API && data.callbackSite == CUPTI_API_ENTER) {
+      kernel_launches_.fetch_add(1, std::memory_order_relaxed);
+    }
+    return;
+  }
   LaunchInFlight& launch = ThisThreadsLaunch();
   try {
     const LaunchCall call(domain, cbid, data);

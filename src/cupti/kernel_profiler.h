@@ -36,10 +36,12 @@
 
 #include <cupti.h>
 
+#include <atomic>
 #include <cstddef>
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
@@ -47,6 +49,7 @@
 #include "cupti/counter_passes.h"
 #include "cupti/launch_selection.h"
 #include "cupti/profiler_setup.h"
+#include "cupti/range_boundaries.h"
 #include "cupti/source_passes.h"
 #include "inject/config.h"
 #include "inject/profiled_kernel.h"
@@ -82,6 +85,16 @@ class KernelProfiler {
   // CUPTI_CBID_RESOURCE_MODULE_LOADED; never throws.
   void OnModuleLoaded(const void* cubin, std::size_t size);
 
+  // --replay-mode app-range: ranges of the program are measured, not launches (launches are
+  // only counted, for the range's "N kernels"). range_measurement.cpp.
+  bool app_range() const { return config_.replay_mode == model::ReplayMode::kAppRange; }
+  const RangeBoundaries& range_boundaries() const { return boundaries_; }
+  // From the subscriber's callback: cudaProfilerStart/Stop (runtime or driver) and the NVTX
+  // callbacks RangeBoundaries asked for; never throws.
+  void OnProfilerApiCallback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                             const CUpti_CallbackData& data);
+  void OnNvtxCallback(CUpti_CallbackId cbid, const CUpti_NvtxData& data);
+
   // From the subscriber's callback, for a kernel launch call (IsKernelLaunchCallback);
   // never throws.
   void OnLaunchCallback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
@@ -98,6 +111,20 @@ class KernelProfiler {
   bool RecordOutcome(const LaunchCall& call, CUptiResult result, const std::string& what,
                      const StopResult& stopped, const ContextRangeProfiler& context,
                      inject::OwnedProfiledKernel& kernel);
+  // The same for a measurement that is not a launch's (a range).
+  bool RecordMeasurement(CUptiResult result, const std::string& what, const StopResult& stopped,
+                         const ContextRangeProfiler& context, inject::OwnedProfiledKernel& kernel);
+  // app-range (range_measurement.cpp), under mutex_: the range being measured.
+  struct OpenRange {
+    std::uint64_t token = 0;  // RangeBoundary::token of its begin
+    ContextRangeProfiler* context = nullptr;
+    inject::OwnedProfiledKernel result;
+    std::uint32_t launches_at_begin = 0;
+  };
+  void BeginRange(const RangeBoundary& boundary, CUcontext api_context);
+  void EndRange(const RangeBoundary& boundary);
+  void SubmitRange(inject::OwnedProfiledKernel& range);
+  bool RangesExhausted() const;
   // Kernel replay is gpuscope's own (counter_passes.h) wherever the launch can be replayed,
   // when the caches are to be flushed. With --cache-control none CUPTI's kernel replay stays:
   // it leaves L2 closer to ncu's --cache-control none (H200, 2026-11-28: own replay without
@@ -128,6 +155,14 @@ class KernelProfiler {
   bool said_unavailable_ = false;
   SourcePasses source_;  // gpuscope's own replay for source counters (config_.source_counters)
   CounterPasses counter_passes_;  // gpuscope's own replay for the counters (kernel replay)
+  // app-range: the range being measured (one at a time), ranges seen and selected (-s/-c
+  // count ranges), and the program's kernel launches so far (any thread).
+  RangeBoundaries boundaries_;
+  std::unique_ptr<OpenRange> open_range_;
+  std::uint64_t ranges_seen_ = 0;
+  std::uint32_t ranges_selected_ = 0;
+  bool said_overlap_ = false;
+  std::atomic<std::uint32_t> kernel_launches_{0};
 };
 
 }  // namespace gpuscope::cupti

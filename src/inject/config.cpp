@@ -145,12 +145,31 @@ void ReadProfileConfig(const EnvironmentLookup& getenv, InjectionConfig& config)
       profile.replay_mode = model::ReplayMode::kKernel;
     } else if (*mode == "application") {
       profile.replay_mode = model::ReplayMode::kApplication;
+    } else if (*mode == "app-range") {
+      profile.replay_mode = model::ReplayMode::kAppRange;
     } else {
       problems.push_back(std::string(kReplayModeVariable) + "='" + std::string(*mode) +
-                         "' is not kernel or application");
+                         "' is not kernel, application or app-range");
     }
   }
-  if (profile.replay_mode == model::ReplayMode::kApplication) {
+  if (auto specs = text(kNvtxIncludeVariable)) {
+    std::vector<std::string> lines;
+    std::string_view rest = *specs;
+    while (!rest.empty()) {
+      const std::size_t end = rest.find('\n');
+      if (end != 0) lines.emplace_back(rest.substr(0, end));
+      if (end == std::string_view::npos) break;
+      rest.remove_prefix(end + 1);
+    }
+    StatusOr<NvtxRangeFilter> filter = NvtxRangeFilter::Parse(lines);
+    if (filter.ok()) {
+      profile.nvtx_include = std::move(*filter);
+    } else {
+      problems.push_back(std::string(kNvtxIncludeVariable) + ": " + filter.status().message());
+    }
+  }
+  if (profile.replay_mode == model::ReplayMode::kApplication ||
+      profile.replay_mode == model::ReplayMode::kAppRange) {
     auto pass = text(kReplayPassVariable);
     auto passes = text(kReplayPassesVariable);
     auto dir = text(kReplayDirVariable);

@@ -35,6 +35,7 @@ struct StoredProfile {
   model::ProfileOutcome outcome = model::ProfileOutcome::kMeasured;
   std::string message;
   std::size_t counter_data_size = 0;  // 0: no counter data
+  std::uint32_t range_kernels = 0;    // a range result (model::IsRangeResult): launches inside
 };
 
 // In profile_index order.

@@ -198,6 +198,8 @@ Status ReportWriter::PrepareStatements() {
       {&s.insert_instruction_value,
        "INSERT OR REPLACE INTO instruction_values(profiled_kernel_id, cubin_crc, function_id, "
        "pc_offset, metric_id, value) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"},
+      {&s.insert_profiled_range,
+       "INSERT OR REPLACE INTO profiled_ranges(profiled_kernel_id, kernels) VALUES (?1, ?2)"},
       {&s.insert_kernel_source,
        "INSERT OR REPLACE INTO kernel_source(profiled_kernel_id, message, total_samples, "
        "dropped_samples, sampling_period) VALUES (?1, ?2, ?3, ?4, ?5)"},

@@ -136,6 +136,11 @@ void ReportWriter::OnProfiledKernel(const model::ProfiledKernelRecord& r) {
   }
   sqlite3_bind_int64(s, 16, static_cast<std::int64_t>(r.counter_data.size()));
   StepRecord(s, "cannot write a profiled kernel row", kLossProfiledKernels);
+  if (model::IsRangeResult(r.replay_mode) && status_.ok()) {
+    sqlite3_stmt* range = stmts_->insert_profiled_range.get();
+    BindAll(range, sqlite3_last_insert_rowid(db_), r.range_kernels);
+    StepRecord(range, "cannot write a profiled_ranges row", kLossProfiledKernels);
+  }
   if (r.source.requested && status_.ok()) WriteSourceCounters(sqlite3_last_insert_rowid(db_), r);
 }
 

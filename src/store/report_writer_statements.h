@@ -28,6 +28,7 @@ struct ReportWriter::Statements {
   Statement insert_profiled_kernel, insert_clock_sample;
   Statement upsert_api_call_count, insert_graph_launch;
   Statement insert_instruction_value, insert_kernel_source, insert_cubin;
+  Statement insert_profiled_range;
   std::array<BatchedInsert, kNumEventTables> events;  // by kEventTableIndex
 };
 

@@ -269,6 +269,14 @@ CREATE TABLE instruction_values (
   PRIMARY KEY (profiled_kernel_id, cubin_crc, function_id, pc_offset, metric_id)
 ) WITHOUT ROWID;
 
+-- The results of `--replay-mode app-range` that are ranges of the program, not launches
+-- (profiled_kernels.replay_mode 'app-range': its name is the range's, correlation_id 0, its
+-- invocation the n-th range); one row per range. Absent in reports of older gpuscope versions.
+CREATE TABLE profiled_ranges (
+  profiled_kernel_id INTEGER PRIMARY KEY,  -- profiled_kernels.id
+  kernels            INTEGER NOT NULL      -- kernel launches inside the range (last run)
+);
+
 -- How the source passes of each profiled launch went; one row per launch they were asked for.
 CREATE TABLE kernel_source (
   profiled_kernel_id INTEGER PRIMARY KEY,  -- profiled_kernels.id
@@ -345,7 +353,7 @@ CREATE TABLE memory_ops (id INTEGER PRIMARY KEY, name TEXT NOT NULL);        -- 
 CREATE TABLE sync_kinds (id INTEGER PRIMARY KEY, name TEXT NOT NULL);        -- syncs.kind
 CREATE TABLE nvtx_kinds (id INTEGER PRIMARY KEY, name TEXT NOT NULL);        -- nvtx.kind
 
-INSERT INTO replay_modes VALUES (1, 'kernel'), (2, 'application');
+INSERT INTO replay_modes VALUES (1, 'kernel'), (2, 'application'), (3, 'app-range');
 INSERT INTO profile_outcomes VALUES
   (0, 'measured'), (1, 'replay failed'), (2, 'range dropped'), (3, 'counters unavailable'),
   (4, 'not replayable');

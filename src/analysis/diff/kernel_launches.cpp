@@ -54,6 +54,9 @@ StatusOr<ReportKernels> LoadReportKernels(const store::ReportReader& report, Mat
     if (!profile.measured || profile.metrics.empty()) continue;
     KernelLaunches& group =
         GroupOf(groups, match, profile.demangled_name, LaunchConfig{profile.grid, profile.block});
+    // A range of the program (app-range) matches the range of that name in the other report;
+    // its name is the program's text, not a signature to shorten.
+    if (profile.is_range) group.function_name = profile.demangled_name;
     ++group.profiled;
     for (const auto& [name, value] : profile.metrics) group.metrics[name].push_back(value);
   }
