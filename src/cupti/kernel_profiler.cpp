@@ -146,6 +146,9 @@ bool KernelProfiler::OnEnter(const LaunchCall& call, LaunchInFlight& launch) {
       cuptiActivityDisable(static_cast<CUpti_ActivityKind>(kind));
       k = *end == ',' ? end + 1 : end;
     }
+    if (const char* on = std::getenv("GPUSCOPE_EXPERIMENT_APP_ENABLE_KINDS")) {
+      cuptiActivityEnable(static_cast<CUpti_ActivityKind>(std::strtol(on, nullptr, 10)));
+    }
   }
   if (failure.empty()) {
     std::string what;
@@ -287,6 +290,9 @@ void KernelProfiler::OnExit(const LaunchCall& call, LaunchInFlight& launch) {
   inject::LogDebug("launch returned");
   CUptiResult result = context.EndMeasurement(what, stopped);
   launch.experiment_pause.reset();  // EXPERIMENT
+  if (const char* on = std::getenv("GPUSCOPE_EXPERIMENT_APP_ENABLE_KINDS")) {
+    cuptiActivityDisable(static_cast<CUpti_ActivityKind>(std::strtol(on, nullptr, 10)));
+  }
   if (const char* kinds = std::getenv("GPUSCOPE_EXPERIMENT_APP_DISABLE_KINDS")) {
     for (const char* k = kinds; *k != 0;) {  // EXPERIMENT
       char* end = nullptr;

@@ -17,6 +17,7 @@
 #include "export/json_stream.h"
 #include "model/overhead_kinds.h"
 #include "store/report_reader.h"
+#include "store/testing/devices.h"
 #include "store/testing/rank_reports.h"
 #include "store/testing/report_builder.h"
 #include "test_reports.h"
