@@ -71,6 +71,7 @@ TEST(CollectionWarnings, ReplayTimeIsSummedFromTheReportsOverheadRows) {
     ASSERT_TRUE(report.status().ok()) << report.status().message();
     report.Write(store::testing::H200());
     model::OverheadRecord overhead;
+    overhead.end = report.At(0);  // times inside the run, else the reader leaves them out
     overhead.process_id = 1;
     overhead.thread_id = 2;
     for (std::uint32_t kind : {model::kGpuscopeReplayOverheadKind, 1u << 16,

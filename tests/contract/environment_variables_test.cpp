@@ -69,10 +69,10 @@ TEST(EnvironmentVariables, RankVariablesInOrderOfPrecedence) {
 TEST(EnvironmentVariables, ProfileVariablesAreDistinctAndComplete) {
   std::set<std::string_view> names(std::begin(kProfileVariables), std::end(kProfileVariables));
   EXPECT_EQ(names.size(), std::size(kProfileVariables));
-  EXPECT_EQ(names.size(), 16u);
+  EXPECT_EQ(names.size(), 18u);
   for (const char* name :
        {kKernelNameVariable, kReplayDirVariable, kProfilePassesVariable, kProfileSourceVariable,
-        kCacheControlVariable}) {
+        kCacheControlVariable, kReplayNoRestoreVariable, kNvtxIncludeVariable}) {
     EXPECT_EQ(names.count(name), 1u) << name;
   }
   for (const char* name : {kReportVariable, kManifestVariable, kRootPidVariable}) {
