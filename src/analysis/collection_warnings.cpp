@@ -103,6 +103,11 @@ std::vector<std::string> LossWarnings(const CollectionState& state) {
                        "(CUPTI's SASS patching counts nothing while tracing is on); work other "
                        "threads did then is not in the trace");
   }
+  if (counters.stacks_dropped > 0) {
+    warnings.push_back(Counted(counters.stacks_dropped, "CUDA call", "CUDA calls") +
+                       " had no call stack recorded (--backtrace: a table in the traced process "
+                       "was full)");
+  }
   return warnings;
 }
 

@@ -9,12 +9,25 @@
 #include <string>
 #include <vector>
 
+#include "analysis/duration_stats.h"
 #include "analysis/name_groups.h"
 #include "analysis/stats_table.h"
 #include "model/records.h"
 #include "store/report_reader.h"
 
 namespace gpuscope::analysis {
+
+// One group's statistics with its row label(s), ready to sort.
+struct GroupStats {
+  std::vector<std::string> labels;  // the text column(s) at the end of the row
+  SampleStats stats;
+};
+
+// The time tables share their layout: Time (%), Total Time (ns), <count>, Avg, Med, Min,
+// Max, StdDev (ns), then the label columns; the groups largest total first.
+StatsTable TimeTable(std::string title, std::string name, std::string subject,
+                     const std::string& count_header, const std::vector<std::string>& labels,
+                     std::vector<GroupStats> groups);
 
 // Samples (durations or sizes) per named group.
 class SampleGroups {

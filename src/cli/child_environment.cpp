@@ -36,6 +36,7 @@ std::vector<std::string> BuildChildEnvironment(const std::vector<std::string>& c
       {kReportPermissionsVariable, std::string(ReportPermissionsName(settings.report_permissions))},
       {kProfileFromStartVariable, FlagValue(settings.profile_from_start)},
       {kQuietVariable, FlagValue(settings.quiet)},
+      {kBacktraceVariable, FlagValue(settings.backtrace)},
       {kManifestVariable, settings.manifest_path},
   };
   for (const char* name : kProfileVariables) {

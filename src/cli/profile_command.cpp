@@ -9,6 +9,7 @@
 
 #include "cli/command_prologue.h"
 #include "cli/exit_codes.h"
+#include "cli/stack_symbolization.h"
 #include "cli/manifest_file.h"
 #include "cli/metric_query.h"
 #include "cli/profile_options.h"
@@ -223,6 +224,7 @@ std::optional<int> RunProgram(const ProfileOptions& options, const ProfileReques
     // process: child processes would write over the root's.
     if (application) run.follow_children = false;
     run.quiet = options.quiet;
+    run.backtrace = options.backtrace;
     run.jit_line_info = plan.source_counters;  // line tables from JIT compilers (contract)
     run.program = options.program;
     VariableList variables = ProfileVariables(options, plan, scratch.config_file);
@@ -259,10 +261,10 @@ std::optional<int> RunProgram(const ProfileOptions& options, const ProfileReques
   return std::nullopt;
 }
 
-// Finalises and evaluates each report the program's processes wrote; returns the paths of
-// those evaluated. `written`: how many reports were written.
-std::vector<std::string> EvaluateReports(TracedProgram& program, const ProfileRequestPlan& plan,
-                                         std::size_t& written) {
+// Finalises (with --backtrace: symbolizes) and evaluates each report the program's processes
+// wrote; returns the paths of those evaluated. `written`: how many reports were written.
+std::vector<std::string> EvaluateReports(TracedProgram& program, const ProfileOptions& options,
+                                         const ProfileRequestPlan& plan, std::size_t& written) {
   std::vector<std::string> reports;
   StatusOr<Manifest> manifest = program.TakeManifest();
   if (!manifest.ok()) {
@@ -276,6 +278,10 @@ std::vector<std::string> EvaluateReports(TracedProgram& program, const ProfileRe
       CommandError(finalized.message());
       Say("Report (not evaluated): " + entry.report_path);
       continue;
+    }
+    if (options.backtrace) {
+      Status symbolized = SymbolizeStacks(entry.report_path);
+      if (!symbolized.ok()) CommandError(symbolized.message());
     }
     evaluate::ProfileAsk asked;
     asked.request.present = true;
@@ -361,7 +367,7 @@ int ProfileCommand(std::span<const std::string> args) {
   if (std::string ending = DescribeOutcome(outcome); !ending.empty()) Say(ending);
 
   std::size_t reports_written = 0;
-  std::vector<std::string> reports = EvaluateReports(program, *plan, reports_written);
+  std::vector<std::string> reports = EvaluateReports(program, options, *plan, reports_written);
   timer.Lap("finalising and evaluating the reports");
   bool printed = PrintResults(options, reports, reports_written, timer);
   std::cout.flush();

@@ -20,6 +20,7 @@ enum RunOptionId {
   kProfileChildren,
   kQuiet,
   kNoRules,
+  kBacktrace,
   kHelp,
 };
 
@@ -41,6 +42,8 @@ constexpr OptionSpec kRunOwnOptions[] = {
      "trace child processes too, one report each (default on)"},
     {kQuiet, "quiet", 0, "", "print no summary"},
     {kNoRules, "no-rules", 0, "", "print no findings of the trace rules after the summary"},
+    {kBacktrace, "backtrace", 0, "",
+     "record the host call stack (Python file:line, else native) of each launch, copy and sync"},
     {kHelp, "help", 'h', "", "show this help"},
 };
 
@@ -86,6 +89,9 @@ Status Apply(const ParsedOption& option, RunOptions& options) {
       return {};
     case kNoRules:
       options.print_rules = false;
+      return {};
+    case kBacktrace:
+      options.backtrace = true;
       return {};
     case kHelp:
       options.help = true;

@@ -11,6 +11,7 @@
 
 #include "inject/collector.h"
 #include "cupti/activity.h"
+#include "cupti/backtrace_sites.h"
 #include "cupti/cupti_error.h"
 #include "cupti/kernel_profiler.h"
 #include "cupti/launch_call.h"
@@ -170,6 +171,7 @@ void CUPTIAPI OnCallback(void* /*userdata*/, CUpti_CallbackDomain domain, CUpti_
       }
       return;
     }
+    OnBacktraceSiteCallback(domain, cbid, *api);  // --backtrace; first: the calls below return
     if (IsStickyErrorWatchedCall(domain, cbid)) {
       std::optional<StickyErrorCall> error = OnStickyErrorWatchedCall(domain, *api);
       const StickyErrorHandler* handler = g_sticky_error_handler.load(std::memory_order_acquire);
@@ -270,6 +272,11 @@ Status EnableCallbacks(bool profiler_control, bool tracing_now) {
     if (!status.ok() && first_error.ok()) first_error = status;
   }
   return first_error;
+}
+
+Status EnableBacktraces(inject::CallStacks& stacks) {
+  if (g_subscriber == nullptr) return Status::Error("CUPTI is not subscribed");
+  return EnableBacktraceSites(g_subscriber, stacks);
 }
 
 void SetStickyErrorHandler(StickyErrorHandler handler) {

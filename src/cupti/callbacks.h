@@ -13,7 +13,8 @@
 // wait for the GPU (sticky_error_watch.h: where a sticky error surfaces first; they cost
 // nothing next to the wait), and, only with --profile-from-start off, the exits of
 // cudaProfilerStart/Stop and cuProfilerStart/Stop. No callback runs per launch or per
-// ordinary call: tracing costs only what CUPTI's activity records cost.
+// ordinary call (except with `--backtrace`, which asks for one at each launch, copy, memset
+// and sync: backtrace_sites.h): tracing costs only what CUPTI's activity records cost.
 //
 // DEVICE and CONTEXT records stay enabled outside cudaProfilerStart/Stop: they are
 // one-off descriptions that the recorded kernels refer to (a context created before the
@@ -26,6 +27,7 @@
 #include <functional>
 
 #include "cupti/sticky_error_watch.h"
+#include "inject/call_stacks.h"
 
 #include "util/status.h"
 
@@ -47,6 +49,10 @@ Status EnableCallbacks(bool profiler_control, bool tracing_now);
 using StickyErrorHandler = std::function<void(const StickyErrorCall&)>;
 // Set before EnableCallbacks; once per process (a later handler is ignored).
 void SetStickyErrorHandler(StickyErrorHandler handler);
+
+// `--backtrace`: the enter callbacks of launches, copies, memsets and syncs take the host call
+// stack into `stacks` (backtrace_sites.h), which must live as long as the process.
+Status EnableBacktraces(inject::CallStacks& stacks);
 
 // `gpuscope profile`: the launch callbacks go to `profiler` (kernel_profiler.h) from now on,
 // until the process ends: it must live as long. Once per process.

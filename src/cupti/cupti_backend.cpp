@@ -48,6 +48,10 @@ class CuptiBackend : public inject::TracingBackend {
     Status callbacks = EnableCallbacks(/*profiler_control=*/!options.record_from_start,
                                        /*tracing_now=*/TracingKindsEnabled());
     if (!callbacks.ok()) problems = callbacks;
+    if (options.call_stacks != nullptr) {
+      Status backtraces = EnableBacktraces(*options.call_stacks);
+      if (!backtraces.ok()) problems = backtraces;
+    }
     if (options.profile != nullptr && options.profile->enabled()) {
       KernelProfilerHooks hooks;
       hooks.submit = [&collector](inject::OwnedProfiledKernel kernel) {

@@ -3,13 +3,17 @@
 #include <string>
 
 #include "inject/log.h"
+#include "inject/module_map.h"
 #include "inject/own_replay_calls.h"
 
 namespace gpuscope::inject {
 
 RecordRouter::RecordRouter(model::RecordSink& sink, ApiNestingLimits nesting_limits,
-                           NvtxStartEndIds* nvtx_start_end_ids)
-    : sink_(sink), nesting_(sink, nesting_limits), nvtx_(sink, nvtx_start_end_ids) {}
+                           NvtxStartEndIds* nvtx_start_end_ids, CallStacks* call_stacks)
+    : sink_(sink),
+      nesting_(sink, nesting_limits),
+      nvtx_(sink, nvtx_start_end_ids),
+      call_stacks_(call_stacks) {}
 
 // GPU records with start == 0 or end == 0 are real work CUPTI could not time (its device
 // buffer was full, or the record was force-flushed before the GPU finished). They are
@@ -38,6 +42,13 @@ void RecordRouter::OnMemset(const model::MemsetRecord& record) {
 void RecordRouter::OnApiCall(const model::ApiCallRecord& record) {
   if (IsOwnReplayCall(record.correlation_id)) return SkipOwnReplay();
   SeeTimestamp(record.start);
+  if (call_stacks_ != nullptr) {
+    if (const std::uint32_t stack_id = call_stacks_->TakeStackId(record.correlation_id)) {
+      model::ApiCallRecord with_stack = record;
+      with_stack.stack_id = stack_id;
+      return nesting_.OnApiCall(with_stack);
+    }
+  }
   nesting_.OnApiCall(record);
 }
 
@@ -81,7 +92,27 @@ void RecordRouter::OnUnreadableRest(std::uint32_t cupti_status) {
 
 void RecordRouter::OnTranslationFailed() { ++counters_.unreadable_buffers; }
 
+void RecordRouter::WriteNewStacks() {
+  if (call_stacks_ == nullptr) return;
+  for (const NewStack& stack : call_stacks_->TakeNewStacks()) {
+    sink_.OnStack({stack.id, stack.frames.data(), stack.frames.size()});
+  }
+  counters_.stacks_dropped = call_stacks_->dropped();
+}
+
+// At every commit, not only at the end: a report whose process was killed keeps the modules
+// of its last commit. Each (path, start) is written once.
+void RecordRouter::WriteModules() {
+  if (call_stacks_ == nullptr) return;
+  for (const LoadedModule& module : LoadedModules()) {
+    if (!modules_written_.emplace(module.path, module.start).second) continue;
+    sink_.OnModule({module.path, module.start, module.end, module.bias, module.build_id});
+  }
+}
+
 void RecordRouter::Commit() {
+  WriteNewStacks();
+  WriteModules();
   nesting_.ExpireOlderThan(newest_timestamp_);
   counters_.unfinished_nvtx_ranges = nvtx_.unfinished_ranges();
   counters_.tracing_paused_ns = TracingPausedNs();

@@ -27,6 +27,7 @@ struct ReportWriter::Statements {
   Statement upsert_counter, upsert_row_order;
   Statement insert_profiled_kernel, insert_clock_sample;
   Statement insert_instruction_value, insert_kernel_source, insert_cubin;
+  Statement insert_stack_frame, insert_module;
   std::array<BatchedInsert, kNumEventTables> events;  // by kEventTableIndex
 };
 

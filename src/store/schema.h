@@ -9,13 +9,16 @@ namespace gpuscope::store {
 
 // Raised whenever a table or column changes meaning; schema.sql sets PRAGMA user_version
 // and meta.schema_version to the same number (a test checks that they agree).
-inline constexpr int kSchemaVersion = 3;
+inline constexpr int kSchemaVersion = 4;
 // The oldest version this gpuscope still reads (version 1: no profile tables; version 2: no
-// rank identity in `process`, no `clock_samples`).
+// rank identity in `process`, no `clock_samples`; version 3: no call stacks).
 inline constexpr int kOldestReadableSchemaVersion = 1;
 // The first version whose process row names its rank and boot and whose report has
 // clock_samples; older reports read as "rank unknown, no clock samples".
 inline constexpr int kFirstSchemaWithRanks = 3;
+// The first version with call stacks (`stack_frames`, `modules`, api_calls.stack_id); older
+// reports read as "no stacks".
+inline constexpr int kFirstSchemaWithStacks = 4;
 
 // PRAGMA application_id of every report: "GPSC".
 inline constexpr std::int32_t kApplicationId = 0x47505343;

@@ -19,6 +19,10 @@ std::string_view LossKindTable(std::size_t kind) {
       return "profiled_kernels";
     case kLossClockSamples:
       return "clock_samples";
+    case kLossStackFrames:
+      return "stack_frames";
+    case kLossModules:
+      return "modules";
     default:
       return "unknown";
   }
