@@ -3,6 +3,7 @@
 #include <sqlite3.h>
 
 #include "store/query_rows.h"
+#include "store/report_update.h"
 #include "store/schema.h"
 #include "store/sqlite_util.h"
 
@@ -90,31 +91,18 @@ StatusOr<UnsymbolizedFrames> ReadUnsymbolizedFrames(const ReportReader& report) 
 
 Status WriteFrameSymbols(const std::string& path, const std::vector<FrameSymbol>& symbols) {
   const std::string context = "cannot store the call stacks' symbols in " + path;
-  sqlite3* db = nullptr;
-  // Opened like WriteEvaluation's: the file exists, nothing is created, its mode is kept.
-  int rc = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr);
-  struct Closer {
-    sqlite3* db;
-    ~Closer() { sqlite3_close(db); }
-  } closer{db};
-  if (rc != SQLITE_OK) return SqliteError(db, context);
-  sqlite3_busy_timeout(db, 5000);
-  if (sqlite3_exec(db, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) != SQLITE_OK) {
-    return SqliteError(db, context);
-  }
-  auto fail = [&]() {
-    Status error = SqliteError(db, context);
-    sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
-    return error;
-  };
+  StatusOr<std::unique_ptr<ReportUpdate>> update = ReportUpdate::Begin(path, context);
+  if (!update.ok()) return update.status();
+  sqlite3* db = (*update)->db();
+  auto fail = [&]() { return (*update)->Fail(context); };
   StatusOr<Statement> next_id = Statement::Prepare(db, "SELECT coalesce(max(id), 0) + 1 FROM strings");
   StatusOr<Statement> add_string =
       Statement::Prepare(db, "INSERT INTO strings(id, value, demangled) VALUES (?1, ?2, NULL)");
-  StatusOr<Statement> update = Statement::Prepare(
+  StatusOr<Statement> set_symbol = Statement::Prepare(
       db,
       "UPDATE stack_frames SET module_id = ?2, function_id = ?3, file_id = ?4, line = ?5 "
       "WHERE kind = 0 AND address = ?1");
-  if (!next_id.ok() || !add_string.ok() || !update.ok()) return fail();
+  if (!next_id.ok() || !add_string.ok() || !set_symbol.ok()) return fail();
   if (sqlite3_step(next_id->get()) != SQLITE_ROW) return fail();
   std::int64_t id = sqlite3_column_int64(next_id->get(), 0);
   // Names repeat across addresses (one function, many call sites): each is stored once.
@@ -138,7 +126,7 @@ Status WriteFrameSymbols(const std::string& path, const std::vector<FrameSymbol>
     }
   };
   for (const FrameSymbol& symbol : symbols) {
-    sqlite3_stmt* s = update->get();
+    sqlite3_stmt* s = set_symbol->get();
     sqlite3_reset(s);
     sqlite3_bind_int64(s, 1, static_cast<std::int64_t>(symbol.address));
     bind(s, 2, symbol.module_id);
@@ -149,12 +137,10 @@ Status WriteFrameSymbols(const std::string& path, const std::vector<FrameSymbol>
   }
   if (sqlite3_exec(db,
                    "INSERT OR REPLACE INTO meta(key, value) VALUES ('stacks_symbolized', '1')",
-                   nullptr, nullptr, nullptr) != SQLITE_OK ||
-      sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr) != SQLITE_OK) {
+                   nullptr, nullptr, nullptr) != SQLITE_OK) {
     return fail();
   }
-  sqlite3_wal_checkpoint_v2(db, nullptr, SQLITE_CHECKPOINT_TRUNCATE, nullptr, nullptr);
-  return Status();
+  return (*update)->Commit(context);
 }
 
 }  // namespace gpuscope::store
