@@ -134,5 +134,22 @@ TEST(StackStore, AReportWithoutStacksHasNone) {
   EXPECT_TRUE(cli::SymbolizeStacks(path).ok());
 }
 
+// A report recorded on the H200 before call stacks (schema version 1): its API calls read with
+// no stack (the reader selects NULL for the column it lacks), and it has no stacks.
+TEST(StackStore, ReportsOlderThanStacksReadWithoutThem) {
+  std::unique_ptr<store::ReportReader> reader =
+      Open(std::string(GPUSCOPE_TEST_DATA_DIR) + "/reports/h200_add.sqlite");
+  ASSERT_NE(reader, nullptr);
+  int calls = 0;
+  ASSERT_TRUE(reader->ForEachApiCall([&](const store::ApiCallRow& row) {
+                       EXPECT_EQ(row.record.stack_id, 0u);
+                       ++calls;
+                       return true;
+                     }).ok());
+  EXPECT_GT(calls, 0);
+  EXPECT_TRUE(store::ReadStacks(*reader)->empty());
+  EXPECT_TRUE(store::ReadUnsymbolizedFrames(*reader)->addresses.empty());
+}
+
 }  // namespace
 }  // namespace gpuscope

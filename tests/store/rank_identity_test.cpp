@@ -39,7 +39,7 @@ TEST(RankIdentity, WrittenAndReadBack) {
 
   auto reader = OpenReport(path);
   ASSERT_NE(reader, nullptr);
-  EXPECT_EQ(reader->schema_version(), 3);
+  EXPECT_EQ(reader->schema_version(), kSchemaVersion);
   const ProcessInfo& process = reader->process();
   EXPECT_EQ(process.boot_id, "6f1c1e2a-7b0d-4c39-9a55-0e4bb6b1c2d3");
   EXPECT_EQ(process.rank, 3);

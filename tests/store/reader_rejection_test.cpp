@@ -143,7 +143,7 @@ TEST(ReaderRejects, OlderSchemaVersion) {
   test::ExecSql(path, "PRAGMA user_version = 0");
   EXPECT_EQ(Rejection(path), "cannot open report " + path +
                                  ": written by an older gpuscope: schema version 0, this "
-                                 "gpuscope reads 1 to 3");
+                                 "gpuscope reads 1 to 4");
 }
 
 TEST(ReaderRejects, InconsistentMeta) {
