@@ -42,6 +42,7 @@ TEST(ChildEnvironment, SetsEveryContractVariable) {
   EXPECT_EQ(env["GPUSCOPE_REPORT_PERMISSIONS"], "private");
   EXPECT_EQ(env["GPUSCOPE_PROFILE_FROM_START"], "1");
   EXPECT_EQ(env["GPUSCOPE_QUIET"], "0");
+  EXPECT_EQ(env["GPUSCOPE_BACKTRACE"], "0");  // set off, so that a nested run never inherits it
   EXPECT_EQ(env["GPUSCOPE_MANIFEST"], "/tmp/gpuscope-manifest-abc");
   EXPECT_EQ(env["HOME"], "/root");
   EXPECT_EQ(env["PATH"], "/usr/bin");
@@ -55,7 +56,9 @@ TEST(ChildEnvironment, OptionsReachTheInjection) {
   settings.report_permissions = ReportPermissions::kUmask;
   settings.profile_from_start = false;
   settings.quiet = true;
+  settings.backtrace = true;
   auto env = AsMap(BuildChildEnvironment({}, settings));
+  EXPECT_EQ(env["GPUSCOPE_BACKTRACE"], "1");
   EXPECT_EQ(env["GPUSCOPE_FOLLOW_CHILDREN"], "0");
   EXPECT_EQ(env["GPUSCOPE_FORCE_OVERWRITE"], "1");
   EXPECT_EQ(env["GPUSCOPE_REPORT_PERMISSIONS"], "umask");

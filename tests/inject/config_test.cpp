@@ -42,6 +42,7 @@ TEST(InjectionConfigTest, ReadsEveryContractVariable) {
       {"GPUSCOPE_MANIFEST", "/tmp/manifest.tsv"},
       {"GPUSCOPE_DEBUG", "1"},
       {"GPUSCOPE_QUIET", "1"},
+      {"GPUSCOPE_BACKTRACE", "1"},
   }));
   EXPECT_EQ(config.report_pattern, "/tmp/out/rank%q{RANK}.sqlite");
   ASSERT_TRUE(config.root_pid.has_value());
@@ -54,6 +55,7 @@ TEST(InjectionConfigTest, ReadsEveryContractVariable) {
   EXPECT_EQ(config.manifest_path, "/tmp/manifest.tsv");
   EXPECT_TRUE(config.debug);
   EXPECT_TRUE(config.quiet);
+  EXPECT_TRUE(config.backtrace);
   EXPECT_TRUE(config.warnings.empty());
 }
 
