@@ -32,7 +32,8 @@ StatusOr<StatsTable> BuildKernelCallSiteSum(const Reports& reports) {
     }
     std::unordered_map<std::uint32_t, std::uint32_t> stack_of_call;
     GPUSCOPE_RETURN_IF_ERROR(report->ForEachApiCall([&](const store::ApiCallRow& row) {
-      if (row.record.stack_id != 0) stack_of_call.emplace(row.record.correlation_id, row.record.stack_id);
+      if (row.record.stack_id != 0)
+        stack_of_call.emplace(row.record.correlation_id, row.record.stack_id);
       return true;
     }));
     const std::size_t no_stack = groups.names().GroupFor(CallSiteLabel({}));

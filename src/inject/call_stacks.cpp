@@ -66,7 +66,9 @@ std::uint32_t CallStacks::TakeStackId(std::uint32_t correlation_id) {
   return id;
 }
 
-void PublishCallStacks(CallStacks* stacks) { g_call_stacks.store(stacks, std::memory_order_release); }
+void PublishCallStacks(CallStacks* stacks) {
+  g_call_stacks.store(stacks, std::memory_order_release);
+}
 
 CallStacks* PublishedCallStacks() { return g_call_stacks.load(std::memory_order_acquire); }
 

@@ -23,12 +23,12 @@
 namespace gpuscope::inject {
 
 struct CallStackLimits {
-  std::size_t max_stacks = 1 << 20;              // distinct stacks per process
-  std::size_t max_waiting_calls = 1 << 20;       // calls whose API record has not come yet
+  std::size_t max_stacks = 1 << 20;         // distinct stacks per process
+  std::size_t max_waiting_calls = 1 << 20;  // calls whose API record has not come yet
   // The CUPTI, driver and runtime frames come first (about 15); 32 leaves room for the call
   // site and its callers while bounding the unwind, the cost of a native capture.
-  std::size_t native_depth = 32;                 // frames kept per native stack
-  std::size_t python_depth = 48;                 // frames kept per Python stack
+  std::size_t native_depth = 32;  // frames kept per native stack
+  std::size_t python_depth = 48;  // frames kept per Python stack
 };
 
 class CallStacks {

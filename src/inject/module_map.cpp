@@ -17,7 +17,7 @@ std::string ProgramPath() {
 }
 
 // The NT_GNU_BUILD_ID note of one PT_NOTE segment, as hex; empty when it holds none.
-std::string BuildId(const dl_phdr_info& info, const ElfW(Phdr)& segment) {
+std::string BuildId(const dl_phdr_info& info, const ElfW(Phdr) & segment) {
   const auto* at = reinterpret_cast<const unsigned char*>(info.dlpi_addr + segment.p_vaddr);
   const unsigned char* end = at + segment.p_memsz;
   auto aligned = [](std::size_t size) { return (size + 3) & ~std::size_t{3}; };
@@ -53,8 +53,8 @@ int OnObject(dl_phdr_info* info, std::size_t /*size*/, void* argument) {
     const ElfW(Phdr)& segment = info->dlpi_phdr[i];
     if (segment.p_type == PT_LOAD) {
       module.start = std::min<std::uint64_t>(module.start, info->dlpi_addr + segment.p_vaddr);
-      module.end = std::max<std::uint64_t>(module.end,
-                                           info->dlpi_addr + segment.p_vaddr + segment.p_memsz);
+      module.end =
+          std::max<std::uint64_t>(module.end, info->dlpi_addr + segment.p_vaddr + segment.p_memsz);
     } else if (segment.p_type == PT_NOTE && module.build_id.empty()) {
       module.build_id = BuildId(*info, segment);
     }

@@ -11,7 +11,7 @@
 namespace gpuscope::inject {
 
 struct LoadedModule {
-  std::string path;  // absolute where the linker knows it; the program's from /proc/self/exe
+  std::string path;         // absolute where the linker knows it; the program's from /proc/self/exe
   std::uint64_t start = 0;  // lowest mapped address of its loadable segments
   std::uint64_t end = 0;    // one past the highest
   std::uint64_t bias = 0;   // added to the object's ELF addresses

@@ -16,8 +16,8 @@ void Find(Function*& slot, const char* name) {
 
 bool PythonApi::complete() const {
   return gil_check != nullptr && current_frame != nullptr && frame_back != nullptr &&
-         frame_code != nullptr && frame_line != nullptr && incref != nullptr &&
-         decref != nullptr && get_attr != nullptr && utf8 != nullptr && clear_error != nullptr;
+         frame_code != nullptr && frame_line != nullptr && incref != nullptr && decref != nullptr &&
+         get_attr != nullptr && utf8 != nullptr && clear_error != nullptr;
 }
 
 PythonApi FindPythonApi() {

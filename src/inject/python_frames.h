@@ -20,16 +20,16 @@ namespace gpuscope::inject {
 // The part of CPython's C API the walk uses (stable ABI since 3.9). Plain function pointers,
 // so that tests can walk frames of their own.
 struct PythonApi {
-  int (*gil_check)() = nullptr;                       // PyGILState_Check
-  void* (*current_frame)() = nullptr;                 // PyEval_GetFrame: borrowed
-  void* (*frame_back)(void*) = nullptr;               // PyFrame_GetBack: new reference
-  void* (*frame_code)(void*) = nullptr;               // PyFrame_GetCode: new reference
-  int (*frame_line)(void*) = nullptr;                 // PyFrame_GetLineNumber
-  void (*incref)(void*) = nullptr;                    // Py_IncRef
-  void (*decref)(void*) = nullptr;                    // Py_DecRef
-  void* (*get_attr)(void*, const char*) = nullptr;    // PyObject_GetAttrString: new reference
-  const char* (*utf8)(void*) = nullptr;               // PyUnicode_AsUTF8: borrowed
-  void (*clear_error)() = nullptr;                    // PyErr_Clear
+  int (*gil_check)() = nullptr;                     // PyGILState_Check
+  void* (*current_frame)() = nullptr;               // PyEval_GetFrame: borrowed
+  void* (*frame_back)(void*) = nullptr;             // PyFrame_GetBack: new reference
+  void* (*frame_code)(void*) = nullptr;             // PyFrame_GetCode: new reference
+  int (*frame_line)(void*) = nullptr;               // PyFrame_GetLineNumber
+  void (*incref)(void*) = nullptr;                  // Py_IncRef
+  void (*decref)(void*) = nullptr;                  // Py_DecRef
+  void* (*get_attr)(void*, const char*) = nullptr;  // PyObject_GetAttrString: new reference
+  const char* (*utf8)(void*) = nullptr;             // PyUnicode_AsUTF8: borrowed
+  void (*clear_error)() = nullptr;                  // PyErr_Clear
 
   bool complete() const;
 };

@@ -18,9 +18,9 @@ namespace gpuscope::inject {
 
 // One captured frame: a native return address, or a Python code object and line.
 struct CapturedFrame {
-  std::uint64_t address = 0;              // native
-  const PythonCode* code = nullptr;       // Python (owned by the PythonFrameWalker's cache)
-  std::uint32_t line = 0;                 // Python
+  std::uint64_t address = 0;         // native
+  const PythonCode* code = nullptr;  // Python (owned by the PythonFrameWalker's cache)
+  std::uint32_t line = 0;            // Python
 
   bool operator==(const CapturedFrame&) const = default;
 };

@@ -78,14 +78,14 @@ StatusOr<UnsymbolizedFrames> ReadUnsymbolizedFrames(const ReportReader& report) 
                                   static_cast<std::uint64_t>(ColumnInt(row, 4)), Text(row, 5)});
         return true;
       }));
-  GPUSCOPE_RETURN_IF_ERROR(StepRows(
-      report.db(),
-      "SELECT DISTINCT address FROM stack_frames WHERE kind = 0 AND address IS NOT NULL "
-      "ORDER BY address",
-      {}, "the native frames", [&](sqlite3_stmt* row) {
-        frames.addresses.push_back(static_cast<std::uint64_t>(ColumnInt(row, 0)));
-        return true;
-      }));
+  GPUSCOPE_RETURN_IF_ERROR(
+      StepRows(report.db(),
+               "SELECT DISTINCT address FROM stack_frames WHERE kind = 0 AND address IS NOT NULL "
+               "ORDER BY address",
+               {}, "the native frames", [&](sqlite3_stmt* row) {
+                 frames.addresses.push_back(static_cast<std::uint64_t>(ColumnInt(row, 0)));
+                 return true;
+               }));
   return frames;
 }
 
@@ -95,7 +95,8 @@ Status WriteFrameSymbols(const std::string& path, const std::vector<FrameSymbol>
   if (!update.ok()) return update.status();
   sqlite3* db = (*update)->db();
   auto fail = [&]() { return (*update)->Fail(context); };
-  StatusOr<Statement> next_id = Statement::Prepare(db, "SELECT coalesce(max(id), 0) + 1 FROM strings");
+  StatusOr<Statement> next_id =
+      Statement::Prepare(db, "SELECT coalesce(max(id), 0) + 1 FROM strings");
   StatusOr<Statement> add_string =
       Statement::Prepare(db, "INSERT INTO strings(id, value, demangled) VALUES (?1, ?2, NULL)");
   StatusOr<Statement> set_symbol = Statement::Prepare(
@@ -135,8 +136,7 @@ Status WriteFrameSymbols(const std::string& path, const std::vector<FrameSymbol>
     sqlite3_bind_int64(s, 5, symbol.line);
     if (sqlite3_step(s) != SQLITE_DONE) return fail();
   }
-  if (sqlite3_exec(db,
-                   "INSERT OR REPLACE INTO meta(key, value) VALUES ('stacks_symbolized', '1')",
+  if (sqlite3_exec(db, "INSERT OR REPLACE INTO meta(key, value) VALUES ('stacks_symbolized', '1')",
                    nullptr, nullptr, nullptr) != SQLITE_OK) {
     return fail();
   }

@@ -20,9 +20,9 @@ struct Module {
 };
 
 struct Symbol {
-  int module = -1;        // index into the modules given; -1: the address is in none of them
-  std::string function;   // demangled; empty: no symbol covers the address
-  std::string file;       // source file of the call; empty: no line information
+  int module = -1;       // index into the modules given; -1: the address is in none of them
+  std::string function;  // demangled; empty: no symbol covers the address
+  std::string file;      // source file of the call; empty: no line information
   std::uint32_t line = 0;
 };
 

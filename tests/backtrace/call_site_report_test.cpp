@@ -22,15 +22,16 @@ StoredFrame Python(std::string file, std::string function, std::uint32_t line) {
   return {FrameKind::kPython, 0, std::move(function), std::move(file), line, {}};
 }
 StoredFrame Native(std::string function, std::string file, std::uint32_t line, std::string module) {
-  return {FrameKind::kNative, 0x401234, std::move(function), std::move(file), line, std::move(module)};
+  return {FrameKind::kNative, 0x401234, std::move(function),
+          std::move(file),    line,     std::move(module)};
 }
 
 TEST(CallSites, TheInnermostUserPythonFrameIsTheCallSite) {
   const std::vector<StoredFrame> stack = {
-      Python("/venv/lib/python3.12/site-packages/torch/nn/modules/linear.py", "Linear.forward", 125),
+      Python("/venv/lib/python3.12/site-packages/torch/nn/modules/linear.py", "Linear.forward",
+             125),
       Python("/usr/lib/python3.12/contextlib.py", "inner", 81),
-      Python("/home/me/model.py", "Net.forward", 30),
-      Python("/home/me/train.py", "step", 42)};
+      Python("/home/me/model.py", "Net.forward", 30), Python("/home/me/train.py", "step", 42)};
   EXPECT_EQ(CallSiteFrame(stack), 2u);
   EXPECT_EQ(CallSiteLabel(stack), "model.py:30 Net.forward");
   EXPECT_EQ(StackText(stack, 4), "model.py:30 Net.forward < train.py:42 step");
@@ -52,9 +53,11 @@ TEST(CallSites, NativeStacksSkipCudaCuptiAndGpuscope) {
       Native("cudaLaunchKernel", "", 0, "/usr/local/cuda/lib64/libcudart.so.13"),
       // A statically linked runtime and nvcc's launch stub live in the program itself.
       Native("cudart::cudaApiLaunchKernel(void const*, dim3, dim3, void**, unsigned long, "
-             "CUstream_st*)", "", 0, "/src/build/app"),
+             "CUstream_st*)",
+             "", 0, "/src/build/app"),
       Native("cudaError cudaLaunchKernel<char>(char const*, dim3, dim3, void**, unsigned long, "
-             "CUstream_st*)", "/usr/local/cuda/include/cuda_runtime.h", 216, "/src/build/app"),
+             "CUstream_st*)",
+             "/usr/local/cuda/include/cuda_runtime.h", 216, "/src/build/app"),
       Native("__device_stub__Z3addPf(float*)", "/tmp/app.cudafe1.stub.c", 1, "/src/build/app"),
       Native("launch_add(float*)", "/src/app.cu", 31, "/src/build/app"),
       Native("main", "/src/app.cu", 50, "/src/build/app")};
@@ -69,13 +72,14 @@ std::string BuildReport(const store::testing::ScratchDir& dir, const std::string
                         std::uint64_t scale) {
   const std::string path = dir.File(name);
   store::testing::ReportBuilder report(path);
-  static const model::StackFrame kTorch = {FrameKind::kPython, 0,
-                                           "/venv/lib/python3.12/site-packages/torch/nn/functional.py",
-                                           "relu", 1500};
+  static const model::StackFrame kTorch = {
+      FrameKind::kPython, 0, "/venv/lib/python3.12/site-packages/torch/nn/functional.py", "relu",
+      1500};
   static const model::StackFrame kForward = {FrameKind::kPython, 0, "/home/me/train.py",
                                              "Net.forward", 30};
   static const model::StackFrame kLoss = {FrameKind::kPython, 0, "/home/me/train.py", "step", 55};
-  static const model::StackFrame kMain = {FrameKind::kPython, 0, "/home/me/train.py", "<module>", 90};
+  static const model::StackFrame kMain = {FrameKind::kPython, 0, "/home/me/train.py", "<module>",
+                                          90};
   const std::vector<model::StackFrame> forward = {kTorch, kForward, kMain};
   const std::vector<model::StackFrame> loss = {kTorch, kLoss, kMain};
   report.Write(model::StackRecord{1, forward.data(), forward.size()});

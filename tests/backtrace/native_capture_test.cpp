@@ -108,7 +108,8 @@ TEST(NativeCapture, SymbolizedFromTheModuleMapToFunctionFileAndLine) {
 TEST(NativeCapture, AnAddressInNoModuleOrAMissingFileKeepsWhatIsKnown) {
   const std::vector<symbols::Module> modules = {
       {"/nonexistent/libgone.so", 0x10000, 0x20000, 0x10000}};
-  std::vector<symbols::Symbol> found = symbols::Symbolize(modules, std::vector<std::uint64_t>{0x15000, 0x5});
+  std::vector<symbols::Symbol> found =
+      symbols::Symbolize(modules, std::vector<std::uint64_t>{0x15000, 0x5});
   ASSERT_EQ(found.size(), 2u);
   EXPECT_EQ(found[0].module, 0);
   EXPECT_TRUE(found[0].function.empty());

@@ -1,6 +1,8 @@
 // The Python frame walk through a fake CPython C API: plain structs for frames, code objects
 // and strings, reference counts checked, so that the walk's contract with CPython (who owns
 // which reference, when the GIL must be held) is held to without an interpreter.
+#include "inject/python_frames.h"
+
 #include <gtest/gtest.h>
 
 #include <map>
@@ -8,7 +10,6 @@
 #include <vector>
 
 #include "inject/call_stacks.h"
-#include "inject/python_frames.h"
 
 namespace gpuscope::inject {
 namespace {
@@ -56,7 +57,7 @@ void* GetAttr(void* object, const char* name) {
   auto* code = static_cast<FakeCode*>(object);
   FakeString* value = std::string(name) == "co_filename"   ? &code->filename
                       : std::string(name) == "co_qualname" ? &code->qualname
-                                                          : nullptr;
+                                                           : nullptr;
   if (value != nullptr) ++value->refs;
   return value;
 }

@@ -20,7 +20,8 @@ TEST(RecordRouterStacks, ApiCallsGetTheirStackAndTheStacksAndModulesAreWritten) 
   store::testing::ScratchDir dir;
   const std::string path = dir.File("router.sqlite");
   {
-    StatusOr<std::unique_ptr<store::ReportWriter>> writer = store::ReportWriter::Create(path, false);
+    StatusOr<std::unique_ptr<store::ReportWriter>> writer =
+        store::ReportWriter::Create(path, false);
     ASSERT_TRUE(writer.ok()) << writer.status().message();
     inject::CallStacks stacks;  // no CPython in this test: native frames
     inject::RecordRouter router(**writer, {}, nullptr, &stacks);
@@ -37,10 +38,12 @@ TEST(RecordRouterStacks, ApiCallsGetTheirStackAndTheStacksAndModulesAreWritten) 
   StatusOr<std::unique_ptr<store::ReportReader>> report = store::ReportReader::Open(path);
   ASSERT_TRUE(report.ok()) << report.status().message();
   std::vector<std::uint32_t> ids;
-  ASSERT_TRUE((*report)->ForEachApiCall([&](const store::ApiCallRow& row) {
-                         ids.push_back(row.record.stack_id);
-                         return true;
-                       }).ok());
+  ASSERT_TRUE((*report)
+                  ->ForEachApiCall([&](const store::ApiCallRow& row) {
+                    ids.push_back(row.record.stack_id);
+                    return true;
+                  })
+                  .ok());
   EXPECT_EQ(ids, (std::vector<std::uint32_t>{1, 0}));
   StatusOr<store::StoredStacks> stored = store::ReadStacks(**report);
   ASSERT_TRUE(stored.ok());

@@ -69,10 +69,12 @@ TEST_F(StackStoreTest, StacksAndTheCallsStackIdsReadBack) {
   std::unique_ptr<store::ReportReader> report = Open(path);
   ASSERT_NE(report, nullptr);
   std::vector<std::uint32_t> ids;
-  ASSERT_TRUE(report->ForEachApiCall([&](const store::ApiCallRow& row) {
-                       ids.push_back(row.record.stack_id);
-                       return true;
-                     }).ok());
+  ASSERT_TRUE(report
+                  ->ForEachApiCall([&](const store::ApiCallRow& row) {
+                    ids.push_back(row.record.stack_id);
+                    return true;
+                  })
+                  .ok());
   EXPECT_EQ(ids, (std::vector<std::uint32_t>{1, 2, 0}));
   StatusOr<store::StoredStacks> stacks = store::ReadStacks(*report);
   ASSERT_TRUE(stacks.ok()) << stacks.status().message();
@@ -109,8 +111,7 @@ TEST_F(StackStoreTest, TheRunsSymbolizationStepNamesTheNativeFramesOnce) {
   StatusOr<store::StoredStacks> stacks = store::ReadStacks(*report);
   ASSERT_TRUE(stacks.ok());
   const std::vector<store::StoredFrame>& native = stacks->at(2);
-  EXPECT_NE(native[0].function.find("OwnReturnAddresses"), std::string::npos)
-      << native[0].function;
+  EXPECT_NE(native[0].function.find("OwnReturnAddresses"), std::string::npos) << native[0].function;
   EXPECT_TRUE(native[0].module.ends_with("backtrace_tests")) << native[0].module;
   EXPECT_EQ(stacks->at(1)[0].function, "train_step");  // Python frames untouched
   StatusOr<store::UnsymbolizedFrames> pending = store::ReadUnsymbolizedFrames(*report);
@@ -141,11 +142,13 @@ TEST(StackStore, ReportsOlderThanStacksReadWithoutThem) {
       Open(std::string(GPUSCOPE_TEST_DATA_DIR) + "/reports/h200_add.sqlite");
   ASSERT_NE(reader, nullptr);
   int calls = 0;
-  ASSERT_TRUE(reader->ForEachApiCall([&](const store::ApiCallRow& row) {
-                       EXPECT_EQ(row.record.stack_id, 0u);
-                       ++calls;
-                       return true;
-                     }).ok());
+  ASSERT_TRUE(reader
+                  ->ForEachApiCall([&](const store::ApiCallRow& row) {
+                    EXPECT_EQ(row.record.stack_id, 0u);
+                    ++calls;
+                    return true;
+                  })
+                  .ok());
   EXPECT_GT(calls, 0);
   EXPECT_TRUE(store::ReadStacks(*reader)->empty());
   EXPECT_TRUE(store::ReadUnsymbolizedFrames(*reader)->addresses.empty());

@@ -51,8 +51,9 @@ std::map<std::string, int> KernelsPerCallSite(const Report& report, std::string*
   std::map<std::string, int> counts;
   for (const Kernel& kernel : report.kernels) {
     auto found = sites.by_correlation.find(kernel.record.correlation_id);
-    const std::string site =
-        found == sites.by_correlation.end() ? "[no call stack]" : analysis::CallSiteLabel(found->second);
+    const std::string site = found == sites.by_correlation.end()
+                                 ? "[no call stack]"
+                                 : analysis::CallSiteLabel(found->second);
     ++counts[site];
     *listing += "\n  " + site + "  <-  " + kernel.name.substr(0, 80);
   }
@@ -69,8 +70,8 @@ TEST(GpuBacktrace, TorchKernelsNameThePythonLinesThatLaunchedThem) {
   ScratchDir dir;
   TracedRun run;
   Report report;
-  ASSERT_NO_FATAL_FAILURE(RunExpectingOneReport(dir, {PythonInterpreter(), script}, 0, run, report,
-                                                {"--backtrace"}));
+  ASSERT_NO_FATAL_FAILURE(
+      RunExpectingOneReport(dir, {PythonInterpreter(), script}, 0, run, report, {"--backtrace"}));
   EXPECT_TRUE(HasLineWithAll(run.result.out, {"torch_backtrace: ok"})) << run.result.out;
   std::string listing;
   std::map<std::string, int> sites = KernelsPerCallSite(report, &listing);
@@ -81,9 +82,9 @@ TEST(GpuBacktrace, TorchKernelsNameThePythonLinesThatLaunchedThem) {
   EXPECT_EQ(report.reader->counters().stacks_dropped, 0u);
 
   // The same through the command users run.
-  CommandResult table = RunCommand({GpuscopeBinary(), "stats", "--report",
-                                    "cuda_gpu_kern_callsite_sum", "--format", "csv",
-                                    run.reports[0]});
+  CommandResult table =
+      RunCommand({GpuscopeBinary(), "stats", "--report", "cuda_gpu_kern_callsite_sum", "--format",
+                  "csv", run.reports[0]});
   EXPECT_EQ(table.exit_code, 0) << table.err;
   EXPECT_NE(table.out.find(matmul), std::string::npos) << table.out;
   EXPECT_NE(table.out.find(relu), std::string::npos) << table.out;
