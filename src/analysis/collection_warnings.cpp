@@ -104,6 +104,11 @@ std::vector<std::string> LossWarnings(const CollectionState& state) {
                        "(CUPTI's SASS patching counts nothing while tracing is on); work other "
                        "threads did then is not in the trace");
   }
+  if (counters.stacks_dropped > 0) {
+    warnings.push_back(Counted(counters.stacks_dropped, "CUDA call", "CUDA calls") +
+                       " had no call stack recorded (--backtrace: a table in the traced process "
+                       "was full)");
+  }
   if (state.profiler_replay_ns > 0) {
     char ms[32];
     std::snprintf(ms, sizeof ms, "%.1f", static_cast<double>(state.profiler_replay_ns) / 1e6);

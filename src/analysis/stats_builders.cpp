@@ -31,8 +31,8 @@ StatsCell Integer(std::uint64_t value) { return IntegerCell(value); }
 StatsCell Decimal(double value) { return DecimalCell(value); }
 StatsCell Text(const std::string& value) { return TextCell(value); }
 
-// The time tables share their layout: Time (%), Total Time (ns), <count>, Avg, Med, Min,
-// Max, StdDev (ns), then the label columns.
+}  // namespace
+
 StatsTable TimeTable(std::string title, std::string name, std::string subject,
                      const std::string& count_header, const std::vector<std::string>& labels,
                      std::vector<GroupStats> groups) {
@@ -57,6 +57,8 @@ StatsTable TimeTable(std::string title, std::string name, std::string subject,
   }
   return table;
 }
+
+namespace {
 
 // Statistics of every non-empty group; `style`, when given, is a label column of its own
 // in front of the name (nvtx_sum's Style).

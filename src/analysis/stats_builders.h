@@ -18,6 +18,18 @@
 
 namespace gpuscope::analysis {
 
+// One group's statistics with its row label(s), ready to sort.
+struct GroupStats {
+  std::vector<std::string> labels;  // the text column(s) at the end of the row
+  SampleStats stats;
+};
+
+// The time tables share their layout: Time (%), Total Time (ns), <count>, Avg, Med, Min,
+// Max, StdDev (ns), then the label columns; the groups largest total first.
+StatsTable TimeTable(std::string title, std::string name, std::string subject,
+                     const std::string& count_header, const std::vector<std::string>& labels,
+                     std::vector<GroupStats> groups);
+
 // Samples (durations or sizes) per named group.
 class SampleGroups {
  public:

@@ -5,6 +5,7 @@
 #include <functional>
 #include <string>
 
+#include "analysis/callsite_stats.h"
 #include "analysis/nvtx_projection.h"
 #include "analysis/report_feed.h"
 #include "analysis/stats_builders.h"
@@ -86,7 +87,7 @@ StatusOr<StatsTable> WholeReportsOnly(const Reports& reports, const TimeWindow& 
 }
 
 // nsys's default order for the CUDA and NVTX reports, then the other reports it has.
-constexpr std::array<StatsReport, 10> kStatsReports = {{
+constexpr std::array<StatsReport, 11> kStatsReports = {{
     {"cuda_gpu_kern_sum", KernelSum},
     {"cuda_api_sum", ApiSum},
     {"cuda_gpu_mem_time_sum", MemTimeSum},
@@ -97,6 +98,7 @@ constexpr std::array<StatsReport, 10> kStatsReports = {{
     {"nvtx_gpu_proj_sum", WholeReportsOnly<BuildNvtxGpuProjectionSum>},
     {"cuda_gpu_trace", WholeReportsOnly<BuildGpuTraceTable>},
     {"cuda_api_trace", WholeReportsOnly<BuildApiTraceTable>},
+    {"cuda_gpu_kern_callsite_sum", WholeReportsOnly<BuildKernelCallSiteSum>},
 }};
 
 std::string KnownNames() {

@@ -39,6 +39,7 @@ std::vector<std::string> BuildChildEnvironment(const std::vector<std::string>& c
       {kTraceVariable, TraceListName(settings.trace)},
       {kApiCaptureVariable, std::string(ApiCaptureName(settings.trace.api_capture))},
       {kCudaGraphTraceVariable, std::string(CudaGraphTraceName(settings.trace.cuda_graph_trace))},
+      {kBacktraceVariable, FlagValue(settings.backtrace)},
       {kManifestVariable, settings.manifest_path},
   };
   for (const char* name : kProfileVariables) {

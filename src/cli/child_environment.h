@@ -22,6 +22,7 @@ struct ChildEnvironmentSettings {
   bool profile_from_start = true;
   bool quiet = false;  // the injection prints no banner on the program's stderr
   TraceScope trace;    // GPUSCOPE_TRACE, GPUSCOPE_API_CAPTURE, GPUSCOPE_CUDA_GRAPH_TRACE
+  bool backtrace = false;  // --backtrace: host call stacks of launches, copies and syncs
   // Source counters are collected: the JIT compilers' line-table switches
   // (contract::kLineInfoDefaults) are added where the user's environment has none.
   bool jit_line_info = false;

@@ -9,6 +9,7 @@
 
 #include "cli/command_prologue.h"
 #include "cli/exit_codes.h"
+#include "cli/stack_symbolization.h"
 #include "cli/manifest_file.h"
 #include "cli/metric_query.h"
 #include "cli/profile_options.h"
@@ -243,6 +244,7 @@ std::optional<int> RunProgram(const ProfileOptions& options, const ProfileReques
     // process: child processes would write over the root's.
     if (application) run.follow_children = false;
     run.quiet = options.quiet;
+    run.backtrace = options.backtrace;
     run.jit_line_info = plan.source_counters;  // line tables from JIT compilers (contract)
     run.program = options.program;
     VariableList variables = ProfileVariables(options, plan, scratch.config_file);
@@ -301,8 +303,8 @@ std::string ReplayInWords(const ProfileOptions& options) {
                       : ", device memory restored before each pass");
 }
 
-// Finalises and evaluates each report the program's processes wrote; returns the paths of
-// those evaluated. `written`: how many reports were written.
+// Finalises (with --backtrace: symbolizes) and evaluates each report the program's processes
+// wrote; returns the paths of those evaluated. `written`: how many reports were written.
 std::vector<std::string> EvaluateReports(TracedProgram& program, const ProfileOptions& options,
                                          const ProfileRequestPlan& plan, std::size_t& written) {
   std::vector<std::string> reports;
@@ -318,6 +320,10 @@ std::vector<std::string> EvaluateReports(TracedProgram& program, const ProfileOp
       CommandError(finalized.message());
       Say("Report (not evaluated): " + entry.report_path);
       continue;
+    }
+    if (options.backtrace) {
+      Status symbolized = SymbolizeStacks(entry.report_path);
+      if (!symbolized.ok()) CommandError(symbolized.message());
     }
     evaluate::ProfileAsk asked;
     asked.request.present = true;

@@ -32,6 +32,7 @@ enum ProfileOptionId {
   kForceOverwrite,
   kReportPermissions,
   kQuiet,
+  kBacktrace,
   kHelp,
   kImportSource,
 };
@@ -71,6 +72,7 @@ constexpr OptionSpec kProfileOwnOptions[] = {
     {kReportPermissions, "report-permissions", 0, "private|umask",
      "reports readable by their owner only (default), or as the umask allows"},
     {kQuiet, "quiet", 'q', "", "no progress lines"},
+    {kBacktrace, "backtrace", 0, "", "record the host call stack of each launch, copy and sync"},
     {kHelp, "help", 'h', "", "show this help"},
 };
 
@@ -180,6 +182,9 @@ Status Apply(const ParsedOption& option, ProfileOptions& options) {
     }
     case kQuiet:
       options.quiet = true;
+      return {};
+    case kBacktrace:
+      options.backtrace = true;
       return {};
     case kHelp:
       options.help = true;

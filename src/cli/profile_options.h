@@ -50,6 +50,7 @@ struct ProfileOptions {
   bool force_overwrite = false;
   ReportPermissions report_permissions = kDefaultReportPermissions;  // --report-permissions
   bool quiet = false;
+  bool backtrace = false;  // --backtrace, as for `gpuscope run`
   bool help = false;
 
   std::vector<std::string> program;

@@ -23,6 +23,7 @@ enum RunOptionId {
   kTrace,
   kApiCapture,
   kCudaGraphTrace,
+  kBacktrace,
   kHelp,
 };
 
@@ -50,6 +51,8 @@ constexpr OptionSpec kRunOwnOptions[] = {
      "how API calls are recorded: CUPTI activity records, or callbacks (hot no-op calls counted)"},
     {kCudaGraphTrace, "cuda-graph-trace", 0, "graph|node",
      "node (default): every kernel of a graph launch; graph: one row per graph launch"},
+    {kBacktrace, "backtrace", 0, "",
+     "record the host call stack (Python file:line, else native) of each launch, copy and sync"},
     {kHelp, "help", 'h', "", "show this help"},
 };
 
@@ -95,6 +98,9 @@ Status Apply(const ParsedOption& option, RunOptions& options) {
       return {};
     case kNoRules:
       options.print_rules = false;
+      return {};
+    case kBacktrace:
+      options.backtrace = true;
       return {};
     case kHelp:
       options.help = true;

@@ -29,6 +29,8 @@ struct RunOptions {
   bool profile_from_start = true;
   bool follow_children = true;
   bool quiet = false;
+  // --backtrace: each launch, copy and synchronising call records its host call stack.
+  bool backtrace = false;
   // `gpuscope profile` with source counters: the JIT compilers' line-table switches for the
   // program (ChildEnvironmentSettings::jit_line_info); `gpuscope run` never sets it.
   bool jit_line_info = false;

@@ -103,6 +103,7 @@ bool PrepareRun(const RunOptions& options, const std::string& working_directory,
   settings.report_permissions = options.report_permissions;
   settings.profile_from_start = options.profile_from_start;
   settings.trace = options.trace;
+  settings.backtrace = options.backtrace;
   settings.profile_variables = profile_variables;
   settings.jit_line_info = options.jit_line_info;
   // With --log-file the user asked for gpuscope's lines in the log, not on the program's

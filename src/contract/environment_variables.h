@@ -45,6 +45,10 @@ inline constexpr const char* kQuietVariable = "GPUSCOPE_QUIET";
 // "1": a short trace of the injection's lifecycle on stderr, and the CLI's step timings.
 // Set by the user, read by both sides.
 inline constexpr const char* kDebugVariable = "GPUSCOPE_DEBUG";
+// "1": the host call stack of each kernel launch, copy, memset and synchronising call
+// (`--backtrace`): Python frames in CPython programs, else native return addresses that the
+// launcher symbolises after the run. Unset or "0": none.
+inline constexpr const char* kBacktraceVariable = "GPUSCOPE_BACKTRACE";
 
 // What is traced and how (util/trace_scope.h; `--trace`, `--api-capture`,
 // `--cuda-graph-trace`). The launcher always sets all three, so that a nested `gpuscope run`

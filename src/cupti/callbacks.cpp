@@ -13,6 +13,7 @@
 #include "cupti/activity.h"
 #include "cupti/capture_callbacks.h"
 #include "cupti/api_callback_capture.h"
+#include "cupti/backtrace_sites.h"
 #include "cupti/cupti_error.h"
 #include "cupti/gpu_clock.h"
 #include "cupti/kernel_profiler.h"
@@ -186,6 +187,7 @@ void CUPTIAPI OnCallback(void* /*userdata*/, CUpti_CallbackDomain domain, CUpti_
       }
       return;
     }
+    OnBacktraceSiteCallback(domain, cbid, *api);  // --backtrace; before the calls that return below
     // --api-capture callback: every runtime and driver call passes here (the others return
     // at once: the capture has not started).
     OnApiCallback(domain, cbid, *api);
@@ -314,6 +316,11 @@ Status EnableApiCallbackCapture(bool recording_now) {
   if (!first_error.ok()) return Status::Error(first_error.message() + "; API calls are not recorded");
   inject::LogDebug("API calls captured by callbacks");
   return Status();
+}
+
+Status EnableBacktraces(inject::CallStacks& stacks) {
+  if (g_subscriber == nullptr) return Status::Error("CUPTI is not subscribed");
+  return EnableBacktraceSites(g_subscriber, stacks);
 }
 
 void SetStickyErrorHandler(StickyErrorHandler handler) {

@@ -14,9 +14,10 @@
 // nothing next to the wait), the stream-capture calls (capture_callbacks.h: gpuscope's own GPU
 // work waits while a capture may be under way), and, only with --profile-from-start off, the
 // exits of cudaProfilerStart/Stop and cuProfilerStart/Stop. With --api-capture activity no
-// callback runs per launch or per ordinary call: tracing costs only what CUPTI's activity
-// records cost; with --api-capture callback every runtime and driver call has its callbacks
-// (api_callback_capture.h).
+// callback runs per launch or per ordinary call (except with `--backtrace`, which asks for one
+// at each launch, copy, memset and sync: backtrace_sites.h): tracing costs only what CUPTI's
+// activity records cost; with --api-capture callback every runtime and driver call has its
+// callbacks (api_callback_capture.h).
 //
 // DEVICE and CONTEXT records stay enabled outside cudaProfilerStart/Stop: they are
 // one-off descriptions that the recorded kernels refer to (a context created before the
@@ -33,6 +34,7 @@
 #include <vector>
 
 #include "cupti/sticky_error_watch.h"
+#include "inject/call_stacks.h"
 
 #include "util/status.h"
 
@@ -59,6 +61,10 @@ Status EnableApiCallbackCapture(bool recording_now);
 using StickyErrorHandler = std::function<void(const StickyErrorCall&)>;
 // Set before EnableCallbacks; once per process (a later handler is ignored).
 void SetStickyErrorHandler(StickyErrorHandler handler);
+
+// `--backtrace`: the enter callbacks of launches, copies, memsets and syncs take the host call
+// stack into `stacks` (backtrace_sites.h), which must live as long as the process.
+Status EnableBacktraces(inject::CallStacks& stacks);
 
 // `gpuscope profile`: the launch callbacks go to `profiler` (kernel_profiler.h) from now on,
 // until the process ends: it must live as long. Once per process.

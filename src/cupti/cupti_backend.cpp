@@ -58,6 +58,10 @@ class CuptiBackend : public inject::TracingBackend {
                                        /*tracing_now=*/TracingKindsEnabled(),
                                        /*trace_nvtx=*/options.scope.nvtx);
     if (!callbacks.ok()) problems = callbacks;
+    if (options.call_stacks != nullptr) {
+      Status backtraces = EnableBacktraces(*options.call_stacks);
+      if (!backtraces.ok()) problems = backtraces;
+    }
     if (options.profile != nullptr && options.profile->enabled()) {
       // A clock kernel of ours would run inside the ranges the profiler measures.
       ProcessGpuClock().Disable("gpuscope profile measures kernels");

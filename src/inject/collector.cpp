@@ -16,7 +16,7 @@ Collector::Collector(model::RecordSink& sink, std::unique_ptr<BufferTranslator> 
       options_(options),
       pool_(options.pool),
       queue_(options.pool.hard_limit),
-      router_(sink, options.nesting, options.nvtx_start_end_ids) {}
+      router_(sink, options.nesting, options.nvtx_start_end_ids, options.call_stacks) {}
 
 Collector::~Collector() {
   Finish(std::chrono::hours(1));

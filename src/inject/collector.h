@@ -75,6 +75,8 @@ struct CollectorOptions {
   ApiNestingLimits nesting;
   // Ids of NVTX start/end ranges, registered by the tracing backend (may be null).
   NvtxStartEndIds* nvtx_start_end_ids = nullptr;
+  // `--backtrace`: the call stacks the enter callbacks take (null: none).
+  CallStacks* call_stacks = nullptr;
   // Starts the writer thread (a seam for tests).
   ThreadStarter start_thread = StartBackgroundThread;
 };

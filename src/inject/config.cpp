@@ -260,6 +260,7 @@ InjectionConfig ReadInjectionConfig(const EnvironmentLookup& getenv) {
   ReadBool(getenv, kProfileFromStartVariable, config.profile_from_start, config.warnings);
   ReadBool(getenv, kDebugVariable, config.debug, config.warnings);
   ReadBool(getenv, kQuietVariable, config.quiet, config.warnings);
+  ReadBool(getenv, kBacktraceVariable, config.backtrace, config.warnings);
   if (const char* flush = getenv(kFlushMsVariable); flush != nullptr && *flush != '\0') {
     std::optional<unsigned> ms = ParseUnsigned(flush);
     if (ms && *ms >= 1 && *ms <= kMaxFlushMs) {

@@ -60,6 +60,7 @@ struct InjectionConfig {
   std::string manifest_path;            // GPUSCOPE_MANIFEST; empty: none
   bool debug = false;                   // GPUSCOPE_DEBUG
   bool quiet = false;  // GPUSCOPE_QUIET: no banner (--quiet, or output sent to --log-file)
+  bool backtrace = false;  // GPUSCOPE_BACKTRACE: host call stacks (inject/call_stacks.h)
   // GPUSCOPE_REPORT_PERMISSIONS: the mode new reports get (util/report_permissions.h).
   ReportPermissions report_permissions = kDefaultReportPermissions;
   // GPUSCOPE_TRACE, GPUSCOPE_API_CAPTURE, GPUSCOPE_CUDA_GRAPH_TRACE: what is recorded, how.

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "inject/log.h"
+#include "inject/module_map.h"
 #include "inject/own_replay_calls.h"
 #include "inject/profiler_time.h"
 #include "model/overhead_kinds.h"
@@ -10,8 +11,11 @@
 namespace gpuscope::inject {
 
 RecordRouter::RecordRouter(model::RecordSink& sink, ApiNestingLimits nesting_limits,
-                           NvtxStartEndIds* nvtx_start_end_ids)
-    : sink_(sink), nesting_(sink, nesting_limits), nvtx_(sink, nvtx_start_end_ids) {}
+                           NvtxStartEndIds* nvtx_start_end_ids, CallStacks* call_stacks)
+    : sink_(sink),
+      nesting_(sink, nesting_limits),
+      nvtx_(sink, nvtx_start_end_ids),
+      call_stacks_(call_stacks) {}
 
 // GPU records with start == 0 or end == 0 are real work CUPTI could not time (its device
 // buffer was full, or the record was force-flushed before the GPU finished). They are
@@ -40,10 +44,12 @@ void RecordRouter::OnMemset(const model::MemsetRecord& record) {
 void RecordRouter::OnApiCall(const model::ApiCallRecord& record) {
   if (IsOwnReplayCall(record.correlation_id)) return SkipOwnReplay();
   SeeTimestamp(record.start);
+  model::ApiCallRecord with_stack = record;
+  if (call_stacks_ != nullptr) with_stack.stack_id = call_stacks_->TakeStackId(record.correlation_id);
   std::optional<ProfilerInterval> replay = TakeProfilerTime(record.correlation_id);
-  if (!replay) return nesting_.OnApiCall(record);
+  if (!replay) return nesting_.OnApiCall(with_stack);
   // The launch call of a profiled kernel: the replay is the profiler's time, not the call's.
-  model::ApiCallRecord trimmed = WithoutProfilerTime(record, *replay);
+  model::ApiCallRecord trimmed = WithoutProfilerTime(with_stack, *replay);
   if (replay->outermost && trimmed.end != record.end) {
     model::OverheadRecord overhead;
     overhead.start = replay->start;
@@ -66,7 +72,9 @@ void RecordRouter::OnStream(const model::StreamRecord& record) {
 void RecordRouter::OnTopLevelApiCall(const model::ApiCallRecord& record) {
   if (IsOwnReplayCall(record.correlation_id)) return SkipOwnReplay();
   SeeTimestamp(record.start);
-  sink_.OnApiCall(record, /*nested_in_runtime=*/false);
+  model::ApiCallRecord with_stack = record;
+  if (call_stacks_ != nullptr) with_stack.stack_id = call_stacks_->TakeStackId(record.correlation_id);
+  sink_.OnApiCall(with_stack, /*nested_in_runtime=*/false);
 }
 
 void RecordRouter::OnApiCallCount(const model::ApiCallCountRecord& record) {
@@ -122,7 +130,27 @@ void RecordRouter::OnUnreadableRest(std::uint32_t cupti_status) {
 
 void RecordRouter::OnTranslationFailed() { ++counters_.unreadable_buffers; }
 
+void RecordRouter::WriteNewStacks() {
+  if (call_stacks_ == nullptr) return;
+  for (const NewStack& stack : call_stacks_->TakeNewStacks()) {
+    sink_.OnStack({stack.id, stack.frames.data(), stack.frames.size()});
+  }
+  counters_.stacks_dropped = call_stacks_->dropped();
+}
+
+// At every commit, not only at the end: a report whose process was killed keeps the modules
+// of its last commit. Each (path, start) is written once.
+void RecordRouter::WriteModules() {
+  if (call_stacks_ == nullptr) return;
+  for (const LoadedModule& module : LoadedModules()) {
+    if (!modules_written_.emplace(module.path, module.start).second) continue;
+    sink_.OnModule({module.path, module.start, module.end, module.bias, module.build_id});
+  }
+}
+
 void RecordRouter::Commit() {
+  WriteNewStacks();
+  WriteModules();
   nesting_.ExpireOlderThan(newest_timestamp_);
   counters_.unfinished_nvtx_ranges = nvtx_.unfinished_ranges();
   counters_.tracing_paused_ns = TracingPausedNs();

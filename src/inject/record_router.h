@@ -7,8 +7,12 @@
 #pragma once
 
 #include <cstdint>
+#include <set>
+#include <string>
+#include <utility>
 
 #include "inject/api_nesting.h"
+#include "inject/call_stacks.h"
 #include "inject/nvtx_pairing.h"
 #include "model/record_sink.h"
 #include "model/capture_records.h"
@@ -18,8 +22,11 @@ namespace gpuscope::inject {
 
 class RecordRouter {
  public:
+  // `call_stacks` (`--backtrace`, may be null): each API call gets the id of the stack taken
+  // in its enter callback; new stacks are written at each commit, the module map at the end.
   explicit RecordRouter(model::RecordSink& sink, ApiNestingLimits nesting_limits = {},
-                        NvtxStartEndIds* nvtx_start_end_ids = nullptr);
+                        NvtxStartEndIds* nvtx_start_end_ids = nullptr,
+                        CallStacks* call_stacks = nullptr);
 
   void OnProcess(const model::ProcessRecord& record) { sink_.OnProcess(record); }
   void OnTraceScope(const model::TraceScopeRecord& record) { sink_.OnTraceScope(record); }
@@ -63,6 +70,8 @@ class RecordRouter {
  private:
   // A record of gpuscope's own replay of a launch (inject/own_replay_calls.h).
   void SkipOwnReplay() { ++counters_.own_replay_records; }
+  void WriteNewStacks();
+  void WriteModules();
   void SeeTimestamp(model::Timestamp t) {
     if (t > newest_timestamp_) newest_timestamp_ = t;
   }
@@ -70,6 +79,8 @@ class RecordRouter {
   model::RecordSink& sink_;
   ApiNesting nesting_;
   NvtxPairing nvtx_;
+  CallStacks* call_stacks_;
+  std::set<std::pair<std::string, std::uint64_t>> modules_written_;  // (path, start)
   model::CollectionCounters counters_;
   model::Timestamp newest_timestamp_ = 0;
   std::uint64_t unknown_kinds_seen_ = 0;  // bit per kind < 64, for one debug line each

@@ -6,6 +6,7 @@
 
 #include "contract/manifest_line.h"
 #include "contract/report_path_rules.h"
+#include "inject/call_stacks.h"
 #include "inject/log.h"
 #include "inject/manifest_append.h"
 #include "inject/nvtx_start_end_ids.h"
@@ -101,6 +102,11 @@ std::unique_ptr<Session> Session::Begin(const InjectionConfig& config,
   options.pool = pool_limits;
   options.commit_interval = std::chrono::milliseconds(config.flush_ms);
   options.nvtx_start_end_ids = &ProcessNvtxStartEndIds();
+  if (config.backtrace) {
+    // Never destroyed, like the collector: enter callbacks may come until the process ends.
+    options.call_stacks = new CallStacks();
+    PublishCallStacks(options.call_stacks);
+  }
   session->collector_ =
       std::make_unique<Collector>(*session->sink_, session->backend_->MakeTranslator(), options);
   Status started = session->collector_->Start(process);
@@ -129,6 +135,7 @@ std::unique_ptr<Session> Session::Begin(const InjectionConfig& config,
   tracing.flush_period_ms = config.flush_ms;
   tracing.profile = &session->config_.profile;
   tracing.profile_progress = !config.quiet;
+  tracing.call_stacks = options.call_stacks;
   tracing.on_sticky_error = [self](std::string_view api, model::ApiDomain domain,
                                    std::int32_t code) {
     self->SaveOnStickyError(api, domain, code);

@@ -25,6 +25,8 @@ struct TracingOptions {
   // whether to print a progress line per measured kernel.
   const ProfileConfig* profile = nullptr;
   bool profile_progress = true;
+  // `--backtrace`: where the enter callbacks of launches, copies and syncs put their stacks.
+  CallStacks* call_stacks = nullptr;
   // Called once, on the program's thread, when a call that waits for the GPU returned a sticky
   // error (model/sticky_errors.h), before that call returns to the program: the moment to save
   // the report, since the program is likely to die at its next step.

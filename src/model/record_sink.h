@@ -38,6 +38,11 @@ class RecordSink {
   virtual void OnProfiledKernel(const ProfiledKernelRecord& record) = 0;
   // The clocks read at one moment (start of tracing, each flush, the end).
   virtual void OnClockSample(const ClockSampleRecord& record) = 0;
+  // `--backtrace`: a host call stack seen for the first time (before the API calls that refer
+  // to it are flushed), and the modules mapped when the session ends. Sinks that do not store
+  // stacks ignore them.
+  virtual void OnStack(const StackRecord& /*record*/) {}
+  virtual void OnModule(const ModuleRecord& /*record*/) {}
   // The running totals of everything lost so far; the latest call wins.
   virtual void OnCounters(const CollectionCounters& counters) = 0;
   // Make everything received so far durable (survives kill -9 of the process).

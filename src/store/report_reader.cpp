@@ -307,6 +307,7 @@ Status ReportReader::LoadCounters() {
     if (name == "unreadable_buffers") counters_.unreadable_buffers = value;
     if (name == "own_replay_records") counters_.own_replay_records = value;
     if (name == "tracing_paused_ns") counters_.tracing_paused_ns = value;
+    if (name == "stacks_dropped") counters_.stacks_dropped = value;
     if (name == kRecordsNotWrittenCounter) records_not_written_ = value;
     if (name.starts_with(kRecordsNotWrittenPrefix) && value != 0) {
       records_not_written_by_table_.emplace_back(

@@ -204,6 +204,11 @@ Status ReportWriter::PrepareStatements() {
        "INSERT OR REPLACE INTO kernel_source(profiled_kernel_id, message, total_samples, "
        "dropped_samples, sampling_period) VALUES (?1, ?2, ?3, ?4, ?5)"},
       {&s.insert_cubin, "INSERT OR IGNORE INTO cubins(crc, size, image) VALUES (?1, ?2, ?3)"},
+      {&s.insert_stack_frame,
+       "INSERT OR IGNORE INTO stack_frames(stack_id, depth, kind, address, function_id, "
+       "file_id, line) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"},
+      {&s.insert_module,
+       "INSERT INTO modules(path, start, \"end\", bias, build_id) VALUES (?1, ?2, ?3, ?4, ?5)"},
       {&s.upsert_row_order,
        "INSERT OR REPLACE INTO row_order(table_name, max_lateness_ns, untimed_rows) "
        "VALUES (?1, ?2, ?3)"},
@@ -432,6 +437,7 @@ bool ReportWriter::WriteFlushState() {
       {"unreadable_buffers", counters_.unreadable_buffers},
       {"own_replay_records", counters_.own_replay_records},
       {"tracing_paused_ns", counters_.tracing_paused_ns},
+      {"stacks_dropped", counters_.stacks_dropped},
       {"records_not_written", records_not_written_},
   };
   sqlite3_stmt* counter = stmts_->upsert_counter.get();

@@ -88,6 +88,8 @@ class ReportWriter final : public model::RecordSink {
   void OnStream(const model::StreamRecord& record) override;
   void OnProfiledKernel(const model::ProfiledKernelRecord& record) override;
   void OnClockSample(const model::ClockSampleRecord& record) override;
+  void OnStack(const model::StackRecord& record) override;
+  void OnModule(const model::ModuleRecord& record) override;
 
   // Final flush, meta.finalized = '1' and meta.closed_by_writer = '1' (which nothing else
   // writes: it marks a process that ended normally); then the WAL is folded into the file (one

@@ -175,4 +175,32 @@ void ReportWriter::OnCounters(const model::CollectionCounters& counters) {
   counters_ = counters;
 }
 
+// A Python frame's names are interned (they repeat across stacks); a native frame has only its
+// address until the CLI symbolises it (store/stack_symbols.h).
+void ReportWriter::OnStack(const model::StackRecord& r) {
+  for (std::size_t depth = 0; depth < r.frame_count; ++depth) {
+    if (!Accepting(kLossStackFrames)) return;
+    const model::StackFrame& frame = r.frames[depth];
+    sqlite3_stmt* s = stmts_->insert_stack_frame.get();
+    const bool python = frame.kind == model::FrameKind::kPython;
+    std::optional<std::int64_t> address, function, file;
+    if (python) {
+      function = InternName(frame.function);
+      file = InternName(frame.file);
+    } else {
+      address = static_cast<std::int64_t>(frame.address);
+    }
+    BindAll(s, r.id, depth, frame.kind, address, function, file, frame.line);
+    StepRecord(s, "cannot write a stack frame", kLossStackFrames);
+  }
+}
+
+void ReportWriter::OnModule(const model::ModuleRecord& r) {
+  if (!Accepting(kLossModules)) return;
+  sqlite3_stmt* s = stmts_->insert_module.get();
+  BindAll(s, r.path, r.start, r.end, r.bias, r.build_id);
+  if (r.build_id.empty()) sqlite3_bind_null(s, 5);
+  StepRecord(s, "cannot write a module", kLossModules);
+}
+
 }  // namespace gpuscope::store

@@ -29,6 +29,7 @@ struct ReportWriter::Statements {
   Statement upsert_api_call_count, insert_graph_launch;
   Statement insert_instruction_value, insert_kernel_source, insert_cubin;
   Statement insert_profiled_range;
+  Statement insert_stack_frame, insert_module;
   std::array<BatchedInsert, kNumEventTables> events;  // by kEventTableIndex
 };
 

@@ -1,5 +1,6 @@
--- gpuscope report schema, version 3 (version 1 had no profile tables, version 2 no rank
--- identity in `process` and no `clock_samples`; readers accept all three).
+-- gpuscope report schema, version 4 (version 1 had no profile tables, version 2 no rank
+-- identity in `process` and no `clock_samples`, version 3 no call stacks: no `stack_frames`,
+-- `modules` or api_calls.stack_id; readers accept all four).
 --
 -- One SQLite file per traced process. This file and the event tables' declarations
 -- (src/store/event_table_defs.h) are THE definition: the report writer embeds this file at
@@ -63,6 +64,8 @@ CREATE TABLE meta (
   --                   counted in api_call_counts); absent: 'activity'
   -- cuda_graph_trace  'node' (every kernel of a graph launch) or 'graph' (graph_launches,
   --                   no per-node kernels); absent: 'node'
+  -- stacks_symbolized `--backtrace` only: '1' once `gpuscope` looked up the native frames'
+  --                   functions and lines (after the run, with the modules below)
 ) WITHOUT ROWID;
 
 INSERT INTO meta(key, value) VALUES
@@ -218,6 +221,8 @@ CREATE TABLE counters (
   -- tracing_paused_ns          ns the tracing kinds were off while gpuscope replayed profiled
   --                            launches (CUPTI's SASS patching counts nothing while they are
   --                            on): work other threads did then is not in the trace
+  -- stacks_dropped             `--backtrace`: calls whose host stack was not recorded (a
+  --                            table in the traced process was full)
 ) WITHOUT ROWID;
 
 -- `gpuscope profile`: kernel launches measured by replay with CUPTI's Range Profiler. The
@@ -330,6 +335,34 @@ CREATE TABLE kernel_findings (
   PRIMARY KEY (profiled_kernel_id, rank)
 ) WITHOUT ROWID;
 
+-- `--backtrace`: the host call stacks of kernel launches, copies, memsets and synchronising
+-- calls, each distinct stack stored once; api_calls.stack_id names the stack of a call. A stack
+-- is Python frames (CPython programs, while the calling thread held the GIL) or native return
+-- addresses; `gpuscope` fills in the native frames' functions and lines after the run from the
+-- modules below (meta.stacks_symbolized).
+CREATE TABLE stack_frames (
+  stack_id    INTEGER NOT NULL,  -- api_calls.stack_id
+  depth       INTEGER NOT NULL,  -- 0: the innermost frame (the caller nearest the CUDA call)
+  kind        INTEGER NOT NULL,  -- frame_kinds.id (0 native, 1 python)
+  address     INTEGER,           -- native: the return address (absolute); NULL for Python
+  module_id   INTEGER,           -- native: modules.id of the object holding it, once
+                                 -- symbolized; NULL: not yet, or in no recorded module
+  function_id INTEGER,           -- strings.id: Python: the code object's (qualified) name;
+                                 -- native: the symbol, once symbolized; NULL: not known
+  file_id     INTEGER,           -- strings.id of the source file; NULL: not known
+  line        INTEGER,           -- source line; 0: not known
+  PRIMARY KEY (stack_id, depth)
+) WITHOUT ROWID;
+
+CREATE TABLE modules (  -- `--backtrace`: the objects mapped in the process
+  id       INTEGER PRIMARY KEY,
+  path     TEXT NOT NULL,     -- the program or shared library, as the dynamic linker named it
+  start    INTEGER NOT NULL,  -- lowest address of its loaded segments
+  "end"    INTEGER NOT NULL,  -- one past the highest
+  bias     INTEGER NOT NULL,  -- added to the object's ELF addresses when it was loaded
+  build_id TEXT               -- GNU build id, hex; NULL: none
+);
+
 CREATE TABLE row_order (
   table_name      TEXT PRIMARY KEY,  -- an event table: kernels, memcpys, ...
   max_lateness_ns INTEGER NOT NULL,  -- ns: no row starts earlier than this before the latest
@@ -352,6 +385,7 @@ CREATE TABLE memory_kinds (id INTEGER PRIMARY KEY, name TEXT NOT NULL);      -- 
 CREATE TABLE memory_ops (id INTEGER PRIMARY KEY, name TEXT NOT NULL);        -- memory.op
 CREATE TABLE sync_kinds (id INTEGER PRIMARY KEY, name TEXT NOT NULL);        -- syncs.kind
 CREATE TABLE nvtx_kinds (id INTEGER PRIMARY KEY, name TEXT NOT NULL);        -- nvtx.kind
+CREATE TABLE frame_kinds (id INTEGER PRIMARY KEY, name TEXT NOT NULL);       -- stack_frames.kind
 
 INSERT INTO replay_modes VALUES (1, 'kernel'), (2, 'application'), (3, 'app-range');
 INSERT INTO profile_outcomes VALUES
@@ -373,6 +407,7 @@ INSERT INTO sync_kinds VALUES
   (0, 'Unknown'), (1, 'Event synchronize'), (2, 'Stream wait event'),
   (3, 'Stream synchronize'), (4, 'Context synchronize');
 INSERT INTO nvtx_kinds VALUES (0, 'mark'), (1, 'push/pop range'), (2, 'start/end range');
+INSERT INTO frame_kinds VALUES (0, 'native'), (1, 'python');
 
 -- Views: names and absolute times joined in, for the sqlite3 shell, e.g.
 --   SELECT name, duration FROM kernels_v ORDER BY duration DESC LIMIT 10;
@@ -439,7 +474,8 @@ CREATE VIEW syncs_v AS
 CREATE VIEW api_calls_v AS
   SELECT a.id, s.value AS name, d.name AS domain,
          a.start + t.ns AS start, a."end" + t.ns AS "end", a."end" - a.start AS duration,
-         a.process_id, a.thread_id, a.correlation_id, a.return_value, a.nested, a.cbid
+         a.process_id, a.thread_id, a.correlation_id, a.return_value, a.nested, a.cbid,
+         a.stack_id
   FROM api_calls a CROSS JOIN time_base t
        LEFT JOIN strings s ON s.id = a.name_id
        LEFT JOIN api_domains d ON d.id = a.domain;

@@ -23,6 +23,10 @@ std::string_view LossKindTable(std::size_t kind) {
       return "api_call_counts";
     case kLossGraphLaunches:
       return "graph_launches";
+    case kLossStackFrames:
+      return "stack_frames";
+    case kLossModules:
+      return "modules";
     default:
       return "unknown";
   }

@@ -27,6 +27,7 @@ TEST(EnvironmentVariables, NamesAreThePublishedOnes) {
   EXPECT_STREQ(kManifestVariable, "GPUSCOPE_MANIFEST");
   EXPECT_STREQ(kQuietVariable, "GPUSCOPE_QUIET");
   EXPECT_STREQ(kDebugVariable, "GPUSCOPE_DEBUG");
+  EXPECT_STREQ(kBacktraceVariable, "GPUSCOPE_BACKTRACE");
   EXPECT_STREQ(kProfileMetricsVariable, "GPUSCOPE_PROFILE_METRICS");
   EXPECT_STREQ(kKernelNameVariable, "GPUSCOPE_KERNEL_NAME");
   EXPECT_STREQ(kKernelNameBaseVariable, "GPUSCOPE_KERNEL_NAME_BASE");

@@ -39,6 +39,7 @@ TEST(InjectionConfigTest, ReadsEveryContractVariable) {
       {"GPUSCOPE_MANIFEST", "/tmp/manifest.tsv"},
       {"GPUSCOPE_DEBUG", "1"},
       {"GPUSCOPE_QUIET", "1"},
+      {"GPUSCOPE_BACKTRACE", "1"},
   }));
   EXPECT_EQ(config.report_pattern, "/tmp/out/rank%q{RANK}.sqlite");
   ASSERT_TRUE(config.root_pid.has_value());
@@ -51,6 +52,7 @@ TEST(InjectionConfigTest, ReadsEveryContractVariable) {
   EXPECT_EQ(config.manifest_path, "/tmp/manifest.tsv");
   EXPECT_TRUE(config.debug);
   EXPECT_TRUE(config.quiet);
+  EXPECT_TRUE(config.backtrace);
   EXPECT_TRUE(config.warnings.empty());
 }
 
