@@ -274,3 +274,64 @@ TEST(ApiCallbackCapture, CountedCallsReachTheSummaryAndCudaApiSum) {
 
 }  // namespace
 }  // namespace gpuscope::inject::testing
+
+namespace gpuscope::inject::testing {
+namespace {
+
+// --cuda-graph-trace graph: CUPTI's GRAPH_TRACE record through the production translator and
+// writer, read back with the scope the process recorded.
+TEST(GraphTraceAndScope, AGraphLaunchRecordAndTheScopeReachTheReport) {
+  TempDir dir;
+  const std::string path = dir.path() + "/report.sqlite";
+  {
+    StatusOr<std::unique_ptr<store::ReportWriter>> writer = store::ReportWriter::Create(path, false);
+    ASSERT_TRUE(writer.ok()) << writer.status().message();
+    CollectorOptions options = SmallCollectorOptions();
+    options.nvtx_start_end_ids = nullptr;
+    Collector collector(**writer, std::make_unique<cupti::ActivityTranslator>(), options);
+    ProcessDescription process = TestProcess();
+    process.trace = "cuda";
+    process.api_capture = "callback";
+    process.cuda_graph_trace = "graph";
+    ASSERT_TRUE(collector.Start(process).ok());
+    std::uint8_t* buffer = nullptr;
+    std::size_t size = 0, max_records = 0;
+    collector.OnBufferRequested(&buffer, &size, &max_records);
+    ASSERT_NE(buffer, nullptr);
+    CuptiRecordWriter records(buffer, size);
+    CUpti_ActivityGraphTrace2& graph =
+        records.Add<CUpti_ActivityGraphTrace2>(CUPTI_ACTIVITY_KIND_GRAPH_TRACE);
+    graph.start = 2'000'000;
+    graph.end = 2'050'000;
+    graph.deviceId = 0;
+    graph.contextId = 1;
+    graph.streamId = 13;
+    graph.correlationId = 77;
+    graph.graphId = 5;
+    collector.OnBufferCompleted(buffer, records.used());
+    ASSERT_TRUE(collector.Finish(std::chrono::seconds(10)));
+    ASSERT_TRUE((*writer)->Close().ok());
+  }
+  StatusOr<std::unique_ptr<store::ReportReader>> report = store::ReportReader::Open(path);
+  ASSERT_TRUE(report.ok()) << report.status().message();
+  StatusOr<std::vector<model::GraphLaunchRecord>> graphs = store::ReadGraphLaunches(**report);
+  ASSERT_TRUE(graphs.ok()) << graphs.status().message();
+  ASSERT_EQ(graphs->size(), 1u);
+  EXPECT_EQ((*graphs)[0].start, 2'000'000u);
+  EXPECT_EQ((*graphs)[0].end, 2'050'000u);
+  EXPECT_EQ((*graphs)[0].stream_id, 13u);
+  EXPECT_EQ((*graphs)[0].correlation_id, 77u);
+  EXPECT_EQ((*graphs)[0].graph_id, 5u);
+
+  StatusOr<store::RecordedScope> scope = store::ReadRecordedScope(**report);
+  ASSERT_TRUE(scope.ok());
+  EXPECT_TRUE(scope->recorded);
+  EXPECT_EQ(scope->trace, "cuda");
+  EXPECT_EQ(scope->api_capture, "callback");
+  EXPECT_EQ(scope->cuda_graph_trace, "graph");
+  EXPECT_TRUE(scope->TracedCudaApi());
+  EXPECT_FALSE(scope->TracedNvtx());
+}
+
+}  // namespace
+}  // namespace gpuscope::inject::testing
