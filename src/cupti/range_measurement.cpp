@@ -22,6 +22,7 @@
 #include "cupti/own_replay_scope.h"
 #include "cupti/profile_progress.h"
 #include "inject/log.h"
+#include "inject/profiler_time.h"
 
 namespace gpuscope::cupti {
 
@@ -146,15 +147,27 @@ void KernelProfiler::EndRange(const RangeBoundary& boundary) {
 
 void KernelProfiler::OnProfilerApiCallback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                                            const CUpti_CallbackData& data) {
+  // The runtime call around a driver boundary call, whose API record also holds the
+  // boundary's time (inject/profiler_time.h takes it out of both).
+  thread_local std::uint32_t runtime_call = 0;
   try {
+    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
+      runtime_call = data.callbackSite == CUPTI_API_ENTER ? data.correlationId : 0;
+    }
     RangeBoundary boundary = boundaries_.OnApiCallback(domain, cbid, data);
     if (boundary.kind == RangeBoundary::Kind::kNone) return;
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (boundary.kind == RangeBoundary::Kind::kBegin) {
-      BeginRange(boundary, data.context);
-    } else {
-      EndRange(boundary);
+    const model::Timestamp started = Now();
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (boundary.kind == RangeBoundary::Kind::kBegin) {
+        BeginRange(boundary, data.context);
+      } else {
+        EndRange(boundary);
+      }
     }
+    // The synchronisation and the profiler's steps are gpuscope's time, not the program's.
+    inject::NoteProfilerTime(runtime_call != 0 ? runtime_call : data.correlationId,
+                             data.correlationId, started, Now());
   } catch (...) {
     // Never into the program; the range is lost, said in the debug log only.
     inject::LogError("app-range: gpuscope failed internally at a range boundary; the range is not measured");
