@@ -138,21 +138,7 @@ bool KernelProfiler::OnEnter(const LaunchCall& call, LaunchInFlight& launch) {
       std::getenv("GPUSCOPE_EXPERIMENT_APP_PAUSE") != nullptr) {
     launch.experiment_pause.emplace();  // EXPERIMENT: tracing off around the measured launch
   }
-  if (failure.empty()) {
-    std::string what;
-    std::string replay_problem;
-    CUptiResult r = context.BeginMeasurement(kernel, what, replay_problem);
-    // The profiler stays enabled after a failed step (see ContextRangeProfiler::Enable:
-    // never twice).
-    if (r == CUPTI_SUCCESS && !replay_problem.empty()) {
-      failure = {replay_problem, model::ProfileOutcome::kNotReplayable};
-    } else if (r != CUPTI_SUCCESS) {
-      failure = FailureOf(r, what);
-      if (failure.outcome == model::ProfileOutcome::kCountersUnavailable) {
-        context.FailForGood(failure);
-      }
-    }
-  }
+  if (failure.empty()) failure = BeginMeasurement(context, kernel, nullptr);
   if (!failure.empty()) {
     if (failure.outcome == model::ProfileOutcome::kCountersUnavailable) {
       SayUnavailableOnce(failure.message);
@@ -163,6 +149,24 @@ bool KernelProfiler::OnEnter(const LaunchCall& call, LaunchInFlight& launch) {
   launch.measuring = true;
   launch.context = &context;
   return true;
+}
+
+ProfileFailure KernelProfiler::BeginMeasurement(ContextRangeProfiler& context,
+                                                const inject::OwnedProfiledKernel& kernel,
+                                                const char* range_name) {
+  std::string what;
+  std::string replay_problem;
+  CUptiResult r = context.BeginMeasurement(kernel, what, replay_problem, range_name);
+  // The profiler stays enabled after a failed step (see ContextRangeProfiler::Enable: never
+  // twice).
+  if (r == CUPTI_SUCCESS) {
+    return replay_problem.empty()
+               ? ProfileFailure{}
+               : ProfileFailure{replay_problem, model::ProfileOutcome::kNotReplayable};
+  }
+  ProfileFailure failure = FailureOf(r, what);
+  if (failure.outcome == model::ProfileOutcome::kCountersUnavailable) context.FailForGood(failure);
+  return failure;
 }
 
 // Kernel replay by gpuscope's own passes (counter_passes.h), all inside the enter callback:

@@ -96,17 +96,7 @@ void KernelProfiler::BeginRange(const RangeBoundary& boundary, CUcontext api_con
   ProfileFailure failure = context.failure();
   if (failure.empty()) {
     SynchronizeForRange();
-    std::string what;
-    std::string replay_problem;
-    CUptiResult r = context.BeginMeasurement(range, what, replay_problem, boundary.name.c_str());
-    if (r == CUPTI_SUCCESS && !replay_problem.empty()) {
-      failure = {replay_problem, model::ProfileOutcome::kNotReplayable};
-    } else if (r != CUPTI_SUCCESS) {
-      failure = FailureOf(r, what);
-      if (failure.outcome == model::ProfileOutcome::kCountersUnavailable) {
-        context.FailForGood(failure);
-      }
-    }
+    failure = BeginMeasurement(context, range, boundary.name.c_str());
   }
   if (!failure.empty()) {
     if (failure.outcome == model::ProfileOutcome::kCountersUnavailable) {
@@ -186,6 +176,21 @@ void KernelProfiler::OnNvtxCallback(CUpti_CallbackId cbid, const CUpti_NvtxData&
     }
   } catch (...) {
     inject::LogError("app-range: gpuscope failed internally at an NVTX range boundary; the range is not measured");
+  }
+}
+
+void KernelProfiler::AbandonOpenRange() {
+  try {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (open_range_ == nullptr) return;
+    std::unique_ptr<OpenRange> open = std::move(open_range_);
+    open->context->StopAfterFailure();
+    inject::OwnedProfiledKernel& range = open->result;
+    range.record.outcome = model::ProfileOutcome::kReplayFailed;
+    range.message = "the range began but had not ended when the program exited";
+    inject::LogError("range \"" + range.mangled_name + "\": " + range.message);
+    SubmitRange(range);
+  } catch (...) {
   }
 }
 
