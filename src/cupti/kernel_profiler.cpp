@@ -344,9 +344,12 @@ void KernelProfiler::ForgetContext(CUcontext context) {
 void KernelProfiler::OnLaunchCallback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                                       const CUpti_CallbackData& data) {
   if (app_range()) {
-    // Ranges are measured, not launches: a launch is only counted (its driver call's enter;
-    // the runtime call nests one).
-    if (domain == CUPTI_CB_DOMAIN_DRIVER_API && data.callbackSite == CUPTI_API_ENTER) {
+    // Ranges are measured, not launches: a launch is only counted, once (a runtime launch
+    // call nests a driver call, which is not counted again).
+    thread_local bool in_runtime_launch = false;
+    const bool enter = data.callbackSite == CUPTI_API_ENTER;
+    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) in_runtime_launch = enter;
+    if (enter && (domain == CUPTI_CB_DOMAIN_RUNTIME_API || !in_runtime_launch)) {
       kernel_launches_.fetch_add(1, std::memory_order_relaxed);
     }
     return;
