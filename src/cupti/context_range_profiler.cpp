@@ -4,7 +4,6 @@
 #include <cupti_range_profiler.h>
 #include <cupti_target.h>
 
-#include <cstdlib>
 #include <stdexcept>
 #include <utility>
 
@@ -68,9 +67,6 @@ void ContextRangeProfiler::FailForGood(ProfileFailure failure) {
 // CUPTI 2025.3.1 in the next SetConfig (H200, 2026-11-21).
 CUptiResult ContextRangeProfiler::Enable(std::string& what) {
   if (object_ != nullptr) return CUPTI_SUCCESS;
-  if (disabled_ && std::getenv("GPUSCOPE_EXPERIMENT_REENABLE") != nullptr) {
-    disabled_ = false;  // EXPERIMENT (issue 11: stall samples of every launch)
-  }
   if (disabled_) {
     what =
         "re-enabling the range profiler of this context (disabled after the last selected "

@@ -96,7 +96,9 @@ class ContextRangeProfiler {
   ProfilerSetup& setup_;
   const CUcontext context_;
   const std::uint32_t device_id_;
-  bool disabled_ = false;  // disabled for good: CUPTI must never enable it twice
+  // Disabled for good: CUPTI must never enable it twice (disabling after each launch and
+  // enabling again for the next made the program die of SIGSEGV on an H200, 2026-11-28).
+  bool disabled_ = false;
 
   std::string chip_;
   std::uint32_t passes_ = 0;

@@ -138,6 +138,15 @@ bool KernelProfiler::OnEnter(const LaunchCall& call, LaunchInFlight& launch) {
       std::getenv("GPUSCOPE_EXPERIMENT_APP_PAUSE") != nullptr) {
     launch.experiment_pause.emplace();  // EXPERIMENT: tracing off around the measured launch
   }
+  if (const char* kinds = std::getenv("GPUSCOPE_EXPERIMENT_APP_DISABLE_KINDS");
+      failure.empty() && setup_.application_replay() && kinds != nullptr) {
+    for (const char* k = kinds; *k != 0;) {  // EXPERIMENT: these kinds off around the launch
+      char* end = nullptr;
+      long kind = std::strtol(k, &end, 10);
+      cuptiActivityDisable(static_cast<CUpti_ActivityKind>(kind));
+      k = *end == ',' ? end + 1 : end;
+    }
+  }
   if (failure.empty()) failure = BeginMeasurement(context, kernel, nullptr);
   if (!failure.empty()) {
     if (failure.outcome == model::ProfileOutcome::kCountersUnavailable) {
@@ -197,9 +206,7 @@ void KernelProfiler::MeasureByOwnReplay(const LaunchCall& call, ContextRangeProf
     kernel.record.outcome = model::ProfileOutcome::kMeasured;
     kernel.counter_data = context.counter_data();  // the context's image is reused next time
   }
-  if (selection_.FinishSelected() || std::getenv("GPUSCOPE_EXPERIMENT_REENABLE") != nullptr) {
-    context.Disable();  // EXPERIMENT: every launch (issue 11: PC sampling needs it off)
-  }
+  if (selection_.FinishSelected()) context.Disable();
   kernel.record.end = Now();
   if (hooks_.progress) PrintProgressLine(kernel);
   Submit(launch);
@@ -284,6 +291,14 @@ void KernelProfiler::OnExit(const LaunchCall& call, LaunchInFlight& launch) {
   inject::LogDebug("launch returned");
   CUptiResult result = context.EndMeasurement(what, stopped);
   launch.experiment_pause.reset();  // EXPERIMENT
+  if (const char* kinds = std::getenv("GPUSCOPE_EXPERIMENT_APP_DISABLE_KINDS")) {
+    for (const char* k = kinds; *k != 0;) {  // EXPERIMENT
+      char* end = nullptr;
+      long kind = std::strtol(k, &end, 10);
+      cuptiActivityEnable(static_cast<CUpti_ActivityKind>(kind));
+      k = *end == ',' ? end + 1 : end;
+    }
+  }
   // This launch is done; the profiler goes once no other selected launch can still need it.
   if (selection_.FinishSelected()) {
     const SteadyClock::time_point disabling = SteadyClock::now();

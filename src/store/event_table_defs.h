@@ -158,8 +158,7 @@ inline constexpr auto kEventColumns = std::tuple{
     // overheads
     Time<&OverheadRecord::start>("start", "ns, relative"),
     Time<&OverheadRecord::end>("end", "ns, relative"),
-    Int<&OverheadRecord::overhead_kind>("overhead_kind", "CUPTI_ACTIVITY_OVERHEAD_* value, or 0x40000000: gpuscope's replay of a "
-                                   "profiled launch, taken out of its launch call's API time"),
+    Int<&OverheadRecord::overhead_kind>("overhead_kind", "CUPTI_ACTIVITY_OVERHEAD_* value"),
     Name<&OverheadRecord::name>("name_id", "strings.id of the overhead kind's name"),
     Int<&OverheadRecord::process_id>("process_id", "process id"),
     Int<&OverheadRecord::thread_id>("thread_id", "thread id"),

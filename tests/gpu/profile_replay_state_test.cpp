@@ -106,9 +106,9 @@ TEST(GpuProfileReplayState, ProfiledLaunchKeepsItsTimestamps) {
 }
 
 // --replay-no-restore (issue 12; reference 003's non-overlapping input and output buffers):
-// the passes run without saving or restoring device memory. A kernel that reads one buffer and
-// writes another (k_uncoalesced_stride33) is measured alike and leaves every checksum as it
-// was; the report and its page say how it was replayed. k_saxpy, which updates y in place, is
+// the passes run without saving or restoring device memory. A kernel that reads two buffers
+// and writes a third (k_fp64_accumulator) leaves every checksum as it was; the report and its
+// page say how it was replayed. k_saxpy, which updates y in place, is
 // what the option must not be used for: its checksum changes (the passes ran on their own
 // results), which shows that nothing was restored.
 TEST(GpuProfileReplayState, NoRestoreSkipsSaveAndRestoreAndSaysSo) {
@@ -116,11 +116,11 @@ TEST(GpuProfileReplayState, NoRestoreSkipsSaveAndRestoreAndSaysSo) {
   ASSERT_FALSE(expected.empty());
   ScratchDir dir;
   CommandResult separate = RunGpuscopeProfile(
-      dir, {"--replay-no-restore", "-k", "k_uncoalesced_stride33", "-c", "1"},
+      dir, {"--replay-no-restore", "-k", "k_fp64_accumulator", "-c", "1"},
       {ExampleBinary("metrics_kernels")}, kProfilerTimeoutSeconds);
   ASSERT_EQ(separate.exit_code, 0) << separate.Describe();
   EXPECT_EQ(ChecksumLines(separate.out), expected) << separate.Describe();
-  EXPECT_EQ(ProfilingLines(separate.err, "k_uncoalesced_stride33"), 1) << separate.err;
+  EXPECT_EQ(ProfilingLines(separate.err, "k_fp64_accumulator"), 1) << separate.err;
   EXPECT_NE(separate.out.find("Replay: kernel replay, L2 flushed before each pass "
                               "(--cache-control all), device memory NOT saved or restored"),
             std::string::npos)
