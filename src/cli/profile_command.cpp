@@ -364,6 +364,14 @@ bool PrintResults(const ProfileOptions& options, const std::vector<std::string>&
   bool ok = printed.ok();
   if (!printed.ok()) {
     CommandError(printed.status().message());
+  } else if (printed->profiled == 0 && options.replay_mode == "app-range") {
+    Say(options.nvtx_include.empty()
+            ? "Warning: no range was profiled: the program called no cudaProfilerStart/Stop "
+              "pair (or -s skipped them); name NVTX ranges with --nvtx-include"
+            : "Warning: no range was profiled: no NVTX range matched --nvtx-include " +
+                  JoinCommaList(options.nvtx_include) +
+                  " (or -s skipped them; a domain created before CUDA was initialised is "
+                  "not known by name)");
   } else if (printed->profiled == 0) {
     std::vector<std::string> seen = SeenKernelNames(reports, options.filter.kernel_name_base);
     std::string list;

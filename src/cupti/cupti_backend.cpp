@@ -116,7 +116,10 @@ class CuptiBackend : public inject::TracingBackend {
     IgnoreCallbacksFromNowOn();
     // Before CUDA tears its contexts down after us (a Numba program crashed at exit in CUPTI
     // with SASS patching still configured).
-    if (kernel_profiler_ != nullptr) kernel_profiler_->ReleaseSourcePasses();
+    if (kernel_profiler_ != nullptr) {
+      kernel_profiler_->AbandonOpenRange();
+      kernel_profiler_->ReleaseSourcePasses();
+    }
   }
 
   void AbandonInForkedChild() override {

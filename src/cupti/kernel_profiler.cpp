@@ -150,21 +150,7 @@ bool KernelProfiler::OnEnter(const LaunchCall& call, LaunchInFlight& launch) {
       cuptiActivityEnable(static_cast<CUpti_ActivityKind>(std::strtol(on, nullptr, 10)));
     }
   }
-  if (failure.empty()) {
-    std::string what;
-    std::string replay_problem;
-    CUptiResult r = context.BeginMeasurement(kernel, what, replay_problem);
-    // The profiler stays enabled after a failed step (see ContextRangeProfiler::Enable:
-    // never twice).
-    if (r == CUPTI_SUCCESS && !replay_problem.empty()) {
-      failure = {replay_problem, model::ProfileOutcome::kNotReplayable};
-    } else if (r != CUPTI_SUCCESS) {
-      failure = FailureOf(r, what);
-      if (failure.outcome == model::ProfileOutcome::kCountersUnavailable) {
-        context.FailForGood(failure);
-      }
-    }
-  }
+  if (failure.empty()) failure = BeginMeasurement(context, kernel, nullptr);
   if (!failure.empty()) {
     if (failure.outcome == model::ProfileOutcome::kCountersUnavailable) {
       SayUnavailableOnce(failure.message);
@@ -175,6 +161,24 @@ bool KernelProfiler::OnEnter(const LaunchCall& call, LaunchInFlight& launch) {
   launch.measuring = true;
   launch.context = &context;
   return true;
+}
+
+ProfileFailure KernelProfiler::BeginMeasurement(ContextRangeProfiler& context,
+                                                const inject::OwnedProfiledKernel& kernel,
+                                                const char* range_name) {
+  std::string what;
+  std::string replay_problem;
+  CUptiResult r = context.BeginMeasurement(kernel, what, replay_problem, range_name);
+  // The profiler stays enabled after a failed step (see ContextRangeProfiler::Enable: never
+  // twice).
+  if (r == CUPTI_SUCCESS) {
+    return replay_problem.empty()
+               ? ProfileFailure{}
+               : ProfileFailure{replay_problem, model::ProfileOutcome::kNotReplayable};
+  }
+  ProfileFailure failure = FailureOf(r, what);
+  if (failure.outcome == model::ProfileOutcome::kCountersUnavailable) context.FailForGood(failure);
+  return failure;
 }
 
 // Kernel replay by gpuscope's own passes (counter_passes.h), all inside the enter callback:
@@ -361,9 +365,12 @@ void KernelProfiler::ForgetContext(CUcontext context) {
 void KernelProfiler::OnLaunchCallback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                                       const CUpti_CallbackData& data) {
   if (app_range()) {
-    // Ranges are measured, not launches: a launch is only counted (its driver call's enter;
-    // the runtime call nests one).
-    if (domain == CUPTI_CB_DOMAIN_DRIVER_API && data.callbackSite == CUPTI_API_ENTER) {
+    // Ranges are measured, not launches: a launch is only counted, once (a runtime launch
+    // call nests a driver call, which is not counted again).
+    thread_local bool in_runtime_launch = false;
+    const bool enter = data.callbackSite == CUPTI_API_ENTER;
+    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) in_runtime_launch = enter;
+    if (enter && (domain == CUPTI_CB_DOMAIN_RUNTIME_API || !in_runtime_launch)) {
       kernel_launches_.fetch_add(1, std::memory_order_relaxed);
     }
     return;

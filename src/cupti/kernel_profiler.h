@@ -94,6 +94,9 @@ class KernelProfiler {
   void OnProfilerApiCallback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                              const CUpti_CallbackData& data);
   void OnNvtxCallback(CUpti_CallbackId cbid, const CUpti_NvtxData& data);
+  // The session ends: a range that began and never ended is said and recorded as not
+  // measured. Never throws.
+  void AbandonOpenRange();
 
   // From the subscriber's callback, for a kernel launch call (IsKernelLaunchCallback);
   // never throws.
@@ -135,6 +138,11 @@ class KernelProfiler {
     return config_.replay_mode == model::ReplayMode::kKernel &&
            (config_.flush_caches || !config_.restore_memory);
   }
+  // ContextRangeProfiler::BeginMeasurement; its failure (empty when it started) classified,
+  // and a context whose counters became unavailable failed for good.
+  ProfileFailure BeginMeasurement(ContextRangeProfiler& context,
+                                  const inject::OwnedProfiledKernel& kernel,
+                                  const char* range_name);
   void MeasureByOwnReplay(const LaunchCall& call, ContextRangeProfiler& context,
                           LaunchInFlight& launch);
   ContextRangeProfiler& ContextFor(CUcontext context, std::uint32_t device_id);

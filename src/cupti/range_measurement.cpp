@@ -22,6 +22,7 @@
 #include "cupti/own_replay_scope.h"
 #include "cupti/profile_progress.h"
 #include "inject/log.h"
+#include "inject/profiler_time.h"
 
 namespace gpuscope::cupti {
 
@@ -95,17 +96,7 @@ void KernelProfiler::BeginRange(const RangeBoundary& boundary, CUcontext api_con
   ProfileFailure failure = context.failure();
   if (failure.empty()) {
     SynchronizeForRange();
-    std::string what;
-    std::string replay_problem;
-    CUptiResult r = context.BeginMeasurement(range, what, replay_problem, boundary.name.c_str());
-    if (r == CUPTI_SUCCESS && !replay_problem.empty()) {
-      failure = {replay_problem, model::ProfileOutcome::kNotReplayable};
-    } else if (r != CUPTI_SUCCESS) {
-      failure = FailureOf(r, what);
-      if (failure.outcome == model::ProfileOutcome::kCountersUnavailable) {
-        context.FailForGood(failure);
-      }
-    }
+    failure = BeginMeasurement(context, range, boundary.name.c_str());
   }
   if (!failure.empty()) {
     if (failure.outcome == model::ProfileOutcome::kCountersUnavailable) {
@@ -146,15 +137,27 @@ void KernelProfiler::EndRange(const RangeBoundary& boundary) {
 
 void KernelProfiler::OnProfilerApiCallback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                                            const CUpti_CallbackData& data) {
+  // The runtime call around a driver boundary call, whose API record also holds the
+  // boundary's time (inject/profiler_time.h takes it out of both).
+  thread_local std::uint32_t runtime_call = 0;
   try {
+    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
+      runtime_call = data.callbackSite == CUPTI_API_ENTER ? data.correlationId : 0;
+    }
     RangeBoundary boundary = boundaries_.OnApiCallback(domain, cbid, data);
     if (boundary.kind == RangeBoundary::Kind::kNone) return;
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (boundary.kind == RangeBoundary::Kind::kBegin) {
-      BeginRange(boundary, data.context);
-    } else {
-      EndRange(boundary);
+    const model::Timestamp started = Now();
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (boundary.kind == RangeBoundary::Kind::kBegin) {
+        BeginRange(boundary, data.context);
+      } else {
+        EndRange(boundary);
+      }
     }
+    // The synchronisation and the profiler's steps are gpuscope's time, not the program's.
+    inject::NoteProfilerTime(runtime_call != 0 ? runtime_call : data.correlationId,
+                             data.correlationId, started, Now());
   } catch (...) {
     // Never into the program; the range is lost, said in the debug log only.
     inject::LogError("app-range: gpuscope failed internally at a range boundary; the range is not measured");
@@ -173,6 +176,21 @@ void KernelProfiler::OnNvtxCallback(CUpti_CallbackId cbid, const CUpti_NvtxData&
     }
   } catch (...) {
     inject::LogError("app-range: gpuscope failed internally at an NVTX range boundary; the range is not measured");
+  }
+}
+
+void KernelProfiler::AbandonOpenRange() {
+  try {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (open_range_ == nullptr) return;
+    std::unique_ptr<OpenRange> open = std::move(open_range_);
+    open->context->StopAfterFailure();
+    inject::OwnedProfiledKernel& range = open->result;
+    range.record.outcome = model::ProfileOutcome::kReplayFailed;
+    range.message = "the range began but had not ended when the program exited";
+    inject::LogError("range \"" + range.mangled_name + "\": " + range.message);
+    SubmitRange(range);
+  } catch (...) {
   }
 }
 

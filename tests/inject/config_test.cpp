@@ -198,6 +198,33 @@ TEST(InjectionConfigTest, ReplayRestoresMemoryUnlessTold) {
   EXPECT_NE(odd.warnings[0].find("GPUSCOPE_REPLAY_NO_RESTORE must be 0 or 1"), std::string::npos);
 }
 
+// --replay-mode app-range: the run's pass as for application replay, and the --nvtx-include
+// specs one per line; a bad spec profiles nothing and is named.
+TEST(InjectionConfigTest, AppRangeReadsItsPassAndNvtxSpecs) {
+  auto with = [](std::map<std::string, std::string> extra) {
+    extra["GPUSCOPE_PROFILE_METRICS"] = "dram__bytes.sum";
+    extra["GPUSCOPE_REPLAY_MODE"] = "app-range";
+    extra["GPUSCOPE_REPLAY_PASS"] = "1";
+    extra["GPUSCOPE_REPLAY_PASSES"] = "3";
+    extra["GPUSCOPE_REPLAY_DIR"] = "/tmp/replay";
+    return ReadInjectionConfig(From(extra));
+  };
+  InjectionConfig plain = with({});
+  EXPECT_TRUE(plain.warnings.empty());
+  EXPECT_EQ(plain.profile.replay_mode, model::ReplayMode::kAppRange);
+  EXPECT_EQ(plain.profile.app_pass, 1u);
+  EXPECT_EQ(plain.profile.app_passes, 3u);
+  EXPECT_TRUE(plain.profile.nvtx_include.empty());
+  InjectionConfig nvtx = with({{"GPUSCOPE_NVTX_INCLUDE", "solver/\nD@step"}});
+  EXPECT_TRUE(nvtx.warnings.empty());
+  EXPECT_TRUE(nvtx.profile.nvtx_include.Matches(NvtxRangeKind::kPushPop, "", "solver"));
+  EXPECT_TRUE(nvtx.profile.nvtx_include.Matches(NvtxRangeKind::kStartEnd, "D", "step"));
+  InjectionConfig bad = with({{"GPUSCOPE_NVTX_INCLUDE", "A/B/"}});
+  EXPECT_FALSE(bad.profile.enabled());
+  ASSERT_FALSE(bad.warnings.empty());
+  EXPECT_NE(bad.warnings[0].find("no kernel is profiled"), std::string::npos);
+}
+
 TEST(InjectionConfigTest, EmptyMetricsMeanTracingOnly) {
   InjectionConfig config = ReadInjectionConfig(
       From({{"GPUSCOPE_PROFILE_METRICS", ""}, {"GPUSCOPE_KERNEL_NAME", "k_saxpy"}}));
