@@ -143,7 +143,10 @@ TEST(ClockSamples, GpuPairUncertaintyRoundTripsAndOlderSchema3ReportsReadWithout
   // The table and view as schema 3 had them before GPU pairs.
   test::ExecSql(path,
                 "DROP VIEW clock_samples_v; "
-                "ALTER TABLE clock_samples DROP COLUMN gpu_uncertainty_ns; "
+                "CREATE TABLE old_samples AS SELECT id, cupti_ns, realtime_ns, monotonic_ns, "
+                "device_id, gpu_ns FROM clock_samples; "
+                "DROP TABLE clock_samples; "
+                "ALTER TABLE old_samples RENAME TO clock_samples; "
                 "CREATE VIEW clock_samples_v AS SELECT c.id, c.cupti_ns + t.ns AS cupti_ns, "
                 "c.realtime_ns, c.monotonic_ns, c.device_id, c.gpu_ns, "
                 "c.realtime_ns - (c.cupti_ns + t.ns) AS realtime_minus_cupti "

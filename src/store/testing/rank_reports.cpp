@@ -209,7 +209,8 @@ class RankWriter {
   // window around the clock kernel, half of it as uncertainty, the GPU's timer with its own
   // offset from the host's clock (700 ns + 100 ns per local rank) and a drift of kGpuDriftPpm.
   void Sample(std::int64_t commit, bool gpu_pair) {
-    const std::int64_t when = commit - 1'000;
+    // The GPU pair's window ends before the commit too.
+    const std::int64_t when = commit - 1'000 - (gpu_pair ? kGpuReadWindowNs + 200 : 0);
     model::ClockSampleRecord host;
     host.cupti_ns = Shifted(when);
     host.realtime_ns = static_cast<std::int64_t>(Shifted(when)) + kRealtimeReadNs;
