@@ -25,6 +25,7 @@
 #   graph      `gpuscope run --cuda-graph-trace graph` (d only)
 #   cuda-only  `gpuscope run --trace cuda` (no NVTX)
 #   backtrace  `gpuscope run --backtrace`, only when `gpuscope run --help` lists it
+#   gpu-metrics `gpuscope run --gpu-metrics` (issue 13: PM sampling at the default rate)
 #   profiler   torch.profiler, CPU + CUDA activities (b and c only)
 # Defaults: 15 repetitions, every workload, the variants untraced kernel copies runtime driver
 # gpuscope callback graph profiler (add others by name, e.g. --variants ...,backtrace).
@@ -41,7 +42,7 @@ set -uo pipefail
 source "$(dirname "$0")/bench-common.sh"
 
 all_variants=(untraced kernel copies runtime driver gpuscope activity callback graph cuda-only
-              backtrace profiler)
+              backtrace gpu-metrics profiler)
 reps=15
 only=a,b,c,d
 variants=untraced,kernel,copies,runtime,driver,gpuscope,callback,graph,profiler
@@ -105,6 +106,7 @@ applies() {
     activity|callback) has_option --api-capture || echo "this gpuscope has no --api-capture" ;;
     cuda-only) has_option '--trace' || echo "this gpuscope has no --trace" ;;
     backtrace) has_option --backtrace || echo "this gpuscope has no --backtrace (gpuscope run --help)" ;;
+    gpu-metrics) has_option --gpu-metrics || echo "this gpuscope has no --gpu-metrics (gpuscope run --help)" ;;
   esac
 }
 
@@ -138,6 +140,7 @@ run_one() {
     graph) command=("${gs[@]}" --cuda-graph-trace graph -- "${program[@]}") ;;
     cuda-only) command=("${gs[@]}" --trace cuda -- "${program[@]}") ;;
     backtrace) command=("${gs[@]}" --backtrace -- "${program[@]}") ;;
+    gpu-metrics) command=("${gs[@]}" --gpu-metrics -- "${program[@]}") ;;
     profiler) command=("${program[@]}" --profiler) ;;
   esac
   bench_time "$out" "$err" "${command[@]}" >/dev/null || exit 1

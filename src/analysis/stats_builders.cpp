@@ -11,15 +11,6 @@ namespace gpuscope::analysis {
 
 namespace {
 
-// One group's statistics with its row label(s), ready to sort.
-struct GroupStats {
-  std::vector<std::string> labels;  // the text column(s) at the end of the row
-  SampleStats stats;
-  // false: some of the values were only counted (API calls counted in aggregate,
-  // store/trace_scope_rows.h), so the median and deviation are unknown (printed blank).
-  bool spread_known = true;
-};
-
 void SortByTotal(std::vector<GroupStats>& groups) {
   std::sort(groups.begin(), groups.end(), [](const GroupStats& a, const GroupStats& b) {
     if (a.stats.total != b.stats.total) return a.stats.total > b.stats.total;

@@ -22,6 +22,9 @@ namespace gpuscope::analysis {
 struct GroupStats {
   std::vector<std::string> labels;  // the text column(s) at the end of the row
   SampleStats stats;
+  // false: some of the values were only counted (API calls counted in aggregate,
+  // store/trace_scope_rows.h), so the median and deviation are unknown (printed blank).
+  bool spread_known = true;
 };
 
 // The time tables share their layout: Time (%), Total Time (ns), <count>, Avg, Med, Min,
