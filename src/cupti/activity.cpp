@@ -242,6 +242,27 @@ bool TracingKindsEnabled() {
   return g_tracing_enabled;
 }
 
+SerialKernelRecords::SerialKernelRecords() {
+  std::lock_guard<std::mutex> lock(g_kinds_mutex);
+  // Only where kernel records are being taken (--trace may leave the GPU's work out).
+  if (!g_tracing_enabled || !g_scope.cuda_gpu) return;
+  // CUPTI refuses KERNEL while CONCURRENT_KERNEL is on: off first, back on if KERNEL fails.
+  cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+  if (cuptiActivityEnable(CUPTI_ACTIVITY_KIND_KERNEL) != CUPTI_SUCCESS) {
+    cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    return;
+  }
+  switched_ = true;
+}
+
+SerialKernelRecords::~SerialKernelRecords() {
+  if (!switched_) return;
+  std::lock_guard<std::mutex> lock(g_kinds_mutex);
+  // Back to concurrent records unless tracing stopped meanwhile (cudaProfilerStop).
+  cuptiActivityDisable(CUPTI_ACTIVITY_KIND_KERNEL);
+  if (g_tracing_enabled) cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+}
+
 Status FlushAll(bool forced) {
   return CuptiStatus(cuptiActivityFlushAll(forced ? CUPTI_ACTIVITY_FLAG_FLUSH_FORCED : 0),
                      forced ? "forced flush" : "flush");

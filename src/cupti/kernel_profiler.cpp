@@ -1,6 +1,5 @@
 #include "cupti/kernel_profiler.h"
 
-#include <cstdlib>
 #include <optional>
 #include <utility>
 
@@ -26,7 +25,8 @@ struct KernelProfiler::LaunchInFlight {
   ContextRangeProfiler* context = nullptr;
   inject::OwnedProfiledKernel kernel;
   std::uint32_t call_correlation_id = 0;  // the launch call whose callback decided
-  std::optional<TracingPause> experiment_pause;  // EXPERIMENT (issue 12, app replay count)
+  // Application replay: kernel records without CUPTI's instrumentation while measured.
+  std::optional<SerialKernelRecords> serial_kernels;
   std::unique_lock<std::mutex> lock;  // the profiler's, from enter to exit while measuring
 };
 
@@ -134,22 +134,8 @@ bool KernelProfiler::OnEnter(const LaunchCall& call, LaunchInFlight& launch) {
     MeasureByOwnReplay(call, context, launch);
     return true;
   }
-  if (failure.empty() && setup_.application_replay() &&
-      std::getenv("GPUSCOPE_EXPERIMENT_APP_PAUSE") != nullptr) {
-    launch.experiment_pause.emplace();  // EXPERIMENT: tracing off around the measured launch
-  }
-  if (const char* kinds = std::getenv("GPUSCOPE_EXPERIMENT_APP_DISABLE_KINDS");
-      failure.empty() && setup_.application_replay() && kinds != nullptr) {
-    for (const char* k = kinds; *k != 0;) {  // EXPERIMENT: these kinds off around the launch
-      char* end = nullptr;
-      long kind = std::strtol(k, &end, 10);
-      cuptiActivityDisable(static_cast<CUpti_ActivityKind>(kind));
-      k = *end == ',' ? end + 1 : end;
-    }
-    if (const char* on = std::getenv("GPUSCOPE_EXPERIMENT_APP_ENABLE_KINDS")) {
-      cuptiActivityEnable(static_cast<CUpti_ActivityKind>(std::strtol(on, nullptr, 10)));
-    }
-  }
+  // CUPTI's kernel timing code would be counted with the program's (activity.h).
+  if (failure.empty() && setup_.application_replay()) launch.serial_kernels.emplace();
   if (failure.empty()) failure = BeginMeasurement(context, kernel, nullptr);
   if (!failure.empty()) {
     if (failure.outcome == model::ProfileOutcome::kCountersUnavailable) {
@@ -218,6 +204,7 @@ void KernelProfiler::MeasureByOwnReplay(const LaunchCall& call, ContextRangeProf
 
 void KernelProfiler::SubmitUnmeasured(LaunchInFlight& launch, const ProfileFailure& failure,
                                       bool progress) {
+  launch.serial_kernels.reset();
   inject::OwnedProfiledKernel& kernel = launch.kernel;
   kernel.record.outcome = failure.outcome;
   kernel.message = failure.message;
@@ -293,18 +280,7 @@ void KernelProfiler::OnExit(const LaunchCall& call, LaunchInFlight& launch) {
   StopResult stopped;
   inject::LogDebug("launch returned");
   CUptiResult result = context.EndMeasurement(what, stopped);
-  launch.experiment_pause.reset();  // EXPERIMENT
-  if (const char* on = std::getenv("GPUSCOPE_EXPERIMENT_APP_ENABLE_KINDS")) {
-    cuptiActivityDisable(static_cast<CUpti_ActivityKind>(std::strtol(on, nullptr, 10)));
-  }
-  if (const char* kinds = std::getenv("GPUSCOPE_EXPERIMENT_APP_DISABLE_KINDS")) {
-    for (const char* k = kinds; *k != 0;) {  // EXPERIMENT
-      char* end = nullptr;
-      long kind = std::strtol(k, &end, 10);
-      cuptiActivityEnable(static_cast<CUpti_ActivityKind>(kind));
-      k = *end == ',' ? end + 1 : end;
-    }
-  }
+  launch.serial_kernels.reset();
   // This launch is done; the profiler goes once no other selected launch can still need it.
   if (selection_.FinishSelected()) {
     const SteadyClock::time_point disabling = SteadyClock::now();
@@ -406,6 +382,7 @@ void KernelProfiler::OnLaunchCallback(CUpti_CallbackDomain domain, CUpti_Callbac
     }
     launch.measuring = false;
     launch.context = nullptr;
+    launch.serial_kernels.reset();
     if (launch.lock.owns_lock()) launch.lock.unlock();
   }
 }

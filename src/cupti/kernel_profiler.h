@@ -45,6 +45,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "cupti/activity.h"
 #include "cupti/context_range_profiler.h"
 #include "cupti/counter_passes.h"
 #include "cupti/launch_selection.h"
@@ -123,6 +124,8 @@ class KernelProfiler {
     ContextRangeProfiler* context = nullptr;
     inject::OwnedProfiledKernel result;
     std::uint32_t launches_at_begin = 0;
+    // Kernel records without CUPTI's instrumentation inside the range (activity.h).
+    std::optional<SerialKernelRecords> serial_kernels;
   };
   void BeginRange(const RangeBoundary& boundary, CUcontext api_context);
   void EndRange(const RangeBoundary& boundary);

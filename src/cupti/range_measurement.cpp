@@ -110,6 +110,7 @@ void KernelProfiler::BeginRange(const RangeBoundary& boundary, CUcontext api_con
   }
   open->token = boundary.token;
   open->context = &context;
+  open->serial_kernels.emplace();  // CUPTI's kernel timing code would be counted (activity.h)
   open->launches_at_begin = kernel_launches_.load(std::memory_order_relaxed);
   open_range_ = std::move(open);
 }
