@@ -160,12 +160,6 @@ std::optional<int> CheckAndAnnounce(const ProfileOptions& options, const Profile
         "(and -s N to choose the range)");
     return kExitUsage;
   }
-  if (options.replay_mode == "application") {
-    // Measured on the H200: k_saxpy's smsp__inst_executed.sum came out 32% higher than by
-    // kernel replay and ncu, while its DRAM traffic and duration agreed.
-    Say("Warning: application replay is new: instruction counts have been seen to differ from "
-        "kernel replay's (times and memory traffic agreed); prefer kernel replay where it works");
-  }
   if (RunsPerPass(options) && plan.passes == 0) {
     CommandError("--replay-mode " + options.replay_mode +
                  " needs the number of passes before the start: give --chip (no GPU was found "
