@@ -9,7 +9,6 @@
 #include "cupti/elapsed_time.h"
 #include "cupti/launch_call.h"
 #include "cupti/launch_nesting.h"
-#include "cupti/own_replay_scope.h"
 #include "cupti/profile_progress.h"
 #include "inject/app_replay_store.h"
 #include "inject/log.h"
