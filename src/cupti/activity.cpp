@@ -246,7 +246,8 @@ SerialKernelRecords::SerialKernelRecords() {
   std::lock_guard<std::mutex> lock(g_kinds_mutex);
   // Only where kernel records are being taken (--trace may leave the GPU's work out).
   if (!g_tracing_enabled || !g_scope.cuda_gpu) return;
-  // CUPTI refuses KERNEL while CONCURRENT_KERNEL is on: off first, back on if KERNEL fails.
+  // Enabling KERNEL first left the kernel timing code in (H200, 2026-11-28: CUPTI keeps the
+  // two kinds apart), so CONCURRENT_KERNEL goes off first, and back on if KERNEL fails.
   cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
   if (cuptiActivityEnable(CUPTI_ACTIVITY_KIND_KERNEL) != CUPTI_SUCCESS) {
     cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
