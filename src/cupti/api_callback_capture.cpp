@@ -50,6 +50,13 @@ struct ThreadCapture {
   std::uint64_t outer_start = 0;  // of the outermost call in progress
   bool held = false;              // the starting thread's first calls are held (header)
   bool used_hot = false;
+  std::uint32_t handovers = 0;  // HandOverFull calls: slots before them are reused
+  // The runtime's prologue: driver calls it makes just before its own call, at depth 0
+  // (cuKernelGetName before each launch; inject/api_nesting.h). Appended, and taken back when
+  // a runtime call begins within kPrologueGapNs of the last one's end.
+  std::uint32_t prologue_from = kNotHeld;
+  std::uint32_t prologue_handovers = 0;
+  std::uint64_t prologue_end = 0;
   // Shared with the drains.
   std::mutex drain_mutex;
   std::atomic<std::uint32_t> written{0};       // calls[0, written) are complete
@@ -219,6 +226,7 @@ void HandOverFull(ThreadCapture& thread) {
   }
   thread.taken = 0;
   thread.written.store(0, std::memory_order_release);
+  ++thread.handovers;
 }
 
 void Append(ThreadCapture& thread, const CapturedCall& call) {
@@ -262,8 +270,37 @@ void ReleaseHeld(ThreadCapture& thread, bool keep) {
   thread.held_from.store(kNotHeld, std::memory_order_release);
 }
 
+// The runtime's prologue calls (inject/api_nesting.h IsRuntimePrologueCall) by callback id.
+bool IsRuntimePrologueCallback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid) {
+  return domain == CUPTI_CB_DOMAIN_DRIVER_API &&
+         (cbid == CUPTI_DRIVER_TRACE_CBID_cuKernelGetName ||
+          cbid == CUPTI_DRIVER_TRACE_CBID_cuLibraryGetKernel ||
+          cbid == CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadData);
+}
+
+// As api_nesting's prologue_gap_ns: the runtime's prologue ends at most this long before its
+// own call begins (0.2-8 us seen on the H200).
+constexpr std::uint64_t kPrologueGapNs = 10'000;
+
+// A call begins at depth 0 (`now`): the prologue calls appended before it were the runtime's
+// when it is a runtime call close enough, and are taken back unless a drain took them already.
+void SettlePrologue(ThreadCapture& thread, bool runtime_call, std::uint64_t now) {
+  const std::uint32_t from = thread.prologue_from;
+  thread.prologue_from = kNotHeld;
+  if (!runtime_call || now - thread.prologue_end > kPrologueGapNs ||
+      thread.handovers != thread.prologue_handovers) {
+    return;
+  }
+  std::lock_guard<std::mutex> lock(thread.drain_mutex);
+  if (thread.taken <= from && thread.written.load(std::memory_order_relaxed) > from &&
+      thread.held_from.load(std::memory_order_relaxed) == kNotHeld) {
+    thread.written.store(from, std::memory_order_release);
+  }
+}
+
 void ResetForReuse(ThreadCapture& thread) {
   thread.depth = 0;
+  thread.prologue_from = kNotHeld;
   thread.held = false;
   thread.used_hot = false;
   thread.any_hot.store(false);
@@ -377,6 +414,9 @@ void OnApiCallback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
   if (data.callbackSite == CUPTI_API_ENTER) {
     if (thread->depth++ == 0) {
       thread->outer_start = NowNs();
+      if (thread->prologue_from != kNotHeld) {
+        SettlePrologue(*thread, domain == CUPTI_CB_DOMAIN_RUNTIME_API, thread->outer_start);
+      }
       // A runtime call begins at depth 0: what was held came before it, the program's.
       if (thread->held && domain == CUPTI_CB_DOMAIN_RUNTIME_API) ReleaseHeld(*thread, true);
     }
@@ -399,6 +439,13 @@ void OnApiCallback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
     Count(*thread, slot, thread->outer_start, end);
   } else {
     Append(*thread, MakeCall(domain, cbid, data, thread->outer_start, end));
+    if (!thread->held && IsRuntimePrologueCallback(domain, cbid)) {
+      if (thread->prologue_from == kNotHeld) {
+        thread->prologue_from = thread->written.load(std::memory_order_relaxed) - 1;
+        thread->prologue_handovers = thread->handovers;
+      }
+      thread->prologue_end = end;
+    }
   }
 }
 

@@ -184,6 +184,32 @@ TEST(ApiCallbackCapture, DropsTheDriverCallsOfTheRuntimeCallThatInitialisedCuda)
   EXPECT_TRUE(sink.api_call_counts.empty());
 }
 
+// On CUDA 13 the runtime calls cuKernelGetName just before its launch call's own callbacks,
+// at depth 0 (seen on the H200: 2,000 cuKernelGetName counted as the program's in 2,000
+// launches). A prologue call followed at once by a runtime call is the runtime's and is taken
+// back; one the program follows with a driver call of its own stays.
+TEST(ApiCallbackCapture, TheRuntimesPrologueBeforeALaunchIsNotTheProgramsCall) {
+  RecordingSink sink;
+  CollectorHarness harness(sink);
+  BeginOnNewThread([](Caller&) {});
+  OnNewThread([](Caller& caller) {
+    for (std::uint32_t i = 0; i < 3; ++i) {
+      caller.Driver(CUPTI_DRIVER_TRACE_CBID_cuKernelGetName, 100 + 10 * i);
+      caller.Runtime(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 101 + 10 * i, [&] {
+        caller.Driver(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, 102 + 10 * i);
+      });
+    }
+    // The program's own (a Numba-like driver program): no runtime call follows.
+    caller.Driver(CUPTI_DRIVER_TRACE_CBID_cuKernelGetName, 200);
+    caller.Driver(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, 201);
+  });
+  cupti::DrainCapturedApiCalls(/*final=*/false);
+  harness.Commit();
+  EXPECT_EQ(CountByName(sink), (std::map<std::string, int>{{"cudaLaunchKernel", 3},
+                                                            {"cuKernelGetName", 1},
+                                                            {"cuLaunchKernel", 1}}));
+}
+
 TEST(ApiCallbackCapture, KeepsTheDriverCallsOfADriverProgram) {
   RecordingSink sink;
   CollectorHarness harness(sink);
