@@ -1,6 +1,7 @@
 // `gpuscope profile`'s options in Nsight Compute's spellings: each one sets what the
 // command reads, listings need no program, and bad values are one-line usage errors.
 #include "cli/profile_options.h"
+#include "profile_option_parsing.h"
 
 #include <gtest/gtest.h>
 
@@ -10,18 +11,8 @@
 namespace gpuscope::cli {
 namespace {
 
-StatusOr<ProfileOptions> Parse(std::vector<std::string> args) { return ParseProfileOptions(args); }
-
-// The error for `args`, checked to be one line; fails the test when they parse.
-std::string ErrorOf(std::vector<std::string> args) {
-  StatusOr<ProfileOptions> parsed = Parse(args);
-  EXPECT_FALSE(parsed.ok()) << "accepted: " << ::testing::PrintToString(args);
-  if (parsed.ok()) return {};
-  const std::string& message = parsed.status().message();
-  EXPECT_FALSE(message.empty());
-  EXPECT_EQ(message.find('\n'), std::string::npos) << message;
-  return message;
-}
+using testing::ErrorOf;
+using testing::Parse;
 
 TEST(ProfileOptions, FormatCsvIsTheSameAsCsvAndJsonIsRefused) {
   for (const char* spelling : {"--csv", "--format=csv"}) {

@@ -6,20 +6,13 @@
 #include <vector>
 
 #include "cli/profile_options.h"
+#include "profile_option_parsing.h"
 
 namespace gpuscope::cli {
 namespace {
 
-StatusOr<ProfileOptions> Parse(std::vector<std::string> args) { return ParseProfileOptions(args); }
-
-std::string ErrorOf(std::vector<std::string> args) {
-  StatusOr<ProfileOptions> parsed = Parse(args);
-  EXPECT_FALSE(parsed.ok()) << "accepted: " << ::testing::PrintToString(args);
-  if (parsed.ok()) return {};
-  const std::string& message = parsed.status().message();
-  EXPECT_EQ(message.find('\n'), std::string::npos) << message;
-  return message;
-}
+using testing::ErrorOf;
+using testing::Parse;
 
 TEST(ProfileRangeOptions, AppRangeWithProfilerRangesAndWithNvtxRanges) {
   StatusOr<ProfileOptions> plain = Parse({"--replay-mode", "app-range", "-c", "1", "--", "./app"});
