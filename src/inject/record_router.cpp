@@ -44,13 +44,19 @@ void RecordRouter::OnMemset(const model::MemsetRecord& record) {
 void RecordRouter::OnApiCall(const model::ApiCallRecord& record) {
   if (IsOwnReplayCall(record.correlation_id)) return SkipOwnReplay();
   SeeTimestamp(record.start);
-  model::ApiCallRecord with_stack = record;
-  if (call_stacks_ != nullptr) with_stack.stack_id = call_stacks_->TakeStackId(record.correlation_id);
+  nesting_.OnApiCall(Completed(record));
+}
+
+// What both kinds of API record get before they are written, by correlation id: the call's
+// host stack (--backtrace), and for the launch call of a profiled kernel the replay taken out
+// of its time (the profiler's, not the call's) and written once as an overhead record.
+model::ApiCallRecord RecordRouter::Completed(const model::ApiCallRecord& record) {
+  model::ApiCallRecord completed = record;
+  if (call_stacks_ != nullptr) completed.stack_id = call_stacks_->TakeStackId(record.correlation_id);
   std::optional<ProfilerInterval> replay = TakeProfilerTime(record.correlation_id);
-  if (!replay) return nesting_.OnApiCall(with_stack);
-  // The launch call of a profiled kernel: the replay is the profiler's time, not the call's.
-  model::ApiCallRecord trimmed = WithoutProfilerTime(with_stack, *replay);
-  if (replay->outermost && trimmed.end != record.end) {
+  if (!replay) return completed;
+  completed = WithoutProfilerTime(completed, *replay);
+  if (replay->outermost && completed.end != record.end) {
     model::OverheadRecord overhead;
     overhead.start = replay->start;
     overhead.end = replay->end;
@@ -60,7 +66,7 @@ void RecordRouter::OnApiCall(const model::ApiCallRecord& record) {
     overhead.name = "gpuscope replay of a profiled launch";
     sink_.OnOverhead(overhead);
   }
-  nesting_.OnApiCall(trimmed);
+  return completed;
 }
 
 void RecordRouter::OnStream(const model::StreamRecord& record) {
@@ -72,9 +78,7 @@ void RecordRouter::OnStream(const model::StreamRecord& record) {
 void RecordRouter::OnTopLevelApiCall(const model::ApiCallRecord& record) {
   if (IsOwnReplayCall(record.correlation_id)) return SkipOwnReplay();
   SeeTimestamp(record.start);
-  model::ApiCallRecord with_stack = record;
-  if (call_stacks_ != nullptr) with_stack.stack_id = call_stacks_->TakeStackId(record.correlation_id);
-  sink_.OnApiCall(with_stack, /*nested_in_runtime=*/false);
+  sink_.OnApiCall(Completed(record), /*nested_in_runtime=*/false);
 }
 
 void RecordRouter::OnApiCallCount(const model::ApiCallCountRecord& record) {

@@ -68,6 +68,8 @@ class RecordRouter {
   const model::CollectionCounters& counters() const { return counters_; }
 
  private:
+  // The record with its stack id and without a profiled launch's replay time (the .cpp says).
+  model::ApiCallRecord Completed(const model::ApiCallRecord& record);
   // A record of gpuscope's own replay of a launch (inject/own_replay_calls.h).
   void SkipOwnReplay() { ++counters_.own_replay_records; }
   void WriteNewStacks();
