@@ -349,6 +349,13 @@ std::string ReportWriter::LossSummary() const {
 }
 
 bool ReportWriter::Step(sqlite3_stmt* stmt, const char* what) {
+  // After the first failure nothing but the loss account (RecordLoss) is written: a write
+  // outside any transaction (a new name, a meta key) would commit on its own and take the
+  // room that the account and the fold of the log need.
+  if (!status_.ok()) {
+    sqlite3_reset(stmt);
+    return false;
+  }
   int rc = sqlite3_step(stmt);
   sqlite3_reset(stmt);
   if (rc == SQLITE_DONE || rc == SQLITE_ROW) return true;
