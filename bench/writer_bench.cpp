@@ -37,6 +37,9 @@ class NullSink final : public gpuscope::model::RecordSink {
   void OnMemset(const gpuscope::model::MemsetRecord&) override {}
   void OnApiCall(const gpuscope::model::ApiCallRecord& r, bool) override { checksum += r.end; }
   void OnMemory(const gpuscope::model::MemoryRecord&) override {}
+  void OnTraceScope(const gpuscope::model::TraceScopeRecord&) override {}
+  void OnApiCallCount(const gpuscope::model::ApiCallCountRecord&) override {}
+  void OnGraphLaunch(const gpuscope::model::GraphLaunchRecord&) override {}
   void OnSync(const gpuscope::model::SyncRecord&) override {}
   void OnNvtx(const gpuscope::model::NvtxRecord&) override {}
   void OnOverhead(const gpuscope::model::OverheadRecord&) override {}

@@ -131,4 +131,12 @@ inline constexpr std::string_view kRankMarkerKernel = "rankMarker(int, int*)";
 inline constexpr std::string_view kRankWorkKernel = "rankWork(float*, int, int)";
 inline constexpr std::string_view kRankBarrierFileArgument = "--barrier-file";
 
+// range_kernels (`profile --replay-mode app-range`): one warm-up launch, then a
+// cudaProfilerStart/Stop range of kRangeProfilerKernels dependent launches, then an NVTX
+// push/pop range kRangeNvtxName of kRangeNvtxKernels, then one launch after both. In launch
+// order from 0: warm-up 0, the profiler range 1..3, the NVTX range 4..7, the last 8.
+inline constexpr int kRangeProfilerKernels = 3;
+inline constexpr int kRangeNvtxKernels = 4;
+inline constexpr std::string_view kRangeNvtxName = "dependent_steps";
+
 }  // namespace gpuscope::examples

@@ -1,6 +1,10 @@
 // graph_replay: captures one memset and K kernels on a stream into a CUDA graph,
 // instantiates it once and launches it R times. Every kernel and memset that runs comes
 // from the graph, so every one of them must carry the graph's id in the report.
+// `graph_replay [R]`: R launches instead of the tests' few, timed: also prints "launches <R>"
+// and "loop_ns <wall time of the launches and the final synchronize>" (the graph-replay loop
+// of scripts/bench-tracer-cost.sh).
+#include <chrono>
 #include <cstdio>
 #include <vector>
 
@@ -14,7 +18,13 @@ __global__ void graphStep(int* data, int n, int increment) {
   if (i < n) data[i] += increment;
 }
 
-int main() {
+int main(int argc, char** argv) {
+  if (argc > 2) {
+    std::fprintf(stderr, "usage: graph_replay [launches]\n");
+    return ex::kExitUsage;
+  }
+  const long launches =
+      argc == 2 ? ex::ParsePositiveArg(argv[1], "graph_replay [launches]") : ex::kGraphLaunches;
   constexpr int kBlock = 256;
   constexpr int kN = ex::kGraphElements;
   int* data = nullptr;
@@ -34,8 +44,15 @@ int main() {
   cudaGraphExec_t exec;
   CHECK_CUDA(cudaGraphInstantiate(&exec, graph, 0));
 
-  for (int r = 0; r < ex::kGraphLaunches; ++r) CHECK_CUDA(cudaGraphLaunch(exec, stream));
+  // Upload the graph first so that the timed loop holds launches only.
+  CHECK_CUDA(cudaGraphUpload(exec, stream));
   CHECK_CUDA(cudaStreamSynchronize(stream));
+  const auto loop_start = std::chrono::steady_clock::now();
+  for (long r = 0; r < launches; ++r) CHECK_CUDA(cudaGraphLaunch(exec, stream));
+  CHECK_CUDA(cudaStreamSynchronize(stream));
+  const long long loop_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                std::chrono::steady_clock::now() - loop_start)
+                                .count();
 
   // The memset restarts every replay, so the result is the sum of one replay's increments.
   std::vector<int> host(kN);
@@ -51,6 +68,7 @@ int main() {
   CHECK_CUDA(cudaGraphDestroy(graph));
   CHECK_CUDA(cudaStreamDestroy(stream));
   CHECK_CUDA(cudaFree(data));
-  std::printf("graph_replay: %d kernels x %d launches ok\n", ex::kGraphKernels, ex::kGraphLaunches);
+  std::printf("graph_replay: %d kernels x %ld launches ok\n", ex::kGraphKernels, launches);
+  if (argc == 2) std::printf("launches %ld\nloop_ns %lld\n", launches, loop_ns);
   return 0;
 }

@@ -14,7 +14,8 @@ cd "$(dirname "$0")/.."
 rm -rf build-device
 mkdir -p build-device && tar -C build --exclude="*.o" --exclude="*.a" --exclude=".ninja_*" \
   --exclude=layer_checks -cf - . | tar -C build-device -xf -
-find build-device -type f \( -perm -u+x -o -name '*.so' \) -exec sh -c \
+# backtrace_sites keeps its symbols and line table: the GPU test symbolises its launch sites.
+find build-device -type f \( -perm -u+x -o -name '*.so' \) ! -name backtrace_sites -exec sh -c \
   'file -b "$1" | grep -q ELF && strip --strip-unneeded "$1"' _ {} \;
 du -sh build-device
 if [ "${1:-}" = "--gpu-suite" ]; then

@@ -11,7 +11,9 @@ mode=${1:-all}
 # chromium: the viewer's browser tests (tests/viewer-ui) drive Debian's Chromium.
 # python3-pandas, -dask, -distributed, -pytest: the Python package (python/gpuscope: reports as
 # DataFrames, the multi-rank analyses on Dask) and its tests, for Debian's /usr/bin/python3.
-packages=(cmake ninja-build g++ pkg-config libsqlite3-dev sqlite3 zlib1g-dev libgtest-dev libgmock-dev python3
+# libdw-dev, libbz2-dev: elfutils, which symbolizes `--backtrace`'s native frames (linked
+# statically, with the bzip2 it reads compressed debug sections with).
+packages=(cmake ninja-build g++ pkg-config libsqlite3-dev sqlite3 zlib1g-dev libgtest-dev libgmock-dev python3 libdw-dev libbz2-dev
           chromium python3-pandas python3-dask python3-distributed python3-pytest)
 missing=()
 for p in "${packages[@]}"; do

@@ -132,8 +132,11 @@ class Report:
     def _read_event_table(self, table):
         selects = ["t.id"]
         joins = []
+        # Columns newer than the report (api_calls.stack_id before schema version 4) read as
+        # NULL, as the C++ reader selects them.
+        present = set(self._connection.table_columns(table.name))
         for column in table.columns:
-            source = f't."{column.name}"'
+            source = f't."{column.name}"' if column.name in present else "NULL"
             if column.stored in ("name", "optional_name", "kernel_name"):
                 alias = f"s_{column.name}"
                 joins.append(f'LEFT JOIN strings {alias} ON {alias}.id = {source}')
@@ -166,6 +169,10 @@ class Report:
                     ["" if v is None else v for v in values[position]], dtype=object)
             elif column.stored == "writer_flag":
                 data[column.name] = _integers(list(values[position]), where, False) != 0
+            elif column.stored == "optional_integer":
+                # NULL: none (api_calls.stack_id without a --backtrace stack), 0 as in C++.
+                data[column.name] = _integers(
+                    [0 if v is None else v for v in values[position]], where, False)
             else:
                 data[column.name] = _integers(list(values[position]), where, False)
             position += 1

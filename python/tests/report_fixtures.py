@@ -78,7 +78,7 @@ class ReportFile:
 
     def _insert(self, table, values):
         # Buffered per table and column list, inserted with executemany at close: a
-        # benchmark-sized set (scripts/bench-ranks-python.sh) takes minutes, not hours.
+        # benchmark-sized set (scripts/bench-ranks.sh) takes minutes, not hours.
         self.pending.setdefault((table, tuple(values)), []).append(tuple(values.values()))
 
     def add_api_call(self, name, start, correlation, nested=0, domain=1):
@@ -211,7 +211,7 @@ def write_rank_reports(job, directory, schema):
 
 def main(argv=None):
     """python3 report_fixtures.py -o DIR [--ranks N] [--kernels-per-rank N] ...: a synthetic
-    job for scripts/bench-ranks-python.sh when bench/make_rank_reports is not built."""
+    job for scripts/bench-ranks.sh when bench/make_rank_reports is not built."""
     import argparse
     parser = argparse.ArgumentParser()
     parser.add_argument("-o", dest="directory", required=True)

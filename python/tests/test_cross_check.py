@@ -12,6 +12,7 @@ import json
 import os
 import subprocess
 
+import pandas as pd
 import pytest
 
 import gpuscope
@@ -26,8 +27,9 @@ def gpuscope_json(*arguments):
 
 
 def as_records(frame):
-    """DataFrame rows as lists of plain values (None for a missing rank)."""
-    return [[None if v is None or v != v else (int(v) if isinstance(v, (int,)) or
+    """DataFrame rows as lists of plain values (None for a missing rank or GPU column: pd.NA,
+    whose truth value is an error)."""
+    return [[None if pd.isna(v) else (int(v) if isinstance(v, (int,)) or
              hasattr(v, "__index__") else v) for v in row]
             for row in frame.astype(object).itertuples(index=False)]
 

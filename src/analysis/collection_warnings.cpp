@@ -5,6 +5,7 @@
 
 #include "analysis/sticky_error_note.h"
 #include "analysis/units.h"
+#include "model/overhead_kinds.h"
 #include "store/event_tables.h"
 
 namespace gpuscope::analysis {
@@ -103,6 +104,18 @@ std::vector<std::string> LossWarnings(const CollectionState& state) {
                        "(CUPTI's SASS patching counts nothing while tracing is on); work other "
                        "threads did then is not in the trace");
   }
+  if (counters.stacks_dropped > 0) {
+    warnings.push_back(Counted(counters.stacks_dropped, "CUDA call", "CUDA calls") +
+                       " had no call stack recorded (--backtrace: a table in the traced process "
+                       "was full)");
+  }
+  if (state.profiler_replay_ns > 0) {
+    char ms[32];
+    std::snprintf(ms, sizeof ms, "%.1f", static_cast<double>(state.profiler_replay_ns) / 1e6);
+    warnings.push_back(std::string("gpuscope's replay of profiled launches took ") + ms +
+                       " ms inside their launch calls; it is shown as profiler time "
+                       "(overheads), not as the program's API time");
+  }
   return warnings;
 }
 
@@ -119,6 +132,14 @@ std::vector<std::string> CollectionWarnings(const store::ReportReader& report) {
   state.closed_by_writer = report.closed_by_writer();
   state.tracing_start = report.process().start;
   state.last_flush = report.process().end;
+  // The replay rows are few (one per profiled launch); a table that cannot be read only
+  // costs this line.
+  (void)report.ForEachOverhead([&](const model::OverheadRecord& overhead) {
+    if (overhead.overhead_kind == model::kGpuscopeReplayOverheadKind) {
+      state.profiler_replay_ns += overhead.end - overhead.start;
+    }
+    return true;
+  });
   std::vector<std::string> warnings;
   // Why a crashed run ended comes first. A report whose api_calls cannot be queried says so
   // through the readers of that table; here it only lacks this line.

@@ -29,6 +29,9 @@ struct CollectionState {
   // crashed), even if the launcher finalised the report since. nullopt: not recorded
   // (reports of older gpuscope versions), no warning.
   std::optional<bool> closed_by_writer;
+  // ns of gpuscope's replay of profiled launches, taken out of their launch calls' API time
+  // (overheads of model::kGpuscopeReplayOverheadKind).
+  std::uint64_t profiler_replay_ns = 0;
   model::Timestamp tracing_start = 0;  // ProcessInfo::start
   model::Timestamp last_flush = 0;     // ProcessInfo::end; 0 if never flushed
 };

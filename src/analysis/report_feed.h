@@ -6,6 +6,7 @@
 #include "analysis/time_window.h"
 #include "model/records.h"
 #include "store/report_reader.h"
+#include "store/trace_scope_rows.h"
 #include "util/status.h"
 
 namespace gpuscope::analysis {
@@ -44,6 +45,20 @@ Status FeedApiCalls(const store::ReportReader& report, Builder& builder,
     if (window.Overlaps(row.record.start, row.record.end)) builder.AddApiCall(row);
     return true;
   });
+}
+
+// Builder::AddApiCallCount(const store::ApiCallCountRow&) for every row of api_call_counts
+// (--api-capture callback's hot calls) whose calls overlap `window` (a row covers every call
+// of its thread and function, so a window that cuts it keeps it whole).
+template <typename Builder>
+Status FeedApiCallCounts(const store::ReportReader& report, Builder& builder,
+                         const TimeWindow& window = {}) {
+  StatusOr<std::vector<store::ApiCallCountRow>> rows = store::ReadApiCallCounts(report);
+  if (!rows.ok()) return rows.status();
+  for (const store::ApiCallCountRow& row : *rows) {
+    if (window.Overlaps(row.record.first_start, row.record.last_end)) builder.AddApiCallCount(row);
+  }
+  return Status();
 }
 
 }  // namespace gpuscope::analysis

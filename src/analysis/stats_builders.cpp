@@ -11,12 +11,6 @@ namespace gpuscope::analysis {
 
 namespace {
 
-// One group's statistics with its row label(s), ready to sort.
-struct GroupStats {
-  std::vector<std::string> labels;  // the text column(s) at the end of the row
-  SampleStats stats;
-};
-
 void SortByTotal(std::vector<GroupStats>& groups) {
   std::sort(groups.begin(), groups.end(), [](const GroupStats& a, const GroupStats& b) {
     if (a.stats.total != b.stats.total) return a.stats.total > b.stats.total;
@@ -28,8 +22,8 @@ StatsCell Integer(std::uint64_t value) { return IntegerCell(value); }
 StatsCell Decimal(double value) { return DecimalCell(value); }
 StatsCell Text(const std::string& value) { return TextCell(value); }
 
-// The time tables share their layout: Time (%), Total Time (ns), <count>, Avg, Med, Min,
-// Max, StdDev (ns), then the label columns.
+}  // namespace
+
 StatsTable TimeTable(std::string title, std::string name, std::string subject,
                      const std::string& count_header, const std::vector<std::string>& labels,
                      std::vector<GroupStats> groups) {
@@ -48,11 +42,14 @@ StatsTable TimeTable(std::string title, std::string name, std::string subject,
     std::vector<StatsCell> row = {Decimal(percent), Integer(s.total),  Integer(s.count),
                                   Decimal(s.mean),  Decimal(s.median), Integer(s.min),
                                   Integer(s.max),   Decimal(s.stddev)};
+    if (!group.spread_known) row[4] = row[7] = EmptyCell();
     for (const std::string& label : group.labels) row.push_back(Text(label));
     table.rows.push_back(std::move(row));
   }
   return table;
 }
+
+namespace {
 
 // Statistics of every non-empty group; `style`, when given, is a label column of its own
 // in front of the name (nvtx_sum's Style).
@@ -126,9 +123,34 @@ void ApiSumBuilder::AddApiCall(const store::ApiCallRow& row) {
               row.record.end - row.record.start);
 }
 
+void ApiSumBuilder::AddApiCallCount(const store::ApiCallCountRow& row) {
+  const std::size_t group = groups_.names().GroupForId(row.name_id, row.name);
+  if (group >= counted_.size()) counted_.resize(group + 1);
+  AddCounted(counted_[group], row.record);
+}
+
 StatsTable ApiSumBuilder::Build() {
+  // The recorded calls' statistics, with the counted calls of the same names added in.
+  std::vector<GroupStats> groups;
+  const std::size_t names = std::max(groups_.size(), counted_.size());
+  for (std::size_t group = 0; group < names; ++group) {
+    const bool sampled = group < groups_.size() && !groups_.samples(group).empty();
+    const bool counted = group < counted_.size() && counted_[group].count > 0;
+    if (!sampled && !counted) continue;
+    SampleStats stats;
+    if (sampled) stats = ComputeSampleStats(groups_.samples(group));
+    if (counted) {
+      const RunningStats& more = counted_[group];
+      stats.min = sampled ? std::min(stats.min, more.min) : more.min;
+      stats.max = std::max(stats.max, more.max);
+      stats.count += more.count;
+      stats.total += more.total;
+      stats.mean = static_cast<double>(stats.total) / static_cast<double>(stats.count);
+    }
+    groups.push_back({{groups_.names().name(group)}, stats, /*spread_known=*/!counted});
+  }
   return TimeTable("CUDA API Summary", "cuda_api_sum", "CUDA API data", "Num Calls", {"Name"},
-                   Summarize(groups_));
+                   std::move(groups));
 }
 
 void MemOpsBuilder::AddMemcpy(const model::MemcpyRecord& record) {

@@ -9,12 +9,29 @@
 #include <string>
 #include <vector>
 
+#include "analysis/duration_stats.h"
 #include "analysis/name_groups.h"
 #include "analysis/stats_table.h"
 #include "model/records.h"
 #include "store/report_reader.h"
+#include "store/trace_scope_rows.h"
 
 namespace gpuscope::analysis {
+
+// One group's statistics with its row label(s), ready to sort.
+struct GroupStats {
+  std::vector<std::string> labels;  // the text column(s) at the end of the row
+  SampleStats stats;
+  // false: some of the values were only counted (API calls counted in aggregate,
+  // store/trace_scope_rows.h), so the median and deviation are unknown (printed blank).
+  bool spread_known = true;
+};
+
+// The time tables share their layout: Time (%), Total Time (ns), <count>, Avg, Med, Min,
+// Max, StdDev (ns), then the label columns; the groups largest total first.
+StatsTable TimeTable(std::string title, std::string name, std::string subject,
+                     const std::string& count_header, const std::vector<std::string>& labels,
+                     std::vector<GroupStats> groups);
 
 // Samples (durations or sizes) per named group.
 class SampleGroups {
@@ -63,10 +80,14 @@ class ApiSumBuilder {
  public:
   void BeginReport() { groups_.names().BeginReport(); }
   void AddApiCall(const store::ApiCallRow& row);
+  // Hot calls counted in aggregate (api_call_counts): added to their names' rows, whose
+  // median and deviation are then unknown.
+  void AddApiCallCount(const store::ApiCallCountRow& row);
   StatsTable Build();
 
  private:
   SampleGroups groups_;
+  std::vector<RunningStats> counted_;  // by name group
 };
 
 // cuda_gpu_mem_time_sum and cuda_gpu_mem_size_sum: copies by kind, and memsets.

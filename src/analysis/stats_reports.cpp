@@ -5,6 +5,7 @@
 #include <functional>
 #include <string>
 
+#include "analysis/callsite_stats.h"
 #include "analysis/gpu_metrics_summary.h"
 #include "analysis/nvtx_projection.h"
 #include "analysis/report_feed.h"
@@ -37,6 +38,7 @@ StatusOr<StatsTable> ApiSum(const Reports& reports, const TimeWindow& window) {
   for (const store::ReportReader* report : reports) {
     builder.BeginReport();
     GPUSCOPE_RETURN_IF_ERROR(FeedApiCalls(*report, builder, window));
+    GPUSCOPE_RETURN_IF_ERROR(FeedApiCallCounts(*report, builder, window));
   }
   return builder.Build();
 }
@@ -86,7 +88,7 @@ StatusOr<StatsTable> WholeReportsOnly(const Reports& reports, const TimeWindow& 
 }
 
 // nsys's default order for the CUDA and NVTX reports, then the other reports it has.
-constexpr std::array<StatsReport, 11> kStatsReports = {{
+constexpr std::array<StatsReport, 12> kStatsReports = {{
     {"cuda_gpu_kern_sum", KernelSum},
     {"cuda_api_sum", ApiSum},
     {"cuda_gpu_mem_time_sum", MemTimeSum},
@@ -97,6 +99,7 @@ constexpr std::array<StatsReport, 11> kStatsReports = {{
     {"nvtx_gpu_proj_sum", WholeReportsOnly<BuildNvtxGpuProjectionSum>},
     {"cuda_gpu_trace", WholeReportsOnly<BuildGpuTraceTable>},
     {"cuda_api_trace", WholeReportsOnly<BuildApiTraceTable>},
+    {"cuda_gpu_kern_callsite_sum", WholeReportsOnly<BuildKernelCallSiteSum>},
     {"gpu_metrics_sum", WholeReportsOnly<BuildGpuMetricsSum>},
 }};
 

@@ -15,7 +15,8 @@ namespace gpuscope::analysis {
 
 // cuda_gpu_kern_sum, cuda_api_sum, cuda_gpu_mem_time_sum, cuda_gpu_mem_size_sum, nvtx_sum,
 // cuda_gpu_kern_gb_sum, nvtx_kern_sum, nvtx_gpu_proj_sum (nvtx_projection.h), cuda_gpu_trace,
-// cuda_api_trace (trace_tables.h), gpu_metrics_sum (gpu_metrics_summary.h).
+// cuda_api_trace (trace_tables.h), cuda_gpu_kern_callsite_sum (callsite_stats.h),
+// gpu_metrics_sum (gpu_metrics_summary.h).
 const std::vector<std::string>& StatsReportNames();
 
 // One nsys-style table (with Med and StdDev, the sample standard deviation), aggregated

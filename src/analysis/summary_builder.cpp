@@ -67,6 +67,12 @@ void NvprofSummaryBuilder::AddApiCall(const store::ApiCallRow& row) {
   AddTo(api_calls_, api_names_.GroupForId(row.name_id, call.name), call.end - call.start);
 }
 
+void NvprofSummaryBuilder::AddApiCallCount(const store::ApiCallCountRow& row) {
+  const std::size_t group = api_names_.GroupForId(row.name_id, row.name);
+  if (group >= api_calls_.size()) api_calls_.resize(group + 1);
+  AddCounted(api_calls_[group], row.record);
+}
+
 NvprofSummary NvprofSummaryBuilder::Build() const {
   NvprofSummary summary;
   summary.untimed_gpu_activities = untimed_;

@@ -12,6 +12,7 @@
 #include "analysis/name_groups.h"
 #include "model/records.h"
 #include "store/report_reader.h"
+#include "store/trace_scope_rows.h"
 
 namespace gpuscope::analysis {
 
@@ -29,6 +30,10 @@ struct NvprofSummary {
   // Rows left out because they carry no timestamps (or an end before their start).
   std::uint64_t untimed_gpu_activities = 0;
   std::uint64_t untimed_api_calls = 0;
+  // Whether any report traced them (meta.trace, --trace): a section that was not traced is
+  // "not traced", not "none".
+  bool gpu_activities_traced = true;
+  bool api_calls_traced = true;
 };
 
 class NvprofSummaryBuilder {
@@ -43,6 +48,8 @@ class NvprofSummaryBuilder {
   void AddMemcpy(const model::MemcpyRecord& record);
   void AddMemset(const model::MemsetRecord& record);
   void AddApiCall(const store::ApiCallRow& row);
+  // Hot calls counted in aggregate (api_call_counts), added to their names' rows.
+  void AddApiCallCount(const store::ApiCallCountRow& row);
 
   NvprofSummary Build() const;
 
@@ -59,6 +66,15 @@ class NvprofSummaryBuilder {
   NameGroups api_names_;
   std::vector<RunningStats> api_calls_;
 };
+
+// Adds calls that were only counted (api_call_counts) to `stats`.
+inline void AddCounted(RunningStats& stats, const model::ApiCallCountRecord& counted) {
+  if (counted.calls == 0) return;
+  stats.count += counted.calls;
+  stats.total += counted.total_ns;
+  if (counted.min_ns < stats.min) stats.min = counted.min_ns;
+  if (counted.max_ns > stats.max) stats.max = counted.max_ns;
+}
 
 // nvprof counts only the outermost API call: runtime calls, and driver calls that a
 // runtime call did not make on the program's behalf.

@@ -36,6 +36,10 @@ std::vector<std::string> BuildChildEnvironment(const std::vector<std::string>& c
       {kReportPermissionsVariable, std::string(ReportPermissionsName(settings.report_permissions))},
       {kProfileFromStartVariable, FlagValue(settings.profile_from_start)},
       {kQuietVariable, FlagValue(settings.quiet)},
+      {kTraceVariable, TraceListName(settings.trace)},
+      {kApiCaptureVariable, std::string(ApiCaptureName(settings.trace.api_capture))},
+      {kCudaGraphTraceVariable, std::string(CudaGraphTraceName(settings.trace.cuda_graph_trace))},
+      {kBacktraceVariable, FlagValue(settings.backtrace)},
       {kManifestVariable, settings.manifest_path},
       {kGpuMetricsSetVariable, settings.gpu_metrics_set},
       {kGpuMetricsFrequencyVariable, settings.gpu_metrics_set.empty()

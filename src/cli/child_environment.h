@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "util/report_permissions.h"
+#include "util/trace_scope.h"
 
 namespace gpuscope::cli {
 
@@ -21,6 +22,8 @@ struct ChildEnvironmentSettings {
   ReportPermissions report_permissions = kDefaultReportPermissions;
   bool profile_from_start = true;
   bool quiet = false;  // the injection prints no banner on the program's stderr
+  TraceScope trace;    // GPUSCOPE_TRACE, GPUSCOPE_API_CAPTURE, GPUSCOPE_CUDA_GRAPH_TRACE
+  bool backtrace = false;  // --backtrace: host call stacks of launches, copies and syncs
   // Source counters are collected: the JIT compilers' line-table switches
   // (contract::kLineInfoDefaults) are added where the user's environment has none.
   bool jit_line_info = false;

@@ -19,8 +19,8 @@ enum DiffOptionId { kFormat, kCsv, kMatch, kFailOn, kAll, kHelp };
 constexpr OptionSpec kDiffOptions[] = {
     FormatOption(kFormat, "column|csv|json"),
     CsvOption(kCsv),
-    {kMatch, "match", 0, "name|name+config",
-     "pair kernels by name (default; shows grid/block changes) or by name, grid and block"},
+    {kMatch, "match", 0, "name|name+config|name+callsite",
+     "pair kernels by name (default), by name, grid and block, or by name and --backtrace call site"},
     {kFailOn, "fail-on", 0, "regression",
      "exit 3 when a kernel's or NVTX range's GPU time got worse beyond noise"},
     {kAll, "all", 0, "",
@@ -52,7 +52,7 @@ Status Apply(const ParsedOption& option, DiffOptions& options) {
     case kMatch: {
       std::optional<analysis::diff::MatchBy> match = analysis::diff::ParseMatchBy(option.value);
       if (!match) {
-        return Status::Error("option '--match' expects name or name+config, not '" +
+        return Status::Error("option '--match' expects name, name+config or name+callsite, not '" +
                              option.value + "'");
       }
       options.match = *match;
@@ -142,7 +142,8 @@ int DiffCommand(std::span<const std::string> args) {
 }
 
 std::string DiffUsage() {
-  return "Usage: gpuscope diff [--match name|name+config] [--format column|csv|json | --csv]\n"
+  return "Usage: gpuscope diff [--match name|name+config|name+callsite]\n"
+         "                     [--format column|csv|json | --csv]\n"
          "                     [--fail-on regression] [--all] BEFORE AFTER\n"
          "\n"
          "Compares the kernels of two reports (gpuscope run or gpuscope profile), paired by\n"

@@ -1,5 +1,7 @@
 #include "cli/process_report_printer.h"
 
+#include "cli/stack_symbolization.h"
+
 #include <memory>
 
 #include "analysis/collection_warnings.h"
@@ -48,6 +50,10 @@ bool PrintProcessReport(const ManifestEntry& entry, const RunOptions& options,
   const long pid = entry.pid;
   std::string shown_path = DisplayPath(entry.report_path, working_directory);
   Status finalized = store::FinalizeReport(entry.report_path);
+  if (finalized.ok() && options.backtrace) {
+    Status symbolized = SymbolizeStacks(entry.report_path);
+    if (!symbolized.ok()) log.Line(pid, "Warning: " + symbolized.message());
+  }
   StatusOr<std::unique_ptr<store::ReportReader>> report =
       store::ReportReader::Open(entry.report_path);
   if (!report.ok()) {

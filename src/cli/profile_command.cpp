@@ -9,6 +9,7 @@
 
 #include "cli/command_prologue.h"
 #include "cli/exit_codes.h"
+#include "cli/stack_symbolization.h"
 #include "cli/manifest_file.h"
 #include "cli/metric_query.h"
 #include "cli/profile_options.h"
@@ -36,6 +37,18 @@ void Say(std::string_view message) { std::cerr << "==PROF== " << message << '\n'
 
 using VariableList = std::vector<std::pair<std::string, std::string>>;
 
+// Both replay modes that run the program once per pass.
+bool RunsPerPass(const ProfileOptions& options) {
+  return options.replay_mode == "application" || options.replay_mode == "app-range";
+}
+
+// --nvtx-include specs travel one per line (a name may hold commas).
+std::string JoinLines(const std::vector<std::string>& lines) {
+  std::string joined;
+  for (const std::string& line : lines) joined += (joined.empty() ? "" : "\n") + line;
+  return joined;
+}
+
 // What the injection is asked to measure (contract/environment_variables.h).
 VariableList ProfileVariables(const ProfileOptions& options, const ProfileRequestPlan& plan,
                               const std::string& config_file) {
@@ -48,7 +61,9 @@ VariableList ProfileVariables(const ProfileOptions& options, const ProfileReques
       {kDevicesVariable, options.filter.devices},
       {kReplayModeVariable, options.replay_mode},
       {kCacheControlVariable, options.cache_control},
+      {kReplayNoRestoreVariable, options.replay_no_restore ? "1" : "0"},
       {kProfileSourceVariable, plan.source_counters ? "1" : "0"},
+      {kNvtxIncludeVariable, JoinLines(options.nvtx_include)},
   };
   if (!config_file.empty()) {
     variables.emplace_back(kProfileConfigFileVariable, config_file);
@@ -139,16 +154,16 @@ std::optional<int> CheckAndAnnounce(const ProfileOptions& options, const Profile
         "(and -s N or -k to choose the launch)");
     return kExitUsage;
   }
-  if (options.replay_mode == "application") {
-    // Measured on the H200: k_saxpy's smsp__inst_executed.sum came out 32% higher than by
-    // kernel replay and ncu, while its DRAM traffic and duration agreed.
-    Say("Warning: application replay is new: instruction counts have been seen to differ from "
-        "kernel replay's (times and memory traffic agreed); prefer kernel replay where it works");
-  }
-  if (options.replay_mode == "application" && plan.passes == 0) {
+  if (options.replay_mode == "app-range" && options.filter.launch_count != 1u) {
     CommandError(
-        "--replay-mode application needs the number of passes before the start: give "
-        "--chip (no GPU was found to ask)");
+        "--replay-mode app-range measures one range per series of runs: add -c 1 "
+        "(and -s N to choose the range)");
+    return kExitUsage;
+  }
+  if (RunsPerPass(options) && plan.passes == 0) {
+    CommandError("--replay-mode " + options.replay_mode +
+                 " needs the number of passes before the start: give --chip (no GPU was found "
+                 "to ask)");
     return kExitUsage;
   }
   if (!options.quiet) {
@@ -190,7 +205,7 @@ std::optional<int> CreateScratchFiles(const ProfileOptions& options, const Profi
       Say("Warning: " + written.status().message());
     }
   }
-  if (options.replay_mode == "application") {
+  if (RunsPerPass(options)) {
     std::string pattern = TemporaryDirectory() + "/gpuscope-replay-XXXXXX";
     if (mkdtemp(pattern.data()) == nullptr) {
       scratch.Remove();
@@ -209,7 +224,7 @@ std::optional<int> CreateScratchFiles(const ProfileOptions& options, const Profi
 std::optional<int> RunProgram(const ProfileOptions& options, const ProfileRequestPlan& plan,
                               const ScratchFiles& scratch, TracedProgram& program,
                               ProgramOutcome& outcome) {
-  const bool application = options.replay_mode == "application";
+  const bool application = RunsPerPass(options);
   const std::uint32_t runs = application ? plan.passes : 1;
   const std::string working_directory = CurrentWorkingDirectory();
   for (std::uint32_t pass = 0; pass < runs; ++pass) {
@@ -223,6 +238,7 @@ std::optional<int> RunProgram(const ProfileOptions& options, const ProfileReques
     // process: child processes would write over the root's.
     if (application) run.follow_children = false;
     run.quiet = options.quiet;
+    run.backtrace = options.backtrace;
     run.jit_line_info = plan.source_counters;  // line tables from JIT compilers (contract)
     run.program = options.program;
     VariableList variables = ProfileVariables(options, plan, scratch.config_file);
@@ -259,10 +275,32 @@ std::optional<int> RunProgram(const ProfileOptions& options, const ProfileReques
   return std::nullopt;
 }
 
-// Finalises and evaluates each report the program's processes wrote; returns the paths of
-// those evaluated. `written`: how many reports were written.
-std::vector<std::string> EvaluateReports(TracedProgram& program, const ProfileRequestPlan& plan,
-                                         std::size_t& written) {
+// How the launches were replayed, kept in the report (meta.profile_replay) and printed with
+// its pages, so that numbers read later say what they were measured under.
+std::string ReplayInWords(const ProfileOptions& options) {
+  if (options.replay_mode == "application") {
+    return "application replay: the program ran once per pass";
+  }
+  if (options.replay_mode == "app-range") {
+    const std::string ranges = options.nvtx_include.empty()
+                                   ? std::string("cudaProfilerStart/Stop")
+                                   : "NVTX " + JoinCommaList(options.nvtx_include);
+    return "application range replay: each range (" + ranges +
+           ") measured as one result, the program ran once per pass";
+  }
+  std::string words = options.cache_control == "all"
+                          ? "kernel replay, L2 flushed before each pass (--cache-control all)"
+                          : "kernel replay, caches not flushed (--cache-control none)";
+  return words + (options.replay_no_restore
+                      ? ", device memory NOT saved or restored between passes "
+                        "(--replay-no-restore: the kernel must leave its inputs unchanged)"
+                      : ", device memory restored before each pass");
+}
+
+// Finalises (with --backtrace: symbolizes) and evaluates each report the program's processes
+// wrote; returns the paths of those evaluated. `written`: how many reports were written.
+std::vector<std::string> EvaluateReports(TracedProgram& program, const ProfileOptions& options,
+                                         const ProfileRequestPlan& plan, std::size_t& written) {
   std::vector<std::string> reports;
   StatusOr<Manifest> manifest = program.TakeManifest();
   if (!manifest.ok()) {
@@ -277,10 +315,15 @@ std::vector<std::string> EvaluateReports(TracedProgram& program, const ProfileRe
       Say("Report (not evaluated): " + entry.report_path);
       continue;
     }
+    if (options.backtrace) {
+      Status symbolized = SymbolizeStacks(entry.report_path);
+      if (!symbolized.ok()) CommandError(symbolized.message());
+    }
     evaluate::ProfileAsk asked;
     asked.request.present = true;
     asked.request.sections = plan.section_ids;
     asked.request.metrics = plan.extra_metrics;
+    asked.request.replay = ReplayInWords(options);
     asked.metric_names = plan.metrics;
     StatusOr<evaluate::EvaluationSummary> evaluated =
         evaluate::EvaluateReport(entry.report_path, asked);
@@ -315,6 +358,14 @@ bool PrintResults(const ProfileOptions& options, const std::vector<std::string>&
   bool ok = printed.ok();
   if (!printed.ok()) {
     CommandError(printed.status().message());
+  } else if (printed->profiled == 0 && options.replay_mode == "app-range") {
+    Say(options.nvtx_include.empty()
+            ? "Warning: no range was profiled: the program called no cudaProfilerStart/Stop "
+              "pair (or -s skipped them); name NVTX ranges with --nvtx-include"
+            : "Warning: no range was profiled: no NVTX range matched --nvtx-include " +
+                  JoinCommaList(options.nvtx_include) +
+                  " (or -s skipped them; a domain created before CUDA was initialised is "
+                  "not known by name)");
   } else if (printed->profiled == 0) {
     std::vector<std::string> seen = SeenKernelNames(reports, options.filter.kernel_name_base);
     std::string list;
@@ -361,7 +412,7 @@ int ProfileCommand(std::span<const std::string> args) {
   if (std::string ending = DescribeOutcome(outcome); !ending.empty()) Say(ending);
 
   std::size_t reports_written = 0;
-  std::vector<std::string> reports = EvaluateReports(program, *plan, reports_written);
+  std::vector<std::string> reports = EvaluateReports(program, options, *plan, reports_written);
   timer.Lap("finalising and evaluating the reports");
   bool printed = PrintResults(options, reports, reports_written, timer);
   std::cout.flush();

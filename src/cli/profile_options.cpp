@@ -7,6 +7,7 @@
 #include "cli/option_parser.h"
 #include "cli/profile_output.h"
 #include "util/comma_list.h"
+#include "util/nvtx_range_filter.h"
 
 namespace gpuscope::cli {
 namespace {
@@ -16,7 +17,9 @@ enum ProfileOptionId {
   kSection,
   kMetrics,
   kReplayMode,
+  kNvtxInclude,
   kCacheControl,
+  kReplayNoRestore,
   kListSets,
   kListSections,
   kQueryMetrics,
@@ -29,6 +32,7 @@ enum ProfileOptionId {
   kForceOverwrite,
   kReportPermissions,
   kQuiet,
+  kBacktrace,
   kHelp,
   kImportSource,
 };
@@ -37,14 +41,22 @@ constexpr OptionSpec kProfileOwnOptions[] = {
     {kSet, "set", 0, "basic|full", "section set to collect (default basic)"},
     {kSection, "section", 0, "name", "collect this section (repeatable)"},
     {kMetrics, "metrics", 0, "a,b,...", "collect these metrics too (any name the chip has)"},
-    {kReplayMode, "replay-mode", 0, "kernel|application",
-     "replay each kernel alone (default), or run the program once per pass (with -c 1)"},
+    {kReplayMode, "replay-mode", 0, "kernel|application|app-range",
+     "replay each kernel alone (default), run the program once per pass (with -c 1), or "
+     "measure a range of the program as one result, the program run once per pass "
+     "(app-range, with -c 1; the range: cudaProfilerStart to Stop, or --nvtx-include)"},
+    {kNvtxInclude, "nvtx-include", 0, "[domain@]name[/]",
+     "app-range: measure this NVTX range instead (name/ push/pop, name start/end; "
+     "name may be regex:expr; repeatable)"},
     {kImportSource, "import-source", 0, "yes|no",
      "with SourceCounters (in --set full): per-instruction counts, stall samples and the cubin "
      "(default yes; no: the section's kernel-level metrics only)"},
     {kCacheControl, "cache-control", 0, "all|none",
      "flush the L2 cache before each replay pass (default all, as ncu), or leave it as the "
      "last pass left it"},
+    {kReplayNoRestore, "replay-no-restore", 0, "",
+     "kernel replay: do not save and restore device memory around the passes (faster; only "
+     "for kernels that leave their inputs unchanged, e.g. separate input and output buffers)"},
     {kListSets, "list-sets", 0, "", "list the section sets and exit"},
     {kListSections, "list-sections", 0, "", "list the sections and exit"},
     {kQueryMetrics, "query-metrics", 0, "",
@@ -60,6 +72,7 @@ constexpr OptionSpec kProfileOwnOptions[] = {
     {kReportPermissions, "report-permissions", 0, "private|umask",
      "reports readable by their owner only (default), or as the umask allows"},
     {kQuiet, "quiet", 'q', "", "no progress lines"},
+    {kBacktrace, "backtrace", 0, "", "record the host call stack of each launch, copy and sync"},
     {kHelp, "help", 'h', "", "show this help"},
 };
 
@@ -100,9 +113,20 @@ Status Apply(const ParsedOption& option, ProfileOptions& options) {
       }
       return {};
     case kReplayMode:
-      GPUSCOPE_RETURN_IF_ERROR(OneOf(option, {"kernel", "application"}));
+      if (option.value == "range") {
+        return Status::Error(
+            "--replay-mode range (the range replayed inside one run) is not supported yet: use "
+            "--replay-mode app-range (the program runs once per pass)");
+      }
+      GPUSCOPE_RETURN_IF_ERROR(OneOf(option, {"kernel", "application", "app-range"}));
       options.replay_mode = option.value;
       return {};
+    case kNvtxInclude: {
+      StatusOr<NvtxRangeSpec> spec = ParseNvtxRangeSpec(option.value);
+      if (!spec.ok()) return spec.status();
+      options.nvtx_include.push_back(option.value);
+      return {};
+    }
     case kImportSource:
       GPUSCOPE_RETURN_IF_ERROR(OneOf(option, {"yes", "no"}));
       options.import_source = option.value == "yes";
@@ -110,6 +134,9 @@ Status Apply(const ParsedOption& option, ProfileOptions& options) {
     case kCacheControl:
       GPUSCOPE_RETURN_IF_ERROR(OneOf(option, {"all", "none"}));
       options.cache_control = option.value;
+      return {};
+    case kReplayNoRestore:
+      options.replay_no_restore = true;
       return {};
     case kListSets:
       options.list_sets = true;
@@ -156,9 +183,30 @@ Status Apply(const ParsedOption& option, ProfileOptions& options) {
     case kQuiet:
       options.quiet = true;
       return {};
+    case kBacktrace:
+      options.backtrace = true;
+      return {};
     case kHelp:
       options.help = true;
       return {};
+  }
+  return {};
+}
+
+// app-range measures ranges, not launches: the options that choose or replay launches make
+// no sense with it, and --nvtx-include makes sense with it only.
+Status CheckRangeOptions(const ProfileOptions& options) {
+  const bool app_range = options.replay_mode == "app-range";
+  if (!options.nvtx_include.empty() && !app_range) {
+    return Status::Error("option '--nvtx-include' chooses the ranges of --replay-mode app-range");
+  }
+  if (!app_range) return {};
+  if (!options.filter.kernel_name.empty() || !options.filter.kernel_id.empty()) {
+    return Status::Error("--replay-mode app-range measures ranges, not kernels: -k and "
+                         "--kernel-id do not apply (-s/-c count ranges)");
+  }
+  if (options.cache_control != "all") {
+    return Status::Error("option '--cache-control' applies to kernel replay only");
   }
   return {};
 }
@@ -178,6 +226,11 @@ StatusOr<ProfileOptions> ParseProfileOptions(std::span<const std::string> args) 
       {.csv = options.csv, .page = options.page, .summary = options.print_summary}));
   if (options.help || options.list_sets || options.list_sections || options.query_metrics) {
     return options;
+  }
+  GPUSCOPE_RETURN_IF_ERROR(CheckRangeOptions(options));
+  if (options.replay_no_restore && options.replay_mode != "kernel") {
+    return Status::Error("option '--replay-no-restore' applies to kernel replay only (application "
+                         "replay runs the program again for each pass)");
   }
   if (options.program.empty()) {
     return Status::Error("no program to profile (gpuscope profile [options] -- program [args])");

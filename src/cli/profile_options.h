@@ -26,10 +26,17 @@ struct ProfileOptions {
   std::optional<std::string> set;     // --set; default: basic unless --section/--metrics
   std::vector<std::string> sections;  // --section (repeatable)
   std::vector<std::string> metrics;   // --metrics a,b (repeatable)
+  // kernel | application | app-range (a range of the program as one result, the program run
+  // once per pass; -s/-c count ranges).
   std::string replay_mode = "kernel";
+  // --nvtx-include (repeatable, app-range): the NVTX ranges to measure instead of
+  // cudaProfilerStart/Stop's (util/nvtx_range_filter.h).
+  std::vector<std::string> nvtx_include;
   // --import-source: SourceCounters also collects per-instruction data (own replay passes).
   bool import_source = true;
   std::string cache_control = "all";  // kernel replay: flush L2 before each pass (as ncu)
+  // --replay-no-restore: kernel replay without saving and restoring device memory.
+  bool replay_no_restore = false;
   // Listings that need no program (and no GPU).
   bool list_sets = false;
   bool list_sections = false;
@@ -43,6 +50,7 @@ struct ProfileOptions {
   bool force_overwrite = false;
   ReportPermissions report_permissions = kDefaultReportPermissions;  // --report-permissions
   bool quiet = false;
+  bool backtrace = false;  // --backtrace, as for `gpuscope run`
   bool help = false;
 
   std::vector<std::string> program;

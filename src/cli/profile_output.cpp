@@ -158,6 +158,7 @@ StatusOr<ProfileOutputResult> PrintProfiles(std::ostream& out,
       continue;
     }
     out << report.process_line << '\n';
+    if (!report.request.replay.empty()) out << "  Replay: " << report.request.replay << '\n';
     if (options.page == ProfilePage::kRaw) {
       render::PrintRawPage(out, report.kernels, report.units);
     } else if (options.summary == ProfileSummary::kPerKernel) {

@@ -62,7 +62,7 @@ StatusOr<ProfileRequestPlan> PlanProfile(const ProfileOptions& options) {
   // Application replay reruns the program per counter pass; the source passes replay the
   // launch inside one run, so they go with kernel replay only.
   plan.source_counters =
-      options.import_source && options.replay_mode != "application" &&
+      options.import_source && options.replay_mode == "kernel" &&
       std::find(plan.section_ids.begin(), plan.section_ids.end(), "SourceCounters") !=
           plan.section_ids.end();
 

@@ -27,6 +27,10 @@ enum RunOptionId {
   kGpuMetricsFrequency,
   kGpuMetricsChip,
   kList,
+  kTrace,
+  kApiCapture,
+  kCudaGraphTrace,
+  kBacktrace,
   kHelp,
 };
 
@@ -56,6 +60,14 @@ constexpr OptionSpec kRunOwnOptions[] = {
      "samples per second (default 10000, 10 to 200000)"},
     {kGpuMetricsChip, "chip", 0, "name", "with --list: the chip whose sets are shown (default GH100)"},
     {kList, "list", 0, "", "with --gpu-metrics: show the metric sets and run nothing"},
+    {kTrace, "trace", 't', "list",
+     "what to record, default cuda,nvtx: cuda (API calls, GPU work), cuda-gpu (GPU work only), nvtx, none"},
+    {kApiCapture, "api-capture", 0, "activity|callback",
+     "how API calls are recorded: CUPTI activity records, or callbacks (hot no-op calls counted)"},
+    {kCudaGraphTrace, "cuda-graph-trace", 0, "graph|node",
+     "node (default): every kernel of a graph launch; graph: one row per graph launch"},
+    {kBacktrace, "backtrace", 0, "",
+     "record the host call stack (Python file:line, else native) of each launch, copy and sync"},
     {kHelp, "help", 'h', "", "show this help"},
 };
 
@@ -102,6 +114,9 @@ Status Apply(const ParsedOption& option, RunOptions& options) {
     case kNoRules:
       options.print_rules = false;
       return {};
+    case kBacktrace:
+      options.backtrace = true;
+      return {};
     case kHelp:
       options.help = true;
       return {};
@@ -144,6 +159,24 @@ Status Apply(const ParsedOption& option, RunOptions& options) {
     case kList:
       options.list_gpu_metrics = true;
       return {};
+    case kTrace: {
+      StatusOr<TraceScope> scope = ParseTraceList(option.value, options.trace);
+      if (!scope.ok()) return scope.status();
+      options.trace = *scope;
+      return {};
+    }
+    case kApiCapture: {
+      StatusOr<ApiCapture> capture = ParseApiCapture(option.value);
+      if (!capture.ok()) return capture.status();
+      options.trace.api_capture = *capture;
+      return {};
+    }
+    case kCudaGraphTrace: {
+      StatusOr<CudaGraphTrace> trace = ParseCudaGraphTrace(option.value);
+      if (!trace.ok()) return trace.status();
+      options.trace.cuda_graph_trace = *trace;
+      return {};
+    }
     case kTimeUnit: {
       StatusOr<analysis::TimeUnit> unit = analysis::ParseTimeUnit(option.value);
       if (!unit.ok()) {

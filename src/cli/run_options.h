@@ -12,6 +12,7 @@
 #include "render/output_options.h"
 #include "util/report_permissions.h"
 #include "util/status.h"
+#include "util/trace_scope.h"
 
 namespace gpuscope::cli {
 
@@ -29,6 +30,8 @@ struct RunOptions {
   bool profile_from_start = true;
   bool follow_children = true;
   bool quiet = false;
+  // --backtrace: each launch, copy and synchronising call records its host call stack.
+  bool backtrace = false;
   // `gpuscope profile` with source counters: the JIT compilers' line-table switches for the
   // program (ChildEnvironmentSettings::jit_line_info); `gpuscope run` never sets it.
   bool jit_line_info = false;
@@ -41,6 +44,8 @@ struct RunOptions {
   // and run nothing.
   bool list_gpu_metrics = false;
   std::string gpu_metrics_chip = "GH100";
+  // --trace, --api-capture, --cuda-graph-trace: what the injection records and how.
+  TraceScope trace;
   bool help = false;
 
   std::vector<std::string> program;  // the program and its arguments; empty only with help

@@ -102,6 +102,8 @@ bool PrepareRun(const RunOptions& options, const std::string& working_directory,
   settings.force_overwrite = options.force_overwrite;
   settings.report_permissions = options.report_permissions;
   settings.profile_from_start = options.profile_from_start;
+  settings.trace = options.trace;
+  settings.backtrace = options.backtrace;
   settings.profile_variables = profile_variables;
   settings.jit_line_info = options.jit_line_info;
   settings.gpu_metrics_set = options.gpu_metrics_set;

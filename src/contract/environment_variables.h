@@ -45,6 +45,20 @@ inline constexpr const char* kQuietVariable = "GPUSCOPE_QUIET";
 // "1": a short trace of the injection's lifecycle on stderr, and the CLI's step timings.
 // Set by the user, read by both sides.
 inline constexpr const char* kDebugVariable = "GPUSCOPE_DEBUG";
+// "1": the host call stack of each kernel launch, copy, memset and synchronising call
+// (`--backtrace`): Python frames in CPython programs, else native return addresses that the
+// launcher symbolises after the run. Unset or "0": none.
+inline constexpr const char* kBacktraceVariable = "GPUSCOPE_BACKTRACE";
+
+// What is traced and how (util/trace_scope.h; `--trace`, `--api-capture`,
+// `--cuda-graph-trace`). The launcher always sets all three, so that a nested `gpuscope run`
+// never inherits an outer choice; unset (the library loaded by hand): the defaults.
+// The --trace list: "cuda,nvtx" (default), names from util/trace_scope.h kTraceNames.
+inline constexpr const char* kTraceVariable = "GPUSCOPE_TRACE";
+// "activity" or "callback": how CUDA API calls are captured (default kDefaultApiCapture).
+inline constexpr const char* kApiCaptureVariable = "GPUSCOPE_API_CAPTURE";
+// "node" (default): every kernel of a graph launch; "graph": one row per graph launch.
+inline constexpr const char* kCudaGraphTraceVariable = "GPUSCOPE_CUDA_GRAPH_TRACE";
 
 // --- GPU metrics (`gpuscope run --gpu-metrics`): device-wide counters sampled over the run ---
 
@@ -74,11 +88,17 @@ inline constexpr const char* kLaunchCountVariable = "GPUSCOPE_LAUNCH_COUNT";
 inline constexpr const char* kKernelIdVariable = "GPUSCOPE_KERNEL_ID";
 // --devices 0,1.
 inline constexpr const char* kDevicesVariable = "GPUSCOPE_DEVICES";
-// "kernel" or "application" (--replay-mode).
+// "kernel", "application" or "app-range" (--replay-mode).
 inline constexpr const char* kReplayModeVariable = "GPUSCOPE_REPLAY_MODE";
+// app-range: the --nvtx-include specs, one per line (util/nvtx_range_filter.h); empty: the
+// ranges are cudaProfilerStart/Stop's.
+inline constexpr const char* kNvtxIncludeVariable = "GPUSCOPE_NVTX_INCLUDE";
 // Kernel replay: "all" (default) flushes the L2 cache before each of gpuscope's own replay
 // passes, as ncu's --cache-control all; "none" leaves the caches as the last pass left them.
 inline constexpr const char* kCacheControlVariable = "GPUSCOPE_CACHE_CONTROL";
+// Kernel replay: "1" (--replay-no-restore) skips saving and restoring device memory around
+// gpuscope's own replay passes: the user says the kernel does not change its inputs.
+inline constexpr const char* kReplayNoRestoreVariable = "GPUSCOPE_REPLAY_NO_RESTORE";
 // Application replay: this run's pass, counted from 0.
 inline constexpr const char* kReplayPassVariable = "GPUSCOPE_REPLAY_PASS";
 // Application replay: how many runs (passes) the series has.
@@ -102,7 +122,7 @@ inline constexpr const char* kProfileVariables[] = {
     kLaunchCountVariable,       kKernelIdVariable,    kDevicesVariable,        kReplayModeVariable,
     kProfileConfigFileVariable, kProfileChipVariable, kProfilePassesVariable,  kReplayPassVariable,
     kReplayPassesVariable,      kReplayDirVariable,   kProfileSourceVariable,
-    kCacheControlVariable,
+    kCacheControlVariable,      kReplayNoRestoreVariable, kNvtxIncludeVariable,
 };
 
 // --- Set by the job's launcher (mpirun, srun, torchrun), read by the injection ---

@@ -5,7 +5,9 @@
 
 #include <atomic>
 #include <mutex>
+#include <iterator>
 #include <string>
+#include <vector>
 
 #include "inject/collector.h"
 #include "cupti/cupti_error.h"
@@ -32,24 +34,35 @@ constexpr CUpti_ActivityKind kDescriptiveKinds[] = {
     CUPTI_ACTIVITY_KIND_STREAM,  // one record per stream created: priority and flags
 };
 
-// ARCHITECTURE.md "Activity kinds". GRAPH_TRACE stays off on purpose: it replaces the
-// kernel records of graph launches with one record per graph (kernels carry graph ids).
-constexpr CUpti_ActivityKind kTracingKinds[] = {
-    CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
-    CUPTI_ACTIVITY_KIND_MEMCPY,
-    CUPTI_ACTIVITY_KIND_MEMCPY2,
-    CUPTI_ACTIVITY_KIND_MEMSET,
-    CUPTI_ACTIVITY_KIND_RUNTIME,
-    CUPTI_ACTIVITY_KIND_DRIVER,
-    CUPTI_ACTIVITY_KIND_MEMORY2,
-    CUPTI_ACTIVITY_KIND_SYNCHRONIZATION,
-    CUPTI_ACTIVITY_KIND_MARKER,
-    CUPTI_ACTIVITY_KIND_MARKER_DATA,
-    CUPTI_ACTIVITY_KIND_OVERHEAD,
+// ARCHITECTURE.md "Activity kinds": the kinds of each part of the --trace list
+// (util/trace_scope.h). GRAPH_TRACE is not among them: it replaces the kernel records of graph
+// launches with one record per launch, so it is on (for the whole process, see
+// EnableGraphTrace) only with --cuda-graph-trace graph.
+constexpr CUpti_ActivityKind kGpuKinds[] = {
+    CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,  CUPTI_ACTIVITY_KIND_MEMCPY2,
+    CUPTI_ACTIVITY_KIND_MEMSET,            CUPTI_ACTIVITY_KIND_MEMORY2, CUPTI_ACTIVITY_KIND_OVERHEAD,
 };
+// RUNTIME and DRIVER only with --api-capture activity (callback: api_callback_capture.h).
+constexpr CUpti_ActivityKind kApiRecordKinds[] = {CUPTI_ACTIVITY_KIND_RUNTIME,
+                                                  CUPTI_ACTIVITY_KIND_DRIVER};
+constexpr CUpti_ActivityKind kApiOtherKinds[] = {CUPTI_ACTIVITY_KIND_SYNCHRONIZATION};
+constexpr CUpti_ActivityKind kNvtxKinds[] = {CUPTI_ACTIVITY_KIND_MARKER,
+                                             CUPTI_ACTIVITY_KIND_MARKER_DATA};
 
 std::mutex g_kinds_mutex;
 bool g_tracing_enabled = false;
+TraceScope g_scope;  // under g_kinds_mutex
+
+// The tracing kinds of `scope`, in ARCHITECTURE.md's order.
+std::vector<CUpti_ActivityKind> TracingKindsOf(const TraceScope& scope) {
+  std::vector<CUpti_ActivityKind> kinds;
+  auto add = [&kinds](const auto& list) { kinds.insert(kinds.end(), std::begin(list), std::end(list)); };
+  if (scope.cuda_gpu) add(kGpuKinds);
+  if (scope.cuda_api && scope.api_capture == ApiCapture::kActivity) add(kApiRecordKinds);
+  if (scope.cuda_api) add(kApiOtherKinds);
+  if (scope.nvtx) add(kNvtxKinds);
+  return kinds;
+}
 
 const char* KindName(CUpti_ActivityKind kind) {
   switch (kind) {
@@ -81,13 +94,15 @@ const char* KindName(CUpti_ActivityKind kind) {
       return "MARKER_DATA";
     case CUPTI_ACTIVITY_KIND_OVERHEAD:
       return "OVERHEAD";
+    case CUPTI_ACTIVITY_KIND_GRAPH_TRACE:
+      return "GRAPH_TRACE";
     default:
       return "?";
   }
 }
 
-template <std::size_t N>
-Status EnableKinds(const CUpti_ActivityKind (&kinds)[N]) {
+template <typename Kinds>
+Status EnableKinds(const Kinds& kinds) {
   std::string failed;
   std::string enabled;
   for (CUpti_ActivityKind kind : kinds) {
@@ -195,24 +210,58 @@ Status ConfigureActivity(unsigned flush_period_ms) {
 
 Status EnableDescriptiveKinds() { return EnableKinds(kDescriptiveKinds); }
 
+void SetTracingScope(const TraceScope& scope) {
+  std::lock_guard<std::mutex> lock(g_kinds_mutex);
+  g_scope = scope;
+}
+
+Status EnableGraphTrace() {
+  std::lock_guard<std::mutex> lock(g_kinds_mutex);
+  if (!g_scope.cuda_gpu || g_scope.cuda_graph_trace != CudaGraphTrace::kGraph) return Status();
+  const CUpti_ActivityKind kinds[] = {CUPTI_ACTIVITY_KIND_GRAPH_TRACE};
+  return EnableKinds(kinds);
+}
+
 Status EnableTracingKinds() {
   std::lock_guard<std::mutex> lock(g_kinds_mutex);
   if (g_tracing_enabled) return Status();
   g_tracing_enabled = true;
-  return EnableKinds(kTracingKinds);
+  return EnableKinds(TracingKindsOf(g_scope));
 }
 
 void DisableTracingKinds() {
   std::lock_guard<std::mutex> lock(g_kinds_mutex);
   if (!g_tracing_enabled) return;
   g_tracing_enabled = false;
-  for (CUpti_ActivityKind kind : kTracingKinds) cuptiActivityDisable(kind);
+  for (CUpti_ActivityKind kind : TracingKindsOf(g_scope)) cuptiActivityDisable(kind);
   inject::LogDebug("tracing activity kinds disabled");
 }
 
 bool TracingKindsEnabled() {
   std::lock_guard<std::mutex> lock(g_kinds_mutex);
   return g_tracing_enabled;
+}
+
+SerialKernelRecords::SerialKernelRecords() {
+  std::lock_guard<std::mutex> lock(g_kinds_mutex);
+  // Only where kernel records are being taken (--trace may leave the GPU's work out).
+  if (!g_tracing_enabled || !g_scope.cuda_gpu) return;
+  // Enabling KERNEL first left the kernel timing code in (H200, 2026-11-28: CUPTI keeps the
+  // two kinds apart), so CONCURRENT_KERNEL goes off first, and back on if KERNEL fails.
+  cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+  if (cuptiActivityEnable(CUPTI_ACTIVITY_KIND_KERNEL) != CUPTI_SUCCESS) {
+    cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    return;
+  }
+  switched_ = true;
+}
+
+SerialKernelRecords::~SerialKernelRecords() {
+  if (!switched_) return;
+  std::lock_guard<std::mutex> lock(g_kinds_mutex);
+  // Back to concurrent records unless tracing stopped meanwhile (cudaProfilerStop).
+  cuptiActivityDisable(CUPTI_ACTIVITY_KIND_KERNEL);
+  if (g_tracing_enabled) cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
 }
 
 Status FlushAll(bool forced) {

@@ -8,6 +8,7 @@
 
 #include "model/records.h"
 #include "util/status.h"
+#include "util/trace_scope.h"
 
 struct CUctx_st;  // CUcontext, without including cuda.h
 
@@ -36,6 +37,15 @@ Status ConfigureActivity(unsigned flush_period_ms);
 // cudaProfilerStart/Stop (a context created before the start must still be described).
 Status EnableDescriptiveKinds();
 
+// What EnableTracingKinds enables from now on (--trace, --api-capture, --cuda-graph-trace);
+// before the first EnableTracingKinds. Default: TraceScope{}.
+void SetTracingScope(const TraceScope& scope);
+
+// --cuda-graph-trace graph: GRAPH_TRACE, once, for the whole process (never toggled with
+// cudaProfilerStart/Stop: enabling it after a graph was instantiated crashed CUPTI,
+// notes/cupti.md 2.4). Nothing otherwise.
+Status EnableGraphTrace();
+
 // The kinds that trace the program's work (kernels, copies, memsets, API calls, memory,
 // synchronization, NVTX, overhead). Idempotent; a kind CUPTI refuses is named in the error
 // and the others stay enabled.
@@ -43,6 +53,23 @@ Status EnableTracingKinds();
 // Disables them again (after a flush), for cudaProfilerStop.
 void DisableTracingKinds();
 bool TracingKindsEnabled();
+
+// Kernel records without CUPTI's instrumentation, for a scope. CONCURRENT_KERNEL records are
+// timed by code CUPTI adds to every kernel, and the range profiler counts that code: 16 more
+// instructions per warp in application replay (69,206,056 against 52,428,800 for k_saxpy on
+// an H200, 2026-11-28). The serial KERNEL kind times kernels without it (its records are the
+// same structure), and a measured launch or range runs alone anyway. Does nothing while the
+// tracing kinds are off. Any thread; scopes do not nest.
+class SerialKernelRecords {
+ public:
+  SerialKernelRecords();
+  ~SerialKernelRecords();
+  SerialKernelRecords(const SerialKernelRecords&) = delete;
+  SerialKernelRecords& operator=(const SerialKernelRecords&) = delete;
+
+ private:
+  bool switched_ = false;
+};
 
 // cuptiActivityFlushAll: `forced` also returns buffers with incomplete records.
 Status FlushAll(bool forced);

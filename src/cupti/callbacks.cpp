@@ -11,7 +11,11 @@
 
 #include "inject/collector.h"
 #include "cupti/activity.h"
+#include "cupti/capture_callbacks.h"
+#include "cupti/api_callback_capture.h"
+#include "cupti/backtrace_sites.h"
 #include "cupti/cupti_error.h"
+#include "cupti/gpu_clock.h"
 #include "cupti/gpu_metric_sampler.h"
 #include "cupti/kernel_profiler.h"
 #include "cupti/launch_call.h"
@@ -30,6 +34,8 @@ std::atomic<bool> g_ignore_callbacks{false};
 // Whether nvtxRangeStart* ids are recorded: only while the tracing kinds (MARKER among them)
 // are on, since an id whose range is not recorded would never be taken again.
 std::atomic<bool> g_record_range_starts{false};
+// Whether NVTX is in the --trace list: the nvtxRangeStart callbacks are never on otherwise.
+std::atomic<bool> g_trace_nvtx{true};
 // `gpuscope profile`: the kernel profiler the launch callbacks go to, or nullptr. Published
 // once by EnableKernelProfiler and never withdrawn: the object belongs to the CuptiBackend,
 // which the session keeps until the process ends (CUPTI calls back until then).
@@ -63,6 +69,7 @@ void NoteDropped(std::uint64_t dropped) {
 }
 
 void OnContextCreated(CUcontext context) {
+  ProcessGpuClock().NoteContextCreated(context);
   {
     std::lock_guard<std::mutex> lock(g_contexts_mutex);
     LiveContexts().push_back(context);
@@ -73,6 +80,7 @@ void OnContextCreated(CUcontext context) {
 }
 
 void OnContextDestroyStarting(CUcontext context) {
+  ProcessGpuClock().ForgetContext(context);
   if (KernelProfiler* profiler = g_kernel_profiler.load(std::memory_order_acquire)) {
     profiler->ForgetContext(context);
   }
@@ -98,6 +106,7 @@ constexpr CUpti_CallbackId kNvtxRangeStartCallbacks[] = {
 // Turns the nvtxRangeStart* callbacks on or off with the tracing kinds. The flag alone
 // keeps ids out of the registry; turning the callbacks off also saves their cost.
 Status SetRangeStartCallbacks(bool on) {
+  if (!g_trace_nvtx.load(std::memory_order_acquire)) return Status();
   g_record_range_starts.store(on, std::memory_order_release);
   Status first_error;
   for (CUpti_CallbackId cbid : kNvtxRangeStartCallbacks) {
@@ -115,11 +124,13 @@ void OnProfilerStart() {
   if (!enabled.ok()) inject::LogError(enabled.message());
   Status callbacks = SetRangeStartCallbacks(true);
   if (!callbacks.ok()) inject::LogError(callbacks.message());
+  SetApiCallbackRecording(true);
   inject::LogDebug("cudaProfilerStart: recording");
 }
 
 void OnProfilerStop() {
   if (!TracingKindsEnabled()) return;
+  SetApiCallbackRecording(false);
   Status flushed = FlushAll(/*forced=*/false);
   if (!flushed.ok()) inject::LogDebug("cudaProfilerStop: " + flushed.message());
   Status callbacks = SetRangeStartCallbacks(false);
@@ -169,8 +180,14 @@ void CUPTIAPI OnCallback(void* /*userdata*/, CUpti_CallbackDomain domain, CUpti_
       return;
     }
     if (domain == CUPTI_CB_DOMAIN_NVTX) {
-      // Only the range-start callbacks are enabled.
-      OnNvtxRangeStarted(*static_cast<const CUpti_NvtxData*>(data));
+      const auto* nvtx = static_cast<const CUpti_NvtxData*>(data);
+      if (std::find(std::begin(kNvtxRangeStartCallbacks), std::end(kNvtxRangeStartCallbacks),
+                    cbid) != std::end(kNvtxRangeStartCallbacks)) {
+        OnNvtxRangeStarted(*nvtx);
+      }
+      // --replay-mode app-range --nvtx-include: the other NVTX callbacks are its own.
+      KernelProfiler* profiler = g_kernel_profiler.load(std::memory_order_acquire);
+      if (profiler != nullptr && profiler->app_range()) profiler->OnNvtxCallback(cbid, *nvtx);
       return;
     }
     if (domain != CUPTI_CB_DOMAIN_RUNTIME_API && domain != CUPTI_CB_DOMAIN_DRIVER_API) return;
@@ -180,6 +197,14 @@ void CUPTIAPI OnCallback(void* /*userdata*/, CUpti_CallbackDomain domain, CUpti_
       if (api->callbackSite == CUPTI_API_ENTER && !IsReplayedProgramCall(api->correlationId)) {
         inject::NoteOwnReplayCall(api->correlationId);
       }
+      return;
+    }
+    OnBacktraceSiteCallback(domain, cbid, *api);  // --backtrace; before the calls that return below
+    // --api-capture callback: every runtime and driver call passes here (the others return
+    // at once: the capture has not started).
+    OnApiCallback(domain, cbid, *api);
+    if (std::optional<CaptureCall> capture = CaptureCallOf(domain, cbid)) {
+      OnStreamCaptureCallback(*capture, *api);
       return;
     }
     if (IsStickyErrorWatchedCall(domain, cbid)) {
@@ -192,6 +217,12 @@ void CUPTIAPI OnCallback(void* /*userdata*/, CUpti_CallbackDomain domain, CUpti_
     if (profiler != nullptr && IsKernelLaunchCallback(domain, cbid)) {
       profiler->OnLaunchCallback(domain, cbid, *api);
       return;
+    }
+    // app-range: a range begins at cudaProfilerStart's exit and ends at cudaProfilerStop's
+    // enter (range_boundaries.h).
+    if (profiler != nullptr && profiler->app_range() &&
+        (IsProfilerStart(domain, cbid) || IsProfilerStop(domain, cbid))) {
+      profiler->OnProfilerApiCallback(domain, cbid, *api);
     }
     if (api->callbackSite != CUPTI_API_EXIT) return;
     if (IsProfilerStart(domain, cbid)) OnProfilerStart();
@@ -251,7 +282,8 @@ void Unsubscribe() {
   g_subscriber = nullptr;
 }
 
-Status EnableCallbacks(bool profiler_control, bool tracing_now) {
+Status EnableCallbacks(bool profiler_control, bool tracing_now, bool trace_nvtx) {
+  g_trace_nvtx.store(trace_nvtx, std::memory_order_release);
   // Each group is independent: a failure is reported (the first one) but does not keep the
   // others from being enabled.
   Status first_error;
@@ -276,12 +308,31 @@ Status EnableCallbacks(bool profiler_control, bool tracing_now) {
            "enabling the cuProfilerStop callback");
   }
   enable_status(WatchStickyErrors(g_subscriber));
+  enable_status(WatchStreamCaptures(g_subscriber));
   // Otherwise cudaProfilerStart turns them on.
   if (tracing_now) {
     Status status = SetRangeStartCallbacks(true);
     if (!status.ok() && first_error.ok()) first_error = status;
   }
   return first_error;
+}
+
+Status EnableApiCallbackCapture(bool recording_now) {
+  if (g_subscriber == nullptr) return Status::Error("CUPTI is not subscribed");
+  BeginApiCallbackCapture(recording_now);
+  Status first_error = CuptiStatus(cuptiEnableDomain(1, g_subscriber, CUPTI_CB_DOMAIN_RUNTIME_API),
+                                   "enabling the runtime API callbacks");
+  Status driver = CuptiStatus(cuptiEnableDomain(1, g_subscriber, CUPTI_CB_DOMAIN_DRIVER_API),
+                              "enabling the driver API callbacks");
+  if (first_error.ok()) first_error = driver;
+  if (!first_error.ok()) return Status::Error(first_error.message() + "; API calls are not recorded");
+  inject::LogDebug("API calls captured by callbacks");
+  return Status();
+}
+
+Status EnableBacktraces(inject::CallStacks& stacks) {
+  if (g_subscriber == nullptr) return Status::Error("CUPTI is not subscribed");
+  return EnableBacktraceSites(g_subscriber, stacks);
 }
 
 void SetStickyErrorHandler(StickyErrorHandler handler) {
@@ -308,6 +359,25 @@ Status EnableKernelProfiler(KernelProfiler& profiler) {
     GPUSCOPE_RETURN_IF_ERROR(Enable(CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_LOADED,
                                     "enabling the module-loaded callback"));
   }
+  if (profiler.app_range()) {
+    // The range boundaries: cudaProfilerStart/Stop (also enabled for --profile-from-start
+    // off; enabling twice is harmless), or the NVTX callbacks --nvtx-include needs.
+    GPUSCOPE_RETURN_IF_ERROR(Enable(CUPTI_CB_DOMAIN_RUNTIME_API,
+                                    CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStart_v4000,
+                                    "enabling the cudaProfilerStart callback"));
+    GPUSCOPE_RETURN_IF_ERROR(Enable(CUPTI_CB_DOMAIN_RUNTIME_API,
+                                    CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStop_v4000,
+                                    "enabling the cudaProfilerStop callback"));
+    GPUSCOPE_RETURN_IF_ERROR(Enable(CUPTI_CB_DOMAIN_DRIVER_API,
+                                    CUPTI_DRIVER_TRACE_CBID_cuProfilerStart,
+                                    "enabling the cuProfilerStart callback"));
+    GPUSCOPE_RETURN_IF_ERROR(Enable(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStop,
+                                    "enabling the cuProfilerStop callback"));
+    for (CUpti_CallbackId cbid : profiler.range_boundaries().NvtxCallbacks()) {
+      GPUSCOPE_RETURN_IF_ERROR(
+          Enable(CUPTI_CB_DOMAIN_NVTX, cbid, "enabling the NVTX range callbacks"));
+    }
+  }
   inject::LogDebug("kernel profiler: " + std::to_string(profiler.metric_count()) + " metrics");
   return Status();
 }
@@ -327,5 +397,33 @@ std::uint64_t TakeDroppedRecordsOfLiveContexts() {
 }
 
 void IgnoreCallbacksFromNowOn() { g_ignore_callbacks.store(true, std::memory_order_release); }
+
+std::vector<CUcontext> LiveContextsNow() {
+  std::lock_guard<std::mutex> lock(g_contexts_mutex);
+  return LiveContexts();
+}
+
+DriverCallbacksOn::DriverCallbacksOn(std::span<const CUpti_CallbackId> cbids) {
+  if (g_subscriber == nullptr) {
+    status_ = Status::Error("CUPTI is not subscribed");
+    return;
+  }
+  for (CUpti_CallbackId cbid : cbids) {
+    std::uint32_t on = 0;
+    status_ = CuptiStatus(cuptiGetCallbackState(&on, g_subscriber, CUPTI_CB_DOMAIN_DRIVER_API, cbid),
+                          "cuptiGetCallbackState");
+    if (!status_.ok()) return;
+    if (on != 0) continue;  // the kernel profiler's launch callbacks: left on after the scope
+    status_ = Enable(CUPTI_CB_DOMAIN_DRIVER_API, cbid, "enabling the callbacks of gpuscope's own calls");
+    if (!status_.ok()) return;
+    enabled_.push_back(cbid);
+  }
+}
+
+DriverCallbacksOn::~DriverCallbacksOn() {
+  for (CUpti_CallbackId cbid : enabled_) {
+    cuptiEnableCallback(0, g_subscriber, CUPTI_CB_DOMAIN_DRIVER_API, cbid);
+  }
+}
 
 }  // namespace gpuscope::cupti

@@ -11,9 +11,13 @@
 // nvtx_start_end_ids.h; they cost one call per range start; on only while the tracing
 // kinds are, since an id whose MARKER records are off is never taken again), the calls that
 // wait for the GPU (sticky_error_watch.h: where a sticky error surfaces first; they cost
-// nothing next to the wait), and, only with --profile-from-start off, the exits of
-// cudaProfilerStart/Stop and cuProfilerStart/Stop. No callback runs per launch or per
-// ordinary call: tracing costs only what CUPTI's activity records cost.
+// nothing next to the wait), the stream-capture calls (capture_callbacks.h: gpuscope's own GPU
+// work waits while a capture may be under way), and, only with --profile-from-start off, the
+// exits of cudaProfilerStart/Stop and cuProfilerStart/Stop. With --api-capture activity no
+// callback runs per launch or per ordinary call (except with `--backtrace`, which asks for one
+// at each launch, copy, memset and sync: backtrace_sites.h): tracing costs only what CUPTI's
+// activity records cost; with --api-capture callback every runtime and driver call has its
+// callbacks (api_callback_capture.h).
 //
 // DEVICE and CONTEXT records stay enabled outside cudaProfilerStart/Stop: they are
 // one-off descriptions that the recorded kernels refer to (a context created before the
@@ -22,10 +26,15 @@
 // summary.
 #pragma once
 
+#include <cupti.h>
+
 #include <cstdint>
 #include <functional>
+#include <span>
+#include <vector>
 
 #include "cupti/sticky_error_watch.h"
+#include "inject/call_stacks.h"
 
 #include "util/status.h"
 
@@ -41,13 +50,22 @@ void Unsubscribe();
 
 // `profiler_control`: cudaProfilerStart/Stop turn the tracing kinds (and the
 // nvtxRangeStart callbacks) on and off. `tracing_now`: the tracing kinds are on already.
-Status EnableCallbacks(bool profiler_control, bool tracing_now);
+// `trace_nvtx`: NVTX is traced (--trace), else the nvtxRangeStart callbacks stay off.
+Status EnableCallbacks(bool profiler_control, bool tracing_now, bool trace_nvtx = true);
+
+// --api-capture callback (api_callback_capture.h): every runtime and driver callback from
+// now on, on the thread inside cuInit. `recording_now`: false waits for cudaProfilerStart.
+Status EnableApiCallbackCapture(bool recording_now);
 
 // Runs on the program's thread inside the first watched call that returned a sticky error,
 // before the call returns to the program.
 using StickyErrorHandler = std::function<void(const StickyErrorCall&)>;
 // Set before EnableCallbacks; once per process (a later handler is ignored).
 void SetStickyErrorHandler(StickyErrorHandler handler);
+
+// `--backtrace`: the enter callbacks of launches, copies, memsets and syncs take the host call
+// stack into `stacks` (backtrace_sites.h), which must live as long as the process.
+Status EnableBacktraces(inject::CallStacks& stacks);
 
 // `gpuscope profile`: the launch callbacks go to `profiler` (kernel_profiler.h) from now on,
 // until the process ends: it must live as long. Once per process.
@@ -62,5 +80,25 @@ std::uint64_t TakeDroppedRecordsOfLiveContexts();
 
 // In a child forked without exec: the callbacks must do nothing from now on.
 void IgnoreCallbacksFromNowOn();
+
+// The program's contexts alive now, in creation order.
+std::vector<CUcontext> LiveContextsNow();
+
+// For a scope of gpuscope's own driver calls (gpu_clock.h, on a thread inside OwnReplayScope):
+// the callbacks of `cbids` on, so that the calls' correlation ids are noted as gpuscope's own
+// and their records left out of the trace; each is put back as it was when the scope ends.
+class DriverCallbacksOn {
+ public:
+  explicit DriverCallbacksOn(std::span<const CUpti_CallbackId> cbids);
+  ~DriverCallbacksOn();
+  DriverCallbacksOn(const DriverCallbacksOn&) = delete;
+  DriverCallbacksOn& operator=(const DriverCallbacksOn&) = delete;
+  // Not ok when a callback could not be turned on: the calls must not be made then.
+  const Status& status() const { return status_; }
+
+ private:
+  std::vector<CUpti_CallbackId> enabled_;  // the ones this scope turned on
+  Status status_;
+};
 
 }  // namespace gpuscope::cupti

@@ -108,7 +108,8 @@ void ContextRangeProfiler::Disable() {
 
 // Application replay: the pass of this run continues the image the previous run left.
 CUptiResult ContextRangeProfiler::BeginMeasurement(const inject::OwnedProfiledKernel& kernel,
-                                                   std::string& what, std::string& failure) {
+                                                   std::string& what, std::string& failure,
+                                                   const char* range_name) {
   // Only a Prepare() cut short by an exception leaves a usable-looking context without an
   // image; the launch callback's catch records the launch as failed.
   if (config_image_ == nullptr) throw std::logic_error("the context was not prepared");
@@ -133,7 +134,7 @@ CUptiResult ContextRangeProfiler::BeginMeasurement(const inject::OwnedProfiledKe
   what = "cuptiRangeProfilerSetConfig";
   if (CUptiResult r = Configure(setup_.application_replay() ? CUPTI_ApplicationReplay
                                                             : CUPTI_KernelReplay,
-                                step);
+                                step, range_name != nullptr ? CUPTI_UserRange : CUPTI_AutoRange);
       r != CUPTI_SUCCESS) {
     return r;
   }
@@ -143,6 +144,14 @@ CUptiResult ContextRangeProfiler::BeginMeasurement(const inject::OwnedProfiledKe
   what = "cuptiRangeProfilerStart";
   CUptiResult result = cuptiRangeProfilerStart(&start);
   inject::LogDebug("configured and started: " + Elapsed(started));
+  if (result != CUPTI_SUCCESS || range_name == nullptr) return result;
+  auto push = Params<CUpti_RangeProfiler_PushRange_Params>(
+      CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE);
+  push.pRangeProfilerObject = object_;
+  push.pRangeName = range_name;
+  what = "cuptiRangeProfilerPushRange";
+  result = cuptiRangeProfilerPushRange(&push);
+  if (result != CUPTI_SUCCESS) StopAfterFailure();  // Start without a range must not stay
   return result;
 }
 
@@ -156,10 +165,12 @@ CUptiResult ContextRangeProfiler::ResetImage(std::string& what) {
   return cuptiRangeProfilerCounterDataImageInitialize(&init);
 }
 
-// Auto range (one range: the launch, timed as the kernel alone) in the given replay mode,
-// starting at `step` (application replay continues the previous run's pass).
+// Auto range (one range: the launch, timed as the kernel alone), or a user range (app-range:
+// one range, all the work between its push and pop, one nesting level), in the given replay
+// mode, starting at `step` (application replay continues the previous run's pass).
 CUptiResult ContextRangeProfiler::Configure(CUpti_ProfilerReplayMode replay_mode,
-                                            const inject::AppReplayStep& step) {
+                                            const inject::AppReplayStep& step,
+                                            CUpti_ProfilerRange range) {
   auto set = Params<CUpti_RangeProfiler_SetConfig_Params>(
       CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE);
   set.pRangeProfilerObject = object_;
@@ -167,7 +178,7 @@ CUptiResult ContextRangeProfiler::Configure(CUpti_ProfilerReplayMode replay_mode
   set.pConfig = config_image_->bytes.data();
   set.counterDataImageSize = counter_data_.size();
   set.pCounterDataImage = counter_data_.data();
-  set.range = CUPTI_AutoRange;
+  set.range = range;
   set.replayMode = replay_mode;
   set.maxRangesPerPass = 1;
   set.numNestingLevels = 1;
@@ -219,8 +230,19 @@ CUptiResult ContextRangeProfiler::Decode(std::string& what, StopResult& stopped)
   return r;
 }
 
-CUptiResult ContextRangeProfiler::EndMeasurement(std::string& what, StopResult& stopped) {
+CUptiResult ContextRangeProfiler::EndMeasurement(std::string& what, StopResult& stopped,
+                                                 bool pop_range) {
   const SteadyClock::time_point started = SteadyClock::now();
+  if (pop_range) {
+    auto pop = Params<CUpti_RangeProfiler_PopRange_Params>(
+        CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE);
+    pop.pRangeProfilerObject = object_;
+    what = "cuptiRangeProfilerPopRange";
+    if (CUptiResult r = cuptiRangeProfilerPopRange(&pop); r != CUPTI_SUCCESS) {
+      StopAfterFailure();
+      return r;
+    }
+  }
   auto stop = Params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
   stop.pRangeProfilerObject = object_;
   what = "cuptiRangeProfilerStop";

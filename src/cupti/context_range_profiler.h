@@ -66,10 +66,13 @@ class ContextRangeProfiler {
   // Before the launch: a fresh image (application replay: the image the previous run left),
   // the configuration, and Start. On an error, `what` names the CUPTI call; `failure` is set
   // (with CUPTI_SUCCESS returned) when application replay cannot continue this launch.
+  // `range_name`: --replay-mode app-range, a user range of that name pushed after Start (the
+  // caller synchronised the context first, so that the range holds only what follows).
   CUptiResult BeginMeasurement(const inject::OwnedProfiledKernel& kernel, std::string& what,
-                               std::string& failure);
-  // After the launch (its replay passes ran inside it): Stop and decode.
-  CUptiResult EndMeasurement(std::string& what, StopResult& stopped);
+                               std::string& failure, const char* range_name = nullptr);
+  // After the launch (its replay passes ran inside it): Stop and decode. `pop_range`: the
+  // user range BeginMeasurement pushed is popped first (the caller synchronised the context).
+  CUptiResult EndMeasurement(std::string& what, StopResult& stopped, bool pop_range = false);
   // gpuscope's own replay (kernel replay, counter_passes.h): a fresh image and the
   // configuration (auto range, user replay); then one RunPass per pass until CUPTI says every
   // pass was submitted (`launch` runs the launch once and waits for it; its status comes back
@@ -85,14 +88,17 @@ class ContextRangeProfiler {
 
  private:
   CUptiResult Enable(std::string& what);
-  CUptiResult Configure(CUpti_ProfilerReplayMode replay_mode, const inject::AppReplayStep& step);
+  CUptiResult Configure(CUpti_ProfilerReplayMode replay_mode, const inject::AppReplayStep& step,
+                        CUpti_ProfilerRange range = CUPTI_AutoRange);
   CUptiResult Decode(std::string& what, StopResult& stopped);
   CUptiResult ResetImage(std::string& what);
 
   ProfilerSetup& setup_;
   const CUcontext context_;
   const std::uint32_t device_id_;
-  bool disabled_ = false;  // disabled for good: CUPTI must never enable it twice
+  // Disabled for good: CUPTI must never enable it twice (disabling after each launch and
+  // enabling again for the next made the program die of SIGSEGV on an H200, 2026-11-28).
+  bool disabled_ = false;
 
   std::string chip_;
   std::uint32_t passes_ = 0;

@@ -29,6 +29,7 @@ bool CounterPassesCanMeasure(const LaunchCall& call) {
 }
 
 void CounterPasses::FlushBeforePass(CUcontext context, CounterPassTimes& times) {
+  if (!flush_caches_) return;
   const Clock::time_point began = Clock::now();
   Status flushed = flush_.Run(context);
   times.flush += NsSince(began);
@@ -51,15 +52,20 @@ CounterPassesOutcome CounterPasses::Run(const LaunchCall& call, ContextRangeProf
     return out;
   }
   Clock::time_point began = Clock::now();
-  StatusOr<std::unique_ptr<DeviceCheckpoint>> checkpoint = DeviceCheckpoint::Save(data.context);
-  out.times.save = NsSince(began);
-  if (!checkpoint.ok()) {
-    out.problem = checkpoint.status().message();
-    return out;
+  std::unique_ptr<DeviceCheckpoint> checkpoint;
+  if (restore_memory_) {
+    StatusOr<std::unique_ptr<DeviceCheckpoint>> saved = DeviceCheckpoint::Save(data.context);
+    if (!saved.ok()) {
+      out.problem = saved.status().message();
+      return out;
+    }
+    checkpoint = std::move(saved.value());
   }
+  out.times.save = NsSince(began);
   const auto restore = [&]() -> bool {
+    if (checkpoint == nullptr) return true;  // --replay-no-restore: the user's promise
     const Clock::time_point started = Clock::now();
-    Status restored = (*checkpoint)->Restore();
+    Status restored = checkpoint->Restore();
     // The restore's copies must land before the flush and the pass: one still in flight
     // writes during the measured launch (seen on the H200: 131 KB of DRAM writes ncu has not).
     if (restored.ok()) restored = SynchronizeContext();

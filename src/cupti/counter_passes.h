@@ -1,11 +1,13 @@
 // gpuscope's own replay of a profiled launch for its counters (`profile --replay-mode kernel
-// --cache-control all`, the defaults; issue 12), run from the launch's driver enter callback, before the program's
-// launch goes on:
+// --cache-control all`, the defaults, or any kernel replay with --replay-no-restore; issue 12),
+// run from the launch's driver enter callback, before the program's launch goes on:
 //   the program's earlier work finishes; device memory is saved (CUPTI's checkpoint); the
 //   range profiler is configured for auto range and user replay; then per pass: memory put
 //   back (from the second pass on), L2 flushed (l2_flush.h), Start,
 //   the kernel launched again with the call's own arguments, Stop; until CUPTI has every pass;
-//   memory put back once more; the counter data decoded.
+//   memory put back once more; the counter data decoded. With --replay-no-restore nothing is
+//   saved or put back (the passes still wait for each other), and with --cache-control none
+//   nothing is flushed.
 // The program's own launch then runs unmeasured and traced, so it keeps its timestamps on the
 // timeline, and its results are those of an unprofiled run.
 //
@@ -56,6 +58,13 @@ struct CounterPassesOutcome {
 
 class CounterPasses {
  public:
+  // `flush_caches`: flush L2 before each pass (--cache-control all). `restore_memory`: save
+  // device memory before the passes and put it back between and after them; false when the
+  // user said the kernel leaves its inputs unchanged (--replay-no-restore), which saves the
+  // checkpoint's copies of all device memory.
+  CounterPasses(bool flush_caches, bool restore_memory)
+      : flush_caches_(flush_caches), restore_memory_(restore_memory) {}
+
   // Measures the launch of `call` (its enter callback, context current). May throw only
   // std::bad_alloc-like failures; the caller catches.
   CounterPassesOutcome Run(const LaunchCall& call, ContextRangeProfiler& context,
@@ -66,6 +75,8 @@ class CounterPasses {
  private:
   void FlushBeforePass(CUcontext context, CounterPassTimes& times);
 
+  const bool flush_caches_;
+  const bool restore_memory_;
   L2Flush flush_;
   bool said_flush_failed_ = false;
 };

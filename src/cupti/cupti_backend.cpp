@@ -1,7 +1,9 @@
 #include "cupti/cupti_backend.h"
 
 #include "cupti/activity.h"
+#include "cupti/api_callback_capture.h"
 #include "cupti/callbacks.h"
+#include "cupti/gpu_clock.h"
 #include "cupti/gpu_metric_sampler.h"
 #include "cupti/kernel_profiler.h"
 #include "cupti/translate.h"
@@ -35,7 +37,14 @@ class CuptiBackend : public inject::TracingBackend {
     // Buffers must have somewhere to go before the first kind is enabled.
     SetBufferCollector(&collector);
     GPUSCOPE_RETURN_IF_ERROR(ConfigureActivity(options.flush_period_ms));
+    SetTracingScope(options.scope);
     Status problems = EnableDescriptiveKinds();
+    Status graphs = EnableGraphTrace();
+    if (!graphs.ok()) problems = graphs;
+    if (options.scope.cuda_api && options.scope.api_capture == ApiCapture::kCallback) {
+      Status capture = EnableApiCallbackCapture(/*recording_now=*/options.record_from_start);
+      if (!capture.ok()) problems = capture;
+    }
     if (options.record_from_start) {
       Status tracing = EnableTracingKinds();
       if (!tracing.ok()) problems = tracing;
@@ -48,9 +57,16 @@ class CuptiBackend : public inject::TracingBackend {
       });
     }
     Status callbacks = EnableCallbacks(/*profiler_control=*/!options.record_from_start,
-                                       /*tracing_now=*/TracingKindsEnabled());
+                                       /*tracing_now=*/TracingKindsEnabled(),
+                                       /*trace_nvtx=*/options.scope.nvtx);
     if (!callbacks.ok()) problems = callbacks;
+    if (options.call_stacks != nullptr) {
+      Status backtraces = EnableBacktraces(*options.call_stacks);
+      if (!backtraces.ok()) problems = backtraces;
+    }
     if (options.profile != nullptr && options.profile->enabled()) {
+      // A clock kernel of ours would run inside the ranges the profiler measures.
+      ProcessGpuClock().Disable("gpuscope profile measures kernels");
       KernelProfilerHooks hooks;
       hooks.submit = [&collector](inject::OwnedProfiledKernel kernel) {
         collector.SubmitProfiledKernel(std::move(kernel));
@@ -84,7 +100,12 @@ class CuptiBackend : public inject::TracingBackend {
     if (gpu_metric_sampler_ != nullptr) gpu_metric_sampler_->Stop();
   }
 
-  Status Flush(bool forced) override { return FlushAll(forced); }
+  // The captured API calls first (--api-capture callback): they go to the collector's queue
+  // like the buffers CUPTI completes in FlushAll.
+  Status Flush(bool forced) override {
+    DrainCapturedApiCalls(/*final=*/forced);
+    return FlushAll(forced);
+  }
 
   std::uint64_t TakeDroppedRecords(bool at_exit) override {
     return at_exit ? TakeDroppedRecordsOfLiveContexts() : cupti::TakeDroppedRecords(nullptr);
@@ -92,14 +113,19 @@ class CuptiBackend : public inject::TracingBackend {
 
   model::Timestamp Now() override { return cupti::Now(); }
 
-  // The host's clocks only. CUPTI 13 has no call that reads a GPU's own clock without running
-  // work on the device: cuptiDeviceGetTimestamp belonged to the Event API, which CUDA 13
-  // removed (and which compute capability 7.5 and later never supported). Every record's
-  // GPU time is already on CUPTI's clock (CUPTI normalises it), so the host pair is what
-  // aligning reports needs; clock_samples keeps device_id and gpu_ns for a source that can.
-  std::vector<model::ClockSampleRecord> SampleClocks() override {
+  // The host pair, and with kWithGpus one GPU pair per device (gpu_clock.h: CUPTI 13 has no
+  // call that reads a GPU's own clock, cuptiDeviceGetTimestamp went with the Event API, so a
+  // kernel of gpuscope's own reads it). Every record's GPU time is already on CUPTI's clock
+  // (CUPTI normalises it), so the host pair is what aligning reports needs; the GPU pairs show
+  // how the GPUs' own clocks stand to it over the run.
+  std::vector<model::ClockSampleRecord> SampleClocks(inject::ClockSampling sampling) override {
     try {
-      return {inject::HostClockSample(cupti::Now())};
+      std::vector<model::ClockSampleRecord> samples{inject::HostClockSample(cupti::Now())};
+      if (sampling == inject::ClockSampling::kWithGpus) {
+        std::vector<model::ClockSampleRecord> pairs = ProcessGpuClock().Sample(LiveContextsNow());
+        samples.insert(samples.end(), pairs.begin(), pairs.end());
+      }
+      return samples;
     } catch (...) {
       return {};  // out of memory: this sample is missing, the next flush tries again
     }
@@ -109,7 +135,10 @@ class CuptiBackend : public inject::TracingBackend {
     IgnoreCallbacksFromNowOn();
     // Before CUDA tears its contexts down after us (a Numba program crashed at exit in CUPTI
     // with SASS patching still configured).
-    if (kernel_profiler_ != nullptr) kernel_profiler_->ReleaseSourcePasses();
+    if (kernel_profiler_ != nullptr) {
+      kernel_profiler_->AbandonOpenRange();
+      kernel_profiler_->ReleaseSourcePasses();
+    }
   }
 
   void AbandonInForkedChild() override {

@@ -34,7 +34,14 @@ StatusOr<const DriverEntryPoints*> LookUp() {
   Find(library, "cuMemsetD8_v2", entry_points.memset_d8, missing);
   Find(library, "cuCtxGetDevice", entry_points.context_get_device, missing);
   Find(library, "cuCtxSetCurrent", entry_points.context_set_current, missing);
+  Find(library, "cuCtxGetCurrent", entry_points.context_get_current, missing);
   Find(library, "cuDeviceGetAttribute", entry_points.device_get_attribute, missing);
+  Find(library, "cuCtxPushCurrent_v2", entry_points.context_push_current, missing);
+  Find(library, "cuCtxPopCurrent_v2", entry_points.context_pop_current, missing);
+  Find(library, "cuStreamCreate", entry_points.stream_create, missing);
+  Find(library, "cuMemHostAlloc", entry_points.mem_host_alloc, missing);
+  Find(library, "cuMemHostGetDevicePointer_v2", entry_points.mem_host_get_device_pointer,
+       missing);
   if (!missing.empty()) return Status::Error("the CUDA driver lacks " + missing);
   return &entry_points;
 }

@@ -1,6 +1,7 @@
 // The few CUDA driver functions gpuscope calls itself inside the program (to replay a profiled
-// launch for its source and counter passes, and to flush L2 between passes), looked up in the
-// driver already loaded there: the injection library does not link libcuda, which loaded it.
+// launch for its source and counter passes, to flush L2 between passes, and to read a GPU's
+// clock for the clock pairs), looked up in the driver already loaded there: the injection
+// library does not link libcuda, which loaded it.
 #pragma once
 
 #include <cuda.h>
@@ -29,7 +30,16 @@ struct DriverEntryPoints {
   CUresult (*context_get_device)(CUdevice*) = nullptr;
   // The PM sampler makes the device's context current on its own thread (pm_sampling_device.h).
   CUresult (*context_set_current)(CUcontext) = nullptr;
+  // --replay-mode app-range: the context of an NVTX range (its callback names none).
+  CUresult (*context_get_current)(CUcontext*) = nullptr;
   CUresult (*device_get_attribute)(int*, CUdevice_attribute, CUdevice) = nullptr;
+  // The GPU clock pairs (gpu_clock.h): a context made current on the flusher thread for one
+  // sample, a private non-blocking stream, a pinned host slot the clock kernel writes.
+  CUresult (*context_push_current)(CUcontext) = nullptr;
+  CUresult (*context_pop_current)(CUcontext*) = nullptr;
+  CUresult (*stream_create)(CUstream*, unsigned) = nullptr;
+  CUresult (*mem_host_alloc)(void**, size_t, unsigned) = nullptr;
+  CUresult (*mem_host_get_device_pointer)(CUdeviceptr*, void*, unsigned) = nullptr;
 };
 
 // Looked up once; an error names what is missing.

@@ -12,6 +12,7 @@
 #include "cupti/profile_progress.h"
 #include "inject/app_replay_store.h"
 #include "inject/log.h"
+#include "inject/profiler_time.h"
 #include "util/demangle.h"
 
 namespace gpuscope::cupti {
@@ -22,6 +23,9 @@ struct KernelProfiler::LaunchInFlight {
   bool measuring = false;
   ContextRangeProfiler* context = nullptr;
   inject::OwnedProfiledKernel kernel;
+  std::uint32_t call_correlation_id = 0;  // the launch call whose callback decided
+  // Application replay: kernel records without CUPTI's instrumentation while measured.
+  std::optional<SerialKernelRecords> serial_kernels;
   std::unique_lock<std::mutex> lock;  // the profiler's, from enter to exit while measuring
 };
 
@@ -37,10 +41,17 @@ KernelProfiler::KernelProfiler(const inject::ProfileConfig& config, KernelProfil
     : config_(config),
       hooks_(std::move(hooks)),
       selection_(config.filter, config.replay_mode),
-      setup_(config_) {}
+      setup_(config_),
+      counter_passes_(config.flush_caches, config.restore_memory),
+      boundaries_(config.nvtx_include) {}
 
-void KernelProfiler::Submit(inject::OwnedProfiledKernel kernel) {
-  if (hooks_.submit) hooks_.submit(std::move(kernel));
+// The launch's time from its enter callback to the end of its measurement was the
+// profiler's: noted so that the launch calls' API records leave it out (inject/profiler_time.h).
+void KernelProfiler::Submit(LaunchInFlight& launch) {
+  const model::ProfiledKernelRecord& record = launch.kernel.record;
+  inject::NoteProfilerTime(record.correlation_id, launch.call_correlation_id, record.start,
+                           record.end);
+  if (hooks_.submit) hooks_.submit(std::move(launch.kernel));
 }
 
 void KernelProfiler::SayUnavailableOnce(const std::string& why) {
@@ -92,6 +103,7 @@ bool KernelProfiler::OnEnter(const LaunchCall& call, LaunchInFlight& launch) {
   kernel.record.invocation = decision.invocation;
   kernel.record.profile_index = decision.profile_index;
   kernel.record.replay_mode = config_.replay_mode;
+  launch.call_correlation_id = data.correlationId;
   kernel.record.start = Now();
   kernel.mangled_name = data.symbolName;
   if (!decision.refusal.empty()) {
@@ -121,21 +133,9 @@ bool KernelProfiler::OnEnter(const LaunchCall& call, LaunchInFlight& launch) {
     MeasureByOwnReplay(call, context, launch);
     return true;
   }
-  if (failure.empty()) {
-    std::string what;
-    std::string replay_problem;
-    CUptiResult r = context.BeginMeasurement(kernel, what, replay_problem);
-    // The profiler stays enabled after a failed step (see ContextRangeProfiler::Enable:
-    // never twice).
-    if (r == CUPTI_SUCCESS && !replay_problem.empty()) {
-      failure = {replay_problem, model::ProfileOutcome::kNotReplayable};
-    } else if (r != CUPTI_SUCCESS) {
-      failure = FailureOf(r, what);
-      if (failure.outcome == model::ProfileOutcome::kCountersUnavailable) {
-        context.FailForGood(failure);
-      }
-    }
-  }
+  // CUPTI's kernel timing code would be counted with the program's (activity.h).
+  if (failure.empty() && setup_.application_replay()) launch.serial_kernels.emplace();
+  if (failure.empty()) failure = BeginMeasurement(context, kernel, nullptr);
   if (!failure.empty()) {
     if (failure.outcome == model::ProfileOutcome::kCountersUnavailable) {
       SayUnavailableOnce(failure.message);
@@ -146,6 +146,24 @@ bool KernelProfiler::OnEnter(const LaunchCall& call, LaunchInFlight& launch) {
   launch.measuring = true;
   launch.context = &context;
   return true;
+}
+
+ProfileFailure KernelProfiler::BeginMeasurement(ContextRangeProfiler& context,
+                                                const inject::OwnedProfiledKernel& kernel,
+                                                const char* range_name) {
+  std::string what;
+  std::string replay_problem;
+  CUptiResult r = context.BeginMeasurement(kernel, what, replay_problem, range_name);
+  // The profiler stays enabled after a failed step (see ContextRangeProfiler::Enable: never
+  // twice).
+  if (r == CUPTI_SUCCESS) {
+    return replay_problem.empty()
+               ? ProfileFailure{}
+               : ProfileFailure{replay_problem, model::ProfileOutcome::kNotReplayable};
+  }
+  ProfileFailure failure = FailureOf(r, what);
+  if (failure.outcome == model::ProfileOutcome::kCountersUnavailable) context.FailForGood(failure);
+  return failure;
 }
 
 // Kernel replay by gpuscope's own passes (counter_passes.h), all inside the enter callback:
@@ -179,18 +197,19 @@ void KernelProfiler::MeasureByOwnReplay(const LaunchCall& call, ContextRangeProf
   if (selection_.FinishSelected()) context.Disable();
   kernel.record.end = Now();
   if (hooks_.progress) PrintProgressLine(kernel);
-  Submit(std::move(kernel));
+  Submit(launch);
   launch.lock.unlock();
 }
 
 void KernelProfiler::SubmitUnmeasured(LaunchInFlight& launch, const ProfileFailure& failure,
                                       bool progress) {
+  launch.serial_kernels.reset();
   inject::OwnedProfiledKernel& kernel = launch.kernel;
   kernel.record.outcome = failure.outcome;
   kernel.message = failure.message;
   kernel.record.end = Now();
   if (progress && hooks_.progress) PrintProgressLine(kernel);
-  Submit(std::move(kernel));
+  Submit(launch);
   // Not measured, so not the one whose exit may disable the profiler.
   selection_.FinishSelected();
   launch.lock.unlock();
@@ -204,7 +223,16 @@ bool KernelProfiler::RecordOutcome(const LaunchCall& call, CUptiResult result,
   if (call.Failed(launch_error)) {
     kernel.record.outcome = model::ProfileOutcome::kReplayFailed;
     kernel.message = "the launch returned error " + std::to_string(launch_error);
-  } else if (result != CUPTI_SUCCESS) {
+    return true;
+  }
+  return RecordMeasurement(result, what, stopped, context, kernel);
+}
+
+bool KernelProfiler::RecordMeasurement(CUptiResult result, const std::string& what,
+                                       const StopResult& stopped,
+                                       const ContextRangeProfiler& context,
+                                       inject::OwnedProfiledKernel& kernel) {
+  if (result != CUPTI_SUCCESS) {
     kernel.record.outcome = IsUnavailable(result) ? model::ProfileOutcome::kCountersUnavailable
                                                   : model::ProfileOutcome::kReplayFailed;
     kernel.message = IsUnavailable(result) ? UnavailableMessage(result, what)
@@ -251,6 +279,7 @@ void KernelProfiler::OnExit(const LaunchCall& call, LaunchInFlight& launch) {
   StopResult stopped;
   inject::LogDebug("launch returned");
   CUptiResult result = context.EndMeasurement(what, stopped);
+  launch.serial_kernels.reset();
   // This launch is done; the profiler goes once no other selected launch can still need it.
   if (selection_.FinishSelected()) {
     const SteadyClock::time_point disabling = SteadyClock::now();
@@ -259,6 +288,9 @@ void KernelProfiler::OnExit(const LaunchCall& call, LaunchInFlight& launch) {
   }
   kernel.record.end = Now();
   if (!RecordOutcome(call, result, what, stopped, context, kernel)) {
+    // A pass of application replay: its time in the launch call was the profiler's too.
+    inject::NoteProfilerTime(kernel.record.correlation_id, launch.call_correlation_id,
+                             kernel.record.start, kernel.record.end);
     if (hooks_.progress) PrintReplayPassLine(kernel, config_.app_pass + 1, config_.app_passes);
     launch.context = nullptr;
     launch.lock.unlock();
@@ -267,7 +299,7 @@ void KernelProfiler::OnExit(const LaunchCall& call, LaunchInFlight& launch) {
   if (hooks_.progress) PrintProgressLine(kernel);
   inject::LogDebug("kernel " + std::to_string(kernel.record.profile_index) + " measured in " +
                    std::to_string((kernel.record.end - kernel.record.start) / 1'000'000) + " ms");
-  Submit(std::move(kernel));
+  Submit(launch);
   launch.context = nullptr;
   launch.lock.unlock();
 }
@@ -307,6 +339,17 @@ void KernelProfiler::ForgetContext(CUcontext context) {
 
 void KernelProfiler::OnLaunchCallback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                                       const CUpti_CallbackData& data) {
+  if (app_range()) {
+    // Ranges are measured, not launches: a launch is only counted, once (a runtime launch
+    // call nests a driver call, which is not counted again).
+    thread_local bool in_runtime_launch = false;
+    const bool enter = data.callbackSite == CUPTI_API_ENTER;
+    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) in_runtime_launch = enter;
+    if (enter && (domain == CUPTI_CB_DOMAIN_RUNTIME_API || !in_runtime_launch)) {
+      kernel_launches_.fetch_add(1, std::memory_order_relaxed);
+    }
+    return;
+  }
   LaunchInFlight& launch = ThisThreadsLaunch();
   try {
     const LaunchCall call(domain, cbid, data);
@@ -328,7 +371,7 @@ void KernelProfiler::OnLaunchCallback(CUpti_CallbackDomain domain, CUpti_Callbac
         launch.kernel.record.outcome = model::ProfileOutcome::kReplayFailed;
         launch.kernel.message = "gpuscope failed internally while measuring the launch";
         launch.kernel.counter_data.clear();
-        Submit(std::move(launch.kernel));
+        Submit(launch);
       } catch (...) {
       }
       try {
@@ -338,6 +381,7 @@ void KernelProfiler::OnLaunchCallback(CUpti_CallbackDomain domain, CUpti_Callbac
     }
     launch.measuring = false;
     launch.context = nullptr;
+    launch.serial_kernels.reset();
     if (launch.lock.owns_lock()) launch.lock.unlock();
   }
 }

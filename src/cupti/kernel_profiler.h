@@ -36,17 +36,21 @@
 
 #include <cupti.h>
 
+#include <atomic>
 #include <cstddef>
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
+#include "cupti/activity.h"
 #include "cupti/context_range_profiler.h"
 #include "cupti/counter_passes.h"
 #include "cupti/launch_selection.h"
 #include "cupti/profiler_setup.h"
+#include "cupti/range_boundaries.h"
 #include "cupti/source_passes.h"
 #include "inject/config.h"
 #include "inject/profiled_kernel.h"
@@ -82,6 +86,19 @@ class KernelProfiler {
   // CUPTI_CBID_RESOURCE_MODULE_LOADED; never throws.
   void OnModuleLoaded(const void* cubin, std::size_t size);
 
+  // --replay-mode app-range: ranges of the program are measured, not launches (launches are
+  // only counted, for the range's "N kernels"). range_measurement.cpp.
+  bool app_range() const { return config_.replay_mode == model::ReplayMode::kAppRange; }
+  const RangeBoundaries& range_boundaries() const { return boundaries_; }
+  // From the subscriber's callback: cudaProfilerStart/Stop (runtime or driver) and the NVTX
+  // callbacks RangeBoundaries asked for; never throws.
+  void OnProfilerApiCallback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                             const CUpti_CallbackData& data);
+  void OnNvtxCallback(CUpti_CallbackId cbid, const CUpti_NvtxData& data);
+  // The session ends: a range that began and never ended is said and recorded as not
+  // measured. Never throws.
+  void AbandonOpenRange();
+
   // From the subscriber's callback, for a kernel launch call (IsKernelLaunchCallback);
   // never throws.
   void OnLaunchCallback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
@@ -98,18 +115,41 @@ class KernelProfiler {
   bool RecordOutcome(const LaunchCall& call, CUptiResult result, const std::string& what,
                      const StopResult& stopped, const ContextRangeProfiler& context,
                      inject::OwnedProfiledKernel& kernel);
+  // The same for a measurement that is not a launch's (a range).
+  bool RecordMeasurement(CUptiResult result, const std::string& what, const StopResult& stopped,
+                         const ContextRangeProfiler& context, inject::OwnedProfiledKernel& kernel);
+  // app-range (range_measurement.cpp), under mutex_: the range being measured.
+  struct OpenRange {
+    std::uint64_t token = 0;  // RangeBoundary::token of its begin
+    ContextRangeProfiler* context = nullptr;
+    inject::OwnedProfiledKernel result;
+    std::uint32_t launches_at_begin = 0;
+    // Kernel records without CUPTI's instrumentation inside the range (activity.h).
+    std::optional<SerialKernelRecords> serial_kernels;
+  };
+  void BeginRange(const RangeBoundary& boundary, CUcontext api_context);
+  void EndRange(const RangeBoundary& boundary);
+  void SubmitRange(inject::OwnedProfiledKernel& range);
+  bool RangesExhausted() const;
   // Kernel replay is gpuscope's own (counter_passes.h) wherever the launch can be replayed,
   // when the caches are to be flushed. With --cache-control none CUPTI's kernel replay stays:
   // it leaves L2 closer to ncu's --cache-control none (H200, 2026-11-28: own replay without
   // the flush read DRAM bytes ~1.1 MB where ncu reads ~15 KB, its checkpoint having displaced
-  // the program's lines from L2).
+  // the program's lines from L2). With --replay-no-restore the replay is ours whatever the
+  // cache control: CUPTI's kernel replay always saves and restores.
   bool own_replay() const {
-    return config_.replay_mode == model::ReplayMode::kKernel && config_.flush_caches;
+    return config_.replay_mode == model::ReplayMode::kKernel &&
+           (config_.flush_caches || !config_.restore_memory);
   }
+  // ContextRangeProfiler::BeginMeasurement; its failure (empty when it started) classified,
+  // and a context whose counters became unavailable failed for good.
+  ProfileFailure BeginMeasurement(ContextRangeProfiler& context,
+                                  const inject::OwnedProfiledKernel& kernel,
+                                  const char* range_name);
   void MeasureByOwnReplay(const LaunchCall& call, ContextRangeProfiler& context,
                           LaunchInFlight& launch);
   ContextRangeProfiler& ContextFor(CUcontext context, std::uint32_t device_id);
-  void Submit(inject::OwnedProfiledKernel kernel);
+  void Submit(LaunchInFlight& launch);
   void SayUnavailableOnce(const std::string& why);
   // Records the selected launch of `launch` as not measured, with `failure`'s outcome and
   // message, and lets it run as the program made it (releases the profiler's lock).
@@ -126,6 +166,14 @@ class KernelProfiler {
   bool said_unavailable_ = false;
   SourcePasses source_;  // gpuscope's own replay for source counters (config_.source_counters)
   CounterPasses counter_passes_;  // gpuscope's own replay for the counters (kernel replay)
+  // app-range: the range being measured (one at a time), ranges seen and selected (-s/-c
+  // count ranges), and the program's kernel launches so far (any thread).
+  RangeBoundaries boundaries_;
+  std::unique_ptr<OpenRange> open_range_;
+  std::uint64_t ranges_seen_ = 0;
+  std::uint32_t ranges_selected_ = 0;
+  bool said_overlap_ = false;
+  std::atomic<std::uint32_t> kernel_launches_{0};
 };
 
 }  // namespace gpuscope::cupti

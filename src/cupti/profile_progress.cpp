@@ -8,8 +8,13 @@
 namespace gpuscope::cupti {
 namespace {
 
-// 'Profiling "saxpy" - 0: '
+// 'Profiling "saxpy" - 0: ', 'Profiling range "solver" - 0: '
 std::string LinePrefix(const inject::OwnedProfiledKernel& kernel) {
+  if (model::IsRangeResult(kernel.record.replay_mode)) {
+    // A range's name is the program's text (spaces and all), not a signature to shorten.
+    return "Profiling range \"" + kernel.mangled_name + "\" - " +
+           std::to_string(kernel.record.profile_index) + ": ";
+  }
   std::string name = FunctionBaseName(Demangle(kernel.mangled_name));
   return "Profiling \"" + name + "\" - " + std::to_string(kernel.record.profile_index) + ": ";
 }

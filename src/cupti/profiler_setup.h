@@ -29,8 +29,11 @@ class ProfilerSetup {
   ProfilerSetup& operator=(const ProfilerSetup&) = delete;
 
   const inject::ProfileConfig& config() const { return config_; }
-  // --replay-mode application: one pass per run of the program.
-  bool application_replay() const { return config_.replay_mode == model::ReplayMode::kApplication; }
+  // --replay-mode application or app-range: one pass per run of the program.
+  bool application_replay() const {
+    return config_.replay_mode == model::ReplayMode::kApplication ||
+           config_.replay_mode == model::ReplayMode::kAppRange;
+  }
   // Views into config().metrics, for CUPTI (which takes them as a non-const array).
   std::vector<const char*>& metric_names() { return metric_names_; }
 

@@ -3,7 +3,10 @@
 #include <cupti.h>
 
 #include <array>
+#include <cstring>
 #include <string_view>
+
+#include "inject/captured_api_calls.h"
 
 namespace gpuscope::cupti {
 namespace {
@@ -322,6 +325,7 @@ void TranslateStream(const CUpti_ActivityStream& s, inject::RecordRouter& router
   r.context_id = s.contextId;
   r.priority = static_cast<std::int32_t>(s.priority);
   r.flags = static_cast<std::uint32_t>(s.flag);
+  r.correlation_id = s.correlationId;
   router.OnStream(r);
 }
 
@@ -332,6 +336,50 @@ std::uint64_t ActivityTranslator::CountRecords(std::uint8_t* buffer, std::size_t
   CUpti_Activity* record = nullptr;
   while (cuptiActivityGetNextRecord(buffer, valid_bytes, &record) == CUPTI_SUCCESS) ++count;
   return count;
+}
+
+void ActivityTranslator::TranslateCapturedCalls(std::uint8_t* buffer, std::size_t valid_bytes,
+                                                inject::RecordRouter& router) {
+  using inject::CapturedCall;
+  using inject::CapturedCallCount;
+  const bool whole = inject::ForEachCapturedSection(
+      buffer, valid_bytes,
+      [&](const inject::CapturedSection& section, const std::uint8_t* calls,
+          const std::uint8_t* counts) {
+        for (std::uint32_t i = 0; i < section.calls; ++i) {
+          CapturedCall call;
+          std::memcpy(&call, calls + i * sizeof(CapturedCall), sizeof(call));
+          model::ApiCallRecord r;
+          r.domain = static_cast<model::ApiDomain>(call.domain);
+          r.cbid = call.cbid;
+          r.start = call.start;
+          r.end = call.end;
+          r.process_id = section.process_id;
+          r.thread_id = section.thread_id;
+          r.correlation_id = call.correlation_id;
+          r.return_value = call.return_value;
+          r.name = api_names_.Name(r.domain, call.cbid);
+          router.OnTopLevelApiCall(r);
+        }
+        for (std::uint32_t i = 0; i < section.counts; ++i) {
+          CapturedCallCount count;
+          std::memcpy(&count, counts + i * sizeof(CapturedCallCount), sizeof(count));
+          model::ApiCallCountRecord r;
+          r.domain = static_cast<model::ApiDomain>(count.domain);
+          r.cbid = count.cbid;
+          r.name = api_names_.Name(r.domain, count.cbid);
+          r.process_id = section.process_id;
+          r.thread_id = section.thread_id;
+          r.calls = count.calls;
+          r.total_ns = count.total_ns;
+          r.min_ns = count.min_ns;
+          r.max_ns = count.max_ns;
+          r.first_start = count.first_start;
+          r.last_end = count.last_end;
+          router.OnApiCallCount(r);
+        }
+      });
+  if (!whole) router.OnUnreadableRest(0);
 }
 
 void ActivityTranslator::Translate(std::uint8_t* buffer, std::size_t valid_bytes,
@@ -373,6 +421,19 @@ void ActivityTranslator::Translate(std::uint8_t* buffer, std::size_t valid_bytes
         r.return_value = static_cast<std::int32_t>(api.returnValue);
         r.name = api_names_.Name(r.domain, api.cbid);
         router.OnApiCall(r);
+        break;
+      }
+      case CUPTI_ACTIVITY_KIND_GRAPH_TRACE: {
+        const auto& graph = *reinterpret_cast<const CUpti_ActivityGraphTrace2*>(record);
+        model::GraphLaunchRecord r;
+        r.start = graph.start;
+        r.end = graph.end;
+        r.device_id = graph.deviceId;
+        r.context_id = graph.contextId;
+        r.stream_id = graph.streamId;
+        r.correlation_id = graph.correlationId;
+        r.graph_id = graph.graphId;
+        router.OnGraphLaunch(r);
         break;
       }
       case CUPTI_ACTIVITY_KIND_MEMORY2:

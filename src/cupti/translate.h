@@ -2,7 +2,7 @@
 //
 // Walks a completed buffer with cuptiActivityGetNextRecord (never by sizeof: record
 // versions only append fields, and CUPTI knows each record's real size) and translates
-// CUpti_ActivityKernel10, Memcpy6, MemcpyPtoP4, Memset4, API (runtime and driver),
+// CUpti_ActivityKernel10, Memcpy6, MemcpyPtoP4, Memset4, API (runtime and driver), GraphTrace2,
 // Memory4, Synchronization2, Marker2, MarkerData2, Overhead3, Device5 and Context3.
 // Anything else is counted as unknown. Strings CUPTI owns (kernel names, NVTX names) are
 // passed as views; the sink copies or interns them.
@@ -22,6 +22,10 @@ class ActivityTranslator : public inject::BufferTranslator {
   void Translate(std::uint8_t* buffer, std::size_t valid_bytes,
                  inject::RecordRouter& router) override;
   std::uint64_t CountRecords(std::uint8_t* buffer, std::size_t valid_bytes) override;
+  // `--api-capture callback`'s buffers (inject/captured_api_calls.h): calls become top-level
+  // API call records, counts api_call_counts rows, named as CUPTI names the callback ids.
+  void TranslateCapturedCalls(std::uint8_t* buffer, std::size_t valid_bytes,
+                              inject::RecordRouter& router) override;
 
  private:
   ApiNameCache api_names_;

@@ -85,6 +85,15 @@ class ReportExporter {
       }
       return true;
     }));
+    // Profiler time (gpuscope's replay of profiled launches, CUPTI's own overheads) on the
+    // thread it delayed, under its own category: never the program's API time.
+    GPUSCOPE_RETURN_IF_ERROR(report_.ForEachOverhead([&](const model::OverheadRecord& o) {
+      if (!Timed(o.start, o.end)) return true;
+      NameThread(o.thread_id);
+      Slice("profiler", o.name, pid_, o.thread_id, o.start, o.end);
+      json_.Raw(",\"args\":{\"overhead_kind\":").UInt(o.overhead_kind).Raw("}}");
+      return true;
+    }));
     GPUSCOPE_RETURN_IF_ERROR(report_.ForEachKernel([&](const store::KernelRow& row) {
       const model::KernelRecord& k = row.record;
       if (!Timed(k.start, k.end)) return true;

@@ -20,6 +20,9 @@ namespace gpuscope::inject {
 struct CompletedBuffer {
   std::uint8_t* data = nullptr;
   std::size_t valid_bytes = 0;
+  // false: CUPTI's activity records; true: API calls gpuscope captured itself
+  // (captured_api_calls.h).
+  bool captured_calls = false;
 };
 
 class BufferQueue {

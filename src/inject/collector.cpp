@@ -4,6 +4,7 @@
 #include <string>
 
 #include "inject/background_thread.h"
+#include "inject/captured_api_calls.h"
 #include "inject/log.h"
 
 namespace gpuscope::inject {
@@ -15,7 +16,7 @@ Collector::Collector(model::RecordSink& sink, std::unique_ptr<BufferTranslator> 
       options_(options),
       pool_(options.pool),
       queue_(options.pool.hard_limit),
-      router_(sink, options.nesting, options.nvtx_start_end_ids) {}
+      router_(sink, options.nesting, options.nvtx_start_end_ids, options.call_stacks) {}
 
 Collector::~Collector() {
   Finish(std::chrono::hours(1));
@@ -49,32 +50,41 @@ void Collector::OnBufferRequested(std::uint8_t** buffer, std::size_t* size,
   }
 }
 
-void Collector::GiveBackLate(std::uint8_t* buffer, std::size_t valid_bytes) {
+void Collector::GiveBackLate(const CompletedBuffer& buffer) {
   late_buffers_.fetch_add(1, std::memory_order_relaxed);
-  late_bytes_.fetch_add(valid_bytes, std::memory_order_relaxed);
+  late_bytes_.fetch_add(buffer.valid_bytes, std::memory_order_relaxed);
   // Walking the buffer is O(records), on CUPTI's thread: acceptable, this happens only
   // after the session ended, and the count is what the user is told.
   std::uint64_t records = 0;
   try {
-    records = translator_->CountRecords(buffer, valid_bytes);
+    records = buffer.captured_calls ? CountCapturedRecords(buffer.data, buffer.valid_bytes)
+                                    : translator_->CountRecords(buffer.data, buffer.valid_bytes);
   } catch (...) {
   }
   late_records_.fetch_add(records, std::memory_order_relaxed);
-  pool_.Release(buffer, valid_bytes);
+  pool_.Release(buffer.data, buffer.valid_bytes);
 }
 
 void Collector::OnBufferCompleted(std::uint8_t* buffer, std::size_t valid_bytes) {
-  if (buffer == nullptr) return;
-  if (!pool_.MarkCompleted(buffer)) {
+  Complete({buffer, valid_bytes, /*captured_calls=*/false});
+}
+
+void Collector::OnCapturedCallsCompleted(std::uint8_t* buffer, std::size_t valid_bytes) {
+  Complete({buffer, valid_bytes, /*captured_calls=*/true});
+}
+
+void Collector::Complete(CompletedBuffer buffer) {
+  if (buffer.data == nullptr) return;
+  if (!pool_.MarkCompleted(buffer.data)) {
     // Not from our pool: another CUPTI client's buffer. Never touch it.
     foreign_buffers_.fetch_add(1, std::memory_order_relaxed);
     return;
   }
-  if (valid_bytes == 0) {
-    pool_.Release(buffer, 0);
+  if (buffer.valid_bytes == 0) {
+    pool_.Release(buffer.data, 0);
     return;
   }
-  if (!queue_.Push({buffer, valid_bytes})) GiveBackLate(buffer, valid_bytes);
+  if (!queue_.Push(buffer)) GiveBackLate(buffer);
 }
 
 std::uint64_t Collector::RequestCommit() { return queue_.RequestCommit(); }
@@ -188,7 +198,11 @@ void Collector::AddDroppedRecords(std::uint64_t count) {
 
 void Collector::WriteBuffer(const CompletedBuffer& buffer) {
   try {
-    translator_->Translate(buffer.data, buffer.valid_bytes, router_);
+    if (buffer.captured_calls) {
+      translator_->TranslateCapturedCalls(buffer.data, buffer.valid_bytes, router_);
+    } else {
+      translator_->Translate(buffer.data, buffer.valid_bytes, router_);
+    }
     router_.EndOfBuffer();
   } catch (const std::exception& error) {
     LogError(std::string("writing activity records failed: ") + error.what() +
@@ -242,6 +256,9 @@ void Collector::WriterLoop(ProcessDescription process) {
     record.world_size = process.world_size;
     record.rank_variable = process.rank_variable;
     router_.OnProcess(record);
+    if (!process.trace.empty()) {
+      router_.OnTraceScope({process.trace, process.api_capture, process.cuda_graph_trace});
+    }
   } catch (...) {
     LogError("writing the process record failed");
   }
@@ -283,7 +300,7 @@ void Collector::WriterLoop(ProcessDescription process) {
     LogError("writing the last records failed");
   }
   for (const CompletedBuffer& left : queue_.CloseAfterWriterExit()) {
-    GiveBackLate(left.data, left.valid_bytes);
+    GiveBackLate(left);
   }
   {
     std::lock_guard<std::mutex> lock(exit_mutex_);

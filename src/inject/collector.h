@@ -51,6 +51,9 @@ class BufferTranslator {
   // after the report is closed). Must not use the translator's state: it may run on any
   // thread, also while a writer that gave up is still translating.
   virtual std::uint64_t CountRecords(std::uint8_t* buffer, std::size_t valid_bytes) = 0;
+  // A buffer of API calls gpuscope captured itself (captured_api_calls.h).
+  virtual void TranslateCapturedCalls(std::uint8_t* buffer, std::size_t valid_bytes,
+                                      RecordRouter& router) = 0;
 };
 
 // The ProcessRecord with owned strings (the sink's views are only valid during a call).
@@ -63,6 +66,8 @@ struct ProcessDescription {
   std::string boot_id;
   std::optional<std::int64_t> rank, local_rank, world_size;
   std::string rank_variable;
+  // What is traced and how (util/trace_scope.h names); empty: not known.
+  std::string trace, api_capture, cuda_graph_trace;
 };
 
 struct CollectorOptions {
@@ -71,6 +76,8 @@ struct CollectorOptions {
   ApiNestingLimits nesting;
   // Ids of NVTX start/end ranges, registered by the tracing backend (may be null).
   NvtxStartEndIds* nvtx_start_end_ids = nullptr;
+  // `--backtrace`: the call stacks the enter callbacks take (null: none).
+  CallStacks* call_stacks = nullptr;
   // Starts the writer thread (a seam for tests).
   ThreadStarter start_thread = StartBackgroundThread;
 };
@@ -102,6 +109,9 @@ class Collector {
   // CUPTI's buffer callbacks (CUpti_BuffersCallbackRequestFunc / CompleteFunc), any thread.
   void OnBufferRequested(std::uint8_t** buffer, std::size_t* size, std::size_t* max_records);
   void OnBufferCompleted(std::uint8_t* buffer, std::size_t valid_bytes);
+  // A pool buffer (from OnBufferRequested) filled with captured API calls
+  // (captured_api_calls.h) instead of CUPTI's records; any thread, O(1).
+  void OnCapturedCallsCompleted(std::uint8_t* buffer, std::size_t valid_bytes);
 
   // Asks for everything completed so far to be written and committed; the ticket can be
   // waited for.
@@ -143,7 +153,8 @@ class Collector {
   void WriteBuffer(const CompletedBuffer& buffer);
   void SkipRestOfBuffer();
   void Commit(std::uint64_t ticket);
-  void GiveBackLate(std::uint8_t* buffer, std::size_t valid_bytes);
+  void GiveBackLate(const CompletedBuffer& buffer);
+  void Complete(CompletedBuffer buffer);
   void WritePendingProfiles();
   void WritePendingClockSamples();
   void WritePendingGpuMetrics();

@@ -92,6 +92,13 @@ void ReadProfileConfig(const EnvironmentLookup& getenv, InjectionConfig& config)
                          "' is not all or none");
     }
   }
+  if (auto no_restore = text(kReplayNoRestoreVariable)) {
+    if (*no_restore == "1") {
+      profile.restore_memory = false;
+    } else if (*no_restore != "0") {
+      problems.push_back(std::string(kReplayNoRestoreVariable) + " must be 0 or 1");
+    }
+  }
   if (auto base = text(kKernelNameBaseVariable)) {
     StatusOr<NameBase> parsed = ParseNameBase(*base);
     if (parsed.ok()) {
@@ -139,12 +146,31 @@ void ReadProfileConfig(const EnvironmentLookup& getenv, InjectionConfig& config)
       profile.replay_mode = model::ReplayMode::kKernel;
     } else if (*mode == "application") {
       profile.replay_mode = model::ReplayMode::kApplication;
+    } else if (*mode == "app-range") {
+      profile.replay_mode = model::ReplayMode::kAppRange;
     } else {
       problems.push_back(std::string(kReplayModeVariable) + "='" + std::string(*mode) +
-                         "' is not kernel or application");
+                         "' is not kernel, application or app-range");
     }
   }
-  if (profile.replay_mode == model::ReplayMode::kApplication) {
+  if (auto specs = text(kNvtxIncludeVariable)) {
+    std::vector<std::string> lines;
+    std::string_view rest = *specs;
+    while (!rest.empty()) {
+      const std::size_t end = rest.find('\n');
+      if (end != 0) lines.emplace_back(rest.substr(0, end));
+      if (end == std::string_view::npos) break;
+      rest.remove_prefix(end + 1);
+    }
+    StatusOr<NvtxRangeFilter> filter = NvtxRangeFilter::Parse(lines);
+    if (filter.ok()) {
+      profile.nvtx_include = std::move(*filter);
+    } else {
+      problems.push_back(std::string(kNvtxIncludeVariable) + ": " + filter.status().message());
+    }
+  }
+  if (profile.replay_mode == model::ReplayMode::kApplication ||
+      profile.replay_mode == model::ReplayMode::kAppRange) {
     auto pass = text(kReplayPassVariable);
     auto passes = text(kReplayPassesVariable);
     auto dir = text(kReplayDirVariable);
@@ -208,6 +234,28 @@ void ReadGpuMetricsConfig(const EnvironmentLookup& getenv, InjectionConfig& conf
   }
 }
 
+// GPUSCOPE_TRACE, _API_CAPTURE, _CUDA_GRAPH_TRACE (util/trace_scope.h): a bad value (set by
+// hand) keeps that part's default, with a warning.
+void ReadTraceScope(const EnvironmentLookup& getenv, InjectionConfig& config) {
+  auto read = [&](const char* name, auto parse, auto apply) {
+    const char* raw = getenv(name);
+    if (raw == nullptr || *raw == '\0') return;
+    auto parsed = parse(raw);
+    if (parsed.ok()) {
+      apply(*parsed);
+    } else {
+      config.warnings.push_back(std::string(name) + ": " + parsed.status().message() +
+                                "; using the default");
+    }
+  };
+  read(kTraceVariable, [&](const char* raw) { return ParseTraceList(raw, config.trace); },
+       [&](const TraceScope& scope) { config.trace = scope; });
+  read(kApiCaptureVariable, ParseApiCapture,
+       [&](ApiCapture capture) { config.trace.api_capture = capture; });
+  read(kCudaGraphTraceVariable, ParseCudaGraphTrace,
+       [&](CudaGraphTrace trace) { config.trace.cuda_graph_trace = trace; });
+}
+
 }  // namespace
 
 InjectionConfig ReadInjectionConfig(const EnvironmentLookup& getenv) {
@@ -238,6 +286,7 @@ InjectionConfig ReadInjectionConfig(const EnvironmentLookup& getenv) {
   ReadBool(getenv, kProfileFromStartVariable, config.profile_from_start, config.warnings);
   ReadBool(getenv, kDebugVariable, config.debug, config.warnings);
   ReadBool(getenv, kQuietVariable, config.quiet, config.warnings);
+  ReadBool(getenv, kBacktraceVariable, config.backtrace, config.warnings);
   if (const char* flush = getenv(kFlushMsVariable); flush != nullptr && *flush != '\0') {
     std::optional<unsigned> ms = ParseUnsigned(flush);
     if (ms && *ms >= 1 && *ms <= kMaxFlushMs) {
@@ -252,6 +301,7 @@ InjectionConfig ReadInjectionConfig(const EnvironmentLookup& getenv) {
   if (const char* manifest = getenv(kManifestVariable); manifest != nullptr) {
     config.manifest_path = manifest;
   }
+  ReadTraceScope(getenv, config);
   ReadProfileConfig(getenv, config);
   ReadGpuMetricsConfig(getenv, config);
   config.identity = ReadRankIdentity(getenv, config.warnings);

@@ -14,7 +14,9 @@
 #include "inject/rank_identity.h"
 #include "model/profile_records.h"
 #include "util/kernel_filter.h"
+#include "util/nvtx_range_filter.h"
 #include "util/report_permissions.h"
+#include "util/trace_scope.h"
 
 namespace gpuscope::inject {
 
@@ -26,11 +28,16 @@ struct ProfileConfig {
   std::vector<std::string> metrics;  // GPUSCOPE_PROFILE_METRICS, comma separated
   KernelFilterSpec filter;
   model::ReplayMode replay_mode = model::ReplayMode::kKernel;  // GPUSCOPE_REPLAY_MODE
+  // GPUSCOPE_NVTX_INCLUDE: app-range measures these NVTX ranges (empty: cudaProfilerStart/Stop).
+  NvtxRangeFilter nvtx_include;
   // GPUSCOPE_CACHE_CONTROL: kernel replay flushes L2 before each pass (ncu's default).
   bool flush_caches = true;
+  // GPUSCOPE_REPLAY_NO_RESTORE: kernel replay saves and restores device memory around its
+  // passes unless the user said the kernel leaves its inputs unchanged (--replay-no-restore).
+  bool restore_memory = true;
   // The config image the CLI built for `prebuilt_chip` (GPUSCOPE_PROFILE_CONFIG_FILE,
   // GPUSCOPE_PROFILE_CHIP, GPUSCOPE_PROFILE_PASSES); empty: built here when needed.
-  // --replay-mode application: this run is pass `app_pass` of `app_passes`; the counter data
+  // --replay-mode application and app-range: this run is pass `app_pass` of `app_passes`; the counter data
   // lives in `app_dir` between runs (GPUSCOPE_REPLAY_PASS, _PASSES, _DIR).
   std::uint32_t app_pass = 0;
   std::uint32_t app_passes = 0;
@@ -61,8 +68,11 @@ struct InjectionConfig {
   std::string manifest_path;            // GPUSCOPE_MANIFEST; empty: none
   bool debug = false;                   // GPUSCOPE_DEBUG
   bool quiet = false;  // GPUSCOPE_QUIET: no banner (--quiet, or output sent to --log-file)
+  bool backtrace = false;  // GPUSCOPE_BACKTRACE: host call stacks (inject/call_stacks.h)
   // GPUSCOPE_REPORT_PERMISSIONS: the mode new reports get (util/report_permissions.h).
   ReportPermissions report_permissions = kDefaultReportPermissions;
+  // GPUSCOPE_TRACE, GPUSCOPE_API_CAPTURE, GPUSCOPE_CUDA_GRAPH_TRACE: what is recorded, how.
+  TraceScope trace;
   ProfileConfig profile;
   GpuMetricsConfig gpu_metrics;
   // The job launcher's rank variables (OMPI_COMM_WORLD_RANK, ..., rank_identity.h).

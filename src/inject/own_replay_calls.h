@@ -1,7 +1,8 @@
-// The CUDA calls gpuscope itself makes inside the program to replay a profiled launch for its
-// source counters (cupti/source_passes): the extra launches and synchronisations. Their
-// activity records are not the program's work, so the record router leaves them out of the
-// trace (and counts them: counters.own_replay_records), keyed by the calls' correlation ids.
+// The CUDA calls gpuscope itself makes inside the program: to replay a profiled launch for its
+// source counters (cupti/source_passes), the extra launches and synchronisations; to read a
+// GPU's clock (cupti/gpu_clock), the clock kernel, its stream and pinned slot. Their activity
+// records are not the program's work, so the record router leaves them out of the trace (and
+// counts them: counters.own_replay_records), keyed by the calls' correlation ids.
 //
 // Process-wide and thread-safe: the callbacks that see the calls run on the program's thread,
 // the router on the writer thread. Ids are few (a handful per profiled launch).

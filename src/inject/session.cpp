@@ -6,6 +6,7 @@
 
 #include "contract/manifest_line.h"
 #include "contract/report_path_rules.h"
+#include "inject/call_stacks.h"
 #include "inject/log.h"
 #include "inject/manifest_append.h"
 #include "inject/nvtx_start_end_ids.h"
@@ -79,7 +80,10 @@ std::unique_ptr<Session> Session::Begin(const InjectionConfig& config,
   session->report_path_ = AbsolutePath(claimed->path);
   session->sink_ = std::move(*sink);
   session->close_sink_ = make_sink.close;
-  const ProcessDescription process = DescribeThisProcess(session->backend_->Now(), config.identity);
+  ProcessDescription process = DescribeThisProcess(session->backend_->Now(), config.identity);
+  process.trace = TraceListName(config.trace);
+  process.api_capture = std::string(ApiCaptureName(config.trace.api_capture));
+  process.cuda_graph_trace = std::string(CudaGraphTraceName(config.trace.cuda_graph_trace));
 
   Status manifest = AppendToManifest(
       config.manifest_path,
@@ -98,6 +102,11 @@ std::unique_ptr<Session> Session::Begin(const InjectionConfig& config,
   options.pool = pool_limits;
   options.commit_interval = std::chrono::milliseconds(config.flush_ms);
   options.nvtx_start_end_ids = &ProcessNvtxStartEndIds();
+  if (config.backtrace) {
+    // Never destroyed, like the collector: enter callbacks may come until the process ends.
+    options.call_stacks = new CallStacks();
+    PublishCallStacks(options.call_stacks);
+  }
   session->collector_ =
       std::make_unique<Collector>(*session->sink_, session->backend_->MakeTranslator(), options);
   Status started = session->collector_->Start(process);
@@ -114,7 +123,7 @@ std::unique_ptr<Session> Session::Begin(const InjectionConfig& config,
       std::chrono::milliseconds(config.flush_ms),
       Flusher::Actions{[self] { self->PeriodicFlush(); },
                        [self](bool dies) { self->FlushForSignal(dies); },
-                       [self] { self->FinalFlush(); }, [self] { self->UrgentFlush(); }});
+                       [self] { self->FinalFlush(ClockSampling::kWithGpus); }, [self] { self->UrgentFlush(); }});
   Status flusher = session->flusher_->Start();
   if (!flusher.ok()) {
     LogError(flusher.message() + "; records are written only when buffers fill and at exit");
@@ -122,17 +131,19 @@ std::unique_ptr<Session> Session::Begin(const InjectionConfig& config,
 
   TracingOptions tracing;
   tracing.record_from_start = config.profile_from_start;
+  tracing.scope = config.trace;
   tracing.flush_period_ms = config.flush_ms;
   tracing.profile = &session->config_.profile;
   tracing.profile_progress = !config.quiet;
   tracing.gpu_metrics = &session->config_.gpu_metrics;
+  tracing.call_stacks = options.call_stacks;
   tracing.on_sticky_error = [self](std::string_view api, model::ApiDomain domain,
                                    std::int32_t code) {
     self->SaveOnStickyError(api, domain, code);
   };
   Status tracing_started = session->backend_->StartTracing(*session->collector_, tracing);
   if (!tracing_started.ok()) LogError(tracing_started.message());
-  session->SampleClocks();
+  session->SampleClocks(ClockSampling::kHostOnly);
   return session;
 }
 
@@ -143,14 +154,16 @@ bool Session::ended() const {
   return state == State::kEnded || state == State::kAbandoned;
 }
 
-void Session::SampleClocks() { collector_->SubmitClockSamples(backend_->SampleClocks()); }
+void Session::SampleClocks(ClockSampling sampling) {
+  collector_->SubmitClockSamples(backend_->SampleClocks(sampling));
+}
 
 void Session::PeriodicFlush() {
   if (state_.load() != State::kRunning) return;
   Status flushed = backend_->Flush(/*forced=*/false);
   if (!flushed.ok()) LogDebug(flushed.message());
   collector_->AddDroppedRecords(backend_->TakeDroppedRecords(/*at_exit=*/false));
-  SampleClocks();
+  SampleClocks(ClockSampling::kWithGpus);
   collector_->RequestCommit();
   if (DebugLoggingEnabled()) {
     CollectorStats stats = collector_->stats();
@@ -188,12 +201,14 @@ void Session::FlushForSignal(bool process_dies) {
   }
 }
 
-void Session::FinalFlush() {
-  backend_->StopGpuMetrics();
+void Session::FinalFlush(ClockSampling sampling) {
+  // GPU metric sampling stops (its last samples decoded) before the final flush; not on a fatal
+  // signal's path (kHostOnly): other threads may be stopped inside the driver.
+  if (sampling == ClockSampling::kWithGpus) backend_->StopGpuMetrics();
   Status flushed = backend_->Flush(/*forced=*/true);
   if (!flushed.ok()) LogError(flushed.message());
   collector_->AddDroppedRecords(backend_->TakeDroppedRecords(/*at_exit=*/true));
-  SampleClocks();
+  SampleClocks(sampling);
 }
 
 void Session::UrgentFlush() {
@@ -243,7 +258,9 @@ void Session::Finish(bool on_flusher_thread) {
   LogDebug("exit: final flush");
   bool flushed = true;
   if (on_flusher_thread || !flusher_->running()) {
-    FinalFlush();
+    // On the flusher thread here only for a fatal signal: the process is dying, other threads
+    // may be stopped inside the driver, so no GPU work of ours.
+    FinalFlush(on_flusher_thread ? ClockSampling::kHostOnly : ClockSampling::kWithGpus);
   } else {
     flushed = flusher_->RunFinalFlush(timeouts_.final_flush);
   }

@@ -97,11 +97,13 @@ class Session {
   void Finish(bool on_flusher_thread);
   void PeriodicFlush();
   void FlushForSignal(bool process_dies);
-  void FinalFlush();
+  // `sampling`: kHostOnly when the process is dying (a fatal signal).
+  void FinalFlush(ClockSampling sampling);
   void UrgentFlush();
   // Hands the clocks read now (TracingBackend::SampleClocks) to the collector: when tracing
-  // starts, at every periodic flush and at the final flush.
-  void SampleClocks();
+  // starts (host only: inside the driver's initialisation), at every periodic flush and at
+  // the final flush (with the GPUs' pairs, from the flusher thread).
+  void SampleClocks(ClockSampling sampling);
   void LogStats(const char* when);
 
   const InjectionConfig config_;

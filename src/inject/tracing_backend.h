@@ -12,12 +12,15 @@
 #include "inject/collector.h"
 #include "model/records.h"
 #include "util/status.h"
+#include "util/trace_scope.h"
 
 namespace gpuscope::inject {
 
 struct TracingOptions {
   bool record_from_start = true;  // false: only between cudaProfilerStart and Stop
   unsigned flush_period_ms = kDefaultFlushMs;
+  // What to record and how (--trace, --api-capture, --cuda-graph-trace).
+  TraceScope scope;
   // `gpuscope profile`: the kernels to measure (null or disabled: tracing only), and
   // whether to print a progress line per measured kernel.
   const ProfileConfig* profile = nullptr;
@@ -25,12 +28,19 @@ struct TracingOptions {
   // `gpuscope run --gpu-metrics`: the set and rate sampled on every device (null or disabled:
   // none).
   const GpuMetricsConfig* gpu_metrics = nullptr;
+  // `--backtrace`: where the enter callbacks of launches, copies and syncs put their stacks.
+  CallStacks* call_stacks = nullptr;
   // Called once, on the program's thread, when a call that waits for the GPU returned a sticky
   // error (model/sticky_errors.h), before that call returns to the program: the moment to save
   // the report, since the program is likely to die at its next step.
   std::function<void(std::string_view api, model::ApiDomain domain, std::int32_t code)>
       on_sticky_error;
 };
+
+// Which clocks a clock sample reads: the host's only (at the start, inside the driver's
+// initialisation; in a dying process), or the GPUs' too (the flusher thread's periodic and
+// final flushes: a backend may run work of its own on each device then).
+enum class ClockSampling { kHostOnly, kWithGpus };
 
 class TracingBackend {
  public:
@@ -53,12 +63,13 @@ class TracingBackend {
   // The clock of the records.
   virtual model::Timestamp Now() = 0;
   // The clocks read now, for the report's clock_samples: the host's (Now() with
-  // CLOCK_REALTIME and CLOCK_MONOTONIC_RAW, inject/host_clocks.h) and, where the backend can
-  // read a GPU's own clock without running work on it, one sample per device. Any thread;
-  // never throws, never blocks on a device.
-  virtual std::vector<model::ClockSampleRecord> SampleClocks() = 0;
+  // CLOCK_REALTIME and CLOCK_MONOTONIC_RAW, inject/host_clocks.h) and, with kWithGpus, a GPU
+  // pair per device where the backend can read one (inject::GpuClockPair). Never throws,
+  // never synchronises with the program's work; kWithGpus only outside the backend's
+  // callbacks and signal handlers.
+  virtual std::vector<model::ClockSampleRecord> SampleClocks(ClockSampling sampling) = 0;
   // The end of the run: GPU metric sampling decodes its last samples, stops and hands them to
-  // the collector (before the collector finishes). Never throws.
+  // the collector (before the collector finishes). Never throws; not on a fatal signal's path.
   virtual void StopGpuMetrics() {}
   // The report is closed: callbacks that still come (the CUDA runtime tears contexts down
   // after our exit handler) must do nothing.

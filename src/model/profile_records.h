@@ -11,8 +11,12 @@
 
 namespace gpuscope::model {
 
-// Stored in reports: never renumber, only append.
-enum class ReplayMode : std::uint8_t { kKernel = 1, kApplication = 2 };
+// Stored in reports: never renumber, only append. kAppRange: the result is a range of the
+// program (cudaProfilerStart/Stop or an NVTX range: all its work measured as one result,
+// the program run once per pass), not one launch.
+enum class ReplayMode : std::uint8_t { kKernel = 1, kApplication = 2, kAppRange = 3 };
+
+inline bool IsRangeResult(ReplayMode mode) { return mode == ReplayMode::kAppRange; }
 
 // How measuring one selected launch ended. Stored in reports: never renumber.
 enum class ProfileOutcome : std::uint8_t {
@@ -50,6 +54,9 @@ struct SourceCollection {
   std::uint32_t sampling_period = 0;  // PC sampling: log2 of the cycles between samples
 };
 
+// One result of `gpuscope profile`: a kernel launch, or (IsRangeResult(replay_mode)) a range
+// of the program, which has no launch: correlation_id 0, mangled_name the range's name,
+// invocation the n-th range (from 0) of the process, range_kernels the launches inside it.
 struct ProfiledKernelRecord {
   std::uint32_t correlation_id = 0;  // of the launch call; equals the kernel record's
   std::uint32_t device_id = 0;
@@ -73,6 +80,7 @@ struct ProfiledKernelRecord {
   SourceCollection source;
   std::span<const InstructionValue> instruction_values;
   std::span<const CubinImage> cubins;
+  std::uint32_t range_kernels = 0;  // a range: the kernel launches it held (last run)
 };
 
 }  // namespace gpuscope::model

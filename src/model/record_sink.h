@@ -4,6 +4,7 @@
 // collector's writer thread), so implementations need no locking of their own.
 #pragma once
 
+#include "model/capture_records.h"
 #include "model/gpu_metric_records.h"
 #include "model/profile_records.h"
 #include "model/records.h"
@@ -24,6 +25,12 @@ class RecordSink {
   // nested_in_runtime: a driver call made from inside a runtime call on the same thread
   // (nvprof's summary counts only the outer call).
   virtual void OnApiCall(const ApiCallRecord& record, bool nested_in_runtime) = 0;
+  // What the process traces and how (once, after OnProcess).
+  virtual void OnTraceScope(const TraceScopeRecord& record) = 0;
+  // Hot no-op calls counted per thread and function instead of one row each.
+  virtual void OnApiCallCount(const ApiCallCountRecord& record) = 0;
+  // One graph launch (--cuda-graph-trace graph).
+  virtual void OnGraphLaunch(const GraphLaunchRecord& record) = 0;
   virtual void OnMemory(const MemoryRecord& record) = 0;
   virtual void OnSync(const SyncRecord& record) = 0;
   virtual void OnNvtx(const NvtxRecord& record) = 0;
@@ -32,6 +39,11 @@ class RecordSink {
   virtual void OnProfiledKernel(const ProfiledKernelRecord& record) = 0;
   // The clocks read at one moment (start of tracing, each flush, the end).
   virtual void OnClockSample(const ClockSampleRecord& record) = 0;
+  // `--backtrace`: a host call stack seen for the first time (before the API calls that refer
+  // to it are flushed), and the modules mapped when the session ends. Sinks that do not store
+  // stacks ignore them.
+  virtual void OnStack(const StackRecord& /*record*/) {}
+  virtual void OnModule(const ModuleRecord& /*record*/) {}
   // `gpuscope run --gpu-metrics` (no-ops by default: sinks that keep no samples need nothing).
   // A device's metrics come before its samples.
   virtual void OnGpuMetric(const GpuMetricRecord&) {}

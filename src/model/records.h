@@ -10,6 +10,7 @@
 // Strings are views valid only for the duration of the sink call that receives them.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -132,6 +133,8 @@ struct ApiCallRecord {
   std::uint32_t correlation_id = 0;
   std::int32_t return_value = 0;
   std::string_view name;  // e.g. "cudaMalloc", without CUPTI's "_v3020" suffix
+  // stacks.id of the host call stack that made the call (`--backtrace`); 0: none recorded.
+  std::uint32_t stack_id = 0;
 };
 
 // A device memory allocation or free (CUPTI MEMORY2).
@@ -221,6 +224,7 @@ struct StreamRecord {
   std::uint32_t context_id = 0;
   std::int32_t priority = 0;
   std::uint32_t flags = 0;
+  std::uint32_t correlation_id = 0;  // of the call that created it (gpuscope's own are left out)
 };
 
 // The traced process itself, and where it stands among the processes of a multi-process
@@ -249,6 +253,9 @@ struct ClockSampleRecord {
   std::int64_t monotonic_ns = 0;           // CLOCK_MONOTONIC_RAW (ns since boot)
   std::optional<std::uint32_t> device_id;  // nullopt: the host clocks only
   std::optional<std::int64_t> gpu_ns;      // the device's timestamp; nullopt for the host pair
+  // A GPU pair: the device's timestamp was read within +- this of the host clocks above (half
+  // the host time around gpuscope's clock kernel, inject/host_clocks.h); nullopt for the host.
+  std::optional<std::int64_t> gpu_uncertainty_ns;
 };
 
 // Counters of what could not be recorded. Every loss is counted here, never hidden.
@@ -268,6 +275,40 @@ struct CollectionCounters {
   // ns the tracing kinds were off while gpuscope replayed profiled launches (source counters:
   // CUPTI's SASS patching counts nothing while they are on); other threads' work then is missing.
   std::uint64_t tracing_paused_ns = 0;
+  // `--backtrace`: calls whose host stack was not recorded (the stack table or the table of
+  // calls waiting for their API record was full).
+  std::uint64_t stacks_dropped = 0;
+};
+
+// One frame of a host call stack (`--backtrace`), innermost first in its stack.
+enum class FrameKind : std::uint8_t { kNative = 0, kPython = 1 };
+
+struct StackFrame {
+  FrameKind kind = FrameKind::kNative;
+  // Native: the return address (the instruction after the call); Python: 0.
+  std::uint64_t address = 0;
+  // Python: from the code object, and the line being run; native: empty until symbolised.
+  std::string_view file;
+  std::string_view function;
+  std::uint32_t line = 0;
+};
+
+// A distinct host call stack, recorded once; API calls refer to it by id.
+struct StackRecord {
+  std::uint32_t id = 0;
+  const StackFrame* frames = nullptr;
+  std::size_t frame_count = 0;
+};
+
+// An object mapped into the process (the program, a shared library), for symbolising native
+// frames after the run: the addresses [start, end) belong to it and `bias` is what was added
+// to its ELF addresses (dl_iterate_phdr's dlpi_addr).
+struct ModuleRecord {
+  std::string_view path;
+  std::uint64_t start = 0;
+  std::uint64_t end = 0;
+  std::uint64_t bias = 0;
+  std::string_view build_id;  // hex, empty when the object has none
 };
 
 }  // namespace gpuscope::model

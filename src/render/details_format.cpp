@@ -70,6 +70,15 @@ void PrintSection(std::ostream& out, const std::string& section, const std::vect
 
 std::string KernelHeaderLine(const KernelProfile& kernel) {
   // The name and the failure text come from the report: no raw escapes.
+  if (kernel.is_range) {
+    // A range has no launch configuration: ncu's "Range: name" with what it held.
+    return "  Range: " + TerminalText(kernel.demangled_name) + " (" +
+           std::to_string(kernel.range_kernels) +
+           (kernel.range_kernels == 1 ? " kernel" : " kernels") + "), Context " +
+           std::to_string(kernel.context_id) + ", Device " + std::to_string(kernel.device_id) +
+           ", CC " + std::to_string(kernel.device.compute_major) + "." +
+           std::to_string(kernel.device.compute_minor);
+  }
   return "  " + TerminalText(kernel.demangled_name) + " " + FormatDim3(kernel.grid) + "x" +
          FormatDim3(kernel.block) + ", Context " + std::to_string(kernel.context_id) + ", Stream " +
          std::to_string(kernel.stream_id) + ", Device " + std::to_string(kernel.device_id) +

@@ -156,8 +156,8 @@ void WriteKernelSummaryCsv(std::ostream& out, const std::vector<KernelProfile>& 
         std::to_string(first.device_id),
         std::to_string(first.device.compute_major) + "." +
             std::to_string(first.device.compute_minor),
-        analysis::metrics::FormatDim3(first.grid),
-        analysis::metrics::FormatDim3(first.block),
+        first.is_range ? std::string() : analysis::metrics::FormatDim3(first.grid),
+        first.is_range ? std::string() : analysis::metrics::FormatDim3(first.block),
         std::to_string(group.size()),
         std::to_string(measured)};
     if (measured == 0) {

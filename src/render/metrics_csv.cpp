@@ -26,8 +26,9 @@ std::vector<std::string> KernelCells(const KernelProfile& k) {
           std::to_string(k.stream_id),
           std::to_string(k.device_id),
           std::to_string(k.device.compute_major) + "." + std::to_string(k.device.compute_minor),
-          FormatDim3(k.grid),
-          FormatDim3(k.block)};
+          // A range has no launch configuration.
+          k.is_range ? std::string() : FormatDim3(k.grid),
+          k.is_range ? std::string() : FormatDim3(k.block)};
 }
 
 void WriteMetricRow(std::ostream& out, std::vector<std::string> cells, std::string section,

@@ -127,6 +127,19 @@ void FormatNvprofSummary(const NvprofSummary& summary, const OutputOptions& opti
                          std::ostream& out) {
   std::vector<Section> sections = RequestedSections(summary, options);
   std::erase_if(sections, [](const Section& section) { return section.rows->empty(); });
+  // A section the report did not trace (--trace) says so, rather than looking empty.
+  if (!options.csv) {
+    if (options.gpu_activities && !summary.gpu_activities_traced) {
+      out << "GPU activities: not traced (--trace without cuda or cuda-gpu)\n";
+    }
+    if (options.api_calls && !summary.api_calls_traced) {
+      out << "API calls: not traced (--trace without cuda)\n";
+    }
+    if ((!options.gpu_activities || !summary.gpu_activities_traced) &&
+        (!options.api_calls || !summary.api_calls_traced)) {
+      return;
+    }
+  }
   if (options.csv) {
     // A CSV consumer gets its header even when there is nothing to list.
     WriteCsv(sections, options.unit, out);

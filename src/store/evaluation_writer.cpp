@@ -5,6 +5,7 @@
 #include <string_view>
 #include <utility>
 
+#include "store/report_update.h"
 #include "store/sqlite_util.h"
 #include "util/comma_list.h"
 
@@ -73,8 +74,11 @@ bool StoreRequest(sqlite3* db, const ProfileRequest& request) {
   const std::string sections = JoinCommaList(request.sections);
   const std::string requested = JoinCommaList(request.metrics);
   const std::pair<const char*, const std::string*> rows[] = {{"profile_sections", &sections},
-                                                             {"profile_metrics", &requested}};
+                                                             {"profile_metrics", &requested},
+                                                             {"profile_replay", &request.replay}};
   for (const auto& [key, value] : rows) {
+    // Reports of older versions, evaluated again, do not say how they were replayed.
+    if (value->empty() && value == &request.replay) continue;
     sqlite3_bind_text(meta->get(), 1, key, -1, SQLITE_STATIC);
     BindText(meta->get(), 2, *value);
     if (sqlite3_step(meta->get()) != SQLITE_DONE) return false;
@@ -169,23 +173,10 @@ bool StoreSource(sqlite3* db, const SourceRows& source) {
 
 Status WriteEvaluation(const std::string& path, const EvaluationRows& rows) {
   const std::string metrics_context = "cannot store the metrics in " + path;
-  sqlite3* db = nullptr;
-  // Unlike the report writer this follows a symbolic link: `stats --page details link.sqlite`
-  // names an existing gpuscope report (the caller has read it), and adding its evaluation
-  // there is what was asked. Nothing is created (no SQLITE_OPEN_CREATE), the file keeps its
-  // mode, and SQLite opens the -journal with O_NOFOLLOW and the report's mode.
-  int rc = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr);
-  struct Closer {
-    sqlite3* db;
-    ~Closer() { sqlite3_close(db); }
-  } closer{db};
-  if (rc != SQLITE_OK) return SqliteError(db, metrics_context);
-  sqlite3_busy_timeout(db, 5000);
-  // IMMEDIATE: take the write lock now, so no other writer slips in between the reads SQLite
-  // does for the DELETEs and the INSERTs.
-  if (sqlite3_exec(db, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) != SQLITE_OK) {
-    return SqliteError(db, metrics_context);
-  }
+  // `stats --page details link.sqlite` names an existing report: its evaluation goes there.
+  StatusOr<std::unique_ptr<ReportUpdate>> update = ReportUpdate::Begin(path, metrics_context);
+  if (!update.ok()) return update.status();
+  sqlite3* db = (*update)->db();
   std::string failed;  // the context of the step that failed
   if (rows.counters && (!ReplaceMetrics(db, rows.metrics) || !StoreRequest(db, rows.request))) {
     failed = metrics_context;
@@ -193,18 +184,9 @@ Status WriteEvaluation(const std::string& path, const EvaluationRows& rows) {
     failed = "cannot store the findings in " + path;
   } else if (!rows.source.instructions.empty() && !StoreSource(db, rows.source)) {
     failed = "cannot store the SASS instructions in " + path;
-  } else if (sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr) != SQLITE_OK) {
-    failed = metrics_context;
   }
-  if (!failed.empty()) {
-    Status error = SqliteError(db, failed);
-    sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
-    return error;
-  }
-  // Folds a WAL back into the file: the report stays one self-contained file, as the
-  // launcher's finaliser left it.
-  sqlite3_wal_checkpoint_v2(db, nullptr, SQLITE_CHECKPOINT_TRUNCATE, nullptr, nullptr);
-  return Status();
+  if (!failed.empty()) return (*update)->Fail(failed);
+  return (*update)->Commit(metrics_context);
 }
 
 }  // namespace gpuscope::store

@@ -27,6 +27,9 @@ enum class Stored {
   kKernelName,
   // kName where the empty string (NVTX's default domain) is stored as NULL.
   kOptionalName,
+  // An integer member whose 0 means "none", stored as NULL (api_calls.stack_id). A report
+  // older than the column reads as 0 (the reader selects NULL for it).
+  kOptionalInteger,
   // A bool the writer receives beside the record (ApiCallRow::nested_in_runtime): the
   // member belongs to the reader's row type, not to the model record.
   kWriterFlag,
@@ -69,6 +72,11 @@ constexpr Column<Member, Stored::kKernelName> KernelName(std::string_view name,
 template <auto Member>
 constexpr Column<Member, Stored::kOptionalName> OptionalName(std::string_view name,
                                                              std::string_view doc) {
+  return {name, doc};
+}
+template <auto Member>
+constexpr Column<Member, Stored::kOptionalInteger> OptionalInt(std::string_view name,
+                                                               std::string_view doc) {
   return {name, doc};
 }
 template <auto Member>

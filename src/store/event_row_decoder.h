@@ -62,7 +62,7 @@ bool DecodeColumn(sqlite3_stmt* stmt, const DecodeContext& context, typename Tab
         sqlite3_column_type(stmt, c) == SQLITE_NULL
             ? 0
             : context.time_base + static_cast<std::uint64_t>(sqlite3_column_int64(stmt, c));
-  } else if constexpr (kStored == Stored::kInteger) {
+  } else if constexpr (kStored == Stored::kInteger || kStored == Stored::kOptionalInteger) {
     using T = std::remove_reference_t<decltype(record.*Column::kMember)>;
     record.*Column::kMember = FromStoredInteger<T>(sqlite3_column_int64(stmt, c));
   } else if constexpr (kStored == Stored::kWriterFlag) {

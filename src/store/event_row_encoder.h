@@ -64,6 +64,13 @@ void EncodeColumn(const typename Table::Record& record, const NameIds<Table>& id
     }
   } else if constexpr (Column::kStored == Stored::kWriterFlag) {
     row.Set(c, flag ? 1 : 0);
+  } else if constexpr (Column::kStored == Stored::kOptionalInteger) {
+    const auto value = record.*Column::kMember;
+    if (value == 0) {
+      row.SetNull(c);
+    } else {
+      row.Set(c, StoredInteger(value));
+    }
   } else if (Column::kStored == Stored::kOptionalName && ids[I] == 0) {
     row.SetNull(c);
   } else {

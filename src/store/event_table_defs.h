@@ -144,6 +144,8 @@ inline constexpr auto kEventColumns = std::tuple{
     Int<&ApiCallRecord::return_value>("return_value", "cudaError_t / CUresult (0: success)"),
     WriterFlag<&ApiCallRow::nested_in_runtime>("nested", "1: a driver call made inside a runtime call on the same\n"
                                                     "thread (nvprof's summary counts only the outer call)"),
+    OptionalInt<&ApiCallRecord::stack_id>("stack_id", "stack_frames.stack_id of the host call stack (--backtrace);\n"
+                                                      "NULL: none recorded"),
     // nvtx
     Int<&NvtxRecord::kind>("kind", "nvtx_kinds.id (0 mark, 1 push/pop range, 2 start/end range)"),
     Time<&NvtxRecord::start>("start", "ns, relative"),

@@ -28,13 +28,19 @@ bool HasTable(sqlite3* db, const char* table) {
 StatusOr<std::vector<StoredProfile>> ReadProfiledKernels(const ReportReader& report) {
   std::vector<StoredProfile> profiles;
   if (!HasProfileTables(report)) return profiles;
-  StatusOr<Statement> stmt = Statement::Prepare(
-      report.db(),
-      "SELECT p.id, p.profile_index, p.correlation_id, p.device_id, p.context_id, p.stream_id, "
-      "p.invocation, s.value, COALESCE(s.demangled, s.value), p.start, p.\"end\", p.chip, "
-      "p.passes, p.replay_mode, p.outcome, p.message, p.counter_data_size "
-      "FROM profiled_kernels p LEFT JOIN strings s ON s.id = p.name_id "
-      "ORDER BY p.profile_index, p.id");
+  // profiled_ranges came after schema version 3: older reports have no range results.
+  const bool ranges = HasTable(report.db(), "profiled_ranges");
+  const std::string sql =
+      std::string(
+          "SELECT p.id, p.profile_index, p.correlation_id, p.device_id, p.context_id, "
+          "p.stream_id, p.invocation, s.value, COALESCE(s.demangled, s.value), p.start, "
+          "p.\"end\", p.chip, p.passes, p.replay_mode, p.outcome, p.message, "
+          "p.counter_data_size, ") +
+      (ranges ? "COALESCE(r.kernels, 0) " : "0 ") +
+      "FROM profiled_kernels p LEFT JOIN strings s ON s.id = p.name_id " +
+      (ranges ? "LEFT JOIN profiled_ranges r ON r.profiled_kernel_id = p.id " : "") +
+      "ORDER BY p.profile_index, p.id";
+  StatusOr<Statement> stmt = Statement::Prepare(report.db(), sql.c_str());
   if (!stmt.ok()) return ReadError(report, "cannot read profiled kernels of");
   int rc;
   while ((rc = sqlite3_step(stmt->get())) == SQLITE_ROW) {
@@ -61,6 +67,7 @@ StatusOr<std::vector<StoredProfile>> ReadProfiledKernels(const ReportReader& rep
     p.outcome = static_cast<model::ProfileOutcome>(sqlite3_column_int64(s, 14));
     p.message = ColumnText(s, 15);
     p.counter_data_size = static_cast<std::size_t>(sqlite3_column_int64(s, 16));
+    p.range_kernels = static_cast<std::uint32_t>(sqlite3_column_int64(s, 17));
     profiles.push_back(std::move(p));
   }
   if (rc != SQLITE_DONE) return ReadError(report, "cannot read profiled kernels of");
@@ -124,12 +131,17 @@ StatusOr<ProfileRequest> ReadProfileRequest(const ReportReader& report) {
   ProfileRequest request;
   StatusOr<Statement> stmt = Statement::Prepare(
       report.db(),
-      "SELECT key, value FROM meta WHERE key IN ('profile_sections', 'profile_metrics')");
+      "SELECT key, value FROM meta WHERE key IN ('profile_sections', 'profile_metrics', "
+      "'profile_replay')");
   if (!stmt.ok()) return ReadError(report, "cannot read the profile request of");
   int rc;
   while ((rc = sqlite3_step(stmt->get())) == SQLITE_ROW) {
     std::string key(ColumnText(stmt->get(), 0));
     std::string value(ColumnText(stmt->get(), 1));
+    if (key == "profile_replay") {
+      request.replay = value;
+      continue;
+    }
     request.present = true;
     if (key == "profile_sections") request.sections = SplitCommaList(value);
     if (key == "profile_metrics") request.metrics = SplitCommaList(value);

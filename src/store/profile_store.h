@@ -35,6 +35,7 @@ struct StoredProfile {
   model::ProfileOutcome outcome = model::ProfileOutcome::kMeasured;
   std::string message;
   std::size_t counter_data_size = 0;  // 0: no counter data
+  std::uint32_t range_kernels = 0;    // a range result (model::IsRangeResult): launches inside
 };
 
 // In profile_index order.
@@ -56,6 +57,7 @@ StatusOr<std::map<std::int64_t, std::vector<StoredMetric>>> ReadKernelMetrics(
 struct ProfileRequest {
   std::vector<std::string> sections;  // meta.profile_sections
   std::vector<std::string> metrics;   // meta.profile_metrics
+  std::string replay;                 // meta.profile_replay: how launches were replayed ('' unknown)
   bool present = false;               // the report says what was requested
 };
 StatusOr<ProfileRequest> ReadProfileRequest(const ReportReader& report);

@@ -307,6 +307,7 @@ Status ReportReader::LoadCounters() {
     if (name == "unreadable_buffers") counters_.unreadable_buffers = value;
     if (name == "own_replay_records") counters_.own_replay_records = value;
     if (name == "tracing_paused_ns") counters_.tracing_paused_ns = value;
+    if (name == "stacks_dropped") counters_.stacks_dropped = value;
     if (name == kRecordsNotWrittenCounter) records_not_written_ = value;
     if (name.starts_with(kRecordsNotWrittenPrefix) && value != 0) {
       records_not_written_by_table_.emplace_back(
@@ -361,10 +362,17 @@ Status ReportReader::LoadRowOrder() {
 }
 Status ReportReader::LoadClockSamples() {
   if (file_schema_version_ < kFirstSchemaWithRanks) return Status();  // none recorded then
+  // gpu_uncertainty_ns came with the GPU pairs: reports of schema 3 written before lack it.
+  StatusOr<Statement> has_uncertainty = Statement::Prepare(
+      db_, "SELECT count(*) FROM pragma_table_info('clock_samples') "
+           "WHERE name = 'gpu_uncertainty_ns'");
+  if (!has_uncertainty.ok() || sqlite3_step(has_uncertainty->get()) != SQLITE_ROW) {
+    return ReadError();
+  }
+  const bool uncertainty = ColumnInt(has_uncertainty->get(), 0) != 0;
   StatusOr<Statement> stmt = Statement::Prepare(
-      db_,
-      "SELECT cupti_ns, realtime_ns, monotonic_ns, device_id, gpu_ns FROM clock_samples "
-      "ORDER BY id");
+      db_, std::string("SELECT cupti_ns, realtime_ns, monotonic_ns, device_id, gpu_ns, ") +
+               (uncertainty ? "gpu_uncertainty_ns" : "NULL") + " FROM clock_samples ORDER BY id");
   if (!stmt.ok()) return ReadError();
   int rc;
   while ((rc = sqlite3_step(stmt->get())) == SQLITE_ROW) {
@@ -383,6 +391,7 @@ Status ReportReader::LoadClockSamples() {
     sample.monotonic_ns = ColumnInt(s, 2);
     if (!IsNull(s, 3)) sample.device_id = ColumnU32(s, 3);
     if (!IsNull(s, 4)) sample.gpu_ns = ColumnInt(s, 4);
+    if (!IsNull(s, 5)) sample.gpu_uncertainty_ns = ColumnInt(s, 5);
   }
   if (rc != SQLITE_DONE) return ReadError();
   return Status();

@@ -52,6 +52,7 @@ struct ClockSample {
   std::int64_t monotonic_ns = 0;  // CLOCK_MONOTONIC_RAW
   std::optional<std::uint32_t> device_id;  // nullopt: the host clocks only
   std::optional<std::int64_t> gpu_ns;      // the device's own timestamp; nullopt for the host
+  std::optional<std::int64_t> gpu_uncertainty_ns;  // a GPU pair's +- (nullopt: host, or older)
 };
 
 struct DeviceInfo {

@@ -10,6 +10,7 @@
 #include "store/event_row_decoder.h"
 #include "store/event_tables.h"
 #include "store/reorder_window.h"
+#include "store/schema.h"
 #include "store/report_reader.h"
 
 namespace gpuscope::store {
@@ -21,10 +22,16 @@ constexpr const char* kReadAction = "cannot read report";
 // What the scan selects: the start column first, then the table's other declared columns
 // in declaration order (the order DecodeRow reads them, see SelectedColumn). Fetching the
 // start first measured cheaper in SQLite's VM than the table's own order.
-std::string ColumnList(const EventTableInfo& table) {
+// Columns added after version 1 are read as NULL from reports older than them (their
+// decode takes NULL as "none").
+std::string ColumnList(const EventTableInfo& table, int schema_version) {
   std::string list = '"' + std::string(table.start_column) + '"';
   for (const ColumnInfo& column : table.columns) {
     if (column.name == table.start_column) continue;
+    if (column.name == "stack_id" && schema_version < kFirstSchemaWithStacks) {
+      list += ", NULL";
+      continue;
+    }
     list += ", \"";
     list += column.name;
     list += '"';
@@ -73,7 +80,7 @@ Status ReportReader::Scan(Fn& fn) const {
   const RowOrder& order = row_order_[table];
   const std::string name(info.name);
   const std::string start(info.start_column);
-  const std::string select = "SELECT " + ColumnList(info) + ", id FROM " + name;
+  const std::string select = "SELECT " + ColumnList(info, schema_version_) + ", id FROM " + name;
   const DecodeContext context{time_base_, &strings_, &demangled_};
   // Inlined into the chunk loop, as a hand-written decode was (callgrind: otherwise ~18 more
   // instructions per kernel row).

@@ -182,15 +182,33 @@ Status ReportWriter::PrepareStatements() {
        "message, counter_data, counter_data_size) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
        "?10, ?11, ?12, ?13, ?14, ?15, ?16)"},
       {&s.insert_clock_sample,
-       "INSERT INTO clock_samples(cupti_ns, realtime_ns, monotonic_ns, device_id, gpu_ns) "
-       "VALUES (?1, ?2, ?3, ?4, ?5)"},
+       "INSERT INTO clock_samples(cupti_ns, realtime_ns, monotonic_ns, device_id, gpu_ns, "
+       "gpu_uncertainty_ns) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"},
+      {&s.upsert_api_call_count,
+       "INSERT INTO api_call_counts(thread_id, domain, cbid, name_id, process_id, calls, "
+       "total_ns, min_ns, max_ns, first_start, last_end) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, "
+       "?9, ?10, ?11) ON CONFLICT(thread_id, domain, cbid) DO UPDATE SET "
+       "calls = calls + excluded.calls, total_ns = total_ns + excluded.total_ns, "
+       "min_ns = MIN(min_ns, excluded.min_ns), max_ns = MAX(max_ns, excluded.max_ns), "
+       "first_start = MIN(first_start, excluded.first_start), "
+       "last_end = MAX(last_end, excluded.last_end)"},
+      {&s.insert_graph_launch,
+       "INSERT INTO graph_launches(start, \"end\", device_id, context_id, stream_id, "
+       "correlation_id, graph_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"},
       {&s.insert_instruction_value,
        "INSERT OR REPLACE INTO instruction_values(profiled_kernel_id, cubin_crc, function_id, "
        "pc_offset, metric_id, value) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"},
+      {&s.insert_profiled_range,
+       "INSERT OR REPLACE INTO profiled_ranges(profiled_kernel_id, kernels) VALUES (?1, ?2)"},
       {&s.insert_kernel_source,
        "INSERT OR REPLACE INTO kernel_source(profiled_kernel_id, message, total_samples, "
        "dropped_samples, sampling_period) VALUES (?1, ?2, ?3, ?4, ?5)"},
       {&s.insert_cubin, "INSERT OR IGNORE INTO cubins(crc, size, image) VALUES (?1, ?2, ?3)"},
+      {&s.insert_stack_frame,
+       "INSERT OR IGNORE INTO stack_frames(stack_id, depth, kind, address, function_id, "
+       "file_id, line) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"},
+      {&s.insert_module,
+       "INSERT INTO modules(path, start, \"end\", bias, build_id) VALUES (?1, ?2, ?3, ?4, ?5)"},
       {&s.insert_gpu_metric,
        "INSERT OR REPLACE INTO gpu_metrics(device_id, idx, name, label, unit, role) "
        "VALUES (?1, ?2, ?3, ?4, ?5, ?6)"},
@@ -341,6 +359,13 @@ std::string ReportWriter::LossSummary() const {
 }
 
 bool ReportWriter::Step(sqlite3_stmt* stmt, const char* what) {
+  // After the first failure nothing but the loss account (RecordLoss) is written: a write
+  // outside any transaction (a new name, a meta key) would commit on its own and take the
+  // room that the account and the fold of the log need.
+  if (!status_.ok()) {
+    sqlite3_reset(stmt);
+    return false;
+  }
   int rc = sqlite3_step(stmt);
   sqlite3_reset(stmt);
   if (rc == SQLITE_DONE || rc == SQLITE_ROW) return true;
@@ -429,6 +454,7 @@ bool ReportWriter::WriteFlushState() {
       {"unreadable_buffers", counters_.unreadable_buffers},
       {"own_replay_records", counters_.own_replay_records},
       {"tracing_paused_ns", counters_.tracing_paused_ns},
+      {"stacks_dropped", counters_.stacks_dropped},
       {"records_not_written", records_not_written_},
   };
   sqlite3_stmt* counter = stmts_->upsert_counter.get();

@@ -65,6 +65,9 @@ class ReportWriter final : public model::RecordSink {
   void OnMemcpy(const model::MemcpyRecord& record) override;
   void OnMemset(const model::MemsetRecord& record) override;
   void OnApiCall(const model::ApiCallRecord& record, bool nested_in_runtime) override;
+  void OnTraceScope(const model::TraceScopeRecord& record) override;
+  void OnApiCallCount(const model::ApiCallCountRecord& record) override;
+  void OnGraphLaunch(const model::GraphLaunchRecord& record) override;
   void OnMemory(const model::MemoryRecord& record) override;
   void OnSync(const model::SyncRecord& record) override;
   void OnNvtx(const model::NvtxRecord& record) override;
@@ -85,6 +88,8 @@ class ReportWriter final : public model::RecordSink {
   void OnStream(const model::StreamRecord& record) override;
   void OnProfiledKernel(const model::ProfiledKernelRecord& record) override;
   void OnClockSample(const model::ClockSampleRecord& record) override;
+  void OnStack(const model::StackRecord& record) override;
+  void OnModule(const model::ModuleRecord& record) override;
   // GPU metrics (report_writer_gpu_metrics.cpp): one row per metric, per sample, per device.
   void OnGpuMetric(const model::GpuMetricRecord& record) override;
   void OnGpuMetricSample(const model::GpuMetricSampleRecord& record) override;

@@ -45,6 +45,33 @@ void ReportWriter::OnProcess(const model::ProcessRecord& r) {
   StepRecord(s, "cannot write the process row", kLossProcess);
 }
 
+// What was traced, so that readers can tell "not traced" from "none" (util/trace_scope.h).
+void ReportWriter::OnTraceScope(const model::TraceScopeRecord& r) {
+  if (!Accepting(kLossProcess)) return;
+  SetMeta("trace", r.trace);
+  SetMeta("api_capture", r.api_capture);
+  SetMeta("cuda_graph_trace", r.cuda_graph_trace);
+}
+
+void ReportWriter::OnApiCallCount(const model::ApiCallCountRecord& r) {
+  if (!Accepting(kLossApiCallCounts)) return;
+  if (r.calls == 0) return;
+  sqlite3_stmt* s = stmts_->upsert_api_call_count.get();
+  BindAll(s, r.thread_id, static_cast<std::int64_t>(r.domain), r.cbid, InternName(r.name),
+          r.process_id, static_cast<std::int64_t>(r.calls), static_cast<std::int64_t>(r.total_ns),
+          static_cast<std::int64_t>(r.min_ns), static_cast<std::int64_t>(r.max_ns),
+          StoredTime(r.first_start), StoredTime(r.last_end));
+  StepRecord(s, "cannot write an API call count", kLossApiCallCounts);
+}
+
+void ReportWriter::OnGraphLaunch(const model::GraphLaunchRecord& r) {
+  if (!Accepting(kLossGraphLaunches)) return;
+  sqlite3_stmt* s = stmts_->insert_graph_launch.get();
+  BindAll(s, StoredTime(r.start), StoredTime(r.end), r.device_id, r.context_id, r.stream_id,
+          r.correlation_id, r.graph_id);
+  StepRecord(s, "cannot write a graph launch", kLossGraphLaunches);
+}
+
 void ReportWriter::OnClockSample(const model::ClockSampleRecord& r) {
   if (!Accepting(kLossClockSamples)) return;
   // A sample without CUPTI's time says nothing (and its NOT NULL column would stop the writer).
@@ -54,7 +81,8 @@ void ReportWriter::OnClockSample(const model::ClockSampleRecord& r) {
   if (r.device_id.has_value()) device = *r.device_id;
   // cupti_ns is on the clock of every other time, so it is stored relative like them (and may
   // become the time base); the other clocks are absolute.
-  BindAll(s, StoredTime(r.cupti_ns), r.realtime_ns, r.monotonic_ns, device, r.gpu_ns);
+  BindAll(s, StoredTime(r.cupti_ns), r.realtime_ns, r.monotonic_ns, device, r.gpu_ns,
+          r.gpu_uncertainty_ns);
   StepRecord(s, "cannot write a clock sample", kLossClockSamples);
 }
 
@@ -108,6 +136,11 @@ void ReportWriter::OnProfiledKernel(const model::ProfiledKernelRecord& r) {
   }
   sqlite3_bind_int64(s, 16, static_cast<std::int64_t>(r.counter_data.size()));
   StepRecord(s, "cannot write a profiled kernel row", kLossProfiledKernels);
+  if (model::IsRangeResult(r.replay_mode) && status_.ok()) {
+    sqlite3_stmt* range = stmts_->insert_profiled_range.get();
+    BindAll(range, sqlite3_last_insert_rowid(db_), r.range_kernels);
+    StepRecord(range, "cannot write a profiled_ranges row", kLossProfiledKernels);
+  }
   if (r.source.requested && status_.ok()) WriteSourceCounters(sqlite3_last_insert_rowid(db_), r);
 }
 
@@ -140,6 +173,34 @@ void ReportWriter::WriteSourceCounters(std::int64_t id, const model::ProfiledKer
 void ReportWriter::OnCounters(const model::CollectionCounters& counters) {
   // Kept until the next flush: only the latest totals matter.
   counters_ = counters;
+}
+
+// A Python frame's names are interned (they repeat across stacks); a native frame has only its
+// address until the CLI symbolises it (store/stack_symbols.h).
+void ReportWriter::OnStack(const model::StackRecord& r) {
+  for (std::size_t depth = 0; depth < r.frame_count; ++depth) {
+    if (!Accepting(kLossStackFrames)) return;
+    const model::StackFrame& frame = r.frames[depth];
+    sqlite3_stmt* s = stmts_->insert_stack_frame.get();
+    const bool python = frame.kind == model::FrameKind::kPython;
+    std::optional<std::int64_t> address, function, file;
+    if (python) {
+      function = InternName(frame.function);
+      file = InternName(frame.file);
+    } else {
+      address = static_cast<std::int64_t>(frame.address);
+    }
+    BindAll(s, r.id, depth, frame.kind, address, function, file, frame.line);
+    StepRecord(s, "cannot write a stack frame", kLossStackFrames);
+  }
+}
+
+void ReportWriter::OnModule(const model::ModuleRecord& r) {
+  if (!Accepting(kLossModules)) return;
+  sqlite3_stmt* s = stmts_->insert_module.get();
+  BindAll(s, r.path, r.start, r.end, r.bias, r.build_id);
+  if (r.build_id.empty()) sqlite3_bind_null(s, 5);
+  StepRecord(s, "cannot write a module", kLossModules);
 }
 
 }  // namespace gpuscope::store

@@ -26,7 +26,10 @@ struct ReportWriter::Statements {
   Statement insert_device, insert_context, insert_stream;
   Statement upsert_counter, upsert_row_order;
   Statement insert_profiled_kernel, insert_clock_sample;
+  Statement upsert_api_call_count, insert_graph_launch;
   Statement insert_instruction_value, insert_kernel_source, insert_cubin;
+  Statement insert_profiled_range;
+  Statement insert_stack_frame, insert_module;
   Statement insert_gpu_metric, insert_gpu_metric_sample, upsert_gpu_metric_sampling;
   std::array<BatchedInsert, kNumEventTables> events;  // by kEventTableIndex
 };

@@ -1,5 +1,6 @@
--- gpuscope report schema, version 3 (version 1 had no profile tables, version 2 no rank
--- identity in `process` and no `clock_samples`; readers accept all three).
+-- gpuscope report schema, version 4 (version 1 had no profile tables, version 2 no rank
+-- identity in `process` and no `clock_samples`, version 3 no call stacks: no `stack_frames`,
+-- `modules` or api_calls.stack_id; readers accept all four).
 --
 -- One SQLite file per traced process. This file and the event tables' declarations
 -- (src/store/event_table_defs.h) are THE definition: the report writer embeds this file at
@@ -33,13 +34,13 @@
 -- user_version and meta.schema_version below, kSchemaVersion in schema.h).
 
 PRAGMA application_id = 1196446531;  -- 0x47505343, "GPSC": marks the file as a gpuscope report
-PRAGMA user_version = 3;             -- the schema version
+PRAGMA user_version = 4;             -- the schema version
 
 CREATE TABLE meta (
   key   TEXT PRIMARY KEY,  -- see the rows below
   value TEXT               -- always text; cast numbers with CAST(value AS INTEGER)
   -- format            'gpuscope-report'
-  -- schema_version    '3' (equal to PRAGMA user_version)
+  -- schema_version    '4' (equal to PRAGMA user_version)
   -- gpuscope_version  version of the gpuscope that wrote the report, e.g. '0.1.0'
   -- time_base_ns      absolute time (ns, CUPTI clock) that every stored time is relative to
   -- finalized         '1' once the writer closed the report or `gpuscope` finalised it after
@@ -52,11 +53,24 @@ CREATE TABLE meta (
   --                   separated, in print order (written when the metrics are evaluated)
   -- profile_metrics   `gpuscope profile` only: the metrics requested with --metrics, comma
   --                   separated (printed as the section 'Command line profiler metrics')
+  -- profile_replay    `gpuscope profile` only: how the launches were replayed, in words (cache
+  --                   control, whether device memory was saved and restored between passes)
+  -- trace             what was traced (--trace): 'cuda,nvtx', 'cuda', 'cuda-gpu', 'nvtx',
+  --                   'none', ... (util/trace_scope.h); absent (reports before version 4):
+  --                   everything gpuscope records
+  -- api_capture       how API calls were captured (--api-capture): 'activity' (every call
+  --                   in api_calls, the runtime's own driver calls marked nested) or
+  --                   'callback' (the program's calls in api_calls, the hot no-op calls
+  --                   counted in api_call_counts); absent: 'activity'
+  -- cuda_graph_trace  'node' (every kernel of a graph launch) or 'graph' (graph_launches,
+  --                   no per-node kernels); absent: 'node'
+  -- stacks_symbolized `--backtrace` only: '1' once `gpuscope` looked up the native frames'
+  --                   functions and lines (after the run, with the modules below)
 ) WITHOUT ROWID;
 
 INSERT INTO meta(key, value) VALUES
   ('format', 'gpuscope-report'),
-  ('schema_version', '3'),
+  ('schema_version', '4'),
   ('gpuscope_version', ''),
   ('time_base_ns', '0'),
   ('finalized', '0'),
@@ -88,18 +102,25 @@ INSERT INTO process VALUES (1, 0, 0, '', '', NULL, NULL, '', NULL, NULL, NULL, '
 
 -- The clocks read together at one moment: when tracing starts, at every flush and at the
 -- end. Each moment gives one row for the host (CUPTI's clock with CLOCK_REALTIME and
--- CLOCK_MONOTONIC_RAW) and one per device with a live context (the same host clocks, read
--- around that GPU's own timestamp). Reports of one boot of one host (same process.boot_id)
--- share CLOCK_MONOTONIC_RAW; realtime_ns - cupti_ns shows how CUPTI's clock stands to the
--- host's, over the run; gpu_ns shows the GPU clock's drift.
+-- CLOCK_MONOTONIC_RAW) and, from the flushes on, a GPU pair per device with a live context
+-- (device_id set): gpu_ns, that GPU's own timestamp (%globaltimer, read by a one-thread kernel
+-- of gpuscope's own, left out of the trace), against the host clocks at the middle of the
+-- window from before its launch to its value seen, within +- gpu_uncertainty_ns. No GPU pair
+-- while a stream capture may be under way, under `gpuscope profile`, or after the GPU read
+-- failed once (said on stderr). Reports of one boot of one host (same process.boot_id) share
+-- CLOCK_MONOTONIC_RAW; realtime_ns - cupti_ns shows how CUPTI's clock stands to the host's
+-- over the run; gpu_ns - realtime_ns how the GPU's clock does (its offset, drift, residual).
 CREATE TABLE clock_samples (
   id           INTEGER PRIMARY KEY,  -- insertion order (time order)
   cupti_ns     INTEGER NOT NULL,  -- ns, relative: CUPTI's clock, the clock of every other time
   realtime_ns  INTEGER NOT NULL,  -- ns, absolute: CLOCK_REALTIME, read right after cupti_ns
   monotonic_ns INTEGER NOT NULL,  -- ns, absolute: CLOCK_MONOTONIC_RAW (since boot), read then
   device_id    INTEGER,           -- devices.id of the GPU sampled; NULL: the host clocks only
-  gpu_ns       INTEGER            -- ns, absolute: that GPU's timestamp (cuptiDeviceGetTimestamp);
+  gpu_ns       INTEGER,           -- ns, absolute: that GPU's timestamp (%globaltimer);
                                   -- NULL for the host row
+  gpu_uncertainty_ns INTEGER      -- ns: gpu_ns was read within +- this of the host clocks of
+                                  -- the row (half the host time around the read); NULL for the
+                                  -- host row (and in reports written before GPU pairs)
 );
 
 -- `gpuscope run --gpu-metrics`: device-wide hardware counters sampled over the run (CUPTI's PM
@@ -191,6 +212,37 @@ CREATE TABLE strings (
                                   -- (equal to value when not a mangled C++ name); else NULL
 );
 
+-- Hot no-op API calls (cudaGetDevice, cuCtxGetCurrent, ...: cupti/hot_api_calls.h) counted
+-- per thread and function instead of one api_calls row each (meta.api_capture 'callback').
+-- Every summary of API calls adds these to the rows of api_calls.
+CREATE TABLE api_call_counts (
+  thread_id    INTEGER NOT NULL,  -- thread id (as api_calls.thread_id)
+  domain       INTEGER NOT NULL,  -- api_domains.id (1 runtime, 2 driver)
+  cbid         INTEGER NOT NULL,  -- CUPTI callback id within the domain
+  name_id      INTEGER NOT NULL,  -- strings.id of the function name, e.g. 'cudaGetDevice'
+  process_id   INTEGER NOT NULL,  -- process id
+  calls        INTEGER NOT NULL,  -- how many calls the thread made
+  total_ns     INTEGER NOT NULL,  -- their summed duration, ns
+  min_ns       INTEGER NOT NULL,  -- the shortest, ns
+  max_ns       INTEGER NOT NULL,  -- the longest, ns
+  first_start  INTEGER,           -- ns, relative: the first call's start
+  last_end     INTEGER,           -- ns, relative: the last call's end
+  PRIMARY KEY (thread_id, domain, cbid)
+) WITHOUT ROWID;
+
+-- One row per CUDA graph launch (meta.cuda_graph_trace 'graph': CUPTI's GRAPH_TRACE records);
+-- the kernels, copies and memsets of those launches have no rows of their own then.
+CREATE TABLE graph_launches (
+  id             INTEGER PRIMARY KEY,  -- insertion order
+  start          INTEGER,  -- ns, relative: the start of the graph's first node
+  "end"          INTEGER,  -- ns, relative: the end of its last node
+  device_id      INTEGER NOT NULL,  -- devices.id
+  context_id     INTEGER NOT NULL,  -- contexts.context_id
+  stream_id      INTEGER NOT NULL,  -- streams.stream_id
+  correlation_id INTEGER NOT NULL,  -- equals api_calls.correlation_id of the cudaGraphLaunch
+  graph_id       INTEGER NOT NULL   -- the graph's id (kernels.graph_id in node mode)
+);
+
 -- The event tables, one row per recorded activity, in this order: kernels, memcpys, memsets,
 -- memory, syncs, api_calls, nvtx, overheads. Each column and its meaning: event_table_defs.h.
 -- @event-tables
@@ -212,6 +264,8 @@ CREATE TABLE counters (
   -- tracing_paused_ns          ns the tracing kinds were off while gpuscope replayed profiled
   --                            launches (CUPTI's SASS patching counts nothing while they are
   --                            on): work other threads did then is not in the trace
+  -- stacks_dropped             `--backtrace`: calls whose host stack was not recorded (a
+  --                            table in the traced process was full)
 ) WITHOUT ROWID;
 
 -- `gpuscope profile`: kernel launches measured by replay with CUPTI's Range Profiler. The
@@ -262,6 +316,14 @@ CREATE TABLE instruction_values (
   value              INTEGER NOT NULL,  -- executions, sectors, wavefronts or samples
   PRIMARY KEY (profiled_kernel_id, cubin_crc, function_id, pc_offset, metric_id)
 ) WITHOUT ROWID;
+
+-- The results of `--replay-mode app-range` that are ranges of the program, not launches
+-- (profiled_kernels.replay_mode 'app-range': its name is the range's, correlation_id 0, its
+-- invocation the n-th range); one row per range. Absent in reports of older gpuscope versions.
+CREATE TABLE profiled_ranges (
+  profiled_kernel_id INTEGER PRIMARY KEY,  -- profiled_kernels.id
+  kernels            INTEGER NOT NULL      -- kernel launches inside the range (last run)
+);
 
 -- How the source passes of each profiled launch went; one row per launch they were asked for.
 CREATE TABLE kernel_source (
@@ -316,6 +378,34 @@ CREATE TABLE kernel_findings (
   PRIMARY KEY (profiled_kernel_id, rank)
 ) WITHOUT ROWID;
 
+-- `--backtrace`: the host call stacks of kernel launches, copies, memsets and synchronising
+-- calls, each distinct stack stored once; api_calls.stack_id names the stack of a call. A stack
+-- is Python frames (CPython programs, while the calling thread held the GIL) or native return
+-- addresses; `gpuscope` fills in the native frames' functions and lines after the run from the
+-- modules below (meta.stacks_symbolized).
+CREATE TABLE stack_frames (
+  stack_id    INTEGER NOT NULL,  -- api_calls.stack_id
+  depth       INTEGER NOT NULL,  -- 0: the innermost frame (the caller nearest the CUDA call)
+  kind        INTEGER NOT NULL,  -- frame_kinds.id (0 native, 1 python)
+  address     INTEGER,           -- native: the return address (absolute); NULL for Python
+  module_id   INTEGER,           -- native: modules.id of the object holding it, once
+                                 -- symbolized; NULL: not yet, or in no recorded module
+  function_id INTEGER,           -- strings.id: Python: the code object's (qualified) name;
+                                 -- native: the symbol, once symbolized; NULL: not known
+  file_id     INTEGER,           -- strings.id of the source file; NULL: not known
+  line        INTEGER,           -- source line; 0: not known
+  PRIMARY KEY (stack_id, depth)
+) WITHOUT ROWID;
+
+CREATE TABLE modules (  -- `--backtrace`: the objects mapped in the process
+  id       INTEGER PRIMARY KEY,
+  path     TEXT NOT NULL,     -- the program or shared library, as the dynamic linker named it
+  start    INTEGER NOT NULL,  -- lowest address of its loaded segments
+  "end"    INTEGER NOT NULL,  -- one past the highest
+  bias     INTEGER NOT NULL,  -- added to the object's ELF addresses when it was loaded
+  build_id TEXT               -- GNU build id, hex; NULL: none
+);
+
 CREATE TABLE row_order (
   table_name      TEXT PRIMARY KEY,  -- an event table: kernels, memcpys, ...
   max_lateness_ns INTEGER NOT NULL,  -- ns: no row starts earlier than this before the latest
@@ -338,8 +428,9 @@ CREATE TABLE memory_kinds (id INTEGER PRIMARY KEY, name TEXT NOT NULL);      -- 
 CREATE TABLE memory_ops (id INTEGER PRIMARY KEY, name TEXT NOT NULL);        -- memory.op
 CREATE TABLE sync_kinds (id INTEGER PRIMARY KEY, name TEXT NOT NULL);        -- syncs.kind
 CREATE TABLE nvtx_kinds (id INTEGER PRIMARY KEY, name TEXT NOT NULL);        -- nvtx.kind
+CREATE TABLE frame_kinds (id INTEGER PRIMARY KEY, name TEXT NOT NULL);       -- stack_frames.kind
 
-INSERT INTO replay_modes VALUES (1, 'kernel'), (2, 'application');
+INSERT INTO replay_modes VALUES (1, 'kernel'), (2, 'application'), (3, 'app-range');
 INSERT INTO profile_outcomes VALUES
   (0, 'measured'), (1, 'replay failed'), (2, 'range dropped'), (3, 'counters unavailable'),
   (4, 'not replayable');
@@ -359,6 +450,7 @@ INSERT INTO sync_kinds VALUES
   (0, 'Unknown'), (1, 'Event synchronize'), (2, 'Stream wait event'),
   (3, 'Stream synchronize'), (4, 'Context synchronize');
 INSERT INTO nvtx_kinds VALUES (0, 'mark'), (1, 'push/pop range'), (2, 'start/end range');
+INSERT INTO frame_kinds VALUES (0, 'native'), (1, 'python');
 
 -- Views: names and absolute times joined in, for the sqlite3 shell, e.g.
 --   SELECT name, duration FROM kernels_v ORDER BY duration DESC LIMIT 10;
@@ -375,7 +467,8 @@ CREATE VIEW process_v AS
 
 CREATE VIEW clock_samples_v AS
   SELECT c.id, c.cupti_ns + t.ns AS cupti_ns, c.realtime_ns, c.monotonic_ns, c.device_id,
-         c.gpu_ns, c.realtime_ns - (c.cupti_ns + t.ns) AS realtime_minus_cupti
+         c.gpu_ns, c.gpu_uncertainty_ns, c.realtime_ns - (c.cupti_ns + t.ns) AS realtime_minus_cupti,
+         c.gpu_ns - c.realtime_ns AS gpu_minus_realtime
   FROM clock_samples c CROSS JOIN time_base t;
 
 CREATE VIEW kernels_v AS
@@ -424,7 +517,8 @@ CREATE VIEW syncs_v AS
 CREATE VIEW api_calls_v AS
   SELECT a.id, s.value AS name, d.name AS domain,
          a.start + t.ns AS start, a."end" + t.ns AS "end", a."end" - a.start AS duration,
-         a.process_id, a.thread_id, a.correlation_id, a.return_value, a.nested, a.cbid
+         a.process_id, a.thread_id, a.correlation_id, a.return_value, a.nested, a.cbid,
+         a.stack_id
   FROM api_calls a CROSS JOIN time_base t
        LEFT JOIN strings s ON s.id = a.name_id
        LEFT JOIN api_domains d ON d.id = a.domain;

@@ -19,6 +19,14 @@ std::string_view LossKindTable(std::size_t kind) {
       return "profiled_kernels";
     case kLossClockSamples:
       return "clock_samples";
+    case kLossApiCallCounts:
+      return "api_call_counts";
+    case kLossGraphLaunches:
+      return "graph_launches";
+    case kLossStackFrames:
+      return "stack_frames";
+    case kLossModules:
+      return "modules";
     case kLossGpuMetricSamples:
       return "gpu_metric_samples";
     case kLossGpuMetricRows:

@@ -2,7 +2,8 @@
 // vocabulary for the writer, which counts and stores it, and the reader, which shows it.
 //
 // Losses are counted by the table each record was meant for (the event tables, then the
-// process, devices, contexts, streams, profiled kernels and clock samples); the report keeps the
+// process, devices, contexts, streams, profiled kernels, clock samples, API call counts, graph
+// launches, stack frames, modules and the GPU metric samples and rows); the report keeps the
 // total as counters.records_not_written, each table's share as
 // counters."records_not_written.<table>", and in meta why writing stopped (write_error) and up to
 // when the data is complete (complete_until_ns, absolute, like process.end).
@@ -26,9 +27,13 @@ inline constexpr std::size_t kLossContexts = kNumEventTables + 2;
 inline constexpr std::size_t kLossStreams = kNumEventTables + 3;
 inline constexpr std::size_t kLossProfiledKernels = kNumEventTables + 4;
 inline constexpr std::size_t kLossClockSamples = kNumEventTables + 5;
-inline constexpr std::size_t kLossGpuMetricSamples = kNumEventTables + 6;
-inline constexpr std::size_t kLossGpuMetricRows = kNumEventTables + 7;  // gpu_metrics, _sampling
-inline constexpr std::size_t kNumLossKinds = kNumEventTables + 8;
+inline constexpr std::size_t kLossApiCallCounts = kNumEventTables + 6;
+inline constexpr std::size_t kLossGraphLaunches = kNumEventTables + 7;
+inline constexpr std::size_t kLossStackFrames = kNumEventTables + 8;
+inline constexpr std::size_t kLossModules = kNumEventTables + 9;
+inline constexpr std::size_t kLossGpuMetricSamples = kNumEventTables + 10;
+inline constexpr std::size_t kLossGpuMetricRows = kNumEventTables + 11;  // gpu_metrics, _sampling
+inline constexpr std::size_t kNumLossKinds = kNumEventTables + 12;
 
 inline constexpr std::string_view kRecordsNotWrittenCounter = "records_not_written";
 inline constexpr std::string_view kRecordsNotWrittenPrefix = "records_not_written.";

@@ -132,8 +132,13 @@ std::string ReportProfiles::KernelFieldsJson(std::string_view name,
     if (first == nullptr) first = &kernel;
   }
   const analysis::metrics::KernelProfile* shown = ShownLaunch(name, mangled);
-  const std::string count = ",\"profiled\":" + std::to_string(profiled) +
-                            ",\"source\":" + KernelSourceJson(ShownSource(name, mangled));
+  std::string count = ",\"profiled\":" + std::to_string(profiled) +
+                      ",\"source\":" + KernelSourceJson(ShownSource(name, mangled));
+  // A range of the program (--replay-mode app-range): the page names it as one, with the
+  // launches it held.
+  if (first != nullptr && first->is_range) {
+    count += ",\"range_kernels\":" + std::to_string(first->range_kernels);
+  }
   if (shown == nullptr) {
     if (first == nullptr) return kEmptyFields + count;
     // Profiled, but nothing to show: say why instead of an empty page.

@@ -5,12 +5,14 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "analysis/call_sites.h"
 #include "analysis/collection_warnings.h"
 #include "analysis/stats_reports.h"
 #include "render/escaping.h"
 #include "render/stats_report.h"
 #include "store/event_attributes.h"
 #include "store/kernel_launch_groups.h"
+#include "store/stack_tables.h"
 #include "store/table_rows.h"
 #include "viewer/report_findings.h"
 
@@ -32,6 +34,18 @@ std::string JsonValue(const FieldValue& value) {
       break;
   }
   return JsonString(value.text);
+}
+
+// `,"stack":[frame labels, innermost first],"call_site":i` of an API call's --backtrace stack.
+StatusOr<std::string> StackJson(const store::ReportReader& reader, std::uint32_t stack_id) {
+  StatusOr<std::vector<store::StoredFrame>> stack = store::ReadStack(reader, stack_id);
+  if (!stack.ok()) return stack.status();
+  if (stack->empty()) return std::string();
+  std::string out = ",\"stack\":[";
+  for (std::size_t i = 0; i < stack->size(); ++i) {
+    out += (i == 0 ? "" : ",") + JsonString(analysis::FrameLabel((*stack)[i]));
+  }
+  return out + "],\"call_site\":" + std::to_string(analysis::CallSiteFrame(*stack));
 }
 
 store::EventTable TableOf(EventType type) {
@@ -326,6 +340,7 @@ StatusOr<std::string> ViewerData::EventJson(std::size_t report, EventType type,
   const TrackIndex& index = *reports_[report].index;
   std::string out;
   std::vector<std::uint32_t> correlations;
+  std::uint32_t stack_id = 0;  // an API call's --backtrace stack
   StatusOr<bool> found =
       store::ReadEventRow(reader, TableOf(type), id, [&](const store::TableRow& row) {
         out = "{\"type\":\"" + std::string(EventTypeName(type)) + "\"";
@@ -336,6 +351,9 @@ StatusOr<std::string> ViewerData::EventJson(std::size_t report, EventType type,
               row.values[c].integer != 0) {
             correlations.push_back(static_cast<std::uint32_t>(row.values[c].integer));
           }
+          if (row.columns[c] == "stack_id" && type == EventType::kApi && row.values[c].integer > 0) {
+            stack_id = static_cast<std::uint32_t>(row.values[c].integer);
+          }
         }
       });
   if (!found.ok()) return found.status();
@@ -344,6 +362,11 @@ StatusOr<std::string> ViewerData::EventJson(std::size_t report, EventType type,
                          std::to_string(id) + " in report " + std::to_string(report));
   }
   if (type == EventType::kNvtx || type == EventType::kMark) correlations.clear();
+  if (stack_id != 0) {
+    StatusOr<std::string> stack = StackJson(reader, stack_id);
+    if (!stack.ok()) return stack.status();
+    out += *stack;
+  }
   out += ",\"related\":[";
   bool first = true;
   for (std::uint32_t correlation : correlations) {

@@ -2,6 +2,15 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
+#include "model/overhead_kinds.h"
+#include "store/report_reader.h"
+#include "store/testing/report_builder.h"
+#include "store/testing/devices.h"
+#include "store/testing/scratch_dir.h"
+
 namespace gpuscope::analysis {
 namespace {
 
@@ -40,6 +49,47 @@ TEST(LossWarnings, TracingPausedForSourceCountersIsSaid) {
                 "tracing was paused for 61.2 ms while gpuscope replayed profiled launches for "
                 "their source counters (CUPTI's SASS patching counts nothing while tracing is "
                 "on); work other threads did then is not in the trace"}));
+}
+
+// gpuscope's replay of profiled launches is profiler time, taken out of the launch calls: the
+// summary says how much, from the report's own overhead rows.
+TEST(LossWarnings, ReplayTimeTakenOutOfTheLaunchCallsIsSaid) {
+  CollectionState state;
+  state.profiler_replay_ns = 4'250'000'000;
+  EXPECT_EQ(LossWarnings(state),
+            (std::vector<std::string>{
+                "gpuscope's replay of profiled launches took 4250.0 ms inside their launch "
+                "calls; it is shown as profiler time (overheads), not as the program's API "
+                "time"}));
+}
+
+TEST(CollectionWarnings, ReplayTimeIsSummedFromTheReportsOverheadRows) {
+  store::testing::ScratchDir dir;
+  const std::string path = dir.File("profiled.sqlite");
+  {
+    store::testing::ReportBuilder report(path);
+    ASSERT_TRUE(report.status().ok()) << report.status().message();
+    report.Write(store::testing::H200());
+    model::OverheadRecord overhead;
+    overhead.end = report.At(0);  // times inside the run, else the reader leaves them out
+    overhead.process_id = 1;
+    overhead.thread_id = 2;
+    for (std::uint32_t kind : {model::kGpuscopeReplayOverheadKind, 1u << 16,
+                               model::kGpuscopeReplayOverheadKind}) {
+      overhead.overhead_kind = kind;
+      overhead.start = overhead.end + 1'000'000;
+      overhead.end = overhead.start + 1'500'000;  // 1.5 ms each; CUPTI's own is not counted
+      overhead.name = kind == model::kGpuscopeReplayOverheadKind ? "gpuscope replay" : "CUPTI";
+      report.Write(overhead);
+    }
+    ASSERT_TRUE(report.Close().ok());
+  }
+  auto reader = store::ReportReader::Open(path);
+  ASSERT_TRUE(reader.ok()) << reader.status().message();
+  std::vector<std::string> warnings = CollectionWarnings(**reader);
+  ASSERT_EQ(warnings.size(), 1u) << ::testing::PrintToString(warnings);
+  EXPECT_NE(warnings[0].find("took 3.0 ms inside their launch calls"), std::string::npos)
+      << warnings[0];
 }
 
 TEST(LossWarnings, SingularForms) {

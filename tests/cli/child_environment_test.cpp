@@ -42,6 +42,10 @@ TEST(ChildEnvironment, SetsEveryContractVariable) {
   EXPECT_EQ(env["GPUSCOPE_REPORT_PERMISSIONS"], "private");
   EXPECT_EQ(env["GPUSCOPE_PROFILE_FROM_START"], "1");
   EXPECT_EQ(env["GPUSCOPE_QUIET"], "0");
+  EXPECT_EQ(env["GPUSCOPE_TRACE"], "cuda,nvtx");
+  EXPECT_EQ(env["GPUSCOPE_API_CAPTURE"], std::string(ApiCaptureName(kDefaultApiCapture)));
+  EXPECT_EQ(env["GPUSCOPE_CUDA_GRAPH_TRACE"], "node");
+  EXPECT_EQ(env["GPUSCOPE_BACKTRACE"], "0");  // set off, so that a nested run never inherits it
   EXPECT_EQ(env["GPUSCOPE_MANIFEST"], "/tmp/gpuscope-manifest-abc");
   EXPECT_EQ(env["HOME"], "/root");
   EXPECT_EQ(env["PATH"], "/usr/bin");
@@ -55,7 +59,15 @@ TEST(ChildEnvironment, OptionsReachTheInjection) {
   settings.report_permissions = ReportPermissions::kUmask;
   settings.profile_from_start = false;
   settings.quiet = true;
+  settings.trace.cuda_api = false;
+  settings.trace.api_capture = ApiCapture::kCallback;
+  settings.trace.cuda_graph_trace = CudaGraphTrace::kGraph;
+  settings.backtrace = true;
   auto env = AsMap(BuildChildEnvironment({}, settings));
+  EXPECT_EQ(env["GPUSCOPE_TRACE"], "cuda-gpu,nvtx");
+  EXPECT_EQ(env["GPUSCOPE_API_CAPTURE"], "callback");
+  EXPECT_EQ(env["GPUSCOPE_CUDA_GRAPH_TRACE"], "graph");
+  EXPECT_EQ(env["GPUSCOPE_BACKTRACE"], "1");
   EXPECT_EQ(env["GPUSCOPE_FOLLOW_CHILDREN"], "0");
   EXPECT_EQ(env["GPUSCOPE_FORCE_OVERWRITE"], "1");
   EXPECT_EQ(env["GPUSCOPE_REPORT_PERMISSIONS"], "umask");

@@ -122,7 +122,7 @@ TEST_F(DiffBinary, BadValuesAreUsageErrors) {
     std::string error;
   };
   for (const Case& c : std::vector<Case>{
-           {{"--match", "shape"}, "option '--match' expects name or name+config, not 'shape'"},
+           {{"--match", "shape"}, "option '--match' expects name, name+config or name+callsite, not 'shape'"},
            {{"--fail-on", "crash"}, "option '--fail-on' expects regression, not 'crash'"},
            {{"--format", "xml"}, "option '--format' expects column, csv or json, not 'xml'"},
        }) {

@@ -1,6 +1,7 @@
 // `gpuscope profile`'s options in Nsight Compute's spellings: each one sets what the
 // command reads, listings need no program, and bad values are one-line usage errors.
 #include "cli/profile_options.h"
+#include "profile_option_parsing.h"
 
 #include <gtest/gtest.h>
 
@@ -10,18 +11,8 @@
 namespace gpuscope::cli {
 namespace {
 
-StatusOr<ProfileOptions> Parse(std::vector<std::string> args) { return ParseProfileOptions(args); }
-
-// The error for `args`, checked to be one line; fails the test when they parse.
-std::string ErrorOf(std::vector<std::string> args) {
-  StatusOr<ProfileOptions> parsed = Parse(args);
-  EXPECT_FALSE(parsed.ok()) << "accepted: " << ::testing::PrintToString(args);
-  if (parsed.ok()) return {};
-  const std::string& message = parsed.status().message();
-  EXPECT_FALSE(message.empty());
-  EXPECT_EQ(message.find('\n'), std::string::npos) << message;
-  return message;
-}
+using testing::ErrorOf;
+using testing::Parse;
 
 TEST(ProfileOptions, FormatCsvIsTheSameAsCsvAndJsonIsRefused) {
   for (const char* spelling : {"--csv", "--format=csv"}) {
@@ -201,6 +192,15 @@ TEST(ProfileOptions, BadValuesAreOneLineErrors) {
   ASSERT_TRUE(flushed.ok()) << flushed.status().message();
   EXPECT_EQ(flushed->cache_control, "all");
 
+  // --replay-no-restore: kernel replay only (application replay has no restore to skip).
+  StatusOr<ProfileOptions> no_restore = Parse({"--replay-no-restore", "./app"});
+  ASSERT_TRUE(no_restore.ok()) << no_restore.status().message();
+  EXPECT_TRUE(no_restore->replay_no_restore);
+  EXPECT_FALSE(Parse({"./app"})->replay_no_restore);
+  const std::string app_replay =
+      ErrorOf({"--replay-no-restore", "--replay-mode", "application", "-c", "1", "./app"});
+  EXPECT_NE(app_replay.find("kernel replay only"), std::string::npos) << app_replay;
+
   const std::string missing = ErrorOf({"--set", "full"});
   EXPECT_NE(missing.find("no program"), std::string::npos) << missing;
   EXPECT_NE(ErrorOf({}).find("no program"), std::string::npos);
@@ -210,7 +210,8 @@ TEST(ProfileOptions, UsageNamesTheNcuOptions) {
   const std::string usage = ProfileUsage();
   for (const char* option :
        {"--kernel-name", "--launch-skip", "--launch-count", "--kernel-id", "--set", "--section",
-        "--metrics", "--list-sets", "--query-metrics", "--print-summary", "--cache-control"}) {
+        "--metrics", "--list-sets", "--query-metrics", "--print-summary", "--cache-control",
+        "--replay-no-restore"}) {
     EXPECT_NE(usage.find(option), std::string::npos) << option;
   }
 }

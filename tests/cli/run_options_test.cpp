@@ -24,6 +24,49 @@ TEST(RunOptions, DefaultsAreNvprofs) {
   EXPECT_EQ(o.program, std::vector<std::string>{"./app"});
 }
 
+TEST(RunOptions, TraceScopeDefaultsAndOptions) {
+  StatusOr<RunOptions> plain = Parse({"./app"});
+  ASSERT_TRUE(plain.ok());
+  EXPECT_TRUE(plain->trace.cuda_api && plain->trace.cuda_gpu && plain->trace.nvtx);
+  EXPECT_EQ(plain->trace.api_capture, kDefaultApiCapture);
+  EXPECT_EQ(plain->trace.cuda_graph_trace, CudaGraphTrace::kNode);
+
+  StatusOr<RunOptions> parsed = Parse({"--trace", "cuda-gpu", "--api-capture", "callback",
+                                       "--cuda-graph-trace", "graph", "./app"});
+  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+  EXPECT_FALSE(parsed->trace.cuda_api);
+  EXPECT_TRUE(parsed->trace.cuda_gpu);
+  EXPECT_FALSE(parsed->trace.nvtx);
+  EXPECT_EQ(parsed->trace.api_capture, ApiCapture::kCallback);
+  EXPECT_EQ(parsed->trace.cuda_graph_trace, CudaGraphTrace::kGraph);
+  EXPECT_EQ(TraceListName(parsed->trace), "cuda-gpu");
+
+  StatusOr<RunOptions> nvtx_only = Parse({"-t", "nvtx", "./app"});
+  ASSERT_TRUE(nvtx_only.ok());
+  EXPECT_EQ(TraceListName(nvtx_only->trace), "nvtx");
+  StatusOr<RunOptions> none = Parse({"--trace=none", "./app"});
+  ASSERT_TRUE(none.ok());
+  EXPECT_EQ(TraceListName(none->trace), "none");
+}
+
+TEST(RunOptions, UnknownTraceNamesAreOneLineErrorsNamingTheValidOnes) {
+  StatusOr<RunOptions> osrt = Parse({"--trace", "cuda,osrt", "./app"});
+  ASSERT_FALSE(osrt.ok());
+  EXPECT_EQ(osrt.status().message(),
+            "--trace: unknown name 'osrt' (valid: cuda, cuda-gpu, nvtx, none)");
+  StatusOr<RunOptions> mixed = Parse({"--trace", "none,cuda", "./app"});
+  ASSERT_FALSE(mixed.ok());
+  EXPECT_EQ(mixed.status().message(), "--trace none cannot be combined with other names");
+  StatusOr<RunOptions> capture = Parse({"--api-capture", "sampling", "./app"});
+  ASSERT_FALSE(capture.ok());
+  EXPECT_EQ(capture.status().message(),
+            "--api-capture: unknown method 'sampling' (valid: activity, callback)");
+  StatusOr<RunOptions> graph = Parse({"--cuda-graph-trace", "nodes", "./app"});
+  ASSERT_FALSE(graph.ok());
+  EXPECT_EQ(graph.status().message(),
+            "--cuda-graph-trace: unknown value 'nodes' (valid: graph, node)");
+}
+
 TEST(RunOptions, ParsesEveryOption) {
   StatusOr<RunOptions> parsed = Parse({"--print-gpu-trace",
                                        "--print-api-trace",

@@ -27,6 +27,7 @@ TEST(EnvironmentVariables, NamesAreThePublishedOnes) {
   EXPECT_STREQ(kManifestVariable, "GPUSCOPE_MANIFEST");
   EXPECT_STREQ(kQuietVariable, "GPUSCOPE_QUIET");
   EXPECT_STREQ(kDebugVariable, "GPUSCOPE_DEBUG");
+  EXPECT_STREQ(kBacktraceVariable, "GPUSCOPE_BACKTRACE");
   EXPECT_STREQ(kProfileMetricsVariable, "GPUSCOPE_PROFILE_METRICS");
   EXPECT_STREQ(kKernelNameVariable, "GPUSCOPE_KERNEL_NAME");
   EXPECT_STREQ(kKernelNameBaseVariable, "GPUSCOPE_KERNEL_NAME_BASE");
@@ -69,10 +70,10 @@ TEST(EnvironmentVariables, RankVariablesInOrderOfPrecedence) {
 TEST(EnvironmentVariables, ProfileVariablesAreDistinctAndComplete) {
   std::set<std::string_view> names(std::begin(kProfileVariables), std::end(kProfileVariables));
   EXPECT_EQ(names.size(), std::size(kProfileVariables));
-  EXPECT_EQ(names.size(), 16u);
+  EXPECT_EQ(names.size(), 18u);
   for (const char* name :
        {kKernelNameVariable, kReplayDirVariable, kProfilePassesVariable, kProfileSourceVariable,
-        kCacheControlVariable}) {
+        kCacheControlVariable, kReplayNoRestoreVariable, kNvtxIncludeVariable}) {
     EXPECT_EQ(names.count(name), 1u) << name;
   }
   for (const char* name : {kReportVariable, kManifestVariable, kRootPidVariable}) {

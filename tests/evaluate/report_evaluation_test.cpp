@@ -161,6 +161,7 @@ TEST_F(ReportEvaluationTest, WhatProfileAskedForIsEvaluatedAndStored) {
   asked.request.present = true;
   asked.request.sections = {"LaunchStats"};
   asked.request.metrics = {"dram__bytes.sum"};
+  asked.request.replay = "kernel replay, device memory restored before each pass";
   asked.metric_names = {"dram__bytes.sum", "gpu__time_duration.sum"};
   StatusOr<EvaluationSummary> evaluated = EvaluateReport(path, asked);
   ASSERT_TRUE(evaluated.ok()) << evaluated.status().message();
@@ -174,6 +175,13 @@ TEST_F(ReportEvaluationTest, WhatProfileAskedForIsEvaluatedAndStored) {
             "LaunchStats");
   EXPECT_EQ(test::QueryText(path, "SELECT value FROM meta WHERE key = 'profile_metrics'"),
             "dram__bytes.sum");
+  // How the launches were replayed is kept and read back with the request.
+  auto report = store::ReportReader::Open(path);
+  ASSERT_TRUE(report.ok()) << report.status().message();
+  StatusOr<store::ProfileRequest> stored = store::ReadProfileRequest(**report);
+  ASSERT_TRUE(stored.ok()) << stored.status().message();
+  EXPECT_EQ(stored->replay, "kernel replay, device memory restored before each pass");
+  EXPECT_EQ(stored->sections, std::vector<std::string>{"LaunchStats"});
 }
 
 // Damaged counter data fails its kernel only: a problem line, the other kernels evaluated,

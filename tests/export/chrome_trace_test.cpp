@@ -15,8 +15,11 @@
 
 #include "../analysis/json_checker.h"
 #include "export/json_stream.h"
+#include "model/overhead_kinds.h"
 #include "store/report_reader.h"
+#include "store/testing/devices.h"
 #include "store/testing/rank_reports.h"
+#include "store/testing/report_builder.h"
 #include "test_reports.h"
 
 namespace gpuscope::exporter {
@@ -220,6 +223,42 @@ std::int64_t Nanoseconds(const JsonValue& event, std::string_view key) {
 
 // The ranks of one job on two hosts whose clocks differ by 3 ms: one process per rank,
 // named by rank and sorted by it, every time moved onto the reference rank's axis.
+// gpuscope's replay of a profiled launch is profiler time: a slice of its own category on
+// the thread it delayed, next to the launch call that no longer contains it.
+TEST(ChromeTraceProfilerTimeTest, WritesTheReplayAsAProfilerSlice) {
+  ScratchDir dir;
+  const std::string path = dir.File("profiled.sqlite");
+  {
+    store::testing::ReportBuilder report(path, {.origin = testing::kRichStart,
+                                                .pid = testing::kRichPid,
+                                                .thread_id = testing::kRichThread});
+    ASSERT_TRUE(report.status().ok()) << report.status().message();
+    report.Write(store::testing::H200());
+    report.Api("cudaLaunchKernel", 1000, 2000, 3);
+    model::OverheadRecord replay;
+    replay.start = testing::kRichStart + 3000;
+    replay.end = testing::kRichStart + 4'003'000;
+    replay.overhead_kind = model::kGpuscopeReplayOverheadKind;
+    replay.process_id = testing::kRichPid;
+    replay.thread_id = testing::kRichThread;
+    replay.name = "gpuscope replay of a profiled launch";
+    report.Write(replay);
+    ASSERT_TRUE(report.Close().ok());
+  }
+  Exported exported = Export({path});
+  auto slices = exported.Find("X", "gpuscope replay of a profiled launch");
+  ASSERT_EQ(slices.size(), 1u);
+  EXPECT_EQ(Text(*slices[0], "cat"), "profiler");
+  EXPECT_EQ(Text(*slices[0], "tid"), std::to_string(testing::kRichThread));
+  EXPECT_EQ(Text(*slices[0], "ts"), "3.000");
+  EXPECT_EQ(Text(*slices[0], "dur"), "4000.000");
+  EXPECT_EQ(Text(*slices[0]->Find("args"), "overhead_kind"),
+            std::to_string(model::kGpuscopeReplayOverheadKind));
+  auto launches = exported.Find("X", "cudaLaunchKernel");
+  ASSERT_EQ(launches.size(), 1u);
+  EXPECT_EQ(Text(*launches[0], "dur"), "2.000");
+}
+
 TEST(ChromeTraceRanksTest, PutsRanksOnTheAlignedAxisOneProcessEach) {
   ScratchDir dir;
   store::testing::RankReportsSpec spec;

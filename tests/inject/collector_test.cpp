@@ -573,6 +573,7 @@ class FailingTranslator : public BufferTranslator {
     throw std::runtime_error("out of memory");
   }
   std::uint64_t CountRecords(std::uint8_t*, std::size_t) override { return 0; }
+  void TranslateCapturedCalls(std::uint8_t*, std::size_t, RecordRouter&) override {}
 };
 
 TEST(CollectorTest, ATranslationFailureCountsTheRestOfTheBufferAsUnreadable) {

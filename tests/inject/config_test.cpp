@@ -5,15 +5,12 @@
 #include <map>
 #include <string>
 
+#include "environment_map.h"
+
 namespace gpuscope::inject {
 namespace {
 
-EnvironmentLookup From(const std::map<std::string, std::string>& env) {
-  return [env](const char* name) -> const char* {
-    auto it = env.find(name);
-    return it == env.end() ? nullptr : it->second.c_str();
-  };
-}
+using testing::From;
 
 TEST(InjectionConfigTest, DefaultsWhenNothingIsSet) {
   InjectionConfig config = ReadInjectionConfig(From({}));
@@ -42,6 +39,7 @@ TEST(InjectionConfigTest, ReadsEveryContractVariable) {
       {"GPUSCOPE_MANIFEST", "/tmp/manifest.tsv"},
       {"GPUSCOPE_DEBUG", "1"},
       {"GPUSCOPE_QUIET", "1"},
+      {"GPUSCOPE_BACKTRACE", "1"},
   }));
   EXPECT_EQ(config.report_pattern, "/tmp/out/rank%q{RANK}.sqlite");
   ASSERT_TRUE(config.root_pid.has_value());
@@ -54,7 +52,32 @@ TEST(InjectionConfigTest, ReadsEveryContractVariable) {
   EXPECT_EQ(config.manifest_path, "/tmp/manifest.tsv");
   EXPECT_TRUE(config.debug);
   EXPECT_TRUE(config.quiet);
+  EXPECT_TRUE(config.backtrace);
   EXPECT_TRUE(config.warnings.empty());
+}
+
+TEST(InjectionConfigTest, ReadsTheTraceScope) {
+  InjectionConfig defaults = ReadInjectionConfig(From({}));
+  EXPECT_EQ(TraceListName(defaults.trace), "cuda,nvtx");
+  EXPECT_EQ(defaults.trace.api_capture, kDefaultApiCapture);
+  EXPECT_EQ(defaults.trace.cuda_graph_trace, CudaGraphTrace::kNode);
+
+  InjectionConfig config = ReadInjectionConfig(From({{"GPUSCOPE_TRACE", "cuda"},
+                                                     {"GPUSCOPE_API_CAPTURE", "callback"},
+                                                     {"GPUSCOPE_CUDA_GRAPH_TRACE", "graph"}}));
+  EXPECT_TRUE(config.warnings.empty());
+  EXPECT_EQ(TraceListName(config.trace), "cuda");
+  EXPECT_EQ(config.trace.api_capture, ApiCapture::kCallback);
+  EXPECT_EQ(config.trace.cuda_graph_trace, CudaGraphTrace::kGraph);
+
+  InjectionConfig bad = ReadInjectionConfig(
+      From({{"GPUSCOPE_TRACE", "osrt"}, {"GPUSCOPE_API_CAPTURE", "x"}}));
+  EXPECT_EQ(TraceListName(bad.trace), "cuda,nvtx");
+  EXPECT_EQ(bad.trace.api_capture, kDefaultApiCapture);
+  ASSERT_EQ(bad.warnings.size(), 2u);
+  EXPECT_EQ(bad.warnings[0],
+            "GPUSCOPE_TRACE: --trace: unknown name 'osrt' (valid: cuda, cuda-gpu, nvtx, none); "
+            "using the default");
 }
 
 TEST(InjectionConfigTest, BadValuesWarnAndKeepDefaults) {
@@ -157,6 +180,49 @@ TEST(InjectionConfigTest, CacheControlDefaultsToFlushing) {
   ASSERT_EQ(odd.warnings.size(), 1u);
   EXPECT_NE(odd.warnings[0].find("GPUSCOPE_CACHE_CONTROL='some'"), std::string::npos);
   EXPECT_NE(odd.warnings[0].find("no kernel is profiled"), std::string::npos);
+}
+
+// Memory is saved and restored around kernel replay unless the launcher passes the user's
+// --replay-no-restore; anything but 0 or 1 profiles nothing and is named.
+TEST(InjectionConfigTest, ReplayRestoresMemoryUnlessTold) {
+  auto with = [](std::map<std::string, std::string> extra) {
+    extra["GPUSCOPE_PROFILE_METRICS"] = "dram__bytes.sum";
+    return ReadInjectionConfig(From(extra));
+  };
+  EXPECT_TRUE(with({}).profile.restore_memory);
+  EXPECT_TRUE(with({{"GPUSCOPE_REPLAY_NO_RESTORE", "0"}}).profile.restore_memory);
+  EXPECT_FALSE(with({{"GPUSCOPE_REPLAY_NO_RESTORE", "1"}}).profile.restore_memory);
+  InjectionConfig odd = with({{"GPUSCOPE_REPLAY_NO_RESTORE", "yes"}});
+  EXPECT_FALSE(odd.profile.enabled());
+  ASSERT_EQ(odd.warnings.size(), 1u);
+  EXPECT_NE(odd.warnings[0].find("GPUSCOPE_REPLAY_NO_RESTORE must be 0 or 1"), std::string::npos);
+}
+
+// --replay-mode app-range: the run's pass as for application replay, and the --nvtx-include
+// specs one per line; a bad spec profiles nothing and is named.
+TEST(InjectionConfigTest, AppRangeReadsItsPassAndNvtxSpecs) {
+  auto with = [](std::map<std::string, std::string> extra) {
+    extra["GPUSCOPE_PROFILE_METRICS"] = "dram__bytes.sum";
+    extra["GPUSCOPE_REPLAY_MODE"] = "app-range";
+    extra["GPUSCOPE_REPLAY_PASS"] = "1";
+    extra["GPUSCOPE_REPLAY_PASSES"] = "3";
+    extra["GPUSCOPE_REPLAY_DIR"] = "/tmp/replay";
+    return ReadInjectionConfig(From(extra));
+  };
+  InjectionConfig plain = with({});
+  EXPECT_TRUE(plain.warnings.empty());
+  EXPECT_EQ(plain.profile.replay_mode, model::ReplayMode::kAppRange);
+  EXPECT_EQ(plain.profile.app_pass, 1u);
+  EXPECT_EQ(plain.profile.app_passes, 3u);
+  EXPECT_TRUE(plain.profile.nvtx_include.empty());
+  InjectionConfig nvtx = with({{"GPUSCOPE_NVTX_INCLUDE", "solver/\nD@step"}});
+  EXPECT_TRUE(nvtx.warnings.empty());
+  EXPECT_TRUE(nvtx.profile.nvtx_include.Matches(NvtxRangeKind::kPushPop, "", "solver"));
+  EXPECT_TRUE(nvtx.profile.nvtx_include.Matches(NvtxRangeKind::kStartEnd, "D", "step"));
+  InjectionConfig bad = with({{"GPUSCOPE_NVTX_INCLUDE", "A/B/"}});
+  EXPECT_FALSE(bad.profile.enabled());
+  ASSERT_FALSE(bad.warnings.empty());
+  EXPECT_NE(bad.warnings[0].find("no kernel is profiled"), std::string::npos);
 }
 
 TEST(InjectionConfigTest, EmptyMetricsMeanTracingOnly) {

@@ -9,6 +9,7 @@
 #include <map>
 #include <string>
 
+#include "environment_map.h"
 #include "inject/config.h"
 #include "inject/process_info.h"
 #include "temp_dir.h"
@@ -16,12 +17,7 @@
 namespace gpuscope::inject {
 namespace {
 
-EnvironmentLookup From(const std::map<std::string, std::string>& env) {
-  return [env](const char* name) -> const char* {
-    auto it = env.find(name);
-    return it == env.end() ? nullptr : it->second.c_str();
-  };
-}
+using testing::From;
 
 TEST(RankIdentityTest, NothingSetIsUnknownWithoutWarnings) {
   const InjectionConfig config = ReadInjectionConfig(From({}));

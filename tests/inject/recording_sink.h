@@ -91,6 +91,19 @@ class RecordingSink : public model::RecordSink {
     std::lock_guard<std::mutex> lock(mutex_);
     api_calls.push_back({r, std::string(r.name), nested});
   }
+  void OnTraceScope(const model::TraceScopeRecord& r) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    trace_scope = {std::string(r.trace), std::string(r.api_capture),
+                   std::string(r.cuda_graph_trace)};
+  }
+  void OnApiCallCount(const model::ApiCallCountRecord& r) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    api_call_counts.push_back({r, std::string(r.name), {}});
+  }
+  void OnGraphLaunch(const model::GraphLaunchRecord& r) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    graph_launches.push_back(r);
+  }
   void OnMemory(const model::MemoryRecord& r) override {
     std::lock_guard<std::mutex> lock(mutex_);
     memory.push_back(r);
@@ -153,6 +166,9 @@ class RecordingSink : public model::RecordSink {
   std::vector<model::MemcpyRecord> memcpys;
   std::vector<model::MemsetRecord> memsets;
   std::vector<ApiCall> api_calls;
+  std::vector<Owned<model::ApiCallCountRecord>> api_call_counts;
+  std::vector<std::string> trace_scope;  // trace, api_capture, cuda_graph_trace
+  std::vector<model::GraphLaunchRecord> graph_launches;
   std::vector<model::MemoryRecord> memory;
   std::vector<model::SyncRecord> syncs;
   std::vector<Owned<model::NvtxRecord>> nvtx;

@@ -112,7 +112,7 @@ class FakeBackend : public TracingBackend {
   }
   // The host pair, as the CUPTI backend gives it, at a CUPTI time after the process start
   // that grows with each sampling (so that their order shows in the report).
-  std::vector<model::ClockSampleRecord> SampleClocks() override {
+  std::vector<model::ClockSampleRecord> SampleClocks(ClockSampling /*sampling*/) override {
     AppendEvent(log_.events_path, "backend clocks");
     const int n = ++log_.clock_samplings;
     return {HostClockSample(1'234'567'900 + 10 * static_cast<model::Timestamp>(n))};
@@ -145,6 +145,9 @@ class ForwardingSink : public model::RecordSink {
     target_.OnApiCall(r, nested);
   }
   void OnMemory(const model::MemoryRecord& r) override { target_.OnMemory(r); }
+  void OnTraceScope(const model::TraceScopeRecord& r) override { target_.OnTraceScope(r); }
+  void OnApiCallCount(const model::ApiCallCountRecord& r) override { target_.OnApiCallCount(r); }
+  void OnGraphLaunch(const model::GraphLaunchRecord& r) override { target_.OnGraphLaunch(r); }
   void OnSync(const model::SyncRecord& r) override { target_.OnSync(r); }
   void OnNvtx(const model::NvtxRecord& r) override { target_.OnNvtx(r); }
   void OnOverhead(const model::OverheadRecord& r) override { target_.OnOverhead(r); }
@@ -593,6 +596,18 @@ class EventLoggingReport : public model::RecordSink {
   void OnMemory(const model::MemoryRecord& r) override {
     Log("memory");
     writer_->OnMemory(r);
+  }
+  void OnTraceScope(const model::TraceScopeRecord& r) override {
+    Log("trace scope");
+    writer_->OnTraceScope(r);
+  }
+  void OnApiCallCount(const model::ApiCallCountRecord& r) override {
+    Log("api call count");
+    writer_->OnApiCallCount(r);
+  }
+  void OnGraphLaunch(const model::GraphLaunchRecord& r) override {
+    Log("graph launch");
+    writer_->OnGraphLaunch(r);
   }
   void OnSync(const model::SyncRecord& r) override {
     Log("sync");

@@ -31,6 +31,8 @@ std::string_view StoredName(Stored how) {
       return "optional_name";
     case Stored::kWriterFlag:
       return "writer_flag";
+    case Stored::kOptionalInteger:
+      return "optional_integer";
   }
   return "unknown";
 }

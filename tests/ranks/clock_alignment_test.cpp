@@ -218,3 +218,75 @@ TEST(AlignSources, UnknownRanksComeAfterKnownOnesAndTheLowestRankIsTheReference)
 
 }  // namespace
 }  // namespace gpuscope::analysis::ranks
+
+namespace gpuscope::analysis::ranks {
+namespace {
+
+// GPU clock pairs in the shape the injection records them (store/testing/rank_reports.h: the
+// host pair alone at the start, then per flush a host pair and a GPU pair whose host clocks
+// are the middle of a 12 us window, +- 6 us): each rank's GPU clock offset from CLOCK_REALTIME
+// and its spread over a run of several seconds (the generator's GPU timer drifts by 2 ppm).
+TEST(AlignReports, GpuClockPairsGiveEachRanksGpuOffsetAndItsSpread) {
+  ScratchDir dir;
+  RankReportsSpec spec;
+  spec.ranks = 4;
+  spec.ranks_per_host = 2;
+  spec.host_clock_offset_ns = {0, 3'000'000};
+  spec.steps = 6;
+  spec.kernels_per_step = 2;
+  spec.kernel_ns = 400'000'000;  // ~0.8 s per step: a GPU pair at most flushes
+  std::vector<std::string> paths = store::testing::WriteRankReports(spec, dir.path());
+  ASSERT_EQ(paths.size(), 4u);
+  StatusOr<std::vector<RankClock>> clocks = AlignReports(paths);
+  ASSERT_TRUE(clocks.ok()) << clocks.status().message();
+  for (int r = 0; r < 4; ++r) {
+    SCOPED_TRACE("rank " + std::to_string(r));
+    auto reader = store::ReportReader::Open(paths[r]);
+    ASSERT_TRUE(reader.ok()) << reader.status().message();
+    const std::vector<store::ClockSample>& samples = reader.value()->ClockSamples();
+    ASSERT_FALSE(samples.empty());
+    EXPECT_FALSE(samples.front().device_id.has_value()) << "the start sample is the host's only";
+    std::vector<const store::ClockSample*> pairs;
+    for (const store::ClockSample& sample : samples) {
+      if (sample.device_id) pairs.push_back(&sample);
+    }
+    ASSERT_GE(pairs.size(), 4u) << "GPU pairs at the flushes and at the end";
+    const std::int64_t first_elapsed = pairs.front()->monotonic_ns - samples.front().monotonic_ns;
+    const std::int64_t last_elapsed = pairs.back()->monotonic_ns - samples.front().monotonic_ns;
+    for (const store::ClockSample* pair : pairs) {
+      EXPECT_EQ(pair->device_id, static_cast<std::uint32_t>(r % 2));
+      EXPECT_EQ(pair->gpu_uncertainty_ns, store::testing::kGpuReadWindowNs / 2);
+    }
+    ClockSummary summary = SummarizeClockSamples(samples);
+    EXPECT_EQ(summary.gpu_pairs, pairs.size());
+    EXPECT_EQ(summary.gpu_uncertainty, store::testing::kGpuReadWindowNs / 2);
+    // The offset: 700 + 100 per local rank, plus the drift up to the middle sample.
+    const RankClock& clock = clocks.value()[r];
+    ASSERT_TRUE(clock.gpu_minus_realtime.has_value());
+    EXPECT_GE(*clock.gpu_minus_realtime, store::testing::GpuClockOffsetNs(r % 2, first_elapsed));
+    EXPECT_LE(*clock.gpu_minus_realtime, store::testing::GpuClockOffsetNs(r % 2, last_elapsed));
+    // The spread: the drift between the first and the last pair (2 ns per ms, +- 1 ns of the
+    // generator's rounding), whatever the host's clock error (host 1 is 3 ms off).
+    ASSERT_TRUE(clock.gpu_spread.has_value());
+    const std::int64_t drift = (last_elapsed - first_elapsed) / 500'000;
+    EXPECT_GT(drift, 4'000) << "the run spans seconds";
+    EXPECT_NEAR(static_cast<double>(*clock.gpu_spread), static_cast<double>(drift), 1.0);
+  }
+}
+
+// Reports without GPU pairs (the host pair only, as before them) leave the GPU columns empty.
+TEST(AlignReports, ReportsWithoutGpuPairsHaveNoGpuOffset) {
+  ScratchDir dir;
+  store::testing::ReportBuilder::Options options;
+  options.rank = 0;
+  store::testing::ReportBuilder report(dir.File("host.sqlite"), options);
+  report.ClockSample(0, 2'000).ClockSample(1'000'000, 2'000);
+  ASSERT_TRUE(report.Close().ok());
+  StatusOr<std::vector<RankClock>> clocks = AlignReports({dir.File("host.sqlite")});
+  ASSERT_TRUE(clocks.ok()) << clocks.status().message();
+  EXPECT_FALSE(clocks.value()[0].gpu_minus_realtime.has_value());
+  EXPECT_FALSE(clocks.value()[0].gpu_spread.has_value());
+}
+
+}  // namespace
+}  // namespace gpuscope::analysis::ranks

@@ -88,13 +88,20 @@ TEST_F(RankTablesTest, RankAlignListsEveryRanksOffsetInRankOrder) {
     EXPECT_EQ(Field(rows[r], "Method"), r == 0  ? "reference"
                                         : r < 4 ? "same host"
                                                 : "collectives (5 matched)");
+    // One GPU pair (the run is shorter than a flush period: the end's): the GPU timer's
+    // offset from CLOCK_REALTIME, 700 + 100 ns per local rank plus a few ns of drift.
+    const std::int64_t gpu = std::stoll(Field(rows[r], "GPU - host (ns)"));
+    EXPECT_GE(gpu, store::testing::GpuClockOffsetNs(r % 4, 0));
+    EXPECT_LE(gpu, store::testing::GpuClockOffsetNs(r % 4, 10'000'000));
+    EXPECT_EQ(Field(rows[r], "GPU spread (ns)"), "0");
   }
   std::string column = Write("rank_align", render::StatsFormat::kColumn);
   EXPECT_NE(column.find(" ** Rank Clock Alignment (rank_align):"), std::string::npos) << column;
   EXPECT_NE(column.find("-2,000,000"), std::string::npos) << column;
   std::string csv = Write("rank_align", render::StatsFormat::kCsv);
-  EXPECT_EQ(csv.substr(0, csv.find('\n')), "Rank,Host,PID,Offset (ns),Error (ns),Method");
-  EXPECT_NE(csv.find("\n4,node1,30004,-2000000,0,collectives (5 matched)\n"), std::string::npos)
+  EXPECT_EQ(csv.substr(0, csv.find('\n')),
+            "Rank,Host,PID,Offset (ns),Error (ns),Method,GPU - host (ns),GPU spread (ns)");
+  EXPECT_NE(csv.find("\n4,node1,30004,-2000000,0,collectives (5 matched),7"), std::string::npos)
       << csv;
 }
 
@@ -214,10 +221,10 @@ TEST(RankTablesOnOldReports, ReportsWithoutRanksAreNamedByHostAndPid) {
   std::ostringstream align;
   ASSERT_TRUE(
       render::WriteStatsReport("rank_align", reports, render::StatsFormat::kCsv, align).ok());
-  // No rank: an empty cell; one host, no clock samples: nothing moves.
+  // No rank: an empty cell; one host, no clock samples: nothing moves, no GPU pairs.
   const std::string host_pid =
       readers[0]->process().hostname + "," + std::to_string(readers[0]->process().pid);
-  EXPECT_NE(align.str().find("\n," + host_pid + ",0,0,reference\n"), std::string::npos)
+  EXPECT_NE(align.str().find("\n," + host_pid + ",0,0,reference,,\n"), std::string::npos)
       << align.str();
   std::ostringstream kernels;
   ASSERT_TRUE(

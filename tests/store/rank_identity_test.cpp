@@ -39,7 +39,7 @@ TEST(RankIdentity, WrittenAndReadBack) {
 
   auto reader = OpenReport(path);
   ASSERT_NE(reader, nullptr);
-  EXPECT_EQ(reader->schema_version(), 3);
+  EXPECT_EQ(reader->schema_version(), kSchemaVersion);
   const ProcessInfo& process = reader->process();
   EXPECT_EQ(process.boot_id, "6f1c1e2a-7b0d-4c39-9a55-0e4bb6b1c2d3");
   EXPECT_EQ(process.rank, 3);
@@ -113,6 +113,50 @@ TEST(ClockSamples, WrittenAndReadBackInOrderWithAbsoluteCuptiTime) {
   auto count = reader->CountRows("clock_samples");
   ASSERT_TRUE(count.ok()) << count.status().message();
   EXPECT_EQ(*count, 3u);
+}
+
+// A GPU pair's uncertainty is stored and read back, and the view shows the GPU clock's offset.
+// Reports of schema 3 written before GPU pairs lack the column: they read as no uncertainty.
+TEST(ClockSamples, GpuPairUncertaintyRoundTripsAndOlderSchema3ReportsReadWithout) {
+  test::TempDir dir;
+  const std::string path = dir.File("r.sqlite");
+  ReportBuilder report(path);
+  report.ClockSample(0, 35, -1'000'000);
+  model::ClockSampleRecord pair;
+  pair.cupti_ns = kTraceOrigin + 900;
+  pair.realtime_ns = static_cast<std::int64_t>(kTraceOrigin) + 940;
+  pair.monotonic_ns = 77;
+  pair.device_id = 1;
+  pair.gpu_ns = static_cast<std::int64_t>(kTraceOrigin) + 1'600;
+  pair.gpu_uncertainty_ns = 6'500;
+  report.Write(pair);
+  ASSERT_TRUE(report.Close().ok()) << report.status().message();
+  {
+    auto reader = OpenReport(path);
+    ASSERT_NE(reader, nullptr);
+    ASSERT_EQ(reader->ClockSamples().size(), 2u);
+    EXPECT_FALSE(reader->ClockSamples()[0].gpu_uncertainty_ns.has_value());
+    EXPECT_EQ(reader->ClockSamples()[1].gpu_uncertainty_ns, 6'500);
+    EXPECT_EQ(test::QueryInt(path, "SELECT gpu_minus_realtime FROM clock_samples_v WHERE id = 2"),
+              660);
+  }
+  // The table and view as schema 3 had them before GPU pairs.
+  test::ExecSql(path,
+                "DROP VIEW clock_samples_v; "
+                "CREATE TABLE old_samples AS SELECT id, cupti_ns, realtime_ns, monotonic_ns, "
+                "device_id, gpu_ns FROM clock_samples; "
+                "DROP TABLE clock_samples; "
+                "ALTER TABLE old_samples RENAME TO clock_samples; "
+                "CREATE VIEW clock_samples_v AS SELECT c.id, c.cupti_ns + t.ns AS cupti_ns, "
+                "c.realtime_ns, c.monotonic_ns, c.device_id, c.gpu_ns, "
+                "c.realtime_ns - (c.cupti_ns + t.ns) AS realtime_minus_cupti "
+                "FROM clock_samples c CROSS JOIN time_base t");
+  auto reader = OpenReport(path);
+  ASSERT_NE(reader, nullptr);
+  ASSERT_EQ(reader->ClockSamples().size(), 2u);
+  EXPECT_EQ(reader->ClockSamples()[1].gpu_ns, static_cast<std::int64_t>(kTraceOrigin) + 1'600);
+  EXPECT_FALSE(reader->ClockSamples()[1].gpu_uncertainty_ns.has_value());
+  EXPECT_EQ(reader->damaged_clock_samples(), 0u);
 }
 
 // A sample without CUPTI's time is counted as not written, never stored half.

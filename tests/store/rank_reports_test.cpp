@@ -141,8 +141,10 @@ TEST(RankReports, ClockSamplesOnEachHostsClocks) {
     auto reader = OpenReport(paths[static_cast<std::size_t>(rank)]);
     ASSERT_NE(reader, nullptr);
     const std::vector<ClockSample>& samples = reader->ClockSamples();
-    // Start and end, each the host pair and the rank's device.
-    ASSERT_GE(samples.size(), 4u);
+    // The start's host pair alone (as the injection: no context yet), the end's host pair and
+    // the rank's device's GPU pair.
+    ASSERT_GE(samples.size(), 3u);
+    EXPECT_FALSE(samples.front().device_id.has_value());
     EXPECT_EQ(samples.front().cupti_ns, reader->process().start);
     EXPECT_LE(samples.back().cupti_ns, reader->process().end);
     std::size_t device_samples = 0;
@@ -154,8 +156,9 @@ TEST(RankReports, ClockSamplesOnEachHostsClocks) {
       ++device_samples;
       EXPECT_EQ(*sample.device_id, static_cast<std::uint32_t>(rank % 4));
       ASSERT_TRUE(sample.gpu_ns.has_value());
+      EXPECT_EQ(sample.gpu_uncertainty_ns, testing::kGpuReadWindowNs / 2);
     }
-    EXPECT_EQ(device_samples * 2, samples.size());
+    EXPECT_EQ(device_samples * 2 + 1, samples.size());
   }
   // One host's ranks share its boot clock; the hosts' boot clocks differ.
   ASSERT_EQ(monotonic_minus_cupti.size(), 2u);

@@ -131,10 +131,10 @@ TEST(ReaderRejects, ForeignSQLiteDatabase) {
 TEST(ReaderRejects, NewerSchemaVersion) {
   test::TempDir dir;
   std::string path = WriteRealReport(dir, 10);
-  test::ExecSql(path, "PRAGMA user_version = 4");
+  test::ExecSql(path, "PRAGMA user_version = 5");
   EXPECT_EQ(Rejection(path), "cannot open report " + path +
-                                 ": written by a newer gpuscope: schema version 4, this gpuscope "
-                                 "reads 1 to 3");
+                                 ": written by a newer gpuscope: schema version 5, this gpuscope "
+                                 "reads 1 to 4");
 }
 
 TEST(ReaderRejects, OlderSchemaVersion) {
@@ -143,7 +143,7 @@ TEST(ReaderRejects, OlderSchemaVersion) {
   test::ExecSql(path, "PRAGMA user_version = 0");
   EXPECT_EQ(Rejection(path), "cannot open report " + path +
                                  ": written by an older gpuscope: schema version 0, this "
-                                 "gpuscope reads 1 to 3");
+                                 "gpuscope reads 1 to 4");
 }
 
 TEST(ReaderRejects, InconsistentMeta) {

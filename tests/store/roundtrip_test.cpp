@@ -94,6 +94,7 @@ void ExpectSame(const model::ApiCallRecord& actual, const model::ApiCallRecord& 
   EXPECT_FIELD(correlation_id);
   EXPECT_FIELD(return_value);
   EXPECT_FIELD(name);
+  EXPECT_FIELD(stack_id);
 }
 
 void ExpectSame(const model::MemoryRecord& actual, const model::MemoryRecord& expected) {

@@ -8,12 +8,15 @@ import dataclasses
 import json
 import sys
 
+import pandas as pd
+
 from gpuscope._connection import ReportError
 from gpuscope.ranks import ENGINES, analyze
 
 
 def _records(frame):
-    return [{k: (None if v is None or v != v else v) for k, v in row.items()}
+    # pd.isna: a missing value of an Int64 column is pd.NA, whose truth value is an error.
+    return [{k: (None if pd.isna(v) else v) for k, v in row.items()}
             for row in frame.astype(object).to_dict(orient="records")]
 
 

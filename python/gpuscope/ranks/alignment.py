@@ -28,6 +28,8 @@ class RankClock:
     offset_ns: int  # add to the report's times
     error_ns: int  # bound on the residual; -1 unknown
     method: str
+    gpu_minus_realtime: object = None  # the report's GPU pairs (RankData), None without
+    gpu_spread: object = None
 
 
 def rank_order(ranks):
@@ -43,37 +45,44 @@ def align(ranks, matched=None):
     if matched is None:
         matched = match_collectives([r.collectives for r in ranks])
     reference = ranks[0]
-    host_offsets = {}
-    for host in {r.host_key for r in ranks} - {reference.host_key}:
-        host_offsets[host] = _collective_offset(ranks, matched, reference.host_key, host)
+    host_offsets = _collective_offsets(ranks, matched, reference.host_key)
     clocks = []
     for i, r in enumerate(ranks):
         if r.host_key == reference.host_key:
             offset, error = 0, r.clock_spread
             method = "reference" if i == 0 else "same host"
-        elif host_offsets[r.host_key] is not None:
+        elif host_offsets.get(r.host_key) is not None:
             offset, error = host_offsets[r.host_key]
             method = f"collectives ({len(matched)} matched)"
         else:
             both = reference.clock_offset is not None and r.clock_offset is not None
             offset = reference.clock_offset - r.clock_offset if both else 0
             error, method = -1, "clock samples only"
-        clocks.append(RankClock(r.path, r.rank, r.host, r.pid, offset, error, method))
+        clocks.append(RankClock(r.path, r.rank, r.host, r.pid, offset, error, method,
+                                r.gpu_minus_realtime, r.gpu_spread))
     return clocks
 
 
-def _collective_offset(ranks, matched, reference_host, host):
-    """(offset, error) of `host` against the reference host from the matched collectives'
-    ends; None when nothing was matched."""
+def _collective_offsets(ranks, matched, reference_host):
+    """{host: (offset, error)} of every other host against the reference host from the matched
+    collectives' ends ({} when nothing was matched). One pass over the ranks per collective
+    (the hosts' ends of it together), not one per host: 512 ranks on 128 hosts would make that
+    128 x 512 steps per collective."""
     if not matched:
-        return None
-    differences = []
+        return {}
+    hosts = [r.host_key for r in ranks]
+    differences = {host: [] for host in set(hosts) - {reference_host}}
     for collective in matched:
-        ends = {reference_host: None, host: None}
-        for r, index in zip(ranks, collective.event):
-            if r.host_key in ends:
-                end = r.collectives[index].end
-                ends[r.host_key] = end if ends[r.host_key] is None else max(ends[r.host_key], end)
-        differences.append(ends[reference_host] - ends[host])
-    offset = median_low(differences)
-    return offset, max(abs(d - offset) for d in differences)
+        ends = {}
+        for host, r, index in zip(hosts, ranks, collective.event):
+            end = r.collectives[index].end
+            if end > ends.get(host, end - 1):
+                ends[host] = end
+        reference_end = ends[reference_host]
+        for host, found in differences.items():
+            found.append(reference_end - ends[host])
+    offsets = {}
+    for host, found in differences.items():
+        offset = median_low(found)
+        offsets[host] = (offset, max(abs(d - offset) for d in found))
+    return offsets

@@ -52,6 +52,10 @@ class RankData:
     pid: int
     clock_offset: object  # median of (cupti - realtime) over the clock samples; None: none
     clock_spread: int  # max - min of the same (0 without samples)
+    # The GPU pairs (device_id and gpu_ns set): lower median of gpu_ns - realtime_ns over all of
+    # them and the largest max - min of it over one device's pairs; None without GPU pairs.
+    gpu_minus_realtime: object = None
+    gpu_spread: object = None
     collectives: list = field(default_factory=list)  # NCCL kernels (Collective), start order
     breakdown: Breakdown = field(default_factory=Breakdown)
 
@@ -72,8 +76,9 @@ class _RankReader:
 
     def read(self):
         rank, host, host_key, pid, run = self._identity()
-        offset, spread = self._clock_samples()
-        data = RankData(self.db.path, rank, host, host_key, pid, offset, spread)
+        offset, spread, gpu_offset, gpu_spread = self._clock_samples()
+        data = RankData(self.db.path, rank, host, host_key, pid, offset, spread, gpu_offset,
+                        gpu_spread)
         self._stream_activity(data, run)
         return data
 
@@ -96,21 +101,32 @@ class _RankReader:
 
     def _clock_samples(self):
         """Median and spread of (cupti - realtime): how the report's clock stands to the
-        host's CLOCK_REALTIME (schema version 3; older reports have no samples)."""
+        host's CLOCK_REALTIME (schema version 3; older reports have no samples); and of the GPU
+        pairs' (gpu - realtime), the spread per device (the C++ SummarizeClockSamples)."""
         if not self.db.has_table("clock_samples"):
-            return None, 0
+            return None, 0, None, None
         differences = []
-        for cupti, realtime, monotonic, device in self.db.rows(
-                "SELECT cupti_ns, realtime_ns, monotonic_ns, device_id FROM clock_samples"):
+        gpu_differences = []
+        gpu_ranges = {}
+        for cupti, realtime, monotonic, device, gpu in self.db.rows(
+                "SELECT cupti_ns, realtime_ns, monotonic_ns, device_id, gpu_ns "
+                "FROM clock_samples ORDER BY id"):
             # Left out like the C++ reader leaves them out: a missing clock, a device id
             # that is no device.
             if not all(isinstance(v, int) for v in (cupti, realtime, monotonic)) or not (
                     device is None or (isinstance(device, int) and 0 <= device < 2**32)):
                 continue
             differences.append(cupti + self.base - realtime)
+            if device is not None and isinstance(gpu, int):
+                gpu_differences.append(gpu - realtime)
+                low, high = gpu_ranges.get(device, (gpu - realtime, gpu - realtime))
+                gpu_ranges[device] = (min(low, gpu - realtime), max(high, gpu - realtime))
         if not differences:
-            return None, 0
-        return median_low(differences), max(differences) - min(differences)
+            return None, 0, None, None
+        gpu_offset = median_low(gpu_differences) if gpu_differences else None
+        gpu_spread = max(high - low for low, high in gpu_ranges.values()) if gpu_ranges else None
+        return (median_low(differences), max(differences) - min(differences), gpu_offset,
+                gpu_spread)
 
     def _activity_sql(self, run):
         """Kernels, copies and memsets with both times, in start order, each with the start of

@@ -9,7 +9,8 @@ import pandas as pd
 from gpuscope.ranks.alignment import align, rank_order
 from gpuscope.ranks.nccl import match_collectives
 
-RANK_ALIGN_COLUMNS = ["Rank", "Host", "PID", "Offset (ns)", "Error (ns)", "Method"]
+RANK_ALIGN_COLUMNS = ["Rank", "Host", "PID", "Offset (ns)", "Error (ns)", "Method",
+                      "GPU - host (ns)", "GPU spread (ns)"]
 RANK_COMM_SUM_COLUMNS = ["Rank", "Host", "PID", "Span (ns)", "Compute (ns)",
                          "Communication (ns)", "Overlap (ns)", "Exposed (ns)", "Idle host (ns)",
                          "Idle other (ns)", "Wait on ranks (ns)"]
@@ -68,9 +69,11 @@ def reduce_ranks(ranks):
             wait[index] += latest - start
             lost[last] += latest - start
     align_table = pd.DataFrame(
-        [[c.rank, c.host, c.pid, c.offset_ns, c.error_ns, c.method] for c in clocks],
+        [[c.rank, c.host, c.pid, c.offset_ns, c.error_ns, c.method, c.gpu_minus_realtime,
+          c.gpu_spread] for c in clocks],
         columns=RANK_ALIGN_COLUMNS)
-    align_table["Rank"] = align_table["Rank"].astype("Int64")
+    for column in ("Rank", "GPU - host (ns)", "GPU spread (ns)"):
+        align_table[column] = align_table[column].astype("Int64")
     comm_rows = []
     for r, waited in zip(ranks, wait):
         b = r.breakdown

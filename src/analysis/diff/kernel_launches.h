@@ -31,9 +31,11 @@ struct LaunchConfig {
 // changed is still the same kernel, and the diff shows the configuration change. By name and
 // configuration: each shape is its own kernel (a launch with another grid is another
 // workload).
-enum class MatchBy { kName, kNameAndConfig };
+// kNameAndCallSite: the name and the call site of the launch (`--backtrace` stacks,
+// analysis/call_sites.h); compares traced GPU time only (profiled launches are left out).
+enum class MatchBy { kName, kNameAndConfig, kNameAndCallSite };
 
-std::string_view MatchByName(MatchBy match);  // "name", "name+config"
+std::string_view MatchByName(MatchBy match);  // "name", "name+config", "name+callsite"
 std::optional<MatchBy> ParseMatchBy(std::string_view text);
 
 // What makes two launches "the same kernel" across reports: the demangled name (the full
@@ -41,6 +43,7 @@ std::optional<MatchBy> ParseMatchBy(std::string_view text);
 struct KernelKey {
   std::string name;
   std::optional<LaunchConfig> config;
+  std::string call_site;  // kNameAndCallSite only ("[no call stack]" for launches without)
   auto operator<=>(const KernelKey&) const = default;
 };
 

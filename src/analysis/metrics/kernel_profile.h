@@ -34,6 +34,10 @@ struct KernelProfile {
   std::string mangled_name;
   std::string demangled_name;  // equal to mangled_name for C names
   std::string function_name;   // demangled, without parameters ("saxpy")
+  // A range of the program measured as one result (--replay-mode app-range), not a launch:
+  // the names are the range's, there is no launch configuration (zeros below).
+  bool is_range = false;
+  std::uint32_t range_kernels = 0;  // a range: the kernel launches it held
   std::uint32_t context_id = 0;
   std::uint32_t stream_id = 0;
   std::uint32_t device_id = 0;

@@ -71,7 +71,10 @@ StatusOr<std::vector<KernelProfile>> LoadKernelProfiles(const store::ReportReade
     p.pid = report.process().pid;
     p.mangled_name = s.mangled_name;
     p.demangled_name = s.demangled_name.empty() ? s.mangled_name : s.demangled_name;
-    p.function_name = FunctionBaseName(p.demangled_name);
+    p.is_range = model::IsRangeResult(s.replay_mode);
+    p.range_kernels = s.range_kernels;
+    // A range's name is the program's text, not a C++ signature to shorten.
+    p.function_name = p.is_range ? p.demangled_name : FunctionBaseName(p.demangled_name);
     p.context_id = s.context_id;
     p.stream_id = s.stream_id;
     p.device_id = s.device_id;
@@ -83,7 +86,8 @@ StatusOr<std::vector<KernelProfile>> LoadKernelProfiles(const store::ReportReade
     if (auto found = metrics->find(s.id); found != metrics->end()) {
       AssignMetrics(p, found->second);
     }
-    by_correlation[s.correlation_id] = profiles.size();
+    // A range has no launch of its own (and no launch configuration).
+    if (!p.is_range) by_correlation[s.correlation_id] = profiles.size();
     profiles.push_back(std::move(p));
   }
   // The launch configuration comes from the kernel's trace record. A replayed kernel has

@@ -103,6 +103,8 @@ std::vector<RankClock> AlignSources(const std::vector<RankSource>& sources) {
     clock.host = source.identity.hostname;
     clock.pid = source.identity.pid;
     clock.index = order[r];
+    clock.gpu_minus_realtime = source.clock.gpu_minus_realtime;
+    if (source.clock.gpu_minus_realtime) clock.gpu_spread = source.clock.gpu_spread;
     if (source.identity.host_key == reference.identity.host_key) {
       clock.error_ns = source.clock.spread;
       clock.method = r == 0 ? "reference" : "same host";

@@ -27,6 +27,10 @@ struct RankClock {
   // "reference", "same host", "collectives (N matched)", "clock samples only"
   std::string method;
   std::size_t index = 0;  // the report's position in the list given to AlignReports
+  // The report's GPU pairs (ClockSummary): the GPU clock's offset from CLOCK_REALTIME and its
+  // spread over the run; nullopt without GPU pairs.
+  std::optional<std::int64_t> gpu_minus_realtime;
+  std::optional<std::int64_t> gpu_spread;
 };
 
 // The reports' clocks in rank order (unknown ranks after, by path). The reference is the

@@ -15,12 +15,16 @@ StatsTable RankAlignTable(const std::vector<RankClock>& clocks) {
                    {"PID", ColumnKind::kInteger},
                    {"Offset (ns)", ColumnKind::kSignedInteger},
                    {"Error (ns)", ColumnKind::kSignedInteger},
-                   {"Method", ColumnKind::kText}};
+                   {"Method", ColumnKind::kText},
+                   {"GPU - host (ns)", ColumnKind::kSignedInteger},
+                   {"GPU spread (ns)", ColumnKind::kSignedInteger}};
   for (const RankClock& clock : clocks) {
     table.rows.push_back(
         {clock.rank ? IntegerCell(static_cast<std::uint64_t>(*clock.rank)) : EmptyCell(),
          TextCell(clock.host), IntegerCell(clock.pid), SignedCell(clock.offset_ns),
-         SignedCell(clock.error_ns), TextCell(clock.method)});
+         SignedCell(clock.error_ns), TextCell(clock.method),
+         clock.gpu_minus_realtime ? SignedCell(*clock.gpu_minus_realtime) : EmptyCell(),
+         clock.gpu_spread ? SignedCell(*clock.gpu_spread) : EmptyCell()});
   }
   return table;
 }

@@ -11,7 +11,10 @@
 
 namespace gpuscope::analysis::ranks {
 
-// Rank (empty when unknown), Host, PID, Offset (ns), Error (ns) (-1: unknown), Method.
+// Rank (empty when unknown), Host, PID, Offset (ns), Error (ns) (-1: unknown), Method,
+// GPU - host (ns) and GPU spread (ns) (the report's GPU clock pairs: the GPU clock's median
+// offset from CLOCK_REALTIME and its largest spread on one device over the run; empty without
+// GPU pairs).
 // Aligns the reports (AlignReports) and lays out their clocks.
 StatusOr<StatsTable> BuildRankAlign(const Reports& reports);
 // The same table from clocks already aligned (`gpuscope ranks` aligns once for every table).

@@ -1,6 +1,7 @@
 #include "analysis/ranks/rank_source.h"
 
 #include <algorithm>
+#include <map>
 #include <memory>
 #include <unordered_map>
 
@@ -37,6 +38,24 @@ ClockSummary SummarizeClockSamples(const std::vector<store::ClockSample>& sample
   auto [low, high] = std::minmax_element(differences.begin(), differences.end());
   summary.spread = *high - *low;
   summary.cupti_minus_realtime = LowerMedian(differences);
+  // GPU pairs: per device the range of gpu - realtime (a few devices per report at most).
+  std::vector<std::int64_t> gpu_differences;
+  std::map<std::uint32_t, std::pair<std::int64_t, std::int64_t>> range_of_device;
+  for (const store::ClockSample& sample : samples) {
+    if (!sample.device_id || !sample.gpu_ns) continue;
+    const std::int64_t difference = *sample.gpu_ns - sample.realtime_ns;
+    gpu_differences.push_back(difference);
+    auto [range, added] = range_of_device.try_emplace(*sample.device_id, difference, difference);
+    range->second.first = std::min(range->second.first, difference);
+    range->second.second = std::max(range->second.second, difference);
+    summary.gpu_uncertainty = std::max(summary.gpu_uncertainty, sample.gpu_uncertainty_ns.value_or(0));
+  }
+  if (gpu_differences.empty()) return summary;
+  summary.gpu_pairs = gpu_differences.size();
+  summary.gpu_minus_realtime = LowerMedian(gpu_differences);
+  for (const auto& [device, range] : range_of_device) {
+    summary.gpu_spread = std::max(summary.gpu_spread, range.second - range.first);
+  }
   return summary;
 }
 

@@ -26,10 +26,18 @@ struct RankIdentity {
 };
 
 // The report's clock samples reduced to what the alignment uses: CUPTI's clock minus
-// CLOCK_REALTIME, its median (the lower middle) and its spread (max - min) over the samples.
+// CLOCK_REALTIME, its median (the lower middle) and its spread (max - min) over the samples;
+// and what its GPU pairs (device_id set) say of the GPUs' own clocks against CLOCK_REALTIME:
+// the lower median of gpu_ns - realtime_ns over all of them (the GPU clock offset), the largest
+// spread (max - min) of that over one device's pairs (its drift and residual over the run), and
+// the largest uncertainty of a pair (the spread means nothing below it).
 struct ClockSummary {
   std::optional<std::int64_t> cupti_minus_realtime;  // nullopt: no clock samples
   std::int64_t spread = 0;
+  std::optional<std::int64_t> gpu_minus_realtime;  // nullopt: no GPU pairs
+  std::int64_t gpu_spread = 0;
+  std::int64_t gpu_uncertainty = 0;
+  std::uint64_t gpu_pairs = 0;
 };
 
 struct RankSource {

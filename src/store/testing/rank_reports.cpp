@@ -149,20 +149,22 @@ class RankWriter {
   void Write(const std::vector<std::int64_t>& step_begin,
              const std::vector<std::int64_t>& collective_end) {
     WriteProcess();
-    Sample(start_ + 1'000);  // as the injection: right after the process record
+    // As the injection: right after the process record, the host pair only (inside the
+    // driver's initialisation no context exists yet); GPU pairs from the first flush on.
+    Sample(start_ + 1'000, /*gpu_pair=*/false);
     std::int64_t last_sample = start_;
     for (int step = 0; step < spec_.steps; ++step) {
       WriteStep(step, step_begin[step], collective_end[step]);
       const std::int64_t quiet = collective_end[step] + kStepGapNs / 2;
       if (quiet - last_sample >= kSampleEveryNs) {
         commit_time_ = quiet;
-        Sample(quiet);
+        Sample(quiet, /*gpu_pair=*/true);
         writer_.Flush();
         last_sample = quiet;
       }
     }
     commit_time_ = collective_end.back() + 1'000'000;
-    Sample(commit_time_);
+    Sample(commit_time_, /*gpu_pair=*/true);
   }
 
  private:
@@ -201,22 +203,28 @@ class RankWriter {
     writer_.OnStream({kCommunicationStream, kContext, -1, 1});
   }
 
-  // The host pair and the rank's device, read just before the commit at true time `when`
-  // (and after every row that commit holds).
-  void Sample(std::int64_t commit) {
-    const std::int64_t when = commit - 1'000;
+  // The host pair and (`gpu_pair`) the rank's device, read just before the commit at true
+  // time `when` (and after every row that commit holds). The GPU pair has the shape the
+  // injection writes (cupti/gpu_clock.h): the host clocks at the middle of a kGpuReadWindowNs
+  // window around the clock kernel, half of it as uncertainty, the GPU's timer with its own
+  // offset from the host's clock (700 ns + 100 ns per local rank) and a drift of kGpuDriftPpm.
+  void Sample(std::int64_t commit, bool gpu_pair) {
+    // The GPU pair's window ends before the commit too.
+    const std::int64_t when = commit - 1'000 - (gpu_pair ? kGpuReadWindowNs + 200 : 0);
     model::ClockSampleRecord host;
     host.cupti_ns = Shifted(when);
     host.realtime_ns = static_cast<std::int64_t>(Shifted(when)) + kRealtimeReadNs;
     host.monotonic_ns = when - boot_ + kRealtimeReadNs;
     writer_.OnClockSample(host);
-    model::ClockSampleRecord device = host;
-    device.cupti_ns = Shifted(when + 200);
+    if (!gpu_pair) return;
+    const std::int64_t middle = when + 200 + kGpuReadWindowNs / 2;
+    model::ClockSampleRecord device;
+    device.cupti_ns = Shifted(middle);
     device.realtime_ns = static_cast<std::int64_t>(device.cupti_ns) + kRealtimeReadNs;
-    device.monotonic_ns = when + 200 - boot_ + kRealtimeReadNs;
+    device.monotonic_ns = middle - boot_ + kRealtimeReadNs;
     device.device_id = static_cast<std::uint32_t>(local_rank_);
-    // The GPU's timer keeps its own small offset from the host's clock.
-    device.gpu_ns = static_cast<std::int64_t>(device.cupti_ns) + 700 + 100 * local_rank_;
+    device.gpu_ns = device.realtime_ns + GpuClockOffsetNs(local_rank_, middle - start_);
+    device.gpu_uncertainty_ns = kGpuReadWindowNs / 2;
     writer_.OnClockSample(device);
   }
 

@@ -17,9 +17,9 @@
 // Then every time of a rank on host h (= rank / ranks_per_host) is shifted by
 // host_clock_offset_ns[h] (0 for hosts past the end of the list): the clock error an
 // alignment must recover. Each host has its own hostname ("node<h>") and boot id; its
-// CLOCK_MONOTONIC_RAW counts from its own boot. Clock samples (the host pair and the rank's
-// device) are taken at the start, every 500 ms of trace and at the end, where the report is
-// committed, as the injection does: cupti_ns and realtime_ns on the host's shifted clock,
+// CLOCK_MONOTONIC_RAW counts from its own boot. Clock samples (the host pair, and from the
+// first flush on the rank's device's GPU pair, GpuClockOffsetNs) are taken at the start, every
+// 500 ms of trace and at the end, where the report is committed, as the injection does: cupti_ns and realtime_ns on the host's shifted clock,
 // monotonic_ns on the host's boot clock (unshifted: true time minus boot time).
 //
 // Identity: rank r, local rank r % ranks_per_host (also its device id), world size `ranks`,
@@ -57,6 +57,14 @@ inline constexpr std::string_view kNcclAllReduceKernel =
 // The stream ids of the compute kernels and of the all-reduce.
 inline constexpr std::uint32_t kComputeStream = 7;
 inline constexpr std::uint32_t kCommunicationStream = 13;
+
+// The GPU pairs' GPU clock (Sample in rank_reports.cpp): gpu_ns - realtime_ns of a rank of
+// local rank `local_rank`, `elapsed_ns` after its process started: 700 + 100 * local_rank ns,
+// drifting by 2 ns per ms (2 ppm). The GPU read lies in a window of kGpuReadWindowNs.
+inline constexpr std::int64_t kGpuReadWindowNs = 12'000;
+inline std::int64_t GpuClockOffsetNs(int local_rank, std::int64_t elapsed_ns) {
+  return 700 + 100 * static_cast<std::int64_t>(local_rank) + elapsed_ns / 500'000;
+}
 
 // The report of `rank` in `dir`: rank<N>.sqlite, N zero-padded to the width of the largest
 // rank, so that the paths sort by rank.

@@ -108,6 +108,7 @@ ReportBuilder& ReportBuilder::Api(std::string_view name, std::uint64_t start,
   call.process_id = options_.pid;
   call.thread_id = options_.thread_id;
   call.correlation_id = correlation;
+  call.stack_id = spec.stack_id;
   return Write(call, spec.nested_in_runtime);
 }
 
@@ -230,6 +231,14 @@ ReportBuilder& ReportBuilder::Write(const model::MemsetRecord& record) {
 }
 ReportBuilder& ReportBuilder::Write(const model::ApiCallRecord& record, bool nested_in_runtime) {
   if (writer_) writer_->OnApiCall(record, nested_in_runtime);
+  return *this;
+}
+ReportBuilder& ReportBuilder::Write(const model::StackRecord& record) {
+  if (writer_) writer_->OnStack(record);
+  return *this;
+}
+ReportBuilder& ReportBuilder::Write(const model::ModuleRecord& record) {
+  if (writer_) writer_->OnModule(record);
   return *this;
 }
 ReportBuilder& ReportBuilder::Write(const model::MemoryRecord& record) {

@@ -66,6 +66,7 @@ struct MemsetSpec {
 struct ApiSpec {
   model::ApiDomain domain = model::ApiDomain::kRuntime;
   bool nested_in_runtime = false;  // a driver call made by a runtime call
+  std::uint32_t stack_id = 0;      // `--backtrace`: stack_frames.stack_id; 0: none
 };
 
 struct NvtxSpec {
@@ -167,6 +168,9 @@ class ReportBuilder {
   ReportBuilder& Write(const model::ProfiledKernelRecord& record);
   ReportBuilder& Write(const model::ClockSampleRecord& record);
   ReportBuilder& Write(const model::CollectionCounters& counters);
+  // `--backtrace`: a stack (the frames' strings must outlive Close) and a module.
+  ReportBuilder& Write(const model::StackRecord& record);
+  ReportBuilder& Write(const model::ModuleRecord& record);
   ReportBuilder& Write(const model::GpuMetricRecord& record);
   ReportBuilder& Write(const model::GpuMetricSamplingRecord& record);
 

@@ -90,6 +90,7 @@ model::ApiCallRecord SampleApiCall(int i) {
   r.correlation_id = 1001 + i;
   r.return_value = i % 2 ? 700 : 0;
   r.name = kNames[i % 3];
+  r.stack_id = i % 3 == 2 ? 0 : 7 + i;  // some calls without a stack (stored as NULL)
   return r;
 }
 

@@ -15,7 +15,7 @@ const kDurationKeys = new Set(['duration']);
 export function renderDetails(container, type, detail, origin, actions) {
   const rows = [];
   for (const [key, value] of Object.entries(detail)) {
-    if (key === 'related') continue;
+    if (key === 'related' || key === 'stack' || key === 'call_site') continue;
     rows.push(
         el('tr', {}, el('th', {scope: 'row'}, key),
            el('td', {}, valueCell(key, value, origin, actions.absoluteTime))));
@@ -45,8 +45,18 @@ export function renderDetails(container, type, detail, origin, actions) {
                    },
                       relatedLabel(r)))));
   }
+  if (Array.isArray(detail.stack) && detail.stack.length > 0) children.push(stackList(detail));
   children.push(el('table', {className: 'details-table'}, el('tbody', {}, rows)));
   replaceChildren(container, children);
+}
+
+// An API call's host call stack (`--backtrace`), innermost first, its call site marked.
+function stackList(detail) {
+  return el('div', {className: 'details-stack'}, 'Call stack:',
+            el('ol', {}, detail.stack.map((frame, i) => el('li', {
+                                             className: i === detail.call_site ? 'call-site' : ''
+                                           },
+                                                                 String(frame)))));
 }
 
 // "cudaLaunchKernel (api #4, 3.0000us)"; the server names related events, the embedded page may

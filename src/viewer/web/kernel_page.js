@@ -13,7 +13,12 @@ import {sortableTable} from './sortable_table.js';
 /** Renders kernel() (`page`) of report `reportLabel` into `container`. */
 export function renderKernelPage(container, page, reportLabel) {
   const header = [
-    el('h2', {className: 'kernel-name'}, String(page.name ?? '')),
+    // A range of the program (--replay-mode app-range) is one result for all its work.
+    el('h2', {className: 'kernel-name'},
+       page.range_kernels == null ?
+           String(page.name ?? '') :
+           `Range: ${page.name ?? ''} (${page.range_kernels} ` +
+               `${page.range_kernels === 1 ? 'kernel' : 'kernels'})`),
     page.mangled && page.mangled !== page.name ?
         el('div', {className: 'kernel-mangled'}, String(page.mangled)) :
         null,

@@ -49,7 +49,7 @@ export function writeSqlReport(
     apiId++;
     correlation++;
     sql.push(`INSERT INTO api_calls VALUES (${apiId}, 1, 211, ${name}, ${start}, ${end}, ${pid}, ${
-        pid}, ${correlation}, 0, 0);`);
+        pid}, ${correlation}, 0, 0, NULL);`);  // stack_id: no call stack
     return correlation;
   };
   const kernels = [];  // {id, name, start, end (relative), stream}

@@ -1,0 +1,75 @@
+#include "inject/call_stacks.h"
+
+#include <array>
+
+#include "inject/native_frames.h"
+
+namespace gpuscope::inject {
+namespace {
+
+std::atomic<CallStacks*> g_call_stacks{nullptr};
+
+// Frames on the capturing thread's stack, not the heap: a capture allocates only when a
+// stack is seen for the first time.
+constexpr std::size_t kMaxDepth = 128;
+
+}  // namespace
+
+CallStacks::CallStacks(CallStackLimits limits, std::unique_ptr<PythonFrameWalker> python)
+    : limits_(limits), stacks_(limits.max_stacks), python_(std::move(python)) {
+  if (python_) std::call_once(python_once_, [] {});  // given: never looked up
+  waiting_.reserve(1024);
+}
+
+PythonFrameWalker* CallStacks::Python() {
+  std::call_once(python_once_, [this] {
+    PythonApi api = FindPythonApi();
+    if (api.complete()) python_ = std::make_unique<PythonFrameWalker>(api);
+  });
+  return python_.get();
+}
+
+void CallStacks::Capture(std::uint32_t correlation_id) noexcept {
+  try {
+    std::array<CapturedFrame, kMaxDepth> frames;
+    std::size_t count = 0;
+    if (PythonFrameWalker* python = Python()) {
+      std::array<PythonFrame, kMaxDepth> python_frames;
+      count = python->Walk(python_frames.data(), std::min(limits_.python_depth, kMaxDepth));
+      for (std::size_t i = 0; i < count; ++i) {
+        frames[i] = CapturedFrame{0, python_frames[i].code, python_frames[i].line};
+      }
+    }
+    if (count == 0) {
+      std::array<std::uint64_t, kMaxDepth> addresses;
+      count = CaptureNativeFrames(addresses.data(), std::min(limits_.native_depth, kMaxDepth),
+                                  /*skip=*/1);
+      for (std::size_t i = 0; i < count; ++i) frames[i] = CapturedFrame{addresses[i], nullptr, 0};
+    }
+    if (count == 0) return Drop();
+    const std::uint32_t id = stacks_.Intern(std::span(frames.data(), count));
+    if (id == 0) return Drop();
+    std::lock_guard<std::mutex> lock(waiting_mutex_);
+    if (waiting_.size() >= limits_.max_waiting_calls) return Drop();
+    waiting_[correlation_id] = id;
+  } catch (...) {
+    Drop();
+  }
+}
+
+std::uint32_t CallStacks::TakeStackId(std::uint32_t correlation_id) {
+  std::lock_guard<std::mutex> lock(waiting_mutex_);
+  auto found = waiting_.find(correlation_id);
+  if (found == waiting_.end()) return 0;
+  const std::uint32_t id = found->second;
+  waiting_.erase(found);
+  return id;
+}
+
+void PublishCallStacks(CallStacks* stacks) {
+  g_call_stacks.store(stacks, std::memory_order_release);
+}
+
+CallStacks* PublishedCallStacks() { return g_call_stacks.load(std::memory_order_acquire); }
+
+}  // namespace gpuscope::inject
