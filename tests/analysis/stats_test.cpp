@@ -245,15 +245,16 @@ TEST(WriteStatsReport, UnknownNameListsTheKnownOnes) {
   EXPECT_EQ(status.message(),
             // clang-format off
             "unknown report 'cuda_gpu_kernsum' (known reports: cuda_gpu_kern_sum, cuda_api_sum, cuda_gpu_mem_time_sum, cuda_gpu_mem_size_sum, nvtx_sum, cuda_gpu_kern_gb_sum, nvtx_kern_sum, "
-            "nvtx_gpu_proj_sum, cuda_gpu_trace, cuda_api_trace, cuda_gpu_kern_callsite_sum, rank_align, rank_kern_sum, rank_nvtx_sum, "
-            "rank_comm_sum, nccl_sum)");
+            "nvtx_gpu_proj_sum, cuda_gpu_trace, cuda_api_trace, cuda_gpu_kern_callsite_sum, gpu_metrics_sum, rank_align, rank_kern_sum, "
+            "rank_nvtx_sum, rank_comm_sum, nccl_sum)");
   // clang-format on
   EXPECT_TRUE(out.str().empty());
   EXPECT_EQ(StatsReportNames(),
             (std::vector<std::string>{"cuda_gpu_kern_sum", "cuda_api_sum", "cuda_gpu_mem_time_sum",
                                       "cuda_gpu_mem_size_sum", "nvtx_sum", "cuda_gpu_kern_gb_sum",
                                       "nvtx_kern_sum", "nvtx_gpu_proj_sum", "cuda_gpu_trace",
-                                      "cuda_api_trace", "cuda_gpu_kern_callsite_sum"}));
+                                      "cuda_api_trace", "cuda_gpu_kern_callsite_sum",
+                                      "gpu_metrics_sum"}));
 }
 
 TEST(WriteStatsReport, NoReportIsAnError) {

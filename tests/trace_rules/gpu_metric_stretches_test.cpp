@@ -65,7 +65,7 @@ TEST_F(GpuMetricStretches, KernelsWhileSmsAreIdleAreCitedWithTheirTime) {
   EXPECT_NE(finding.message.find("below 30.0% for 5.0000ms while 2 kernels ran"),
             std::string::npos)
       << finding.message;
-  EXPECT_NE(finding.message.find("longest stretch, 4.0000ms from 10.0000ms after the start at "
+  EXPECT_NE(finding.message.find("longest stretch, 4.0000ms from 10.000ms after the start at "
                                  "1.0% SM active, ran mostly small()"),
             std::string::npos)
       << finding.message;
