@@ -59,14 +59,26 @@ void GpuMetricSampler::OnContextDestroyStarting(CUcontext context) {
     std::lock_guard<std::mutex> lock(devices_mutex_);
     for (auto it = devices_.begin(); it != devices_.end(); ++it) {
       if (it->second->context() != context) continue;
+      // The context goes: its PM sampling object with it (after the session's end too, when
+      // the runtime tears contexts down after the exit handler; then the batch is only counted).
       inject::GpuMetricBatch batch;
-      it->second->Stop(batch, Now());
+      it->second->Release(batch, Now());
       Send(std::move(batch));
       devices_.erase(it);
       return;
     }
   } catch (...) {
   }
+}
+
+void GpuMetricSampler::SayFailure(const PmSamplingDevice& device) {
+  // Counters that cannot be read fail every device alike: one line for the process (each
+  // device's status still goes into the report).
+  if (device.counters_unavailable()) {
+    if (said_unavailable_) return;
+    said_unavailable_ = true;
+  }
+  inject::LogError(device.Sampling().status);
 }
 
 void GpuMetricSampler::Send(inject::GpuMetricBatch batch) {
@@ -106,7 +118,8 @@ void GpuMetricSampler::StartPending() {
       std::string message = IsUnavailable(r) ? UnavailableMessage(r, "cuptiProfilerInitialize")
                                              : "cannot sample GPU metrics (cuptiProfilerInitialize: " +
                                                    CuptiResultName(r) + ")";
-      inject::LogError(message + "; the trace goes on without GPU metrics");
+      if (!said_unavailable_) inject::LogError(message + "; the trace goes on without GPU metrics");
+      said_unavailable_ = true;  // one line, whichever device comes next
       for (const auto& [device, context] : pending) {
         inject::GpuMetricBatch batch;
         batch.device_id = device;
@@ -127,7 +140,7 @@ void GpuMetricSampler::StartPending() {
     batch.device_id = device;
     batch.sampling = sampler->Sampling();
     if (!started) {
-      inject::LogError(batch.sampling->status);
+      SayFailure(*sampler);
       Send(std::move(batch));
       continue;
     }
@@ -155,15 +168,19 @@ void GpuMetricSampler::Stop() {
   std::lock_guard<std::mutex> lock(devices_mutex_);
   if (stopped_) return;
   stopped_ = true;
+  // Stopped, not disabled: the activity API's final flush comes after this, and nothing of
+  // CUPTI's may be torn down before it. The objects go with their contexts
+  // (OnContextDestroyStarting) or the process.
   for (auto& [device, sampler] : devices_) {
     try {
       inject::GpuMetricBatch batch;
       sampler->Stop(batch, Now());
       Send(std::move(batch));
+      // Losses are shown where they happen, not only in the report's notes.
+      if (std::string losses = sampler->LossSummary(); !losses.empty()) inject::LogError(losses);
     } catch (...) {
     }
   }
-  devices_.clear();
 }
 
 }  // namespace gpuscope::cupti

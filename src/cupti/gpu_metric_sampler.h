@@ -46,7 +46,8 @@ class GpuMetricSampler {
   // Stops the device's sampling before its context goes (waits for the sampler's current step).
   void OnContextDestroyStarting(CUcontext context);
 
-  // The last decode of every device, stop, disable, join. Idempotent.
+  // Joins the thread, then stops every device with a last decode (disabled only when its
+  // context goes). Idempotent.
   void Stop();
 
  private:
@@ -54,6 +55,7 @@ class GpuMetricSampler {
   void StartPending();
   void DecodeAll();
   void Send(inject::GpuMetricBatch batch);
+  void SayFailure(const PmSamplingDevice& device);  // under devices_mutex_
 
   const PmSamplingSettings settings_;
   const Submit submit_;
@@ -68,7 +70,8 @@ class GpuMetricSampler {
   std::mutex devices_mutex_;  // guards devices_ and every CUPTI PM sampling call
   std::map<std::uint32_t, std::unique_ptr<PmSamplingDevice>> devices_;
   bool profiler_initialized_ = false;
-  bool stopped_ = false;  // under devices_mutex_
+  bool stopped_ = false;           // under devices_mutex_
+  bool said_unavailable_ = false;  // under devices_mutex_
 };
 
 }  // namespace gpuscope::cupti

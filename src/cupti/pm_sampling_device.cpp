@@ -19,13 +19,29 @@ namespace {
 
 constexpr const char* kTraceGoesOn = "; the trace goes on without GPU metrics";
 
+// Decode rounds per call: each reads a full image and starts again, so a burst of
+// 64 x max_samples_per_decode samples is decoded in one call; bounded, so that a CUPTI that
+// keeps answering "image full" cannot hold the sampler thread.
+constexpr int kMaxDecodeRounds = 64;
+
 }  // namespace
 
 void PmSamplingDevice::Fail(CUptiResult result, const std::string& what) {
-  std::string message = IsUnavailable(result)
-                            ? UnavailableMessage(result, what)
-                            : "cannot sample GPU metrics on device " + std::to_string(device_id_) +
-                                  " (" + what + ": " + CuptiResultName(result) + ")";
+  std::string message;
+  if (IsUnavailable(result)) {
+    counters_unavailable_ = true;
+    message = UnavailableMessage(result, what);
+  } else if (result == CUPTI_ERROR_INVALID_OPERATION && what == "cuptiPmSamplingEnable") {
+    // CUPTI's answer when PM sampling is enabled on the device already: by another tool in this
+    // process (a second injection, the program's own CUPTI use).
+    counters_unavailable_ = true;
+    message = "cannot sample GPU metrics on device " + std::to_string(device_id_) +
+              ": PM sampling is enabled on it already (another profiling tool in this "
+              "process?); run without it";
+  } else {
+    message = "cannot sample GPU metrics on device " + std::to_string(device_id_) + " (" + what +
+              ": " + CuptiResultName(result) + ")";
+  }
   sampling_.status = message + kTraceGoesOn;
 }
 
@@ -42,7 +58,8 @@ bool PmSamplingDevice::Start() {
   }
   sampling_.chip = chip.pChipName;
 
-  // Where missing permissions or another tool holding the counters show first (notes 6.1).
+  // The availability image: its size first, then the image. Where missing permissions or
+  // another tool holding the counters show first (notes 6.1); the host object is built with it.
   auto availability = Params<CUpti_PmSampling_GetCounterAvailability_Params>(
       CUpti_PmSampling_GetCounterAvailability_Params_STRUCT_SIZE);
   availability.deviceIndex = device_id_;
@@ -50,9 +67,17 @@ bool PmSamplingDevice::Start() {
     Fail(r, "cuptiPmSamplingGetCounterAvailability");
     return false;
   }
+  std::vector<std::uint8_t> availability_image(availability.counterAvailabilityImageSize);
+  if (!availability_image.empty()) {
+    availability.pCounterAvailabilityImage = availability_image.data();
+    if (CUptiResult r = cuptiPmSamplingGetCounterAvailability(&availability); r != CUPTI_SUCCESS) {
+      Fail(r, "cuptiPmSamplingGetCounterAvailability");
+      return false;
+    }
+  }
 
-  StatusOr<std::unique_ptr<host::MetricHost>> opened =
-      host::MetricHost::Open(sampling_.chip, host::ProfilerKind::kPmSampling);
+  StatusOr<std::unique_ptr<host::MetricHost>> opened = host::MetricHost::Open(
+      sampling_.chip, host::ProfilerKind::kPmSampling, std::move(availability_image));
   if (!opened.ok()) {
     sampling_.status = "cannot sample GPU metrics on device " + std::to_string(device_id_) + ": " +
                        opened.status().message() + kTraceGoesOn;
@@ -112,11 +137,15 @@ bool PmSamplingDevice::Configure(const std::vector<const GpuMetricSpec*>& metric
                        sampling_.chip + ": " + config.status().message() + kTraceGoesOn;
     return false;
   }
+  // Kept before SetConfig sees it: CUPTI holds on to pConfig (freed or rewritten, it hangs or
+  // crashes later), so the image lives as long as the object, and a second Configure (without
+  // NVLink) replaces it only after the first SetConfig was refused.
+  config_image_ = std::move(config->bytes);
   auto set_config =
       Params<CUpti_PmSampling_SetConfig_Params>(CUpti_PmSampling_SetConfig_Params_STRUCT_SIZE);
   set_config.pPmSamplingObject = object_;
-  set_config.configSize = config->bytes.size();
-  set_config.pConfig = config->bytes.data();
+  set_config.configSize = config_image_.size();
+  set_config.pConfig = config_image_.data();
   set_config.hardwareBufferSize = settings_.hardware_buffer_bytes;
   set_config.samplingInterval = settings_.interval_ns;
   // A fixed-frequency trigger in ns (GA10x and later: H100/H200); the SYSCLK trigger would count
@@ -173,15 +202,23 @@ void PmSamplingDevice::Decode(inject::GpuMetricBatch& batch, std::uint64_t now_n
   }
   std::uint64_t decoded = 0;
   bool overflowed = false;
+  bool must_restart = false;
   // The image holds max_samples_per_decode samples: decode, read, reset, until the hardware
-  // buffer is empty (bounded, so that a stuck CUPTI cannot keep this thread forever).
-  for (int round = 0; round < 64; ++round) {
+  // buffer is empty.
+  for (int round = 0; round < kMaxDecodeRounds; ++round) {
     auto decode = Params<CUpti_PmSampling_DecodeData_Params>(
         CUpti_PmSampling_DecodeData_Params_STRUCT_SIZE);
     decode.pPmSamplingObject = object_;
     decode.pCounterDataImage = counter_data_.data();
     decode.counterDataImageSize = counter_data_.size();
     CUptiResult r = cuptiPmSamplingDecodeData(&decode);
+    if (r == CUPTI_ERROR_OUT_OF_MEMORY) {
+      // The hardware buffer overflowed (cupti_pmsampling.h): what the image got is read, then
+      // sampling starts again, since the GPU writes no more samples until it does.
+      overflowed = must_restart = true;
+      ReadSamples(batch, decoded);
+      break;
+    }
     if (r != CUPTI_SUCCESS) {
       Fail(r, "cuptiPmSamplingDecodeData");
       break;
@@ -189,19 +226,45 @@ void PmSamplingDevice::Decode(inject::GpuMetricBatch& batch, std::uint64_t now_n
     overflowed = overflowed || decode.overflow != 0;
     ReadSamples(batch, decoded);
     if (!ResetImage()) break;
+    // END_OF_RECORDS: the buffer is empty. OTHER comes with samples too and ends this decode.
     if (decode.decodeStopReason != CUPTI_PM_SAMPLING_DECODE_STOP_REASON_COUNTER_DATA_FULL) break;
   }
-  if (overflowed) {
-    ++sampling_.overflows;
-    // The buffer filled within this decode period: what was decoded is what it holds, so a rate
-    // of `decoded` samples per period would have fitted.
-    if (decoded != 0 && last_decode_ns_ != 0 && now_ns > last_decode_ns_) {
-      sampling_.fitting_interval_ns =
-          std::max(sampling_.fitting_interval_ns, (now_ns - last_decode_ns_) / decoded);
-    }
-  }
+  if (overflowed) NoteOverflow(decoded, now_ns);
   last_decode_ns_ = now_ns;
+  if (must_restart && !stopping_ && !Restart()) {
+    started_ = false;
+    inject::LogError("GPU metrics: device " + std::to_string(device_id_) +
+                     ": sampling could not start again after the hardware buffer overflowed (" +
+                     sampling_.status + "); no samples from here on");
+  }
   batch.sampling = sampling_;
+}
+
+void PmSamplingDevice::NoteOverflow(std::uint64_t decoded, std::uint64_t now_ns) {
+  ++sampling_.overflows;
+  // The buffer filled within this decode period: what was decoded is what it holds, so
+  // `decoded` samples per period would have fitted. Nothing decoded (CUPTI gave up before the
+  // first): at least half the rate.
+  std::uint64_t fitting = 2 * settings_.interval_ns;
+  if (decoded != 0 && last_decode_ns_ != 0 && now_ns > last_decode_ns_) {
+    fitting = std::max(settings_.interval_ns + 1, (now_ns - last_decode_ns_) / decoded);
+  }
+  sampling_.fitting_interval_ns = std::max(sampling_.fitting_interval_ns, fitting);
+}
+
+bool PmSamplingDevice::Restart() {
+  auto stop = Params<CUpti_PmSampling_Stop_Params>(CUpti_PmSampling_Stop_Params_STRUCT_SIZE);
+  stop.pPmSamplingObject = object_;
+  (void)cuptiPmSamplingStop(&stop);  // a Start that follows fails if this did not work
+  if (!ResetImage()) return false;
+  auto start = Params<CUpti_PmSampling_Start_Params>(CUpti_PmSampling_Start_Params_STRUCT_SIZE);
+  start.pPmSamplingObject = object_;
+  if (CUptiResult r = cuptiPmSamplingStart(&start); r != CUPTI_SUCCESS) {
+    Fail(r, "cuptiPmSamplingStart");
+    return false;
+  }
+  first_sample_seen_ = false;
+  return true;
 }
 
 void PmSamplingDevice::ReadSamples(inject::GpuMetricBatch& batch, std::uint64_t& decoded) {
@@ -213,7 +276,6 @@ void PmSamplingDevice::ReadSamples(inject::GpuMetricBatch& batch, std::uint64_t&
     Fail(r, "cuptiPmSamplingGetCounterDataInfo");
     return;
   }
-  const std::vector<std::string>& names = names_;
   for (std::size_t i = 0; i < info.numCompletedSamples; ++i) {
     ++decoded;
     auto sample = Params<CUpti_PmSampling_CounterData_GetSampleInfo_Params>(
@@ -228,14 +290,13 @@ void PmSamplingDevice::ReadSamples(inject::GpuMetricBatch& batch, std::uint64_t&
       continue;
     }
     if (!first_sample_seen_) {
-      // It spans from Start to the first trigger (0.9 s on the H200): not a sample of the
-      // period. Not counted as dropped.
+      // It spans from Start to the first trigger: not a sample of the period. At the first
+      // Start it marks where sampling begins; after a restart the gap since the last kept
+      // sample, this one included, is counted as dropped when the next one comes.
       first_sample_seen_ = true;
-      last_end_ = sample.endTimestamp;
+      if (last_end_ == 0) last_end_ = sample.endTimestamp;
       continue;
     }
-    StatusOr<std::vector<std::optional<double>>> values =
-        host_->Evaluate(std::span<const std::uint8_t>(counter_data_), i, names);
     // Samples missing between the last decoded one and this one (a full buffer keeps the
     // oldest and loses what comes until the next decode) are counted by the gap they leave.
     if (last_end_ != 0 && sample.startTimestamp > last_end_ && settings_.interval_ns != 0) {
@@ -243,6 +304,8 @@ void PmSamplingDevice::ReadSamples(inject::GpuMetricBatch& batch, std::uint64_t&
           (sample.startTimestamp - last_end_ + settings_.interval_ns / 2) / settings_.interval_ns;
     }
     last_end_ = sample.endTimestamp;
+    StatusOr<std::vector<std::optional<double>>> values =
+        host_->Evaluate(std::span<const std::uint8_t>(counter_data_), i, names_);
     if (!values.ok()) {
       ++sampling_.dropped_samples;
       continue;
@@ -260,16 +323,37 @@ void PmSamplingDevice::Stop(inject::GpuMetricBatch& batch, std::uint64_t now_ns)
   if (started_) {
     auto stop = Params<CUpti_PmSampling_Stop_Params>(CUpti_PmSampling_Stop_Params_STRUCT_SIZE);
     stop.pPmSamplingObject = object_;
-    // Stopped first, so that the last decode sees every sample the GPU wrote.
+    // Stopped first, so that the last decode sees every sample the GPU wrote (and an overflow
+    // found there starts nothing again).
+    stopping_ = true;
     CUptiResult r = cuptiPmSamplingStop(&stop);
     Decode(batch, now_ns);
     if (r != CUPTI_SUCCESS) inject::LogDebug("cuptiPmSamplingStop: " + CuptiResultName(r));
     started_ = false;
   }
-  Disable();
   batch.device_id = device_id_;
   batch.metric_count = metrics_.size();
   batch.sampling = sampling_;
+}
+
+void PmSamplingDevice::Release(inject::GpuMetricBatch& batch, std::uint64_t now_ns) {
+  Stop(batch, now_ns);
+  Disable();
+}
+
+std::string PmSamplingDevice::LossSummary() const {
+  if (sampling_.dropped_samples == 0 && sampling_.overflows == 0) return {};
+  std::string line = "GPU metrics: device " + std::to_string(device_id_) + ": " +
+                     std::to_string(sampling_.dropped_samples) + " sample(s) dropped, " +
+                     std::to_string(sampling_.samples) + " kept";
+  if (sampling_.overflows != 0) {
+    line += "; the hardware buffer overflowed " + std::to_string(sampling_.overflows) + " time(s)";
+    if (sampling_.fitting_interval_ns != 0) {
+      line += ": at most --gpu-metrics-frequency " +
+              std::to_string(1'000'000'000ull / sampling_.fitting_interval_ns) + " would fit";
+    }
+  }
+  return line;
 }
 
 void PmSamplingDevice::Disable() {

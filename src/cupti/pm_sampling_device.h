@@ -2,13 +2,21 @@
 // by the GPU at a fixed rate into a hardware buffer, decoded into a counter-data image and
 // evaluated with the Profiler Host API (cupti/host, PM sampling catalog).
 //
-//   Start    cuptiProfilerInitialize (once per process, by the caller), the chip, the counters'
-//            availability (where missing permissions show first), the host's config image,
-//            cuptiPmSamplingEnable, SetConfig (time trigger, keep-oldest buffer), the
-//            counter-data image, cuptiPmSamplingStart
-//   Decode   cuptiPmSamplingDecodeData until the hardware buffer is empty; per completed sample
-//            its times (GetSampleInfo) and values (host evaluation); then the image is reset
-//   Stop     a last Decode, cuptiPmSamplingStop, cuptiPmSamplingDisable
+//   Start    cuptiProfilerInitialize (once per process, by the caller), the chip, the device's
+//            counter availability image (size, then fill: where missing permissions or another
+//            tool holding the counters show first; the host object is built with it, so that
+//            configs use only what the device offers now), the host's config image (kept: CUPTI
+//            keeps the pointer SetConfig is given), cuptiPmSamplingEnable, SetConfig (time
+//            trigger, keep-oldest buffer), the counter-data image (GetCounterDataSize for
+//            max_samples_per_decode samples, Initialize), cuptiPmSamplingStart
+//   Decode   cuptiPmSamplingDecodeData until the hardware buffer is empty or the image is full
+//            (then read, reset and decode again); per completed sample its times
+//            (GetSampleInfo) and values (host evaluation). An overflowed buffer (the `overflow`
+//            flag, or CUPTI_ERROR_OUT_OF_MEMORY, after which sampling must be restarted: Stop,
+//            Start) is counted with the interval that would have fitted; the samples it lost
+//            are counted by the gap they leave between kept samples.
+//   Stop     cuptiPmSamplingStop, a last Decode. Disable only when the context goes
+//            (Release): never before the activity API's final flush, which comes after Stop.
 //
 // Timestamps: CUPTI's sample start/end times were seen on the H200 (notes/cupti.md 4.1) to be on
 // the clock of cuptiGetTimestamp, the clock of every activity record, so they are stored as they
@@ -16,7 +24,8 @@
 // that SM active is high inside the busy kernel's [start, end] and low in the idle gap, which
 // fails if the clocks are apart by more than a few ms).
 //
-// Not thread-safe: the sampler (gpu_metric_sampler.h) calls it under its lock.
+// Not thread-safe: the sampler (gpu_metric_sampler.h) calls it under its lock. Never throws
+// except std::bad_alloc (the sampler catches it).
 #pragma once
 
 #include <cupti.h>
@@ -52,24 +61,37 @@ class PmSamplingDevice {
   CUcontext context() const { return context_; }
   bool sampling() const { return started_; }
 
-  // False (with status() set to one line with the cause and the fix) when the device cannot
-  // be sampled; the trace goes on without its samples.
+  // False (with Sampling().status set to one line with the cause and the fix) when the device
+  // cannot be sampled; the trace goes on without its samples.
   bool Start();
   // Decodes what the GPU wrote since the last call into `batch` (its first batch also carries
   // the metrics). `now_ns`: the time of this decode, on the records' clock (for the rate that
   // would fit, after an overflow).
   void Decode(inject::GpuMetricBatch& batch, std::uint64_t now_ns);
-  // Decodes the rest into `batch`, stops and disables. Idempotent.
+  // Stops sampling and decodes the rest into `batch`. Idempotent. The PM sampling object stays
+  // enabled (see Release).
   void Stop(inject::GpuMetricBatch& batch, std::uint64_t now_ns);
+  // Stop, then disable: the device's context is going.
+  void Release(inject::GpuMetricBatch& batch, std::uint64_t now_ns);
 
   // How sampling stands (the latest state goes into the report).
   inject::OwnedGpuMetricSampling Sampling() const { return sampling_; }
+  // Whether Start failed because the counters cannot be read at all (permissions, another tool
+  // holding them, vGPU, MIG): the same cause for every device, said once.
+  bool counters_unavailable() const { return counters_unavailable_; }
+  // One line about what was lost (dropped samples, overflows and the rate that would have
+  // fitted), or empty when nothing was.
+  std::string LossSummary() const;
 
  private:
   bool Configure(const std::vector<const GpuMetricSpec*>& metrics);
   void Fail(CUptiResult result, const std::string& what);
+  // One decode into the image; false when sampling cannot go on.
   void ReadSamples(inject::GpuMetricBatch& batch, std::uint64_t& decoded);
   bool ResetImage();
+  // After CUPTI_ERROR_OUT_OF_MEMORY from DecodeData: Stop, a fresh image, Start.
+  bool Restart();
+  void NoteOverflow(std::uint64_t decoded, std::uint64_t now_ns);
   void Disable();
 
   const std::uint32_t device_id_;
@@ -79,11 +101,18 @@ class PmSamplingDevice {
   std::vector<const GpuMetricSpec*> metrics_;  // configured (the set less what the GPU lacks)
   std::vector<std::string> names_;
   std::vector<const char*> name_pointers_;
+  // The config image SetConfig was given: CUPTI keeps its pointer, so it lives as long as the
+  // PM sampling object.
+  std::vector<std::uint8_t> config_image_;
   CUpti_PmSampling_Object* object_ = nullptr;
   std::vector<std::uint8_t> counter_data_;
   bool started_ = false;
   bool metrics_sent_ = false;
-  bool first_sample_seen_ = false;  // the first spans from Start to the first trigger: dropped
+  bool counters_unavailable_ = false;
+  bool stopping_ = false;  // the last Decode: an overflow restarts nothing
+  // The first sample after each Start spans from Start to the first trigger (0.9 s on the
+  // H200): skipped; what it covers counts as dropped through the gap before the next one.
+  bool first_sample_seen_ = false;
   model::Timestamp last_end_ = 0;   // end of the last kept sample (for gaps)
   std::uint64_t last_decode_ns_ = 0;
   inject::OwnedGpuMetricSampling sampling_;

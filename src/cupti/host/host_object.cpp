@@ -60,14 +60,16 @@ StatusOr<std::vector<std::string>> HostObject::SupportedChips() {
   return chips;
 }
 
-StatusOr<std::unique_ptr<HostObject>> HostObject::Create(const std::string& chip,
-                                                        CUpti_ProfilerType type) {
+StatusOr<std::unique_ptr<HostObject>> HostObject::Create(
+    const std::string& chip, CUpti_ProfilerType type,
+    std::span<const std::uint8_t> counter_availability) {
   PreloadNvperfHost();
   auto params = ZeroedParams<CUpti_Profiler_Host_Initialize_Params>(
       CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE);
   params.profilerType = type;
   params.pChipName = chip.c_str();
-  params.pCounterAvailabilityImage = nullptr;
+  params.pCounterAvailabilityImage =
+      counter_availability.empty() ? nullptr : counter_availability.data();
   std::string what = "cannot initialise CUPTI's profiler host for " + chip;
   GPUSCOPE_RETURN_IF_ERROR(HostCuptiStatus(cuptiProfilerHostInitialize(&params), what.c_str()));
   if (!params.pHostObject) return Status::Error(what + ": CUPTI returned no object");

@@ -42,12 +42,14 @@ class HostObject {
   HostObject& operator=(const HostObject&) = delete;
 
   static StatusOr<std::vector<std::string>> SupportedChips();
-  // `chip` must be spelled as SupportedChips() spells it. No availability image: offline, every
-  // counter of the chip is assumed available (on a target the Range Profiler checks). The
-  // profiler type picks the catalog: PM sampling lists other metrics (the *_realtime ones)
-  // and builds config images for cuptiPmSamplingSetConfig.
+  // `chip` must be spelled as SupportedChips() spells it. Without an availability image
+  // (offline) every counter of the chip is assumed available (on a target the Range Profiler
+  // checks); PM sampling passes the device's, as CUPTI's samples do. The profiler type picks
+  // the catalog: PM sampling lists other metrics (the *_realtime ones) and builds config
+  // images for cuptiPmSamplingSetConfig. CUPTI reads the image during Create only.
   static StatusOr<std::unique_ptr<HostObject>> Create(
-      const std::string& chip, CUpti_ProfilerType type = CUPTI_PROFILER_TYPE_RANGE_PROFILER);
+      const std::string& chip, CUpti_ProfilerType type = CUPTI_PROFILER_TYPE_RANGE_PROFILER,
+      std::span<const std::uint8_t> counter_availability = {});
 
   StatusOr<std::vector<std::string>> BaseMetrics(CUpti_MetricType type);
   StatusOr<std::vector<std::string>> SubMetrics(CUpti_MetricType type, const std::string& base);

@@ -66,11 +66,16 @@ static CUpti_ProfilerType CuptiProfilerType(ProfilerKind kind) {
                                            : CUPTI_PROFILER_TYPE_RANGE_PROFILER;
 }
 
-MetricHost::MetricHost(std::string chip, ProfilerKind kind, std::unique_ptr<HostObject> host)
-    : chip_(std::move(chip)), kind_(kind), host_(std::move(host)) {}
+MetricHost::MetricHost(std::string chip, ProfilerKind kind,
+                       std::vector<std::uint8_t> counter_availability,
+                       std::unique_ptr<HostObject> host)
+    : chip_(std::move(chip)),
+      kind_(kind),
+      counter_availability_(std::move(counter_availability)),
+      host_(std::move(host)) {}
 
 StatusOr<std::unique_ptr<HostObject>> MetricHost::NewHostObject() const {
-  return HostObject::Create(chip_, CuptiProfilerType(kind_));
+  return HostObject::Create(chip_, CuptiProfilerType(kind_), counter_availability_);
 }
 
 MetricHost::~MetricHost() = default;
@@ -79,7 +84,8 @@ StatusOr<std::vector<std::string>> MetricHost::SupportedChips() {
   return HostObject::SupportedChips();
 }
 
-StatusOr<std::unique_ptr<MetricHost>> MetricHost::Open(std::string_view chip, ProfilerKind kind) {
+StatusOr<std::unique_ptr<MetricHost>> MetricHost::Open(std::string_view chip, ProfilerKind kind,
+                                                     std::vector<std::uint8_t> counter_availability) {
   StatusOr<std::vector<std::string>> chips = SupportedChips();
   if (!chips.ok()) return chips.status();
   auto found = std::find_if(chips->begin(), chips->end(),
@@ -88,9 +94,11 @@ StatusOr<std::unique_ptr<MetricHost>> MetricHost::Open(std::string_view chip, Pr
     return Status::Error("unknown chip \"" + std::string(chip) +
                          "\"; CUPTI's profiler supports: " + JoinNames(*chips, ", "));
   }
-  StatusOr<std::unique_ptr<HostObject>> host = HostObject::Create(*found, CuptiProfilerType(kind));
+  StatusOr<std::unique_ptr<HostObject>> host =
+      HostObject::Create(*found, CuptiProfilerType(kind), counter_availability);
   if (!host.ok()) return host.status();
-  std::unique_ptr<MetricHost> metric_host(new MetricHost(*found, kind, std::move(*host)));
+  std::unique_ptr<MetricHost> metric_host(
+      new MetricHost(*found, kind, std::move(counter_availability), std::move(*host)));
   GPUSCOPE_RETURN_IF_ERROR(metric_host->LoadBaseNames());
   return metric_host;
 }

@@ -66,9 +66,12 @@ class MetricHost {
   static StatusOr<std::vector<std::string>> SupportedChips();
 
   // Case-insensitive ("gh100" works). An unknown chip gets a one-line error listing the
-  // supported chips.
-  static StatusOr<std::unique_ptr<MetricHost>> Open(std::string_view chip,
-                                                     ProfilerKind kind = ProfilerKind::kRange);
+  // supported chips. `counter_availability`: on a target, the device's availability image
+  // (cuptiPmSamplingGetCounterAvailability), so that configs use only counters the device
+  // offers now; empty (offline): every counter of the chip is assumed available.
+  static StatusOr<std::unique_ptr<MetricHost>> Open(
+      std::string_view chip, ProfilerKind kind = ProfilerKind::kRange,
+      std::vector<std::uint8_t> counter_availability = {});
 
   const std::string& chip() const { return chip_; }  // as CUPTI spells it: "GH100"
   ProfilerKind kind() const { return kind_; }
@@ -122,7 +125,8 @@ class MetricHost {
     std::optional<std::vector<std::string>> sub_metrics;  // filled on first use
   };
 
-  MetricHost(std::string chip, ProfilerKind kind, std::unique_ptr<HostObject> host);
+  MetricHost(std::string chip, ProfilerKind kind, std::vector<std::uint8_t> counter_availability,
+             std::unique_ptr<HostObject> host);
   StatusOr<std::unique_ptr<HostObject>> NewHostObject() const;
   Status LoadBaseNames();
   BaseEntry* FindBase(std::string_view base);
@@ -132,6 +136,7 @@ class MetricHost {
 
   std::string chip_;
   ProfilerKind kind_;
+  std::vector<std::uint8_t> counter_availability_;  // every host object's (empty: offline)
   std::unique_ptr<HostObject> host_;
   std::unordered_map<std::string, BaseEntry> bases_;
   std::vector<std::string> base_names_;  // sorted: the candidates of NearestNames
