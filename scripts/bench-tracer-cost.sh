@@ -25,7 +25,9 @@
 #   graph      `gpuscope run --cuda-graph-trace graph` (d only)
 #   cuda-only  `gpuscope run --trace cuda` (no NVTX)
 #   backtrace  `gpuscope run --backtrace`, only when `gpuscope run --help` lists it
-#   gpu-metrics `gpuscope run --gpu-metrics` (issue 13: PM sampling at the default rate)
+#   gpu-metrics `gpuscope run --gpu-metrics` (issue 13: PM sampling at the default rate; with
+#              gpuscope chosen too, the ratio gpu-metrics/gpuscope is printed: target <= 1.03,
+#              e.g. --only a,b,c --variants untraced,gpuscope,gpu-metrics)
 #   profiler   torch.profiler, CPU + CUDA activities (b and c only)
 # Defaults: 15 repetitions, every workload, the variants untraced kernel copies runtime driver
 # gpuscope callback graph profiler (add others by name, e.g. --variants ...,backtrace).
@@ -225,6 +227,11 @@ for w in a b c d; do
       "$(ratio "$med" "${base:-0}")" "$(ratio "$med" "${floor:-0}")"
   done
   echo "  ($(unit_of $w); x_untraced, x_kernel: median / median of untraced, of kernel records only)"
+  # Issue 13's budget: PM sampling at the default rate on top of `gpuscope run`.
+  if [ -s "$bench_tmp/$w.gpu-metrics.values" ] && [ -s "$bench_tmp/$w.gpuscope.values" ]; then
+    echo "  gpu-metrics/gpuscope: $(ratio "$(stats <"$bench_tmp/$w.gpu-metrics.values" | cut -d' ' -f1)" \
+      "$(stats <"$bench_tmp/$w.gpuscope.values" | cut -d' ' -f1)")   (--gpu-metrics over run; target <= 1.03)"
+  fi
 done
 echo
 echo "bench-tracer-cost: $(( $(date +%s) - started )) s in all"
