@@ -12,6 +12,7 @@
 #include "cupti/cupti_error.h"
 #include "cupti/cupti_params.h"
 #include "cupti/driver_entry_points.h"
+#include "cupti/own_replay_scope.h"
 #include "inject/log.h"
 
 namespace gpuscope::cupti {
@@ -86,10 +87,11 @@ bool PmSamplingDevice::Start() {
   host_ = std::move(*opened);
 
   // CUPTI enables PM sampling for a device index; the sample programs do it with the device's
-  // context current, so this thread makes it current first (one cuCtxSetCurrent of gpuscope's
-  // own in the trace, per device).
+  // context current, so this thread makes it current first: a call of gpuscope's own, left out
+  // of the trace like the GPU clock's (own_replay_scope.h).
   if (StatusOr<const DriverEntryPoints*> driver = Driver();
       driver.ok() && (*driver)->context_set_current != nullptr) {
+    OwnReplayScope own(0, 0);
     (void)(*driver)->context_set_current(context_);
   }
   auto enable =
@@ -286,7 +288,8 @@ void PmSamplingDevice::ReadSamples(inject::GpuMetricBatch& batch, std::uint64_t&
     sample.sampleIndex = i;
     if (cuptiPmSamplingCounterDataGetSampleInfo(&sample) != CUPTI_SUCCESS ||
         sample.endTimestamp < sample.startTimestamp || sample.startTimestamp == 0) {
-      ++sampling_.dropped_samples;
+      // No times to keep it by: counted as dropped by the gap it leaves before the next one
+      // (counting it here too would count it twice).
       continue;
     }
     if (!first_sample_seen_) {
