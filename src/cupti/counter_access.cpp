@@ -58,19 +58,26 @@ ProfileFailure FailureOf(CUptiResult result, const std::string& what) {
   return {what + " failed: " + CuptiResultName(result), model::ProfileOutcome::kReplayFailed};
 }
 
-std::string UnsupportedDeviceReason(std::uint32_t device_id) {
+std::string UnsupportedDeviceReason(std::uint32_t device_id, ProfilerApi api) {
   auto params = Params<CUpti_Profiler_DeviceSupported_Params>(
       CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE);
   params.cuDevice = static_cast<CUdevice>(device_id);
-  params.api = CUPTI_PROFILER_RANGE_PROFILING;
+  params.api = api == ProfilerApi::kPmSampling ? CUPTI_PROFILER_PM_SAMPLING
+                                               : CUPTI_PROFILER_RANGE_PROFILING;
   if (cuptiProfilerDeviceSupported(&params) != CUPTI_SUCCESS) return {};  // unknown: try
   if (params.isSupported == CUPTI_PROFILER_CONFIGURATION_SUPPORTED) return {};
   auto no = [](CUpti_Profiler_Support_Level level) {
     return level != CUPTI_PROFILER_CONFIGURATION_SUPPORTED &&
            level != CUPTI_PROFILER_CONFIGURATION_UNKNOWN;
   };
-  std::string reason = "device " + std::to_string(device_id) + " cannot be profiled: ";
-  if (no(params.architecture)) return reason + "its architecture is older than Volta (CC 7.0)";
+  std::string reason = "device " + std::to_string(device_id) +
+                       (api == ProfilerApi::kPmSampling ? " cannot be PM-sampled: "
+                                                        : " cannot be profiled: ");
+  if (no(params.architecture)) {
+    return reason + (api == ProfilerApi::kPmSampling
+                         ? "its architecture is older than Turing (CC 7.5)"
+                         : "its architecture is older than Volta (CC 7.0)");
+  }
   if (no(params.vGpu)) {
     return reason + "profiling is disabled for this virtual GPU (ask the host to enable it), see " +
            kCounterPermissionUrl;

@@ -28,7 +28,10 @@ std::string UnavailableMessage(CUptiResult result, const std::string& what);
 // A failed CUPTI call `what`: counters unavailable, or "<what> failed: <result>".
 ProfileFailure FailureOf(CUptiResult result, const std::string& what);
 
-// Why the device cannot be profiled at all, or empty.
-std::string UnsupportedDeviceReason(std::uint32_t device_id);
+// Why the device cannot be profiled at all (with the Range Profiler, or with PM sampling), or
+// empty.
+enum class ProfilerApi { kRangeProfiling, kPmSampling };
+std::string UnsupportedDeviceReason(std::uint32_t device_id,
+                                    ProfilerApi api = ProfilerApi::kRangeProfiling);
 
 }  // namespace gpuscope::cupti

@@ -59,6 +59,15 @@ bool PmSamplingDevice::Start() {
   }
   sampling_.chip = chip.pChipName;
 
+  // vGPU without profiling, confidential computing, SLI, WSL...: said before anything is tried
+  // (cuptiProfilerDeviceSupported, after cuptiProfilerInitialize, which the sampler did).
+  if (std::string reason = UnsupportedDeviceReason(device_id_, ProfilerApi::kPmSampling);
+      !reason.empty()) {
+    counters_unavailable_ = true;
+    sampling_.status = "cannot sample GPU metrics: " + reason + kTraceGoesOn;
+    return false;
+  }
+
   // The availability image: its size first, then the image. Where missing permissions or
   // another tool holding the counters show first (notes 6.1); the host object is built with it.
   auto availability = Params<CUpti_PmSampling_GetCounterAvailability_Params>(

@@ -2,7 +2,8 @@
 // by the GPU at a fixed rate into a hardware buffer, decoded into a counter-data image and
 // evaluated with the Profiler Host API (cupti/host, PM sampling catalog).
 //
-//   Start    cuptiProfilerInitialize (once per process, by the caller), the chip, the device's
+//   Start    cuptiProfilerInitialize (once per process, by the caller), the chip, whether the
+//            device supports PM sampling (cuptiProfilerDeviceSupported: vGPU, WSL, ...), the device's
 //            counter availability image (size, then fill: where missing permissions or another
 //            tool holding the counters show first; the host object is built with it, so that
 //            configs use only what the device offers now), the host's config image (kept: CUPTI
