@@ -240,27 +240,14 @@ void PmSamplingDevice::Decode(inject::GpuMetricBatch& batch, std::uint64_t now_n
     // END_OF_RECORDS: the buffer is empty. OTHER comes with samples too and ends this decode.
     if (decode.decodeStopReason != CUPTI_PM_SAMPLING_DECODE_STOP_REASON_COUNTER_DATA_FULL) break;
   }
-  if (overflowed) NoteOverflow(decoded, now_ns);
-  last_decode_ns_ = now_ns;
+  accounting_.OnDecode(decoded, overflowed, now_ns);
   if (must_restart && !stopping_ && !Restart()) {
     started_ = false;
     inject::LogError("GPU metrics: device " + std::to_string(device_id_) +
                      ": sampling could not start again after the hardware buffer overflowed (" +
                      sampling_.status + "); no samples from here on");
   }
-  batch.sampling = sampling_;
-}
-
-void PmSamplingDevice::NoteOverflow(std::uint64_t decoded, std::uint64_t now_ns) {
-  ++sampling_.overflows;
-  // The buffer filled within this decode period: what was decoded is what it holds, so
-  // `decoded` samples per period would have fitted. Nothing decoded (CUPTI gave up before the
-  // first): at least half the rate.
-  std::uint64_t fitting = 2 * settings_.interval_ns;
-  if (decoded != 0 && last_decode_ns_ != 0 && now_ns > last_decode_ns_) {
-    fitting = std::max(settings_.interval_ns + 1, (now_ns - last_decode_ns_) / decoded);
-  }
-  sampling_.fitting_interval_ns = std::max(sampling_.fitting_interval_ns, fitting);
+  batch.sampling = Sampling();
 }
 
 bool PmSamplingDevice::Restart() {
@@ -274,7 +261,7 @@ bool PmSamplingDevice::Restart() {
     Fail(r, "cuptiPmSamplingStart");
     return false;
   }
-  first_sample_seen_ = false;
+  accounting_.OnRestart();
   return true;
 }
 
@@ -301,25 +288,11 @@ void PmSamplingDevice::ReadSamples(inject::GpuMetricBatch& batch, std::uint64_t&
       // (counting it here too would count it twice).
       continue;
     }
-    if (!first_sample_seen_) {
-      // It spans from Start to the first trigger: not a sample of the period. At the first
-      // Start it marks where sampling begins; after a restart the gap since the last kept
-      // sample, this one included, is counted as dropped when the next one comes.
-      first_sample_seen_ = true;
-      if (last_end_ == 0) last_end_ = sample.endTimestamp;
-      continue;
-    }
-    // Samples missing between the last decoded one and this one (a full buffer keeps the
-    // oldest and loses what comes until the next decode) are counted by the gap they leave.
-    if (last_end_ != 0 && sample.startTimestamp > last_end_ && settings_.interval_ns != 0) {
-      sampling_.dropped_samples +=
-          (sample.startTimestamp - last_end_ + settings_.interval_ns / 2) / settings_.interval_ns;
-    }
-    last_end_ = sample.endTimestamp;
+    if (!accounting_.OnSample(sample.startTimestamp, sample.endTimestamp)) continue;
     StatusOr<std::vector<std::optional<double>>> values =
         host_->Evaluate(std::span<const std::uint8_t>(counter_data_), i, names_);
     if (!values.ok()) {
-      ++sampling_.dropped_samples;
+      accounting_.OnUnevaluated();
       continue;
     }
     batch.starts.push_back(sample.startTimestamp);
@@ -327,7 +300,7 @@ void PmSamplingDevice::ReadSamples(inject::GpuMetricBatch& batch, std::uint64_t&
     for (const std::optional<double>& value : *values) {
       batch.values.push_back(value.value_or(std::numeric_limits<double>::quiet_NaN()));
     }
-    ++sampling_.samples;
+    accounting_.OnKept();
   }
 }
 
@@ -345,7 +318,7 @@ void PmSamplingDevice::Stop(inject::GpuMetricBatch& batch, std::uint64_t now_ns)
   }
   batch.device_id = device_id_;
   batch.metric_count = metrics_.size();
-  batch.sampling = sampling_;
+  batch.sampling = Sampling();
 }
 
 void PmSamplingDevice::Release(inject::GpuMetricBatch& batch, std::uint64_t now_ns) {
@@ -353,19 +326,13 @@ void PmSamplingDevice::Release(inject::GpuMetricBatch& batch, std::uint64_t now_
   Disable();
 }
 
-std::string PmSamplingDevice::LossSummary() const {
-  if (sampling_.dropped_samples == 0 && sampling_.overflows == 0) return {};
-  std::string line = "GPU metrics: device " + std::to_string(device_id_) + ": " +
-                     std::to_string(sampling_.dropped_samples) + " sample(s) dropped, " +
-                     std::to_string(sampling_.samples) + " kept";
-  if (sampling_.overflows != 0) {
-    line += "; the hardware buffer overflowed " + std::to_string(sampling_.overflows) + " time(s)";
-    if (sampling_.fitting_interval_ns != 0) {
-      line += ": at most --gpu-metrics-frequency " +
-              std::to_string(1'000'000'000ull / sampling_.fitting_interval_ns) + " would fit";
-    }
-  }
-  return line;
+inject::OwnedGpuMetricSampling PmSamplingDevice::Sampling() const {
+  inject::OwnedGpuMetricSampling sampling = sampling_;
+  sampling.samples = accounting_.kept();
+  sampling.dropped_samples = accounting_.dropped();
+  sampling.overflows = accounting_.overflows();
+  sampling.fitting_interval_ns = accounting_.fitting_interval_ns();
+  return sampling;
 }
 
 void PmSamplingDevice::Disable() {

@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "cupti/host/metric_host.h"
+#include "cupti/pm_sample_accounting.h"
 #include "inject/gpu_metric_batch.h"
 #include "util/gpu_metric_sets.h"
 
@@ -53,7 +54,10 @@ struct PmSamplingSettings {
 class PmSamplingDevice {
  public:
   PmSamplingDevice(std::uint32_t device_id, CUcontext context, PmSamplingSettings settings)
-      : device_id_(device_id), context_(context), settings_(settings) {}
+      : device_id_(device_id),
+        context_(context),
+        settings_(settings),
+        accounting_(settings.interval_ns) {}
   ~PmSamplingDevice() { Disable(); }
   PmSamplingDevice(const PmSamplingDevice&) = delete;
   PmSamplingDevice& operator=(const PmSamplingDevice&) = delete;
@@ -76,13 +80,13 @@ class PmSamplingDevice {
   void Release(inject::GpuMetricBatch& batch, std::uint64_t now_ns);
 
   // How sampling stands (the latest state goes into the report).
-  inject::OwnedGpuMetricSampling Sampling() const { return sampling_; }
+  inject::OwnedGpuMetricSampling Sampling() const;
   // Whether Start failed because the counters cannot be read at all (permissions, another tool
   // holding them, vGPU, MIG): the same cause for every device, said once.
   bool counters_unavailable() const { return counters_unavailable_; }
   // One line about what was lost (dropped samples, overflows and the rate that would have
   // fitted), or empty when nothing was.
-  std::string LossSummary() const;
+  std::string LossSummary() const { return accounting_.LossSummary(device_id_); }
 
  private:
   bool Configure(const std::vector<const GpuMetricSpec*>& metrics);
@@ -92,7 +96,6 @@ class PmSamplingDevice {
   bool ResetImage();
   // After CUPTI_ERROR_OUT_OF_MEMORY from DecodeData: Stop, a fresh image, Start.
   bool Restart();
-  void NoteOverflow(std::uint64_t decoded, std::uint64_t now_ns);
   void Disable();
 
   const std::uint32_t device_id_;
@@ -111,12 +114,8 @@ class PmSamplingDevice {
   bool metrics_sent_ = false;
   bool counters_unavailable_ = false;
   bool stopping_ = false;  // the last Decode: an overflow restarts nothing
-  // The first sample after each Start spans from Start to the first trigger (0.9 s on the
-  // H200): skipped; what it covers counts as dropped through the gap before the next one.
-  bool first_sample_seen_ = false;
-  model::Timestamp last_end_ = 0;   // end of the last kept sample (for gaps)
-  std::uint64_t last_decode_ns_ = 0;
-  inject::OwnedGpuMetricSampling sampling_;
+  PmSampleAccounting accounting_;         // what was kept and lost
+  inject::OwnedGpuMetricSampling sampling_;  // the rest of how sampling stands
 };
 
 }  // namespace gpuscope::cupti
