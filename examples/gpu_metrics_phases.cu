@@ -61,8 +61,10 @@ int main() {
   CHECK(cudaMalloc(&dst, kCopyBytes));
   CHECK(cudaMemset(src, 1, kCopyBytes));
   CHECK(cudaDeviceSynchronize());
-  // Let the sampler start on this device (it begins at the context's creation) before the phases.
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  // Let the sampler start on this device before the phases: it begins at the context's creation
+  // on a thread of its own (host catalog, config image, enable, start: tens of ms), and the
+  // first sample after its start is not kept.
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
 
   const int threads = 256;
   const int busy_blocks = prop.multiProcessorCount * (prop.maxThreadsPerMultiProcessor / threads);
