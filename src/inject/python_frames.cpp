@@ -37,11 +37,28 @@ PythonApi FindPythonApi() {
   Find(api.get_attr, "PyObject_GetAttrString");
   Find(api.utf8, "PyUnicode_AsUTF8");
   Find(api.clear_error, "PyErr_Clear");
+  Find(api.detached.this_thread_state, "PyGILState_GetThisThreadState");
+  Find(api.detached.main_interpreter, "PyInterpreterState_Main");
+  Find(api.detached.address_to_line, "PyCode_Addr2Line");
+  api.detached.code_type = dlsym(RTLD_DEFAULT, "PyCode_Type");
+  api.detached.unicode_type = dlsym(RTLD_DEFAULT, "PyUnicode_Type");
+  // Py_Version (3.11+) is the running interpreter's PY_VERSION_HEX.
+  if (const auto* version = static_cast<const unsigned long*>(dlsym(RTLD_DEFAULT, "Py_Version"))) {
+    api.version = *version;
+  }
   return api;
 }
 
+PythonFrameWalker::PythonFrameWalker(PythonApi api) : api_(api) {
+  if (!api_.detached.complete()) return;
+  if (std::optional<DetachedFrameLayout> layout = DetachedFrameLayoutFor(api_.version)) {
+    detached_.emplace(*layout, api_.detached);
+  }
+}
+
 std::size_t PythonFrameWalker::Walk(PythonFrame* out, std::size_t max) {
-  if (max == 0 || api_.gil_check() == 0) return 0;
+  if (max == 0) return 0;
+  if (api_.gil_check() == 0) return WalkDetached(out, max);
   void* frame = api_.current_frame();
   if (frame == nullptr) return 0;
   api_.incref(frame);  // borrowed: the walk below releases what it holds
@@ -68,9 +85,40 @@ std::size_t PythonFrameWalker::Walk(PythonFrame* out, std::size_t max) {
   return count;
 }
 
+std::size_t PythonFrameWalker::WalkDetached(PythonFrame* out, std::size_t max) {
+  if (!detached_) return 0;
+  constexpr std::size_t kBatch = 128;
+  DetachedFrame frames[kBatch];
+  const std::size_t count = detached_->Read(frames, std::min(max, kBatch));
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (std::size_t i = 0; i < count; ++i) {
+    out[i] = PythonFrame{DetachedCodeOf(frames[i].code), frames[i].line};
+  }
+  return count;
+}
+
 std::size_t PythonFrameWalker::cached_code_objects() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return codes_.size();
+  return codes_.size() + detached_codes_.size();
+}
+
+const PythonCode* PythonFrameWalker::DetachedCodeOf(const void* code) {
+  // An entry made with the GIL holds a reference: its address is this code object.
+  if (auto held = codes_.find(const_cast<void*>(code)); held != codes_.end()) {
+    return held->second.get();
+  }
+  const std::pair<const void*, const void*> names = detached_->NameObjectsOf(code);
+  auto found = detached_codes_.find(code);
+  if (found != detached_codes_.end()) {
+    if (found->second.names == names) return found->second.code.get();
+    retired_codes_.push_back(std::move(found->second.code));
+    detached_codes_.erase(found);
+  }
+  auto named = std::make_unique<PythonCode>();
+  named->file = detached_->FileOf(code);
+  named->function = detached_->FunctionOf(code);
+  return detached_codes_.emplace(code, DetachedCode{names, std::move(named)})
+      .first->second.code.get();
 }
 
 const PythonCode* PythonFrameWalker::CodeOf(void* code) {
