@@ -54,6 +54,7 @@ std::optional<DetachedFrameLayout> DetachedFrameLayoutFor(unsigned long python_v
   layout.thread_cframe = 56;
   layout.code_filename = 112;
   layout.code_qualname = 128;
+  layout.code_line_table = 136;
   if (minor == 11) {
     // Include/internal/pycore_frame.h of 3.11: f_func, f_globals, f_builtins, f_locals,
     // f_code, frame_obj, previous, prev_instr, stacktop, is_entry, owner.
@@ -136,26 +137,30 @@ std::size_t DetachedFrameReader::Read(DetachedFrame* out, std::size_t max) const
         owner != layout_.owner_generator && instruction < first + 2 * first_traceable;
     if (!incomplete) {
       // The byte offset of the last instruction started, as PyFrame_GetLineNumber computes it.
-      const int line = api_.address_to_line(const_cast<void*>(code),
-                                            static_cast<int>(instruction - first));
-      out[count++] = DetachedFrame{code, line > 0 ? static_cast<std::uint32_t>(line) : 0};
+      out[count++] = DetachedFrame{code, static_cast<int>(instruction - first)};
     }
     frame = Load<const void*>(frame, layout_.frame_previous);
   }
   return count;
 }
 
-std::pair<const void*, const void*> DetachedFrameReader::NameObjectsOf(const void* code) const {
-  return {Load<const void*>(code, layout_.code_filename),
-          Load<const void*>(code, layout_.code_qualname)};
+std::uint32_t DetachedFrameReader::LineOf(const DetachedFrame& frame) const {
+  const int line = api_.address_to_line(const_cast<void*>(frame.code), frame.instruction);
+  return line > 0 ? static_cast<std::uint32_t>(line) : 0;
+}
+
+CodeIdentity DetachedFrameReader::IdentityOf(const void* code) const {
+  return CodeIdentity{Load<const void*>(code, layout_.code_filename),
+                      Load<const void*>(code, layout_.code_qualname),
+                      Load<const void*>(code, layout_.code_line_table)};
 }
 
 std::string DetachedFrameReader::FileOf(const void* code) const {
-  return Text(NameObjectsOf(code).first);
+  return Text(IdentityOf(code).file);
 }
 
 std::string DetachedFrameReader::FunctionOf(const void* code) const {
-  return Text(NameObjectsOf(code).second);
+  return Text(IdentityOf(code).function);
 }
 
 std::string DetachedFrameReader::Text(const void* string) const {

@@ -36,6 +36,7 @@ struct DetachedFrameLayout {
   int owner_c_stack = -1;               // FRAME_OWNED_BY_CSTACK (shim frames), -1 where none
   std::size_t code_filename = 0;        // PyCodeObject.co_filename
   std::size_t code_qualname = 0;        // PyCodeObject.co_qualname
+  std::size_t code_line_table = 0;      // PyCodeObject.co_linetable
   std::size_t code_first_traceable = 0; // PyCodeObject._co_firsttraceable (code units)
   std::size_t code_instructions = 0;    // PyCodeObject.co_code_adaptive
   std::size_t compact_ascii_size = 0;   // sizeof(PyASCIIObject): an ASCII string's text
@@ -58,10 +59,20 @@ struct DetachedFrameApi {
   bool complete() const;
 };
 
-// One frame as read: its code object (alive while the thread is in the call) and line.
+// One frame as read: its code object (alive while the thread is in the call) and the byte
+// offset of its last instruction started, which LineOf turns into a line.
 struct DetachedFrame {
   const void* code = nullptr;
-  std::uint32_t line = 0;
+  int instruction = 0;
+};
+
+// What tells a code object cached by its address from a later one at the same address: its
+// name objects and line table, which it holds and which die with it.
+struct CodeIdentity {
+  const void* file = nullptr;
+  const void* function = nullptr;
+  const void* line_table = nullptr;
+  bool operator==(const CodeIdentity&) const = default;
 };
 
 class DetachedFrameReader {
@@ -70,16 +81,19 @@ class DetachedFrameReader {
       : layout_(layout), api_(api) {}
 
   // At most `max` frames of the calling thread, innermost first; 0 when it has no Python
-  // thread state or runs no Python code. Call only from a thread that does not hold the GIL
-  // (a thread that holds it may be changing its frames: use the C API then).
+  // thread state or runs no Python code. Only the calling thread's own frames are read: they
+  // change only while it runs Python code, so this holds with or without the GIL.
   std::size_t Read(DetachedFrame* out, std::size_t max) const;
 
+  // The line of a frame read, as PyFrame_GetLineNumber gives it (PyCode_Addr2Line: it
+  // decodes the line table from its start, the costly part of a walk, so callers cache it).
+  std::uint32_t LineOf(const DetachedFrame& frame) const;
+
   // A code object's co_filename and co_qualname, read the same way; empty when a name is not
-  // a compact str. NameObjectsOf gives the two names' addresses, which tell whether a code
-  // object cached by its address is still the one cached.
+  // a compact str.
   std::string FileOf(const void* code) const;
   std::string FunctionOf(const void* code) const;
-  std::pair<const void*, const void*> NameObjectsOf(const void* code) const;
+  CodeIdentity IdentityOf(const void* code) const;
 
  private:
   std::string Text(const void* string) const;

@@ -58,7 +58,8 @@ PythonFrameWalker::PythonFrameWalker(PythonApi api) : api_(api) {
 
 std::size_t PythonFrameWalker::Walk(PythonFrame* out, std::size_t max) {
   if (max == 0) return 0;
-  if (api_.gil_check() == 0) return WalkDetached(out, max);
+  if (detached_) return WalkDetached(out, max);
+  if (api_.gil_check() == 0) return 0;
   void* frame = api_.current_frame();
   if (frame == nullptr) return 0;
   api_.incref(frame);  // borrowed: the walk below releases what it holds
@@ -86,13 +87,15 @@ std::size_t PythonFrameWalker::Walk(PythonFrame* out, std::size_t max) {
 }
 
 std::size_t PythonFrameWalker::WalkDetached(PythonFrame* out, std::size_t max) {
-  if (!detached_) return 0;
   constexpr std::size_t kBatch = 128;
   DetachedFrame frames[kBatch];
   const std::size_t count = detached_->Read(frames, std::min(max, kBatch));
   std::lock_guard<std::mutex> lock(mutex_);
   for (std::size_t i = 0; i < count; ++i) {
-    out[i] = PythonFrame{DetachedCodeOf(frames[i].code), frames[i].line};
+    DetachedCode& code = DetachedCodeOf(frames[i].code);
+    auto [line, inserted] = code.lines.try_emplace(frames[i].instruction, 0);
+    if (inserted) line->second = detached_->LineOf(frames[i]);
+    out[i] = PythonFrame{code.code.get(), line->second};
   }
   return count;
 }
@@ -102,23 +105,20 @@ std::size_t PythonFrameWalker::cached_code_objects() const {
   return codes_.size() + detached_codes_.size();
 }
 
-const PythonCode* PythonFrameWalker::DetachedCodeOf(const void* code) {
-  // An entry made with the GIL holds a reference: its address is this code object.
-  if (auto held = codes_.find(const_cast<void*>(code)); held != codes_.end()) {
-    return held->second.get();
-  }
-  const std::pair<const void*, const void*> names = detached_->NameObjectsOf(code);
+PythonFrameWalker::DetachedCode& PythonFrameWalker::DetachedCodeOf(const void* code) {
+  const CodeIdentity identity = detached_->IdentityOf(code);
   auto found = detached_codes_.find(code);
   if (found != detached_codes_.end()) {
-    if (found->second.names == names) return found->second.code.get();
+    if (found->second.identity == identity) return found->second;
+    // The address names another code object now; stacks captured earlier keep the old names.
     retired_codes_.push_back(std::move(found->second.code));
     detached_codes_.erase(found);
   }
   auto named = std::make_unique<PythonCode>();
   named->file = detached_->FileOf(code);
   named->function = detached_->FunctionOf(code);
-  return detached_codes_.emplace(code, DetachedCode{names, std::move(named)})
-      .first->second.code.get();
+  return detached_codes_.emplace(code, DetachedCode{identity, std::move(named), {}})
+      .first->second;
 }
 
 const PythonCode* PythonFrameWalker::CodeOf(void* code) {

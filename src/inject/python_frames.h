@@ -1,13 +1,17 @@
 // The Python frames of the calling thread (file:line:function), for `--backtrace` in CPython
-// programs. gpuscope is built without Python headers and links no libpython: the C API is
-// found in the process with dlsym(RTLD_DEFAULT) the first time it is needed, and used only
-// while the calling thread holds the GIL (PyGILState_Check), so gpuscope never calls into
-// Python from a thread that may not. A thread that has released the GIL (PyTorch does around
-// every op) is read without the API, from CPython's structures (python_detached_frames.h),
-// on the versions whose layout is known. Each code object's file and function name are
-// fetched once and cached; with the GIL the cache keeps a reference to the code object, so
-// that its address cannot be reused by another code object while it is cached; without it,
-// an entry is checked against the code object's name objects before it is used.
+// programs. gpuscope is built without Python headers and links no libpython.
+//
+// Where this CPython's layout is known (python_detached_frames.h: 3.11 to 3.13), the frames
+// are read from CPython's structures, with or without the GIL: PyTorch and CuPy launch with
+// it released, and the read costs far less than the C API (which makes a frame object for
+// every frame it walks). Lines are cached per code object and instruction, since decoding
+// the line table is the costly part; a code object is cached by its address, checked against
+// its name objects and line table before each use.
+//
+// Elsewhere the C API, found with dlsym(RTLD_DEFAULT) at first use, walks the frames, only
+// while the calling thread holds the GIL (PyGILState_Check): gpuscope never calls into Python
+// from a thread that may not. That cache keeps a reference to each code object, so that its
+// address cannot name another code object while it is cached.
 #pragma once
 
 #include <cstddef>
@@ -69,23 +73,25 @@ class PythonFrameWalker {
   // known. Call only with a complete API.
   std::size_t Walk(PythonFrame* out, std::size_t max);
 
-  // Whether threads that released the GIL are read too (a known layout for this version).
+  // Whether frames are read from CPython's structures (a known layout for this version), so
+  // that threads that released the GIL are walked too.
   bool reads_detached_threads() const { return detached_.has_value(); }
   unsigned long version() const { return api_.version; }
 
   std::size_t cached_code_objects() const;
 
  private:
-  std::size_t WalkDetached(PythonFrame* out, std::size_t max);
-  const PythonCode* CodeOf(void* code);                  // with mutex_ held
-  const PythonCode* DetachedCodeOf(const void* code);    // with mutex_ held
-  std::string Text(void* object, const char* attribute);
-
-  // A code object named without the GIL: valid while its name objects are the ones read.
+  // A code object read from CPython's structures, with the lines of the instructions seen.
   struct DetachedCode {
-    std::pair<const void*, const void*> names;
+    CodeIdentity identity;
     std::unique_ptr<PythonCode> code;
+    std::unordered_map<int, std::uint32_t> lines;  // instruction byte offset -> line
   };
+
+  std::size_t WalkDetached(PythonFrame* out, std::size_t max);
+  DetachedCode& DetachedCodeOf(const void* code);  // with mutex_ held
+  const PythonCode* CodeOf(void* code);            // with mutex_ held
+  std::string Text(void* object, const char* attribute);
 
   PythonApi api_;
   std::optional<DetachedFrameReader> detached_;

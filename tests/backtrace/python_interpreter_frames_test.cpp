@@ -1,8 +1,9 @@
 // The Python frame walk inside a real CPython: walk_own_frames.py calls the production walker
-// (python_frames_probe.cpp) through ctypes, once with the GIL released, as PyTorch launches,
-// and once with it held. Where this interpreter's layout is known (3.11 to 3.13), the walk
-// without the GIL must name the same frames as the walk through the C API; elsewhere it must
-// name none. Skipped, with the reason, where there is no python3 with a shared libpython.
+// (python_frames_probe.cpp) through ctypes: reading CPython's structures without the GIL, as
+// PyTorch launches, and with it, and through the C API with it. Where this interpreter's
+// layout is known (3.11 to 3.13), the reads must name the same frames as the API; elsewhere
+// the walk without the GIL names none. Skipped, with the reason, where there is no python3
+// with a shared libpython.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -46,36 +47,50 @@ int WalkerCallLine() {
   return -1;
 }
 
-TEST(PythonInterpreterFrames, WithoutTheGilTheSameFramesAsWithIt) {
+std::vector<std::vector<std::string>> Walks(const std::string& output) {
+  std::vector<std::vector<std::string>> walks;
+  std::size_t begin = 0;
+  for (std::size_t end; (end = output.find("---\n", begin)) != std::string::npos; begin = end + 4) {
+    walks.push_back(Lines(output.substr(begin, end - begin)));
+  }
+  return walks;
+}
+
+TEST(PythonInterpreterFrames, ReadingCPythonsStructuresFindsTheFramesTheApiFinds) {
   if (std::string(GPUSCOPE_PYTHON3).empty()) {
     GTEST_SKIP() << "no python3 with a shared libpython was found when this build was configured";
   }
   std::string command;
   const std::string output = RunScript(&command);
-  const std::size_t split = output.find("---\n");
-  ASSERT_NE(split, std::string::npos) << command << "\n" << output;
-  const std::vector<std::string> without_gil = Lines(output.substr(0, split));
-  const std::vector<std::string> with_gil = Lines(output.substr(split + 4, output.find("---\n", split + 4) - split - 4));
-  ASSERT_FALSE(without_gil.empty()) << output;
-  ASSERT_FALSE(with_gil.empty()) << output;
-  EXPECT_EQ(without_gil[0].substr(0, 6), "gil=0 ") << output;
-  EXPECT_EQ(with_gil[0].substr(0, 6), "gil=1 ") << output;
+  const std::vector<std::vector<std::string>> walks = Walks(output);
+  ASSERT_EQ(walks.size(), 3u) << command << "\n" << output;
+  for (const std::vector<std::string>& walk : walks) ASSERT_FALSE(walk.empty()) << output;
+  const std::vector<std::string>& without_gil = walks[0];
+  const std::vector<std::string>& api = walks[1];
+  const std::vector<std::string>& with_gil = walks[2];
+  EXPECT_EQ(api[0], "gil=1 reader=0") << output;
 
   // Through the C API: the walker's call, then its callers, up to the module.
-  ASSERT_GE(with_gil.size(), 4u) << output;
+  ASSERT_GE(api.size(), 4u) << output;
   const std::string call = "walk_own_frames.py:" + std::to_string(WalkerCallLine()) + ":launch";
-  EXPECT_NE(with_gil[1].find(call), std::string::npos) << output;
-  EXPECT_NE(with_gil[2].find("walk_own_frames.py:"), std::string::npos) << output;
-  EXPECT_NE(with_gil[2].find(":Modèle.step"), std::string::npos) << output;
-  EXPECT_NE(with_gil.back().find(":<module>"), std::string::npos) << output;
+  EXPECT_NE(api[1].find(call), std::string::npos) << output;
+  EXPECT_NE(api[2].find(":Modèle.step"), std::string::npos) << output;
+  EXPECT_NE(api.back().find(":<module>"), std::string::npos) << output;
 
-  if (without_gil[0].find("detached=1") != std::string::npos) {
-    // Read from CPython's structures: every frame, file, line and function as the API says.
-    EXPECT_EQ(std::vector<std::string>(without_gil.begin() + 1, without_gil.end()),
-              std::vector<std::string>(with_gil.begin() + 1, with_gil.end()))
+  const std::vector<std::string> api_frames(api.begin() + 1, api.end());
+  if (without_gil[0] == "gil=0 reader=1") {
+    // A known layout: every frame, file, line and function as the API says, GIL or not.
+    EXPECT_EQ(std::vector<std::string>(without_gil.begin() + 1, without_gil.end()), api_frames)
+        << output;
+    EXPECT_EQ(with_gil[0], "gil=1 reader=1") << output;
+    EXPECT_EQ(std::vector<std::string>(with_gil.begin() + 1, with_gil.end()), api_frames)
         << output;
   } else {
-    EXPECT_EQ(without_gil.size(), 1u) << "no layout for this version: no frames\n" << output;
+    // No layout for this version: nothing without the GIL, the API with it.
+    EXPECT_EQ(without_gil, std::vector<std::string>{"gil=0 reader=0"}) << output;
+    EXPECT_EQ(with_gil[0], "gil=1 reader=0") << output;
+    EXPECT_EQ(std::vector<std::string>(with_gil.begin() + 1, with_gil.end()), api_frames)
+        << output;
   }
 }
 

@@ -1,6 +1,7 @@
-# Run by python_interpreter_frames_test: walks its own frames through gpuscope's walker, once
-# with the GIL released (ctypes.CDLL) and once with it held (ctypes.PyDLL), from the same
-# lines, and prints each walk followed by "---".
+# Run by python_interpreter_frames_test: walks its own frames through gpuscope's walker from
+# the same lines three times: reading CPython's structures with the GIL released (ctypes.CDLL,
+# as PyTorch launches), through the C API with the GIL held (ctypes.PyDLL), and reading the
+# structures with the GIL held; prints each walk followed by "---".
 import ctypes
 import sys
 
@@ -9,20 +10,20 @@ without_gil = ctypes.CDLL(probe)
 with_gil = ctypes.PyDLL(probe)
 
 
-def launch(library):
+def launch(library, api_only):
     text = ctypes.create_string_buffer(1 << 16)
-    library.gpuscope_probe_walk(text, len(text))  # the line each walk must name
+    library.gpuscope_probe_walk(text, len(text), api_only)  # the line each walk must name
     return text.value.decode()
 
 
 class Modèle:  # a name that is not ASCII: its text is read as CPython stores it
-    def step(self, library):
-        return launch(library)
+    def step(self, library, api_only):
+        return launch(library, api_only)
 
 
-def train(library):
-    return [Modèle().step(library) for _ in range(1)][0]
+def train(library, api_only):
+    return [Modèle().step(library, api_only) for _ in range(1)][0]
 
 
-for library in (without_gil, with_gil):  # one line, so that both walks are the same
-    print(train(library), end="---\n")
+for library, api_only in ((without_gil, 0), (with_gil, 1), (with_gil, 0)):  # one line for all
+    print(train(library, api_only), end="---\n")
