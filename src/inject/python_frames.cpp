@@ -15,7 +15,7 @@ void Find(Function*& slot, const char* name) {
 }  // namespace
 
 bool PythonApi::complete() const {
-  return gil_check != nullptr && current_frame != nullptr && frame_back != nullptr &&
+  return initialized != nullptr && gil_check != nullptr && current_frame != nullptr && frame_back != nullptr &&
          frame_code != nullptr && frame_line != nullptr && incref != nullptr && decref != nullptr &&
          get_attr != nullptr && utf8 != nullptr && clear_error != nullptr;
 }
@@ -24,9 +24,8 @@ PythonApi FindPythonApi() {
   PythonApi api;
   // Py_IsInitialized first: a process that merely has libpython mapped (a plug-in) but never
   // started an interpreter must not be walked.
-  int (*initialized)() = nullptr;
-  Find(initialized, "Py_IsInitialized");
-  if (initialized == nullptr || initialized() == 0) return api;
+  Find(api.initialized, "Py_IsInitialized");
+  if (api.initialized == nullptr || api.initialized() == 0) return api;
   Find(api.gil_check, "PyGILState_Check");
   Find(api.current_frame, "PyEval_GetFrame");
   Find(api.frame_back, "PyFrame_GetBack");
@@ -57,7 +56,9 @@ PythonFrameWalker::PythonFrameWalker(PythonApi api) : api_(api) {
 }
 
 std::size_t PythonFrameWalker::Walk(PythonFrame* out, std::size_t max) {
-  if (max == 0) return 0;
+  // CUDA calls made while the interpreter finalises (a library's atexit handler freeing
+  // device memory) find its thread states and frames being freed: no walk then.
+  if (max == 0 || api_.initialized() == 0) return 0;
   if (detached_) return WalkDetached(out, max);
   if (api_.gil_check() == 0) return 0;
   void* frame = api_.current_frame();

@@ -30,6 +30,7 @@ namespace gpuscope::inject {
 // The part of CPython's C API the walk uses (stable ABI since 3.9). Plain function pointers,
 // so that tests can walk frames of their own.
 struct PythonApi {
+  int (*initialized)() = nullptr;                   // Py_IsInitialized
   int (*gil_check)() = nullptr;                     // PyGILState_Check
   void* (*current_frame)() = nullptr;               // PyEval_GetFrame: borrowed
   void* (*frame_back)(void*) = nullptr;             // PyFrame_GetBack: new reference
