@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <regex>
 #include <set>
@@ -222,6 +223,35 @@ TEST(GpuSourceLines, NumbaAccumulatorOfReference000IsOnItsPythonLine) {
   EXPECT_TRUE(EndsWith(top.file, "numba_convolve.py")) << "the Python file, not " << top.file;
   EXPECT_EQ(top.line, *marked.begin()) << "FP64 thread instructions: " << top.total << " of "
                                        << top.all_lines << " on line " << top.line;
+}
+
+// Reference 000 as its user wrote it: `@cuda.jit` with no `lineinfo`. gpuscope's Python start-up
+// hook (src/injection_library/python/sitecustomize.py) makes lineinfo=True the default, so
+// the FP64 adds are still found on their Python line, with no change to the program.
+TEST(GpuSourceLines, NumbaKernelWithoutLineInfoGetsItsLinesFromGpuscopesHook) {
+  REQUIRE_IMPORTABLE(kImportNumba, "numba.cuda");
+  ScratchDir dir;
+  const std::string script = dir.path() + "/numba_convolve.py";
+  {
+    std::ifstream in(PythonExample("numba_convolve.py"));
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string with = "@cuda.jit(lineinfo=True)";
+    const std::size_t at = text.find(with);
+    ASSERT_NE(at, std::string::npos) << "the example's decorator changed";
+    text.replace(at, with.size(), "@cuda.jit");
+    std::ofstream(script) << text;
+  }
+  const std::set<long> marked = MarkedLines(script, "fp64-accumulator");
+  ASSERT_EQ(marked.size(), 1u);
+  const std::string report =
+      ProfileReport(dir, "regex:convolve", {PythonInterpreter(), script, "--as-published"});
+  const auto sass = SourcePage(dir, report, "sass");
+  ASSERT_EQ(sass.size(), 1u) << "one convolve launch";
+  const TopLine top = LineWithMost(sass.front(), "Thread Instructions Executed",
+                                   SassWithMnemonicPrefix({"DADD", "DMUL", "DFMA"}));
+  EXPECT_GT(top.total, 0) << "no FP64 arithmetic: was the accumulator float64?";
+  EXPECT_TRUE(EndsWith(top.file, "numba_convolve.py")) << "no line table: " << top.file;
+  EXPECT_EQ(top.line, *marked.begin());
 }
 
 }  // namespace
