@@ -1,12 +1,5 @@
-"""Stands in for numba.cuda: `jit` has numba-cuda's signature (numba_cuda/numba/cuda/
-decorators.py) and records the options each kernel was compiled with."""
+"""Stands in for numba.cuda (Numba's built-in CUDA target)."""
+from recording_jit import recording_jit
 
 compiled = []
-
-
-def jit(func_or_sig=None, device=False, inline="never", link=[], debug=None, opt=None,
-        lineinfo=False, cache=False, **kws):
-    compiled.append({"debug": debug, "lineinfo": lineinfo})
-    if callable(func_or_sig):
-        return func_or_sig
-    return lambda function: function
+jit = recording_jit(compiled)
