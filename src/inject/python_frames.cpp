@@ -15,9 +15,10 @@ void Find(Function*& slot, const char* name) {
 }  // namespace
 
 bool PythonApi::complete() const {
-  return initialized != nullptr && gil_check != nullptr && current_frame != nullptr && frame_back != nullptr &&
-         frame_code != nullptr && frame_line != nullptr && incref != nullptr && decref != nullptr &&
-         get_attr != nullptr && utf8 != nullptr && clear_error != nullptr;
+  return initialized != nullptr && gil_check != nullptr && current_frame != nullptr &&
+         frame_back != nullptr && frame_code != nullptr && frame_line != nullptr &&
+         incref != nullptr && decref != nullptr && get_attr != nullptr && utf8 != nullptr &&
+         clear_error != nullptr;
 }
 
 PythonApi FindPythonApi() {
