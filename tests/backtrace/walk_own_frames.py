@@ -21,10 +21,15 @@ class Modèle:  # a name that is not ASCII: its text is read as CPython stores i
         return launch(library, api_only)
 
 
+def steps(library, api_only):
+    # A generator's frame belongs to the generator object, not to the thread's stack.
+    yield Modèle().step(library, api_only)
+
+
 def through_c(library, api_only):
     # map() is C code calling back into Python: CPython 3.12+ puts a shim frame of its own
     # between the two, which is no frame of the program.
-    return next(map(lambda model: model.step(library, api_only), [Modèle()]))
+    return next(map(lambda generator: next(generator), [steps(library, api_only)]))
 
 
 def train(library, api_only):
