@@ -54,12 +54,20 @@ std::vector<std::string> BuildChildEnvironment(const std::vector<std::string>& c
     ours.emplace_back(name, value);
   }
 
+  const bool python_hook = settings.jit_line_info && !settings.python_hook_dir.empty();
+  std::string python_path = settings.python_hook_dir;
+
   std::vector<std::string> environment;
   for (const std::string& entry : current) {
     std::string_view name = NameOf(entry);
     if (name == kLibraryPathVariable) {
       std::string_view old_value = std::string_view(entry).substr(name.size() + 1);
       if (!old_value.empty()) library_path.append(":").append(old_value);
+      continue;
+    }
+    if (python_hook && name == kPythonPathVariable) {
+      std::string_view old_value = std::string_view(entry).substr(name.size() + 1);
+      if (!old_value.empty()) python_path.append(":").append(old_value);
       continue;
     }
     if (name == kRootPidVariable) continue;
@@ -69,6 +77,7 @@ std::vector<std::string> BuildChildEnvironment(const std::vector<std::string>& c
   }
   for (const auto& [name, value] : ours) environment.push_back(name + "=" + value);
   environment.push_back(std::string(kLibraryPathVariable) + "=" + library_path);
+  if (python_hook) environment.push_back(std::string(kPythonPathVariable) + "=" + python_path);
   if (settings.jit_line_info) {
     for (const DefaultValue& line_info : kLineInfoDefaults) {
       if (!HasVariable(current, line_info.name)) {

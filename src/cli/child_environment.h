@@ -27,6 +27,9 @@ struct ChildEnvironmentSettings {
   // Source counters are collected: the JIT compilers' line-table switches
   // (contract::kLineInfoDefaults) are added where the user's environment has none.
   bool jit_line_info = false;
+  // With jit_line_info: the directory of the Python start-up hook (Numba's lineinfo
+  // default), put first on PYTHONPATH; empty where the install has none.
+  std::string python_hook_dir;
   // `gpuscope profile`: GPUSCOPE_PROFILE_METRICS and the kernel filter, by name
   // (contract::kProfileVariables). Every one of them is always set (empty when not given), so
   // that a `gpuscope run` started from inside a profiled program's environment never inherits
@@ -42,7 +45,8 @@ struct ChildEnvironmentSettings {
 // had (a gpuscope run inside a gpuscope run traces with the inner settings); everything else,
 // GPUSCOPE_FLUSH_MS included, passes through unchanged. The line-table defaults never replace
 // a value the user set, even an empty one. GPUSCOPE_ROOT_PID is left out: only
-// the forked child knows its pid, and the launcher adds it there.
+// the forked child knows its pid, and the launcher adds it there. The Python hook's directory
+// goes before the user's PYTHONPATH, which is kept.
 std::vector<std::string> BuildChildEnvironment(const std::vector<std::string>& current,
                                                const ChildEnvironmentSettings& settings);
 

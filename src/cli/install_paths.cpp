@@ -49,6 +49,16 @@ StatusOr<std::string> FindInjectionLibrary(const char* override_path,
   return std::string(resolved);
 }
 
+std::string PythonHookDirectory(std::string_view injection_library) {
+  std::string directory = DirectoryOf(injection_library) + "/" +
+                          contract::kPythonHookDirectoryName;
+  struct stat info {};
+  if (stat((directory + "/sitecustomize.py").c_str(), &info) != 0 || !S_ISREG(info.st_mode)) {
+    return {};
+  }
+  return directory;
+}
+
 std::string CuptiDirectory(const char* override_dir) {
   if (override_dir != nullptr && *override_dir != '\0') return override_dir;
   return GPUSCOPE_CUPTI_LIBRARY_DIR;

@@ -32,6 +32,10 @@ std::string CuptiDirectory(const char* override_dir);
 // library's own CUPTI dependency may fail in the traced program.
 bool CuptiLibraryPresent(std::string_view cupti_dir);
 
+// The Python start-up hook's directory next to the injection library
+// (<lib>/gpuscope-python, holding sitecustomize.py), or empty where it is missing.
+std::string PythonHookDirectory(std::string_view injection_library);
+
 // Where this gpuscope looks for what `run` and `profile` need, and what it found there
 // (`gpuscope --version` prints it): an install is relocatable because the injection library
 // is looked for relative to the running binary, wherever the bin/ + lib/ tree was copied.

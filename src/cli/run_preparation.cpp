@@ -108,6 +108,16 @@ bool PrepareRun(const RunOptions& options, const std::string& working_directory,
   settings.jit_line_info = options.jit_line_info;
   settings.gpu_metrics_set = options.gpu_metrics_set;
   settings.gpu_metrics_frequency_hz = options.gpu_metrics_frequency_hz;
+  if (options.jit_line_info) {
+    settings.python_hook_dir = PythonHookDirectory(library.value());
+    if (settings.python_hook_dir.empty()) {
+      preparation.warnings.push_back(
+          std::string("Warning: gpuscope's Python start-up hook (") +
+          contract::kPythonHookDirectoryName + "/sitecustomize.py next to " +
+          library.value() + ") is missing: Numba kernels get source lines only with "
+          "@cuda.jit(lineinfo=True)");
+    }
+  }
   // With --log-file the user asked for gpuscope's lines in the log, not on the program's
   // stderr; the launcher writes the banner there itself.
   settings.quiet = options.quiet || options.log_file.has_value();

@@ -149,10 +149,18 @@ inline constexpr const char* kWorldSizeVariables[] = {"OMPI_COMM_WORLD_SIZE", "P
 // user chose, whatever it is, reaches the program unchanged. Only switches that leave the
 // generated code as it is belong here; what each framework offers is in
 // docs/jit-line-info.md (Numba and CuPy have no such switch: their environment variables
-// NUMBA_CUDA_DEBUGINFO and CUPY_CUDA_COMPILE_WITH_DEBUG also turn optimisation off).
+// NUMBA_CUDA_DEBUGINFO and CUPY_CUDA_COMPILE_WITH_DEBUG also turn optimisation off; Numba
+// gets its line table from a start-up hook instead, below).
 
 // Triton: "0" keeps the line table in the kernels it compiles (its default); "1" drops it.
 inline constexpr const char* kTritonDisableLineInfoVariable = "TRITON_DISABLE_LINE_INFO";
+
+// Numba: no variable reaches numba.cuda.jit's `lineinfo` default, so the launcher puts its
+// Python start-up hook (src/injection_library/python/sitecustomize.py, installed as
+// <lib>/gpuscope-python) first on PYTHONPATH, the user's own entries after it; the hook
+// makes lineinfo=True the default and then runs the sitecustomize it shadows.
+inline constexpr const char* kPythonPathVariable = "PYTHONPATH";
+inline constexpr const char* kPythonHookDirectoryName = "gpuscope-python";
 
 struct DefaultValue {
   const char* name;

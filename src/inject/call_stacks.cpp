@@ -1,7 +1,9 @@
 #include "inject/call_stacks.h"
 
 #include <array>
+#include <string>
 
+#include "inject/log.h"
 #include "inject/native_frames.h"
 
 namespace gpuscope::inject {
@@ -12,6 +14,11 @@ std::atomic<CallStacks*> g_call_stacks{nullptr};
 // Frames on the capturing thread's stack, not the heap: a capture allocates only when a
 // stack is seen for the first time.
 constexpr std::size_t kMaxDepth = 128;
+
+std::string VersionText(unsigned long hex) {
+  if (hex == 0) return "older than 3.11";
+  return std::to_string((hex >> 24) & 0xFF) + "." + std::to_string((hex >> 16) & 0xFF);
+}
 
 }  // namespace
 
@@ -24,7 +31,14 @@ CallStacks::CallStacks(CallStackLimits limits, std::unique_ptr<PythonFrameWalker
 PythonFrameWalker* CallStacks::Python() {
   std::call_once(python_once_, [this] {
     PythonApi api = FindPythonApi();
-    if (api.complete()) python_ = std::make_unique<PythonFrameWalker>(api);
+    if (!api.complete()) return;
+    python_ = std::make_unique<PythonFrameWalker>(api);
+    if (!python_->reads_detached_threads()) {
+      // PyTorch and CuPy launch with the GIL released: their launches get native stacks.
+      LogError("--backtrace: Python " + VersionText(api.version) +
+               ": the frames of threads that released the GIL (PyTorch, CuPy) are read only "
+               "on CPython 3.11 to 3.13; calls made without the GIL get native stacks");
+    }
   });
   return python_.get();
 }

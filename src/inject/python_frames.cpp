@@ -15,18 +15,18 @@ void Find(Function*& slot, const char* name) {
 }  // namespace
 
 bool PythonApi::complete() const {
-  return gil_check != nullptr && current_frame != nullptr && frame_back != nullptr &&
-         frame_code != nullptr && frame_line != nullptr && incref != nullptr && decref != nullptr &&
-         get_attr != nullptr && utf8 != nullptr && clear_error != nullptr;
+  return initialized != nullptr && gil_check != nullptr && current_frame != nullptr &&
+         frame_back != nullptr && frame_code != nullptr && frame_line != nullptr &&
+         incref != nullptr && decref != nullptr && get_attr != nullptr && utf8 != nullptr &&
+         clear_error != nullptr;
 }
 
 PythonApi FindPythonApi() {
   PythonApi api;
   // Py_IsInitialized first: a process that merely has libpython mapped (a plug-in) but never
   // started an interpreter must not be walked.
-  int (*initialized)() = nullptr;
-  Find(initialized, "Py_IsInitialized");
-  if (initialized == nullptr || initialized() == 0) return api;
+  Find(api.initialized, "Py_IsInitialized");
+  if (api.initialized == nullptr || api.initialized() == 0) return api;
   Find(api.gil_check, "PyGILState_Check");
   Find(api.current_frame, "PyEval_GetFrame");
   Find(api.frame_back, "PyFrame_GetBack");
@@ -37,11 +37,31 @@ PythonApi FindPythonApi() {
   Find(api.get_attr, "PyObject_GetAttrString");
   Find(api.utf8, "PyUnicode_AsUTF8");
   Find(api.clear_error, "PyErr_Clear");
+  Find(api.detached.this_thread_state, "PyGILState_GetThisThreadState");
+  Find(api.detached.main_interpreter, "PyInterpreterState_Main");
+  Find(api.detached.address_to_line, "PyCode_Addr2Line");
+  api.detached.code_type = dlsym(RTLD_DEFAULT, "PyCode_Type");
+  api.detached.unicode_type = dlsym(RTLD_DEFAULT, "PyUnicode_Type");
+  // Py_Version (3.11+) is the running interpreter's PY_VERSION_HEX.
+  if (const auto* version = static_cast<const unsigned long*>(dlsym(RTLD_DEFAULT, "Py_Version"))) {
+    api.version = *version;
+  }
   return api;
 }
 
+PythonFrameWalker::PythonFrameWalker(PythonApi api) : api_(api) {
+  if (!api_.detached.complete()) return;
+  if (std::optional<DetachedFrameLayout> layout = DetachedFrameLayoutFor(api_.version)) {
+    detached_.emplace(*layout, api_.detached);
+  }
+}
+
 std::size_t PythonFrameWalker::Walk(PythonFrame* out, std::size_t max) {
-  if (max == 0 || api_.gil_check() == 0) return 0;
+  // CUDA calls made while the interpreter finalises (a library's atexit handler freeing
+  // device memory) find its thread states and frames being freed: no walk then.
+  if (max == 0 || api_.initialized() == 0) return 0;
+  if (detached_) return WalkDetached(out, max);
+  if (api_.gil_check() == 0) return 0;
   void* frame = api_.current_frame();
   if (frame == nullptr) return 0;
   api_.incref(frame);  // borrowed: the walk below releases what it holds
@@ -68,9 +88,39 @@ std::size_t PythonFrameWalker::Walk(PythonFrame* out, std::size_t max) {
   return count;
 }
 
+std::size_t PythonFrameWalker::WalkDetached(PythonFrame* out, std::size_t max) {
+  constexpr std::size_t kBatch = 128;
+  DetachedFrame frames[kBatch];
+  const std::size_t count = detached_->Read(frames, std::min(max, kBatch));
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (std::size_t i = 0; i < count; ++i) {
+    DetachedCode& code = DetachedCodeOf(frames[i].code);
+    auto [line, inserted] = code.lines.try_emplace(frames[i].instruction, 0);
+    if (inserted) line->second = detached_->LineOf(frames[i]);
+    out[i] = PythonFrame{code.code.get(), line->second};
+  }
+  return count;
+}
+
 std::size_t PythonFrameWalker::cached_code_objects() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return codes_.size();
+  return codes_.size() + detached_codes_.size();
+}
+
+PythonFrameWalker::DetachedCode& PythonFrameWalker::DetachedCodeOf(const void* code) {
+  const CodeIdentity identity = detached_->IdentityOf(code);
+  auto found = detached_codes_.find(code);
+  if (found != detached_codes_.end()) {
+    if (found->second.identity == identity) return found->second;
+    // The address names another code object now; stacks captured earlier keep the old names.
+    retired_codes_.push_back(std::move(found->second.code));
+    detached_codes_.erase(found);
+  }
+  auto named = std::make_unique<PythonCode>();
+  named->file = detached_->FileOf(code);
+  named->function = detached_->FunctionOf(code);
+  return detached_codes_.emplace(code, DetachedCode{identity, std::move(named), {}})
+      .first->second;
 }
 
 const PythonCode* PythonFrameWalker::CodeOf(void* code) {

@@ -31,12 +31,14 @@ struct FakeFrame : FakeObject {
 
 // The interpreter state the fake API reads.
 struct FakePython {
+  bool initialized = true;
   bool gil = true;
   FakeFrame* current = nullptr;
   int attribute_lookups = 0;
 };
 FakePython* g_python = nullptr;
 
+int Initialized() { return g_python->initialized ? 1 : 0; }
 int GilCheck() { return g_python->gil ? 1 : 0; }
 void* CurrentFrame() { return g_python->current; }  // borrowed
 void* FrameBack(void* frame) {
@@ -66,6 +68,7 @@ void ClearError() {}
 
 PythonApi FakeApi() {
   PythonApi api;
+  api.initialized = Initialized;
   api.gil_check = GilCheck;
   api.current_frame = CurrentFrame;
   api.frame_back = FrameBack;
@@ -147,6 +150,15 @@ TEST_F(PythonFramesTest, BoundedDepthReleasesTheRest) {
 
 TEST_F(PythonFramesTest, WithoutTheGilNothingIsTouched) {
   python_.gil = false;
+  PythonFrameWalker walker(FakeApi());
+  PythonFrame frames[8];
+  EXPECT_EQ(walker.Walk(frames, 8), 0u);
+  EXPECT_EQ(python_.attribute_lookups, 0);
+  EXPECT_EQ(torch_.refs, 1);
+}
+
+TEST_F(PythonFramesTest, AnInterpreterThatIsFinalisingIsNotWalked) {
+  python_.initialized = false;
   PythonFrameWalker walker(FakeApi());
   PythonFrame frames[8];
   EXPECT_EQ(walker.Walk(frames, 8), 0u);

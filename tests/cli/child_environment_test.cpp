@@ -125,6 +125,29 @@ TEST(ChildEnvironment, LineInfoSwitchesNeverReplaceTheUsersValue) {
   EXPECT_EQ(other["TRITON_DISABLE_LINE_INFO_X"], "1");
 }
 
+// Numba's line tables come from gpuscope's Python start-up hook: its directory goes first on
+// PYTHONPATH, the user's entries after it, and only while source counters are collected.
+TEST(ChildEnvironment, ThePythonHookGoesFirstOnPythonPathWithSourceCounters) {
+  ChildEnvironmentSettings with_source = Settings();
+  with_source.jit_line_info = true;
+  with_source.python_hook_dir = "/opt/gpuscope/lib/gpuscope-python";
+  auto alone = AsMap(BuildChildEnvironment({"HOME=/root"}, with_source));
+  EXPECT_EQ(alone["PYTHONPATH"], "/opt/gpuscope/lib/gpuscope-python");
+  auto users = AsMap(BuildChildEnvironment({"PYTHONPATH=/home/me/src:/home/me/lib"}, with_source));
+  EXPECT_EQ(users["PYTHONPATH"], "/opt/gpuscope/lib/gpuscope-python:/home/me/src:/home/me/lib");
+  auto empty = AsMap(BuildChildEnvironment({"PYTHONPATH="}, with_source));
+  EXPECT_EQ(empty["PYTHONPATH"], "/opt/gpuscope/lib/gpuscope-python");
+
+  ChildEnvironmentSettings plain = Settings();
+  plain.python_hook_dir = with_source.python_hook_dir;  // found, but not asked for
+  auto run = AsMap(BuildChildEnvironment({"PYTHONPATH=/home/me/src"}, plain));
+  EXPECT_EQ(run["PYTHONPATH"], "/home/me/src");
+  // An install without the hook: the user's PYTHONPATH as it was.
+  with_source.python_hook_dir.clear();
+  auto missing = AsMap(BuildChildEnvironment({"PYTHONPATH=/home/me/src"}, with_source));
+  EXPECT_EQ(missing["PYTHONPATH"], "/home/me/src");
+}
+
 TEST(ChildEnvironment, CurrentEnvironmentIsThisProcesssEnviron) {
   setenv("GPUSCOPE_CLI_TEST_MARKER", "present", 1);
   std::vector<std::string> current = CurrentEnvironment();

@@ -64,6 +64,16 @@ TEST(InstallPaths, CuptiLibraryPresence) {
   EXPECT_TRUE(CuptiLibraryPresent(dir.path()));
 }
 
+TEST(InstallPaths, PythonHookIsFoundNextToTheLibrary) {
+  testing::TempDir dir;
+  const std::string library = dir.path() + "/libgpuscope_inject.so";
+  EXPECT_EQ(PythonHookDirectory(library), "");  // an install without it
+  ASSERT_EQ(mkdir((dir.path() + "/gpuscope-python").c_str(), 0700), 0);
+  EXPECT_EQ(PythonHookDirectory(library), "") << "a directory without the hook is no hook";
+  dir.Write("gpuscope-python/sitecustomize.py", "# hook");
+  EXPECT_EQ(PythonHookDirectory(library), dir.path() + "/gpuscope-python");
+}
+
 TEST(InstallPaths, ExecutableDirectoryIsThisTestsDirectory) {
   StatusOr<std::string> dir = ExecutableDirectory();
   ASSERT_TRUE(dir.ok());

@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <regex>
 #include <set>
@@ -204,14 +205,11 @@ TEST(GpuSourceLines, EachPlantedProblemOfMetricsKernelsIsOnItsMarkedLine) {
   }
 }
 
-// Reference 000 as published: Numba types the accumulator float64, and the FP64 adds are on
-// the `s += ...` line of the Python file.
-TEST(GpuSourceLines, NumbaAccumulatorOfReference000IsOnItsPythonLine) {
-  REQUIRE_IMPORTABLE(kImportNumba, "numba.cuda");
-  const std::string script = PythonExample("numba_convolve.py");
+// Profiles reference 000's convolve kernel in `script` (a copy of numba_convolve.py) and
+// expects its FP64 thread instructions on the `# planted: fp64-accumulator` line of that file.
+void ExpectFp64AccumulatorOnItsLine(const ScratchDir& dir, const std::string& script) {
   const std::set<long> marked = MarkedLines(script, "fp64-accumulator");
   ASSERT_EQ(marked.size(), 1u) << "one `# planted: fp64-accumulator` line in " << script;
-  ScratchDir dir;
   const std::string report =
       ProfileReport(dir, "regex:convolve", {PythonInterpreter(), script, "--as-published"});
   const auto sass = SourcePage(dir, report, "sass");
@@ -219,9 +217,38 @@ TEST(GpuSourceLines, NumbaAccumulatorOfReference000IsOnItsPythonLine) {
   const TopLine top = LineWithMost(sass.front(), "Thread Instructions Executed",
                                    SassWithMnemonicPrefix({"DADD", "DMUL", "DFMA"}));
   EXPECT_GT(top.total, 0) << "no FP64 arithmetic: was the accumulator float64?";
-  EXPECT_TRUE(EndsWith(top.file, "numba_convolve.py")) << "the Python file, not " << top.file;
+  EXPECT_TRUE(EndsWith(top.file, "numba_convolve.py"))
+      << "the Python file (no line table?), not " << top.file;
   EXPECT_EQ(top.line, *marked.begin()) << "FP64 thread instructions: " << top.total << " of "
                                        << top.all_lines << " on line " << top.line;
+}
+
+// Reference 000 as published: Numba types the accumulator float64, and the FP64 adds are on
+// the `s += ...` line of the Python file.
+TEST(GpuSourceLines, NumbaAccumulatorOfReference000IsOnItsPythonLine) {
+  REQUIRE_IMPORTABLE(kImportNumba, "numba.cuda");
+  const std::string script = PythonExample("numba_convolve.py");
+  ScratchDir dir;
+  ExpectFp64AccumulatorOnItsLine(dir, script);
+}
+
+// Reference 000 as its user wrote it: `@cuda.jit` with no `lineinfo`. gpuscope's Python start-up
+// hook (src/injection_library/python/sitecustomize.py) makes lineinfo=True the default, so
+// the FP64 adds are still found on their Python line, with no change to the program.
+TEST(GpuSourceLines, NumbaKernelWithoutLineInfoGetsItsLinesFromGpuscopesHook) {
+  REQUIRE_IMPORTABLE(kImportNumba, "numba.cuda");
+  ScratchDir dir;
+  const std::string script = dir.path() + "/numba_convolve.py";
+  {
+    std::ifstream in(PythonExample("numba_convolve.py"));
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string with = "@cuda.jit(lineinfo=True)";
+    const std::size_t at = text.find(with);
+    ASSERT_NE(at, std::string::npos) << "the example's decorator changed";
+    text.replace(at, with.size(), "@cuda.jit");
+    std::ofstream(script) << text;
+  }
+  ExpectFp64AccumulatorOnItsLine(dir, script);
 }
 
 }  // namespace

@@ -14,7 +14,7 @@ execute_process(COMMAND "${CMAKE_COMMAND}" --install "${BUILD_DIR}" --prefix "${
 if(NOT installed EQUAL 0)
   fail("cmake --install failed: ${install_out}")
 endif()
-foreach(file bin/gpuscope lib/libgpuscope_inject.so)
+foreach(file bin/gpuscope lib/libgpuscope_inject.so lib/gpuscope-python/sitecustomize.py)
   if(NOT EXISTS "${WORK_DIR}/prefix/${file}")
     fail("the install has no ${file}: ${install_out}")
   endif()
