@@ -94,7 +94,8 @@ class _NumbaCudaFinder(importlib.abc.MetaPathFinder):
 
 def _run_shadowed_sitecustomize():
     # Ours leaves the path, so that the import finds the next one, as Python's site would have.
-    sys.path[:] = [entry for entry in sys.path if os.path.abspath(entry or ".") != _HERE]
+    sys.path[:] = [entry for entry in sys.path
+                   if not (isinstance(entry, str) and os.path.abspath(entry or ".") == _HERE)]
     ours = sys.modules.pop("sitecustomize", None)
     try:
         import sitecustomize  # noqa: F401  (the program's own, or its environment's)
