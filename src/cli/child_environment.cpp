@@ -60,14 +60,13 @@ std::vector<std::string> BuildChildEnvironment(const std::vector<std::string>& c
   std::vector<std::string> environment;
   for (const std::string& entry : current) {
     std::string_view name = NameOf(entry);
-    if (name == kLibraryPathVariable) {
+    // A search path of ours goes first; the user's entries stay, after it.
+    std::string* ours_first = name == kLibraryPathVariable                 ? &library_path
+                              : python_hook && name == kPythonPathVariable ? &python_path
+                                                                           : nullptr;
+    if (ours_first != nullptr) {
       std::string_view old_value = std::string_view(entry).substr(name.size() + 1);
-      if (!old_value.empty()) library_path.append(":").append(old_value);
-      continue;
-    }
-    if (python_hook && name == kPythonPathVariable) {
-      std::string_view old_value = std::string_view(entry).substr(name.size() + 1);
-      if (!old_value.empty()) python_path.append(":").append(old_value);
+      if (!old_value.empty()) ours_first->append(":").append(old_value);
       continue;
     }
     if (name == kRootPidVariable) continue;

@@ -48,7 +48,6 @@ std::optional<DetachedFrameLayout> DetachedFrameLayoutFor(unsigned long python_v
   const unsigned long minor = (python_version_hex >> 16) & 0xFF;
   if (major != 3) return std::nullopt;
   DetachedFrameLayout layout;
-  layout.minor = static_cast<unsigned>(minor);
   // 3.11 and 3.12: prev, next, interp; then seven ints (eight with padding) before cframe.
   layout.thread_interpreter = 16;
   layout.thread_cframe = 56;
@@ -69,9 +68,10 @@ std::optional<DetachedFrameLayout> DetachedFrameLayoutFor(unsigned long python_v
     layout.compact_unicode_size = 72;  // utf8_length, utf8, wstr_length
     return layout;
   }
-  if (minor == 12) {
+  if (minor == 12 || minor == 13) {
     // 3.12: f_code, previous, f_funcobj, f_globals, f_builtins, f_locals, frame_obj,
-    // prev_instr, stacktop, return_offset, owner; shim frames owned by the C stack.
+    // prev_instr, stacktop, return_offset, owner; shim frames owned by the C stack. 3.13's
+    // frame is the same with f_executable and instr_ptr (LASTI's base as prev_instr was).
     layout.cframe_current = 0;
     layout.frame_code = 0;
     layout.frame_previous = 8;
@@ -82,22 +82,13 @@ std::optional<DetachedFrameLayout> DetachedFrameLayoutFor(unsigned long python_v
     layout.code_instructions = 192;
     layout.compact_ascii_size = 40;
     layout.compact_unicode_size = 56;  // utf8_length, utf8
-    return layout;
-  }
-  if (minor == 13) {
-    // 3.13: the thread state holds the frame (after eval_breaker, _status, _whence, state and
-    // six more ints); the frame as in 3.12 with f_executable and instr_ptr, which is
-    // LASTI's base as prev_instr was; the code object gained co_executors.
-    layout.thread_current = 72;
-    layout.frame_code = 0;
-    layout.frame_previous = 8;
-    layout.frame_instruction = 56;
-    layout.frame_owner = 70;
-    layout.owner_c_stack = 3;
-    layout.code_first_traceable = 184;
-    layout.code_instructions = 200;
-    layout.compact_ascii_size = 40;
-    layout.compact_unicode_size = 56;
+    if (minor == 13) {
+      // The thread state holds the frame (after eval_breaker, _status, _whence, state and six
+      // more ints), and the code object gained co_executors before the fields read here.
+      layout.thread_current = 72;
+      layout.code_first_traceable += 8;
+      layout.code_instructions += 8;
+    }
     return layout;
   }
   return std::nullopt;

@@ -22,7 +22,6 @@ namespace gpuscope::inject {
 // Byte offsets into CPython's structures, for one minor version on a 64-bit build without
 // Py_DEBUG or free threading (the only builds with a stable object header).
 struct DetachedFrameLayout {
-  unsigned minor = 0;  // 3.<minor>
   std::size_t thread_interpreter = 0;   // PyThreadState.interp
   std::size_t thread_cframe = 0;        // PyThreadState.cframe (3.11, 3.12)
   std::size_t cframe_current = 0;       // _PyCFrame.current_frame

@@ -77,7 +77,6 @@ class PythonFrameWalker {
   // Whether frames are read from CPython's structures (a known layout for this version), so
   // that threads that released the GIL are walked too.
   bool reads_detached_threads() const { return detached_.has_value(); }
-  unsigned long version() const { return api_.version; }
 
   std::size_t cached_code_objects() const;
 

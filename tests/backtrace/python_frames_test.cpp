@@ -98,6 +98,15 @@ class PythonFramesTest : public ::testing::Test {
   }
   void TearDown() override { g_python = nullptr; }
 
+  // No frame given, no name looked up, no reference taken or left behind.
+  void ExpectNoWalk() {
+    PythonFrameWalker walker(FakeApi());
+    PythonFrame frames[8];
+    EXPECT_EQ(walker.Walk(frames, 8), 0u);
+    EXPECT_EQ(python_.attribute_lookups, 0);
+    EXPECT_EQ(torch_.refs, 1);
+  }
+
   FakePython python_;
   FakeCode train_, module_;
   FakeFrame outer_, inner_user_, torch_;
@@ -150,20 +159,12 @@ TEST_F(PythonFramesTest, BoundedDepthReleasesTheRest) {
 
 TEST_F(PythonFramesTest, WithoutTheGilNothingIsTouched) {
   python_.gil = false;
-  PythonFrameWalker walker(FakeApi());
-  PythonFrame frames[8];
-  EXPECT_EQ(walker.Walk(frames, 8), 0u);
-  EXPECT_EQ(python_.attribute_lookups, 0);
-  EXPECT_EQ(torch_.refs, 1);
+  ExpectNoWalk();
 }
 
 TEST_F(PythonFramesTest, AnInterpreterThatIsFinalisingIsNotWalked) {
   python_.initialized = false;
-  PythonFrameWalker walker(FakeApi());
-  PythonFrame frames[8];
-  EXPECT_EQ(walker.Walk(frames, 8), 0u);
-  EXPECT_EQ(python_.attribute_lookups, 0);
-  EXPECT_EQ(torch_.refs, 1);
+  ExpectNoWalk();
 }
 
 TEST_F(PythonFramesTest, CallStacksTakePythonFramesAndMatchThemToTheCall) {

@@ -16,8 +16,10 @@ STAND_IN = os.path.join(HERE, "stand_in")
 SHADOWED = os.path.join(HERE, "shadowed")
 
 
-def run(program, *path, redirect=False):
-    environment = dict(os.environ, PYTHONPATH=os.pathsep.join((HOOK_DIR,) + path),
+def run(program, *path, redirect=False, hook=True):
+    """Runs `program` with the hook first on PYTHONPATH (unless `hook` is false), then `path`."""
+    entries = ((HOOK_DIR,) if hook else ()) + path
+    environment = dict(os.environ, PYTHONPATH=os.pathsep.join(entries),
                        STAND_IN_REDIRECT="1" if redirect else "0")
     environment.pop("SHADOWED_SITECUSTOMIZE_RAN", None)
     done = subprocess.run([sys.executable, "-c", program], env=environment,
@@ -65,11 +67,7 @@ def test_numba_kernels_get_a_line_table_unless_they_choose_otherwise(redirect):
 
 
 def test_without_the_hook_numba_keeps_its_default():
-    environment = dict(os.environ, PYTHONPATH=STAND_IN)
-    done = subprocess.run([sys.executable, "-c", KERNELS], env=environment,
-                          capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
-    compiled = json.loads(done.stdout)["compiled"]
+    compiled = json.loads(run(KERNELS, STAND_IN, hook=False).stdout)["compiled"]
     assert [kernel["lineinfo"] for kernel in compiled] == [False] * 5
 
 
@@ -91,16 +89,12 @@ def test_the_sitecustomize_it_shadows_still_runs():
 def test_numba_imported_before_the_hook_runs_gets_the_default_too():
     # numba.cuda already imported when the hook runs (a sitecustomize of the program's,
     # earlier on the path than the hook's, that imports it): the hook sets the default at once.
-    environment = dict(os.environ, PYTHONPATH=STAND_IN, HOOK=HOOK_DIR)
     program = ("import numba.cuda as cuda, runpy, os, sys\n"
-               "sys.path.insert(0, os.environ['HOOK'])\n"
-               "runpy.run_path(os.path.join(os.environ['HOOK'], 'sitecustomize.py'))\n"
+               f"sys.path.insert(0, {HOOK_DIR!r})\n"
+               f"runpy.run_path(os.path.join({HOOK_DIR!r}, 'sitecustomize.py'))\n"
                "cuda.jit(lambda x: None)\n"
                "print(cuda.compiled[-1]['lineinfo'])")
-    done = subprocess.run([sys.executable, "-c", program], env=environment,
-                          capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "True"
+    assert run(program, STAND_IN, hook=False).stdout.strip() == "True"
 
 
 def test_the_real_numba_compiles_with_lineinfo():
