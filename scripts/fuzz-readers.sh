@@ -15,14 +15,8 @@ scripts/setup.sh --deps
 build=${FUZZ_BUILD_DIR:-build-asan}
 seed=${FUZZ_SEED:-14}
 cases=${FUZZ_CASES:-40}
-sanitize="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
 start=$(date +%s)
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Sanitize \
-  -DCMAKE_C_FLAGS="-O1 -g $sanitize" -DCMAKE_CXX_FLAGS="-O1 -g -fno-omit-frame-pointer $sanitize" \
-  -DCMAKE_EXE_LINKER_FLAGS="$sanitize" -DCMAKE_SHARED_LINKER_FLAGS="$sanitize" \
-  -DGPUSCOPE_BUILD_EXAMPLES=OFF -DGPUSCOPE_BUILD_INJECTION=OFF \
-  -DGPUSCOPE_CUDA_ROOT="${GPUSCOPE_CUDA_ROOT:-/usr/local/cuda}" >/dev/null
-cmake --build "$build" -j"$(nproc)" --target gpuscope reader_fuzz
+FUZZ_BUILD_DIR=$build scripts/sanitizer-build.sh gpuscope reader_fuzz
 echo "fuzz: sanitizer build took $(( $(date +%s) - start )) s"
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1}

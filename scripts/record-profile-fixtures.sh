@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Records, on the GPU machine, what the GPU-free tests of `gpuscope profile` read back, and
 # Nsight Compute's numbers for the same launches:
-#   OUT/h200_metrics_full.sqlite  gpuscope profile --set full of examples/metrics_kernels
+#   OUT/<card>_metrics_full.sqlite  gpuscope profile --set full of examples/metrics_kernels (h100_, h200_)
 #                                 (counter data of 14 launches of 10 kernels)
 #   OUT/ours_raw.csv, OUT/ncu_raw.csv   the metrics of tests/data/profile/gh100_section_metrics.txt
 #                                 from gpuscope and from `ncu --clock-control none --cache-control
@@ -19,13 +19,15 @@ gs=$build/bin/gpuscope
 app=$build/examples/metrics_kernels
 metrics=$(grep -v '^#' tests/data/profile/gh100_section_metrics.txt | grep -v '^$' | paste -sd, -)
 step() { echo "== $*" >&2; }
+card=$(nvidia-smi --query-gpu=name --format=csv,noheader | grep -o 'H[0-9]00' | head -1 | tr 'A-Z' 'a-z')
+card=${card:-gpu}
 
 step "gpuscope profile --set full"
 GPUSCOPE_DEBUG=${GPUSCOPE_DEBUG:-0} /usr/bin/time -f "wall %e s" \
-  "$gs" profile --set full -k 'regex:^k_' -f -o "$out/h200_metrics_full.sqlite" -- "$app" \
+  "$gs" profile --set full -k 'regex:^k_' -f -o "$out/${card}_metrics_full.sqlite" -- "$app" \
   >"$out/profile_full.txt" 2>"$out/profile_full.err"
 echo "exit $?" >>"$out/profile_full.err"
-"$gs" stats "$out/h200_metrics_full.sqlite" >"$out/stats_full.txt" 2>&1
+"$gs" stats "$out/${card}_metrics_full.sqlite" >"$out/stats_full.txt" 2>&1
 
 step "gpuscope profile --csv --page raw (comparison list)"
 /usr/bin/time -f "wall %e s" "$gs" profile --csv --page raw --metrics "$metrics" -k 'regex:^k_' \

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <string_view>
 
+#include "util/demangle.h"
+
 namespace gpuscope::analysis {
 namespace {
 
@@ -33,11 +35,12 @@ std::string_view BareName(std::string_view function) {
   return space == std::string_view::npos ? function : function.substr(space + 1);
 }
 
-// The CUDA runtime linked into the program (nvcc links it statically by default) and the launch
-// stubs nvcc generates for `kernel<<<...>>>`: the user's frame is their caller.
+// The CUDA runtime linked into the program (nvcc links it statically by default), the helpers
+// CUDA's headers inline into it (`__cudaLaunchKernel_helper`, `__cudaPushCallConfiguration`) and
+// the launch stubs nvcc generates for `kernel<<<...>>>`: the user's frame is their caller.
 bool IsCudaRuntimeFunction(std::string_view function) {
   const std::string_view name = BareName(function);
-  constexpr std::array<std::string_view, 4> kPrefixes = {"cuda", "__cudart", "__device_stub",
+  constexpr std::array<std::string_view, 4> kPrefixes = {"cuda", "__cuda", "__device_stub",
                                                          "cudart::"};
   for (std::string_view prefix : kPrefixes) {
     if (name.substr(0, prefix.size()) == prefix) return true;
@@ -45,17 +48,53 @@ bool IsCudaRuntimeFunction(std::string_view function) {
   return false;
 }
 
-// The driver, the runtime, CUDA's libraries, CUPTI, gpuscope and the C library's start-up.
-bool IsUserNative(const StoredFrame& frame) {
-  if (IsCudaRuntimeFunction(frame.function)) return false;
+bool EndsWith(std::string_view text, std::string_view end) {
+  return text.size() >= end.size() && text.substr(text.size() - end.size()) == end;
+}
+
+// The host stubs nvcc generates into the program (`*.cudafe1.stub.c`).
+bool IsNvccStub(std::string_view file) { return EndsWith(file, ".stub.c"); }
+
+// nvcc's host function named after a kernel (`scale(float*, int, float)`, which `scale<<<>>>`
+// calls) calls the kernel's stub `__device_stub__Z5scalePfif`: the stub's name is the kernel's
+// mangled name behind "__device_stub_", so the function just outside a stub frame with that name
+// demangled is nvcc's, although its line is the kernel's definition (#line in the stub file).
+std::string KernelHostFunctionOf(const StoredFrame& stub) {
+  constexpr std::string_view kStub = "__device_stub_";
+  const std::string_view name = BareName(stub.function);
+  if (name.substr(0, kStub.size()) != kStub) return {};
+  return Demangle(name.substr(kStub.size()));
+}
+
+// The driver, the runtime, CUDA's libraries, CUPTI, gpuscope and the C library: never a call
+// site, not even a fallback.
+bool IsCudaOrTool(const StoredFrame& frame) {
+  if (IsCudaRuntimeFunction(frame.function) || IsNvccStub(frame.file)) return true;
   const std::string_view module = BaseName(frame.module);
-  if (module.empty()) return !frame.function.empty();  // unsymbolized: nothing to go by
   constexpr std::array<std::string_view, 7> kLibraries = {
       "libcuda.", "libcudart", "libcupti", "libgpuscope", "libnv", "libcu", "libc.so"};
   for (std::string_view prefix : kLibraries) {
-    if (module.substr(0, prefix.size()) == prefix) return false;
+    if (module.substr(0, prefix.size()) == prefix) return true;
   }
-  return true;
+  return false;
+}
+
+// A framework's native code (PyTorch's dispatcher and kernels, CuPy's and Numba's extension
+// modules, the Python interpreter): a call site only when nothing of the user's is on the stack,
+// as on autograd's backward thread, which runs no Python.
+bool IsFrameworkNative(const StoredFrame& frame) {
+  const std::string_view module = frame.module;
+  if (module.find("/site-packages/") != std::string_view::npos ||
+      module.find("/dist-packages/") != std::string_view::npos) {
+    return true;
+  }
+  const std::string_view base = BaseName(module);
+  constexpr std::array<std::string_view, 6> kLibraries = {"libtorch", "libc10",   "libcaffe2",
+                                                          "libpython", "python3", "libffi"};
+  for (std::string_view prefix : kLibraries) {
+    if (base.substr(0, prefix.size()) == prefix) return true;
+  }
+  return false;
 }
 
 std::string Hex(std::uint64_t value) {
@@ -67,17 +106,28 @@ std::string Hex(std::uint64_t value) {
 }  // namespace
 
 std::size_t CallSiteFrame(const std::vector<StoredFrame>& stack) {
-  std::size_t fallback = stack.size();
+  constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+  std::size_t library_python = kNone, framework_native = kNone;
   for (std::size_t i = 0; i < stack.size(); ++i) {
     const StoredFrame& frame = stack[i];
+    if (i > 0 && frame.kind == model::FrameKind::kNative && !frame.function.empty() &&
+        frame.function == KernelHostFunctionOf(stack[i - 1])) {
+      continue;
+    }
     if (frame.kind == model::FrameKind::kPython) {
       if (IsUserPython(frame.file)) return i;
-      if (fallback == stack.size()) fallback = i;
-    } else if (IsUserNative(frame)) {
-      return i;
+      if (library_python == kNone) library_python = i;
+    } else if (!IsCudaOrTool(frame)) {
+      if (!IsFrameworkNative(frame)) {
+        // Unsymbolized frames outside a known module give nothing to go by: not the user's.
+        if (!frame.function.empty() || !frame.module.empty()) return i;
+      } else if (framework_native == kNone) {
+        framework_native = i;
+      }
     }
   }
-  return fallback == stack.size() ? 0 : fallback;
+  if (library_python != kNone) return library_python;
+  return framework_native != kNone ? framework_native : 0;
 }
 
 std::string FrameLabel(const StoredFrame& frame) {

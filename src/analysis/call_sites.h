@@ -1,10 +1,13 @@
 // Where a CUDA call came from, for people: the frame of a `--backtrace` stack that names the
 // program's own code (its call site), and how frames and stacks are written.
 //
-// The call site is the innermost Python frame of user code: not in site-packages or
-// dist-packages (PyTorch, NumPy, ...), not in Python's standard library, not frozen; failing
-// that the innermost Python frame. In a stack of native frames it is the innermost frame outside
-// the CUDA driver, runtime and libraries, CUPTI and gpuscope; failing that the innermost frame.
+// The call site is the innermost frame of the user's code: a Python frame not in site-packages
+// or dist-packages (PyTorch, NumPy, ...), not in Python's standard library, not frozen; or a
+// native frame outside the CUDA driver, runtime and libraries, the launch helpers of CUDA's
+// headers and nvcc's generated stubs, CUPTI, gpuscope and the C library, and outside the
+// frameworks' native code (Python packages' extension modules, libtorch, libc10, the
+// interpreter). Failing that the innermost Python frame, then the innermost framework frame
+// (autograd's backward thread runs no Python).
 #pragma once
 
 #include <cstddef>

@@ -29,7 +29,7 @@ std::vector<std::string> BuildChildEnvironment(const std::vector<std::string>& c
   std::string library_path = settings.cupti_dir;
   std::vector<std::pair<std::string, std::string>> ours = {
       {kCudaInjectionVariable, settings.injection_library},
-      {kNvtxInjectionVariable, settings.cupti_dir + "/" + kCuptiLibraryName},
+      {kNvtxInjectionVariable, settings.injection_library},
       {kReportVariable, settings.report_pattern},
       {kFollowChildrenVariable, FlagValue(settings.follow_children)},
       {kForceOverwriteVariable, FlagValue(settings.force_overwrite)},

@@ -12,7 +12,9 @@ namespace gpuscope::contract {
 
 // Absolute path of libgpuscope_inject.so; the driver loads it in cuInit.
 inline constexpr const char* kCudaInjectionVariable = "CUDA_INJECTION64_PATH";
-// libcupti.so.13 in the CUPTI directory, so that NVTX calls reach CUPTI.
+// libgpuscope_inject.so too: its InitializeInjectionNvtx2 hands NVTX to the libcupti.so.13 the
+// process uses. Naming CUPTI's file instead loaded a second CUPTI wherever the program had its
+// own (PyTorch's wheel): NVTX's ranges went to a copy nobody traced.
 inline constexpr const char* kNvtxInjectionVariable = "NVTX_INJECTION64_PATH";
 // Prefixed with the CUPTI directory: CUPTI dlopens libnvperf_* from it.
 inline constexpr const char* kLibraryPathVariable = "LD_LIBRARY_PATH";
@@ -182,6 +184,10 @@ inline constexpr const char* kCuptiDirVariable = "GPUSCOPE_CUPTI_DIR";
 // The CLI: where profile config images are cached ("off": no cache; default
 // $XDG_CACHE_HOME/gpuscope or ~/.cache/gpuscope).
 inline constexpr const char* kCacheDirVariable = "GPUSCOPE_CACHE_DIR";
+// The injection, with --gpu-metrics: records each device's PM sampling session into
+// <value>.<device> (what CUPTI gave: images, sample times) for the GPU-free tests that play it
+// back (tests/cupti, scripts/record-report-fixtures.sh).
+inline constexpr const char* kPmSamplingRecordVariable = "GPUSCOPE_PM_SAMPLING_RECORD";
 // The report reader (store): how many threads decode rows.
 inline constexpr const char* kReaderThreadsVariable = "GPUSCOPE_READER_THREADS";
 

@@ -279,15 +279,38 @@ bool IsRuntimePrologueCallback(CUpti_CallbackDomain domain, CUpti_CallbackId cbi
 }
 
 // As api_nesting's prologue_gap_ns: the runtime's prologue ends at most this long before its
-// own call begins (0.2-8 us seen on the H200).
+// own call begins (0.2-8 us seen on the H200)...
 constexpr std::uint64_t kPrologueGapNs = 10'000;
+// ...except before a kernel launch, whose callback comes after the runtime loaded the kernel's
+// module when that is its first launch (lazy loading: one cuKernelGetName of 2,000 launches
+// was left as the program's on the H100, 2026-12-07).
+constexpr std::uint64_t kLaunchPrologueGapNs = 5'000'000;
+
+bool IsRuntimeKernelLaunch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid) {
+  if (domain != CUPTI_CB_DOMAIN_RUNTIME_API) return false;
+  switch (cbid) {
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernelMultiDevice_v9000:
+      return true;
+    default:
+      return false;
+  }
+}
 
 // A call begins at depth 0 (`now`): the prologue calls appended before it were the runtime's
 // when it is a runtime call close enough, and are taken back unless a drain took them already.
-void SettlePrologue(ThreadCapture& thread, bool runtime_call, std::uint64_t now) {
+void SettlePrologue(ThreadCapture& thread, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                    std::uint64_t now) {
   const std::uint32_t from = thread.prologue_from;
   thread.prologue_from = kNotHeld;
-  if (!runtime_call || now - thread.prologue_end > kPrologueGapNs ||
+  const std::uint64_t gap =
+      IsRuntimeKernelLaunch(domain, cbid) ? kLaunchPrologueGapNs : kPrologueGapNs;
+  if (domain != CUPTI_CB_DOMAIN_RUNTIME_API || now - thread.prologue_end > gap ||
       thread.handovers != thread.prologue_handovers) {
     return;
   }
@@ -415,7 +438,7 @@ void OnApiCallback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
     if (thread->depth++ == 0) {
       thread->outer_start = NowNs();
       if (thread->prologue_from != kNotHeld) {
-        SettlePrologue(*thread, domain == CUPTI_CB_DOMAIN_RUNTIME_API, thread->outer_start);
+        SettlePrologue(*thread, domain, cbid, thread->outer_start);
       }
       // A runtime call begins at depth 0: what was held came before it, the program's.
       if (thread->held && domain == CUPTI_CB_DOMAIN_RUNTIME_API) ReleaseHeld(*thread, true);

@@ -37,19 +37,21 @@ std::string_view StripApiVersionSuffix(std::string_view name) {
   }
 }
 
-std::string_view ApiNameCache::Lookup(model::ApiDomain domain, std::uint32_t cbid) {
+std::string ApiName(model::ApiDomain domain, std::uint32_t cbid) {
   const char* raw = nullptr;
   CUpti_CallbackDomain cupti_domain = domain == model::ApiDomain::kRuntime
                                           ? CUPTI_CB_DOMAIN_RUNTIME_API
                                           : CUPTI_CB_DOMAIN_DRIVER_API;
   if (cuptiGetCallbackName(cupti_domain, cbid, &raw) == CUPTI_SUCCESS && raw != nullptr) {
-    storage_.emplace_back(StripApiVersionSuffix(raw));
-  } else {
-    // Never an empty name: the summary would show a blank row.
-    storage_.push_back(
-        (domain == model::ApiDomain::kRuntime ? "cudaUnknownApi_" : "cuUnknownApi_") +
-        std::to_string(cbid));
+    return std::string(StripApiVersionSuffix(raw));
   }
+  // Never an empty name: the summary would show a blank row.
+  return (domain == model::ApiDomain::kRuntime ? "cudaUnknownApi_" : "cuUnknownApi_") +
+         std::to_string(cbid);
+}
+
+std::string_view ApiNameCache::Lookup(model::ApiDomain domain, std::uint32_t cbid) {
+  storage_.push_back(ApiName(domain, cbid));
   return storage_.back();
 }
 

@@ -16,6 +16,10 @@ namespace gpuscope::cupti {
 // Strips trailing "_v<digits>", "_ptds" and "_ptsz" tokens, in any order and number.
 std::string_view StripApiVersionSuffix(std::string_view name);
 
+// cuptiGetCallbackName, stripped, uncached ("cuUnknownApi_<cbid>" when CUPTI has no name): for
+// any thread.
+std::string ApiName(model::ApiDomain domain, std::uint32_t cbid);
+
 // cuptiGetCallbackName, stripped, cached per (domain, cbid): one lookup per distinct API,
 // then a vector index. The views stay valid as long as the cache (API records are held by
 // the nesting logic beyond their buffer's life). Writer thread only.

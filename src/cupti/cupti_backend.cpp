@@ -100,6 +100,10 @@ class CuptiBackend : public inject::TracingBackend {
     if (gpu_metric_sampler_ != nullptr) gpu_metric_sampler_->Stop();
   }
 
+  void ReleaseGpuMetrics() override {
+    if (gpu_metric_sampler_ != nullptr) gpu_metric_sampler_->Release();
+  }
+
   // The captured API calls first (--api-capture callback): they go to the collector's queue
   // like the buffers CUPTI completes in FlushAll.
   Status Flush(bool forced) override {

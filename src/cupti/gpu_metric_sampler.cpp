@@ -33,7 +33,7 @@ PmSamplingSettings SettingsFor(const inject::GpuMetricsConfig& config) {
 }  // namespace
 
 GpuMetricSampler::GpuMetricSampler(const inject::GpuMetricsConfig& config, Submit submit)
-    : settings_(SettingsFor(config)), submit_(std::move(submit)) {}
+    : settings_(SettingsFor(config)), record_path_(config.record_path), submit_(std::move(submit)) {}
 
 GpuMetricSampler::~GpuMetricSampler() { Stop(); }
 
@@ -134,7 +134,8 @@ void GpuMetricSampler::StartPending() {
     profiler_initialized_ = true;
   }
   for (const auto& [device, context] : pending) {
-    auto sampler = std::make_unique<PmSamplingDevice>(device, context, settings_);
+    auto sampler = std::make_unique<PmSamplingDevice>(
+        device, context, settings_, MakeCuptiPmSamplingCalls(record_path_, device));
     const bool started = sampler->Start();
     inject::GpuMetricBatch batch;
     batch.device_id = device;
@@ -170,7 +171,7 @@ void GpuMetricSampler::Stop() {
   stopped_ = true;
   // Stopped, not disabled: the activity API's final flush comes after this, and nothing of
   // CUPTI's may be torn down before it. The objects go with their contexts
-  // (OnContextDestroyStarting) or the process.
+  // (OnContextDestroyStarting) or after the final flush (Release).
   for (auto& [device, sampler] : devices_) {
     try {
       inject::GpuMetricBatch batch;
@@ -181,6 +182,20 @@ void GpuMetricSampler::Stop() {
     } catch (...) {
     }
   }
+}
+
+void GpuMetricSampler::Release() {
+  Stop();
+  std::lock_guard<std::mutex> lock(devices_mutex_);
+  for (auto& [device, sampler] : devices_) {
+    try {
+      inject::GpuMetricBatch batch;
+      sampler->Release(batch, Now());
+      Send(std::move(batch));
+    } catch (...) {
+    }
+  }
+  devices_.clear();
 }
 
 }  // namespace gpuscope::cupti

@@ -46,9 +46,12 @@ class GpuMetricSampler {
   // Stops the device's sampling before its context goes (waits for the sampler's current step).
   void OnContextDestroyStarting(CUcontext context);
 
-  // Joins the thread, then stops every device with a last decode (disabled only when its
-  // context goes). Idempotent.
+  // Joins the thread, then stops every device with a last decode (not disabled yet: the
+  // activity API's final flush comes after this). Idempotent.
   void Stop();
+  // After the final flush: Stop, then disables every device's PM sampling (before the CUDA
+  // runtime tears the contexts down, when no callback tells us any more). Idempotent.
+  void Release();
 
  private:
   void Loop();
@@ -58,6 +61,7 @@ class GpuMetricSampler {
   void SayFailure(const PmSamplingDevice& device);  // under devices_mutex_
 
   const PmSamplingSettings settings_;
+  const std::string record_path_;  // GPUSCOPE_PM_SAMPLING_RECORD (empty: not recorded)
   const Submit submit_;
   std::thread thread_;
 

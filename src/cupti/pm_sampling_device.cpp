@@ -11,8 +11,7 @@
 #include "cupti/counter_access.h"
 #include "cupti/cupti_error.h"
 #include "cupti/cupti_params.h"
-#include "cupti/driver_entry_points.h"
-#include "cupti/own_replay_scope.h"
+#include "cupti/elapsed_time.h"
 #include "inject/log.h"
 
 namespace gpuscope::cupti {
@@ -47,13 +46,14 @@ void PmSamplingDevice::Fail(CUptiResult result, const std::string& what) {
 }
 
 bool PmSamplingDevice::Start() {
+  const SteadyClock::time_point began = SteadyClock::now();
   sampling_.set_name = std::string(settings_.set->name);
   sampling_.interval_ns = settings_.interval_ns;
   sampling_.hardware_buffer_bytes = settings_.hardware_buffer_bytes;
 
   auto chip = Params<CUpti_Device_GetChipName_Params>(CUpti_Device_GetChipName_Params_STRUCT_SIZE);
   chip.deviceIndex = device_id_;
-  if (CUptiResult r = cuptiDeviceGetChipName(&chip); r != CUPTI_SUCCESS || !chip.pChipName) {
+  if (CUptiResult r = calls_->GetChipName(&chip); r != CUPTI_SUCCESS || !chip.pChipName) {
     Fail(r, "cuptiDeviceGetChipName");
     return false;
   }
@@ -61,8 +61,7 @@ bool PmSamplingDevice::Start() {
 
   // vGPU without profiling, confidential computing, SLI, WSL...: said before anything is tried
   // (cuptiProfilerDeviceSupported, after cuptiProfilerInitialize, which the sampler did).
-  if (std::string reason = UnsupportedDeviceReason(device_id_, ProfilerApi::kPmSampling);
-      !reason.empty()) {
+  if (std::string reason = calls_->UnsupportedReason(device_id_); !reason.empty()) {
     counters_unavailable_ = true;
     sampling_.status = "cannot sample GPU metrics: " + reason + kTraceGoesOn;
     return false;
@@ -73,14 +72,14 @@ bool PmSamplingDevice::Start() {
   auto availability = Params<CUpti_PmSampling_GetCounterAvailability_Params>(
       CUpti_PmSampling_GetCounterAvailability_Params_STRUCT_SIZE);
   availability.deviceIndex = device_id_;
-  if (CUptiResult r = cuptiPmSamplingGetCounterAvailability(&availability); r != CUPTI_SUCCESS) {
+  if (CUptiResult r = calls_->GetCounterAvailability(&availability); r != CUPTI_SUCCESS) {
     Fail(r, "cuptiPmSamplingGetCounterAvailability");
     return false;
   }
   std::vector<std::uint8_t> availability_image(availability.counterAvailabilityImageSize);
   if (!availability_image.empty()) {
     availability.pCounterAvailabilityImage = availability_image.data();
-    if (CUptiResult r = cuptiPmSamplingGetCounterAvailability(&availability); r != CUPTI_SUCCESS) {
+    if (CUptiResult r = calls_->GetCounterAvailability(&availability); r != CUPTI_SUCCESS) {
       Fail(r, "cuptiPmSamplingGetCounterAvailability");
       return false;
     }
@@ -95,18 +94,11 @@ bool PmSamplingDevice::Start() {
   }
   host_ = std::move(*opened);
 
-  // CUPTI enables PM sampling for a device index; the sample programs do it with the device's
-  // context current, so this thread makes it current first: a call of gpuscope's own, left out
-  // of the trace like the GPU clock's (own_replay_scope.h).
-  if (StatusOr<const DriverEntryPoints*> driver = Driver();
-      driver.ok() && (*driver)->context_set_current != nullptr) {
-    OwnReplayScope own(0, 0);
-    (void)(*driver)->context_set_current(context_);
-  }
+  calls_->MakeCurrent(context_);
   auto enable =
       Params<CUpti_PmSampling_Enable_Params>(CUpti_PmSampling_Enable_Params_STRUCT_SIZE);
   enable.deviceIndex = device_id_;
-  if (CUptiResult r = cuptiPmSamplingEnable(&enable); r != CUPTI_SUCCESS || !enable.pPmSamplingObject) {
+  if (CUptiResult r = calls_->Enable(&enable); r != CUPTI_SUCCESS || !enable.pPmSamplingObject) {
     Fail(r, "cuptiPmSamplingEnable");
     return false;
   }
@@ -126,7 +118,7 @@ bool PmSamplingDevice::Start() {
 
   auto start = Params<CUpti_PmSampling_Start_Params>(CUpti_PmSampling_Start_Params_STRUCT_SIZE);
   start.pPmSamplingObject = object_;
-  if (CUptiResult r = cuptiPmSamplingStart(&start); r != CUPTI_SUCCESS) {
+  if (CUptiResult r = calls_->Start(&start); r != CUPTI_SUCCESS) {
     Fail(r, "cuptiPmSamplingStart");
     Disable();
     return false;
@@ -135,7 +127,7 @@ bool PmSamplingDevice::Start() {
   inject::LogDebug("GPU metrics: sampling device " + std::to_string(device_id_) + " (" +
                    sampling_.chip + ", set " + sampling_.set_name + ", " +
                    std::to_string(metrics_.size()) + " metrics, every " +
-                   std::to_string(settings_.interval_ns) + " ns)");
+                   std::to_string(settings_.interval_ns) + " ns; started in " + Elapsed(began) + ")");
   return true;
 }
 
@@ -164,7 +156,7 @@ bool PmSamplingDevice::Configure(const std::vector<const GpuMetricSpec*>& metric
   set_config.triggerMode = CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_TIME_INTERVAL;
   // Keep-oldest: a full buffer is reported (overflow), so the loss is counted, not hidden.
   set_config.hwBufferAppendMode = CUPTI_PM_SAMPLING_HARDWARE_BUFFER_APPEND_MODE_KEEP_OLDEST;
-  if (CUptiResult r = cuptiPmSamplingSetConfig(&set_config); r != CUPTI_SUCCESS) {
+  if (CUptiResult r = calls_->SetConfig(&set_config); r != CUPTI_SUCCESS) {
     Fail(r, "cuptiPmSamplingSetConfig");
     return false;
   }
@@ -178,10 +170,28 @@ bool PmSamplingDevice::Configure(const std::vector<const GpuMetricSpec*>& metric
   size.pMetricNames = name_pointers_.data();
   size.numMetrics = name_pointers_.size();
   size.maxSamples = settings_.max_samples_per_decode;
-  if (CUptiResult r = cuptiPmSamplingGetCounterDataSize(&size); r != CUPTI_SUCCESS) {
+  if (CUptiResult r = calls_->GetCounterDataSize(&size); r != CUPTI_SUCCESS) {
     Fail(r, "cuptiPmSamplingGetCounterDataSize");
     return false;
   }
+  const std::size_t requested_samples = size.maxSamples;
+  const std::size_t requested_bytes = size.counterDataSize;
+  if (size.counterDataSize > settings_.max_counter_data_bytes && size.maxSamples > 1) {
+    // Fewer samples per image (a decode reads several images in rounds): the image for the
+    // highest rates would take GiBs, and its initialisation alone delayed sampling by seconds.
+    const std::uint64_t fitting = std::max<std::uint64_t>(
+        1, static_cast<std::uint64_t>(size.maxSamples) * settings_.max_counter_data_bytes /
+               size.counterDataSize);
+    size.maxSamples = static_cast<std::uint32_t>(fitting);
+    if (CUptiResult r = calls_->GetCounterDataSize(&size); r != CUPTI_SUCCESS) {
+      Fail(r, "cuptiPmSamplingGetCounterDataSize");
+      return false;
+    }
+  }
+  inject::LogDebug("GPU metrics: counter data image of " + std::to_string(size.maxSamples) +
+                   " samples, " + std::to_string(size.counterDataSize >> 10) + " KiB (asked " +
+                   std::to_string(requested_samples) + " samples, " +
+                   std::to_string(requested_bytes >> 10) + " KiB)");
   counter_data_.assign(size.counterDataSize, 0);
   metrics_ = metrics;
   return ResetImage();
@@ -193,7 +203,7 @@ bool PmSamplingDevice::ResetImage() {
   init.pPmSamplingObject = object_;
   init.counterDataSize = counter_data_.size();
   init.pCounterData = counter_data_.data();
-  if (CUptiResult r = cuptiPmSamplingCounterDataImageInitialize(&init); r != CUPTI_SUCCESS) {
+  if (CUptiResult r = calls_->InitializeImage(&init); r != CUPTI_SUCCESS) {
     Fail(r, "cuptiPmSamplingCounterDataImageInitialize");
     return false;
   }
@@ -222,7 +232,7 @@ void PmSamplingDevice::Decode(inject::GpuMetricBatch& batch, std::uint64_t now_n
     decode.pPmSamplingObject = object_;
     decode.pCounterDataImage = counter_data_.data();
     decode.counterDataImageSize = counter_data_.size();
-    CUptiResult r = cuptiPmSamplingDecodeData(&decode);
+    CUptiResult r = calls_->DecodeData(&decode);
     if (r == CUPTI_ERROR_OUT_OF_MEMORY) {
       // The hardware buffer overflowed (cupti_pmsampling.h): what the image got is read, then
       // sampling starts again, since the GPU writes no more samples until it does.
@@ -253,11 +263,11 @@ void PmSamplingDevice::Decode(inject::GpuMetricBatch& batch, std::uint64_t now_n
 bool PmSamplingDevice::Restart() {
   auto stop = Params<CUpti_PmSampling_Stop_Params>(CUpti_PmSampling_Stop_Params_STRUCT_SIZE);
   stop.pPmSamplingObject = object_;
-  (void)cuptiPmSamplingStop(&stop);  // a Start that follows fails if this did not work
+  (void)calls_->Stop(&stop);  // a Start that follows fails if this did not work
   if (!ResetImage()) return false;
   auto start = Params<CUpti_PmSampling_Start_Params>(CUpti_PmSampling_Start_Params_STRUCT_SIZE);
   start.pPmSamplingObject = object_;
-  if (CUptiResult r = cuptiPmSamplingStart(&start); r != CUPTI_SUCCESS) {
+  if (CUptiResult r = calls_->Start(&start); r != CUPTI_SUCCESS) {
     Fail(r, "cuptiPmSamplingStart");
     return false;
   }
@@ -270,7 +280,7 @@ void PmSamplingDevice::ReadSamples(inject::GpuMetricBatch& batch, std::uint64_t&
       CUpti_PmSampling_GetCounterDataInfo_Params_STRUCT_SIZE);
   info.pCounterDataImage = counter_data_.data();
   info.counterDataImageSize = counter_data_.size();
-  if (CUptiResult r = cuptiPmSamplingGetCounterDataInfo(&info); r != CUPTI_SUCCESS) {
+  if (CUptiResult r = calls_->GetCounterDataInfo(&info); r != CUPTI_SUCCESS) {
     Fail(r, "cuptiPmSamplingGetCounterDataInfo");
     return;
   }
@@ -282,7 +292,7 @@ void PmSamplingDevice::ReadSamples(inject::GpuMetricBatch& batch, std::uint64_t&
     sample.pCounterDataImage = counter_data_.data();
     sample.counterDataImageSize = counter_data_.size();
     sample.sampleIndex = i;
-    if (cuptiPmSamplingCounterDataGetSampleInfo(&sample) != CUPTI_SUCCESS ||
+    if (calls_->GetSampleInfo(&sample) != CUPTI_SUCCESS ||
         sample.endTimestamp < sample.startTimestamp || sample.startTimestamp == 0) {
       // No times to keep it by: counted as dropped by the gap it leaves before the next one
       // (counting it here too would count it twice).
@@ -311,7 +321,7 @@ void PmSamplingDevice::Stop(inject::GpuMetricBatch& batch, std::uint64_t now_ns)
     // Stopped first, so that the last decode sees every sample the GPU wrote (and an overflow
     // found there starts nothing again).
     stopping_ = true;
-    CUptiResult r = cuptiPmSamplingStop(&stop);
+    CUptiResult r = calls_->Stop(&stop);
     Decode(batch, now_ns);
     if (r != CUPTI_SUCCESS) inject::LogDebug("cuptiPmSamplingStop: " + CuptiResultName(r));
     started_ = false;
@@ -340,7 +350,7 @@ void PmSamplingDevice::Disable() {
   auto disable =
       Params<CUpti_PmSampling_Disable_Params>(CUpti_PmSampling_Disable_Params_STRUCT_SIZE);
   disable.pPmSamplingObject = object_;
-  (void)cuptiPmSamplingDisable(&disable);  // nothing to do about a failure here
+  (void)calls_->Disable(&disable);  // nothing to do about a failure here
   object_ = nullptr;
 }
 

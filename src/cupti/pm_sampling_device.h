@@ -25,7 +25,9 @@
 // that SM active is high inside the busy kernel's [start, end] and low in the idle gap, which
 // fails if the clocks are apart by more than a few ms).
 //
-// Not thread-safe: the sampler (gpu_metric_sampler.h) calls it under its lock. Never throws
+// Not thread-safe: the sampler (gpu_metric_sampler.h) calls it under its lock. Every CUPTI call
+// of the device goes through PmSamplingCalls (pm_sampling_calls.h), so that a recorded session
+// plays it back in the GPU-free tests. Never throws
 // except std::bad_alloc (the sampler catches it).
 #pragma once
 
@@ -38,6 +40,7 @@
 #include <vector>
 
 #include "cupti/host/metric_host.h"
+#include "cupti/pm_sampling_calls.h"
 #include "cupti/pm_sample_accounting.h"
 #include "inject/gpu_metric_batch.h"
 #include "util/gpu_metric_sets.h"
@@ -49,14 +52,19 @@ struct PmSamplingSettings {
   std::uint64_t interval_ns = 100'000;
   std::uint64_t hardware_buffer_bytes = 128ull << 20;
   std::uint32_t max_samples_per_decode = 4096;  // samples the counter-data image holds
+  // ...at most this many bytes: fewer samples per image beyond (a decode reads more rounds).
+  std::uint64_t max_counter_data_bytes = 64ull << 20;
 };
 
 class PmSamplingDevice {
  public:
-  PmSamplingDevice(std::uint32_t device_id, CUcontext context, PmSamplingSettings settings)
+  // `calls`: CUPTI's (MakeCuptiPmSamplingCalls), or a recorded session played back (tests).
+  PmSamplingDevice(std::uint32_t device_id, CUcontext context, PmSamplingSettings settings,
+                   std::unique_ptr<PmSamplingCalls> calls)
       : device_id_(device_id),
         context_(context),
         settings_(settings),
+        calls_(std::move(calls)),
         accounting_(settings.interval_ns) {}
   ~PmSamplingDevice() { Disable(); }
   PmSamplingDevice(const PmSamplingDevice&) = delete;
@@ -101,6 +109,7 @@ class PmSamplingDevice {
   const std::uint32_t device_id_;
   const CUcontext context_;
   const PmSamplingSettings settings_;
+  const std::unique_ptr<PmSamplingCalls> calls_;
   std::unique_ptr<host::MetricHost> host_;
   std::vector<const GpuMetricSpec*> metrics_;  // configured (the set less what the GPU lacks)
   std::vector<std::string> names_;

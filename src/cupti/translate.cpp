@@ -7,6 +7,9 @@
 #include <string_view>
 
 #include "inject/captured_api_calls.h"
+#include "inject/log.h"
+#include "inject/own_replay_calls.h"
+#include "util/demangle.h"
 
 namespace gpuscope::cupti {
 namespace {
@@ -329,13 +332,115 @@ void TranslateStream(const CUpti_ActivityStream& s, inject::RecordRouter& router
   router.OnStream(r);
 }
 
+
+// A late record in words, with what identifies it in the debug log.
+struct LateRecord {
+  std::string label;
+  std::uint32_t correlation_id = 0;
+  std::uint64_t time = 0;
+  std::uint32_t thread_id = 0;
+};
+
+LateRecord DescribeLateRecord(const CUpti_Activity& record) {
+  LateRecord late;
+  switch (record.kind) {
+    case CUPTI_ACTIVITY_KIND_KERNEL:
+    case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
+      const auto& k = reinterpret_cast<const CUpti_ActivityKernel10&>(record);
+      std::string name = k.name != nullptr ? Demangle(k.name) : "?";
+      if (name.size() > 80) name = name.substr(0, 77) + "...";
+      late.label = "kernel " + name;
+      late.correlation_id = k.correlationId;
+      late.time = k.start;
+      break;
+    }
+    case CUPTI_ACTIVITY_KIND_MEMCPY: {
+      const auto& m = reinterpret_cast<const CUpti_ActivityMemcpy6&>(record);
+      late.label = "memcpy";
+      late.correlation_id = m.correlationId;
+      late.time = m.start;
+      break;
+    }
+    case CUPTI_ACTIVITY_KIND_MEMSET: {
+      const auto& m = reinterpret_cast<const CUpti_ActivityMemset4&>(record);
+      late.label = "memset";
+      late.correlation_id = m.correlationId;
+      late.time = m.start;
+      break;
+    }
+    case CUPTI_ACTIVITY_KIND_RUNTIME:
+    case CUPTI_ACTIVITY_KIND_DRIVER: {
+      const auto& api = reinterpret_cast<const CUpti_ActivityAPI&>(record);
+      late.label = ApiName(record.kind == CUPTI_ACTIVITY_KIND_RUNTIME ? model::ApiDomain::kRuntime
+                                                                      : model::ApiDomain::kDriver,
+                           api.cbid);
+      late.correlation_id = api.correlationId;
+      late.time = api.start;
+      late.thread_id = api.threadId;
+      break;
+    }
+    case CUPTI_ACTIVITY_KIND_MEMORY2: {
+      const auto& m = reinterpret_cast<const CUpti_ActivityMemory4&>(record);
+      late.label = m.memoryOperationType == CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_RELEASE
+                       ? "memory release"
+                       : "memory allocation";
+      late.correlation_id = m.correlationId;
+      late.time = m.timestamp;
+      break;
+    }
+    case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION: {
+      const auto& s = reinterpret_cast<const CUpti_ActivitySynchronization2&>(record);
+      late.label = "synchronization";
+      late.correlation_id = s.correlationId;
+      late.time = s.start;
+      break;
+    }
+    default:
+      late.label = "activity record of kind " + std::to_string(record.kind);
+      break;
+  }
+  return late;
+}
+
 }  // namespace
 
-std::uint64_t ActivityTranslator::CountRecords(std::uint8_t* buffer, std::size_t valid_bytes) {
-  std::uint64_t count = 0;
+void ActivityTranslator::TallyLateRecords(std::uint8_t* buffer, std::size_t valid_bytes,
+                                          inject::LateRecords& late) {
   CUpti_Activity* record = nullptr;
-  while (cuptiActivityGetNextRecord(buffer, valid_bytes, &record) == CUPTI_SUCCESS) ++count;
-  return count;
+  CUptiResult status = CUPTI_SUCCESS;
+  while ((status = cuptiActivityGetNextRecord(buffer, valid_bytes, &record)) == CUPTI_SUCCESS) {
+    const LateRecord what = DescribeLateRecord(*record);
+    if (what.correlation_id != 0 && inject::IsOwnReplayCall(what.correlation_id)) continue;
+    if (inject::DebugLoggingEnabled()) {
+      inject::LogDebug("late record: " + what.label + ", correlation " +
+                       std::to_string(what.correlation_id) + ", time " +
+                       std::to_string(what.time) + ", thread " + std::to_string(what.thread_id));
+    }
+    late.Add(what.label);
+  }
+  if (status != CUPTI_ERROR_MAX_LIMIT_REACHED) late.Add("unreadable buffer");
+}
+
+void ActivityTranslator::TallyLateCapturedCalls(std::uint8_t* buffer, std::size_t valid_bytes,
+                                                inject::LateRecords& late) {
+  const bool whole = inject::ForEachCapturedSection(
+      buffer, valid_bytes,
+      [&](const inject::CapturedSection& section, const std::uint8_t* calls,
+          const std::uint8_t* counts) {
+        for (std::uint32_t i = 0; i < section.calls; ++i) {
+          inject::CapturedCall call;
+          std::memcpy(&call, calls + i * sizeof(call), sizeof(call));
+          if (inject::IsOwnReplayCall(call.correlation_id)) continue;
+          late.Add(ApiName(static_cast<model::ApiDomain>(call.domain), call.cbid));
+        }
+        for (std::uint32_t i = 0; i < section.counts; ++i) {
+          inject::CapturedCallCount count;
+          std::memcpy(&count, counts + i * sizeof(count), sizeof(count));
+          late.Add(ApiName(static_cast<model::ApiDomain>(count.domain), count.cbid) + " (counted)",
+                   count.calls);
+        }
+      });
+  if (!whole) late.Add("unreadable buffer");
 }
 
 void ActivityTranslator::TranslateCapturedCalls(std::uint8_t* buffer, std::size_t valid_bytes,

@@ -21,11 +21,14 @@ class ActivityTranslator : public inject::BufferTranslator {
  public:
   void Translate(std::uint8_t* buffer, std::size_t valid_bytes,
                  inject::RecordRouter& router) override;
-  std::uint64_t CountRecords(std::uint8_t* buffer, std::size_t valid_bytes) override;
   // `--api-capture callback`'s buffers (inject/captured_api_calls.h): calls become top-level
   // API call records, counts api_call_counts rows, named as CUPTI names the callback ids.
   void TranslateCapturedCalls(std::uint8_t* buffer, std::size_t valid_bytes,
                               inject::RecordRouter& router) override;
+  void TallyLateRecords(std::uint8_t* buffer, std::size_t valid_bytes,
+                        inject::LateRecords& late) override;
+  void TallyLateCapturedCalls(std::uint8_t* buffer, std::size_t valid_bytes,
+                              inject::LateRecords& late) override;
 
  private:
   ApiNameCache api_names_;

@@ -7,6 +7,12 @@ bool IsRuntimePrologueCall(std::string_view driver_function) {
          driver_function == "cuLibraryLoadData";
 }
 
+bool IsRuntimeKernelLaunch(std::string_view runtime_function) {
+  return runtime_function == "cudaLaunchKernel" || runtime_function == "cudaLaunchKernelExC" ||
+         runtime_function == "cudaLaunchCooperativeKernel" ||
+         runtime_function == "cudaLaunchCooperativeKernelMultiDevice";
+}
+
 ApiNesting::ThreadState& ApiNesting::StateOf(std::uint32_t thread_id) {
   if (last_state_ != nullptr && last_thread_id_ == thread_id) return *last_state_;
   // unordered_map never moves its values, so the cached pointer stays valid.
@@ -17,7 +23,7 @@ ApiNesting::ThreadState& ApiNesting::StateOf(std::uint32_t thread_id) {
 }
 
 void ApiNesting::WriteHeld(ThreadState& state, std::size_t count, model::Timestamp runtime_start,
-                           bool have_runtime) {
+                           model::Timestamp prologue_gap, bool have_runtime) {
   const std::size_t end = state.first + count;
   // The runtime's prologue: the chain of prologue calls that ends right before it.
   std::size_t prologue_begin = end;
@@ -25,7 +31,7 @@ void ApiNesting::WriteHeld(ThreadState& state, std::size_t count, model::Timesta
     model::Timestamp next_start = runtime_start;
     for (std::size_t i = end; i > state.first; --i) {
       const model::ApiCallRecord& driver = state.held[i - 1];
-      if (driver.end > next_start || next_start - driver.end > limits_.prologue_gap_ns ||
+      if (driver.end > next_start || next_start - driver.end > prologue_gap ||
           !IsRuntimePrologueCall(driver.name)) {
         break;
       }
@@ -58,13 +64,15 @@ void ApiNesting::Trim(ThreadState& state, model::Timestamp reference, model::Tim
     if (!too_many && !too_old) break;
     ++expired;
   }
-  if (expired > 0) WriteHeld(state, expired, 0, /*have_runtime=*/false);
+  if (expired > 0) WriteHeld(state, expired, 0, 0, /*have_runtime=*/false);
 }
 
 void ApiNesting::OnApiCall(const model::ApiCallRecord& record) {
   ThreadState& state = StateOf(record.thread_id);
   if (record.domain == model::ApiDomain::kRuntime) {
-    WriteHeld(state, state.held.size() - state.first, record.start, /*have_runtime=*/true);
+    const model::Timestamp gap = IsRuntimeKernelLaunch(record.name) ? limits_.launch_prologue_gap_ns
+                                                                    : limits_.prologue_gap_ns;
+    WriteHeld(state, state.held.size() - state.first, record.start, gap, /*have_runtime=*/true);
     sink_.OnApiCall(record, /*nested_in_runtime=*/false);
     return;
   }
@@ -82,7 +90,7 @@ void ApiNesting::ExpireOlderThan(model::Timestamp newest_seen) {
 
 void ApiNesting::Finish() {
   for (auto& [thread_id, state] : threads_) {
-    WriteHeld(state, state.held.size() - state.first, 0, /*have_runtime=*/false);
+    WriteHeld(state, state.held.size() - state.first, 0, 0, /*have_runtime=*/false);
   }
 }
 

@@ -16,7 +16,8 @@
 // cuLibraryGetKernel before the first launch of a kernel, 1-8 us apart). Timestamps alone
 // would make them the program's own calls, one per launch in the API summary. So a held
 // record of one of those functions counts as nested when it ends at most prologue_gap_ns
-// before the runtime call starts (or before the next prologue record of the chain).
+// before the runtime call starts (or before the next prologue record of the chain), or at most
+// launch_prologue_gap_ns before a kernel launch.
 //
 // Held records are bounded. Beyond `max_pending_per_thread`, the oldest are written as
 // top-level (memory stays flat). By age only at the quiet-thread horizon: ExpireOlderThan
@@ -61,10 +62,16 @@ struct ApiNestingLimits {
   // has ended.
   model::Timestamp quiet_thread_age_ns = 10'000'000'000;  // 10 s
   model::Timestamp prologue_gap_ns = 10'000;              // 10 us
+  // Before a kernel launch: the first launch of a kernel loads its module between the links
+  // of the chain (cuLibraryGetKernel to cuKernelGetName 11 us apart on the H100).
+  model::Timestamp launch_prologue_gap_ns = 5'000'000;  // 5 ms
 };
 
 // Driver functions the CUDA runtime calls in the prologue of its own calls.
 bool IsRuntimePrologueCall(std::string_view driver_function);
+// The runtime's kernel launches (names without version suffixes: cudaLaunchKernel, ...ExC,
+// cudaLaunchCooperativeKernel, ...MultiDevice).
+bool IsRuntimeKernelLaunch(std::string_view runtime_function);
 
 class ApiNesting {
  public:
@@ -90,6 +97,7 @@ class ApiNesting {
   };
   ThreadState& StateOf(std::uint32_t thread_id);
   void WriteHeld(ThreadState& state, std::size_t count, model::Timestamp runtime_start,
+                 model::Timestamp prologue_gap,
                  bool have_runtime);
   void Trim(ThreadState& state, model::Timestamp reference, model::Timestamp max_age);
 

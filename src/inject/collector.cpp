@@ -54,14 +54,16 @@ void Collector::GiveBackLate(const CompletedBuffer& buffer) {
   late_buffers_.fetch_add(1, std::memory_order_relaxed);
   late_bytes_.fetch_add(buffer.valid_bytes, std::memory_order_relaxed);
   // Walking the buffer is O(records), on CUPTI's thread: acceptable, this happens only
-  // after the session ended, and the count is what the user is told.
-  std::uint64_t records = 0;
+  // after the session ended, and what they were is what the user is told.
   try {
-    records = buffer.captured_calls ? CountCapturedRecords(buffer.data, buffer.valid_bytes)
-                                    : translator_->CountRecords(buffer.data, buffer.valid_bytes);
+    if (buffer.captured_calls) {
+      translator_->TallyLateCapturedCalls(buffer.data, buffer.valid_bytes, late_);
+    } else {
+      translator_->TallyLateRecords(buffer.data, buffer.valid_bytes, late_);
+    }
   } catch (...) {
+    late_.Add("unreadable buffer");
   }
-  late_records_.fetch_add(records, std::memory_order_relaxed);
   pool_.Release(buffer.data, buffer.valid_bytes);
 }
 
@@ -342,7 +344,7 @@ CollectorStats Collector::stats() const {
   stats.commits = commits_.load();
   stats.late_buffers = late_buffers_.load();
   stats.late_bytes = late_bytes_.load();
-  stats.late_records = late_records_.load();
+  stats.late_records = late_.total();
   stats.foreign_buffers = foreign_buffers_.load();
   return stats;
 }

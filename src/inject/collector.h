@@ -34,6 +34,7 @@
 #include "inject/buffer_queue.h"
 #include "inject/config.h"
 #include "inject/gpu_metric_batch.h"
+#include "inject/late_records.h"
 #include "inject/profiled_kernel.h"
 #include "inject/record_router.h"
 #include "model/record_sink.h"
@@ -47,13 +48,16 @@ class BufferTranslator {
  public:
   virtual ~BufferTranslator() = default;
   virtual void Translate(std::uint8_t* buffer, std::size_t valid_bytes, RecordRouter& router) = 0;
-  // How many records the buffer holds, without translating them (for buffers that arrive
-  // after the report is closed). Must not use the translator's state: it may run on any
-  // thread, also while a writer that gave up is still translating.
-  virtual std::uint64_t CountRecords(std::uint8_t* buffer, std::size_t valid_bytes) = 0;
   // A buffer of API calls gpuscope captured itself (captured_api_calls.h).
   virtual void TranslateCapturedCalls(std::uint8_t* buffer, std::size_t valid_bytes,
                                       RecordRouter& router) = 0;
+  // What the records of a buffer that arrived after the report was closed are, counted into
+  // `late` (gpuscope's own calls left out). Must not use the translator's state: it may run on
+  // any thread, also while a writer that gave up is still translating.
+  virtual void TallyLateRecords(std::uint8_t* buffer, std::size_t valid_bytes,
+                                LateRecords& late) = 0;
+  virtual void TallyLateCapturedCalls(std::uint8_t* buffer, std::size_t valid_bytes,
+                                      LateRecords& late) = 0;
 };
 
 // The ProcessRecord with owned strings (the sink's views are only valid during a call).
@@ -89,7 +93,7 @@ struct CollectorStats {
   std::uint64_t commits = 0;
   std::uint64_t late_buffers = 0;  // completed after Finish(): given back unread
   std::uint64_t late_bytes = 0;
-  std::uint64_t late_records = 0;     // the records in the late buffers
+  std::uint64_t late_records = 0;     // the program's records in the late buffers
   std::uint64_t foreign_buffers = 0;  // completed buffers that were not ours: ignored
 };
 
@@ -146,6 +150,8 @@ class Collector {
   bool finished() const { return finished_.load(std::memory_order_acquire); }
 
   CollectorStats stats() const;
+  // What the late records were ("2 cuLibraryUnload, 1 kernel k(int)"); empty: none came.
+  std::string LateRecordsDescription() const { return late_.Describe(); }
   const model::CollectionCounters& counters() const { return router_.counters(); }  // after Finish
 
  private:
@@ -178,7 +184,7 @@ class Collector {
   std::atomic<std::uint64_t> commits_{0};
   std::atomic<std::uint64_t> late_buffers_{0};
   std::atomic<std::uint64_t> late_bytes_{0};
-  std::atomic<std::uint64_t> late_records_{0};
+  LateRecords late_;
   std::atomic<std::uint64_t> foreign_buffers_{0};
   std::atomic<bool> said_first_buffer_{false};
   std::atomic<bool> said_pool_exhausted_{false};

@@ -220,6 +220,7 @@ void ReadGpuMetricsConfig(const EnvironmentLookup& getenv, InjectionConfig& conf
     return;
   }
   config.gpu_metrics.set_name = set;
+  if (const char* record = getenv(kPmSamplingRecordVariable)) config.gpu_metrics.record_path = record;
   config.gpu_metrics.frequency_hz = kDefaultGpuMetricsFrequencyHz;
   const char* frequency = getenv(kGpuMetricsFrequencyVariable);
   if (frequency == nullptr || *frequency == '\0') return;

@@ -55,6 +55,9 @@ struct ProfileConfig {
 struct GpuMetricsConfig {
   std::string set_name;
   std::uint32_t frequency_hz = 0;
+  // GPUSCOPE_PM_SAMPLING_RECORD: where each device's sampling session is recorded for the
+  // GPU-free tests (cupti/pm_sampling_calls.h); empty: not recorded.
+  std::string record_path;
   bool enabled() const { return !set_name.empty(); }
 };
 

@@ -36,7 +36,9 @@ __attribute__((destructor)) void ReportRecordsAfterTheReportClosed() {
   Session* session = g_session.load(std::memory_order_acquire);
   if (session == nullptr || !session->ended()) return;
   const std::uint64_t late = session->collector().stats().late_records;
-  if (late != 0) LogError(LateRecordsMessage(late));
+  if (late != 0) {
+    LogError(LateRecordsMessage(late, session->collector().LateRecordsDescription()));
+  }
 }
 
 // In the child of fork(): only atomic stores.
@@ -47,9 +49,10 @@ void OnForkInChild() {
 
 }  // namespace
 
-std::string LateRecordsMessage(std::uint64_t count) {
+std::string LateRecordsMessage(std::uint64_t count, const std::string& what) {
   return std::to_string(count) + (count == 1 ? " record" : " records") +
-         " arrived after the report was closed and " + (count == 1 ? "is" : "are") + " not in it";
+         " arrived after the report was closed and " + (count == 1 ? "is" : "are") +
+         " not in it" + (what.empty() ? "" : ": " + what);
 }
 
 Status InstallProcessHooks(Session* session) {

@@ -15,8 +15,8 @@ namespace gpuscope::inject {
 
 Status InstallProcessHooks(Session* session);
 
-// "N records arrived after the report was closed and are not in it" (printed after "==PID==
-// gpuscope: " at the very end of the process when N > 0).
-std::string LateRecordsMessage(std::uint64_t count);
+// "N records arrived after the report was closed and are not in it: <what they were>"
+// (printed after "==PID== gpuscope: " at the very end of the process when N > 0).
+std::string LateRecordsMessage(std::uint64_t count, const std::string& what);
 
 }  // namespace gpuscope::inject

@@ -205,10 +205,14 @@ void Session::FinalFlush(ClockSampling sampling) {
   // GPU metric sampling stops (its last samples decoded) before the final flush; not on a fatal
   // signal's path (kHostOnly): other threads may be stopped inside the driver.
   if (sampling == ClockSampling::kWithGpus) backend_->StopGpuMetrics();
+  // The last clock pair before the flush: a GPU pair launches gpuscope's clock kernel, whose
+  // records (the launch, the kernel) this flush then delivers and the router leaves out. Taken
+  // after it, they came after the report was closed and were counted as the program's loss.
+  SampleClocks(sampling);
   Status flushed = backend_->Flush(/*forced=*/true);
   if (!flushed.ok()) LogError(flushed.message());
   collector_->AddDroppedRecords(backend_->TakeDroppedRecords(/*at_exit=*/true));
-  SampleClocks(sampling);
+  if (sampling == ClockSampling::kWithGpus) backend_->ReleaseGpuMetrics();
 }
 
 void Session::UrgentFlush() {

@@ -71,6 +71,11 @@ class TracingBackend {
   // The end of the run: GPU metric sampling decodes its last samples, stops and hands them to
   // the collector (before the collector finishes). Never throws; not on a fatal signal's path.
   virtual void StopGpuMetrics() {}
+  // After the final flush: GPU metric sampling lets go of the devices (disabled, as it must be
+  // before their contexts go: the CUDA runtime destroys them after our exit handler, when the
+  // callbacks no longer come, and an object left enabled on a destroyed context crashed the
+  // program in CUPTI's teardown). Never throws; not on a fatal signal's path.
+  virtual void ReleaseGpuMetrics() {}
   // The report is closed: callbacks that still come (the CUDA runtime tears contexts down
   // after our exit handler) must do nothing.
   virtual void StopCallbacks() = 0;

@@ -1,6 +1,7 @@
-// The injection library's entry point. The CUDA driver dlopens libgpuscope_inject.so
-// (CUDA_INJECTION64_PATH) inside cuInit and calls InitializeInjection, the only symbol the
-// library exports (exports.map).
+// The injection library's entry points, the only symbols it exports (exports.map). The CUDA
+// driver dlopens libgpuscope_inject.so (CUDA_INJECTION64_PATH) inside cuInit and calls
+// InitializeInjection; NVTX dlopens it (NVTX_INJECTION64_PATH) at its first call and calls
+// InitializeInjectionNvtx2, which goes on to the CUPTI gpuscope uses (cupti/nvtx_injection.h).
 #include <atomic>
 #include <cstdlib>
 #include <exception>
@@ -8,6 +9,7 @@
 #include <string>
 
 #include "cupti/cupti_backend.h"
+#include "cupti/nvtx_injection.h"
 #include "inject/config.h"
 #include "inject/log.h"
 #include "inject/process_hooks.h"
@@ -73,4 +75,20 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
   }
   // 1 whatever happened: the program must run, traced or not.
   return 1;
+}
+
+// NVTX's entry point (nvtxInitDecls.h: int (*)(NvtxGetExportTableFunc_t)); non-zero: NVTX calls
+// the tool from now on. May come before InitializeInjection (NVTX calls before the first CUDA
+// call): the forwarding needs nothing of the session.
+extern "C" __attribute__((visibility("default"))) int InitializeInjectionNvtx2(
+    const void* get_export_table) {
+  try {
+    // Its debug line too when NVTX comes first (InitializeInjection sets the same again).
+    using namespace gpuscope::inject;
+    if (ReadInjectionConfig([](const char* name) { return std::getenv(name); }).debug) {
+      SetDebugLogging(true);
+    }
+  } catch (...) {
+  }
+  return gpuscope::cupti::ForwardNvtxInjection(get_export_table);
 }

@@ -6,6 +6,7 @@
 #include <sqlite3.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstdio>
@@ -135,6 +136,7 @@ Status ReportWriter::Open(bool overwrite, ReportPermissions permissions) {
   GPUSCOPE_RETURN_IF_ERROR(Exec(db_, "COMMIT", context));
   GPUSCOPE_RETURN_IF_ERROR(PrepareStatements());
 
+  BoundTheNextTransaction();
   GPUSCOPE_RETURN_IF_ERROR(Commit(/*begin_next=*/true));
   SetMeta("gpuscope_version", GPUSCOPE_VERSION_STRING);
   return status_;
@@ -492,6 +494,7 @@ Status ReportWriter::Commit(bool begin_next) {
     if (!Step(stmts_->commit.get(), "cannot commit")) return status_;
     in_transaction_ = false;
     records_in_transaction_.fill(0);
+    event_rows_in_transaction_ = 0;
   }
   if (begin_next) {
     if (!Step(stmts_->begin.get(), "cannot begin a transaction")) return status_;
@@ -506,7 +509,14 @@ void ReportWriter::Flush() {
   if (!Commit(/*begin_next=*/false).ok()) return;
   last_committed_ = flush_time_;
   KeepReserveAheadOfLog();
+  BoundTheNextTransaction();
   if (status_.ok()) (void)Commit(/*begin_next=*/true);
+}
+
+void ReportWriter::BoundTheNextTransaction() {
+  const std::uint64_t free_bytes = reserve_.FreeBytes();
+  transaction_row_budget_ = std::clamp(free_bytes / (4 * kRowBytesBound), kMinTransactionRows,
+                                       kMaxTransactionRows);
 }
 
 Status ReportWriter::Close() {

@@ -14,7 +14,11 @@
 // stops while the report can still be completed.
 //
 // Durability: everything goes into one open transaction that Flush() commits (WAL mode,
-// synchronous=OFF: a commit survives kill -9 of the process, not a power cut). A report
+// synchronous=OFF: a commit survives kill -9 of the process, not a power cut). A transaction
+// is also bounded by the free space: at a quarter of what the disk still holds (counted in
+// rows of at most kRowBytesBound) the writer flushes by itself, so that a disk that fills
+// within one flush interval (a launch-bound program writes ~1 M rows in 0.5 s) loses only the
+// last small transaction, not everything since the start. A report
 // whose process died keeps everything up to the last Flush; FinalizeReport() (run by the
 // launcher) folds the WAL back into the file.
 //
@@ -125,6 +129,12 @@ class ReportWriter final : public model::RecordSink {
   void set_clock(Clock clock) { clock_ = std::move(clock); }
 
  private:
+  // A row's bytes in the log at most (a kernel row and its index entries, with page overhead):
+  // only for bounding transactions by the free space.
+  static constexpr std::uint64_t kRowBytesBound = 256;
+  static constexpr std::uint64_t kMinTransactionRows = 256;
+  static constexpr std::uint64_t kMaxTransactionRows = 1 << 20;
+
   explicit ReportWriter(std::string path);
 
   Status Open(bool overwrite, ReportPermissions permissions);
@@ -147,6 +157,8 @@ class ReportWriter final : public model::RecordSink {
   void RecordLoss(bool closing);
   // After a commit: the reserve must cover the write-ahead log, else the writer stops.
   void KeepReserveAheadOfLog();
+  // After a commit: how many rows the next transaction may hold (see Durability above).
+  void BoundTheNextTransaction();
   // Runs a single-row statement; false (and the writer stops) on error.
   bool Step(sqlite3_stmt* stmt, const char* what);
   // Step for the statement that stores a whole record (process, device, ...).
@@ -181,6 +193,8 @@ class ReportWriter final : public model::RecordSink {
   bool in_transaction_ = false;
   // Records in the open transaction, by kind: lost if it fails.
   std::array<std::uint64_t, kNumLossKinds> records_in_transaction_{};
+  std::uint64_t event_rows_in_transaction_ = 0;
+  std::uint64_t transaction_row_budget_ = kMaxTransactionRows;
   std::uint64_t records_not_written_ = 0;
   std::array<std::uint64_t, kNumLossKinds> lost_by_kind_{};
   bool loss_stored_ = true;              // the last RecordLoss reached the file

@@ -29,7 +29,11 @@ void ReportWriter::InsertEvent(const typename Table::Record& record, bool flag) 
   // After EncodeRow: the record's first time may just have become the time base.
   const model::Timestamp start = StartOf<Table>(record);
   order_[table].Add(start != 0, static_cast<std::int64_t>(start - time_base_));
-  if (batch.full() && batch.Write() != SQLITE_OK) Fail("cannot insert rows");
+  if (batch.full() && batch.Write() != SQLITE_OK) {
+    Fail("cannot insert rows");
+    return;
+  }
+  if (++event_rows_in_transaction_ >= transaction_row_budget_) Flush();
 }
 
 void ReportWriter::OnKernel(const model::KernelRecord& r) { InsertEvent<Kernels>(r); }

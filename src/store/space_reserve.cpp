@@ -1,9 +1,11 @@
 #include "store/space_reserve.h"
 
 #include <fcntl.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <limits>
 
 namespace gpuscope::store {
 
@@ -27,6 +29,12 @@ int SpaceReserve::HoldAtLeast(std::uint64_t bytes) {
   if (error != 0) return error;
   held_ = bytes;
   return 0;
+}
+
+std::uint64_t SpaceReserve::FreeBytes() const {
+  struct statvfs fs {};
+  if (fd_ < 0 || fstatvfs(fd_, &fs) != 0) return std::numeric_limits<std::uint64_t>::max();
+  return static_cast<std::uint64_t>(fs.f_bavail) * fs.f_frsize;
 }
 
 void SpaceReserve::Release() {

@@ -32,6 +32,9 @@ class SpaceReserve {
   // success (or when there is no reserve), else the errno (ENOSPC: the disk has no room).
   int HoldAtLeast(std::uint64_t bytes);
   std::uint64_t held() const { return held_; }
+  // The free space of the filesystem the reserve is on (fstatvfs; what an unprivileged
+  // writer may use); UINT64_MAX when there is no reserve or the filesystem does not say.
+  std::uint64_t FreeBytes() const;
 
   // Gives the space back to the filesystem.
   void Release();

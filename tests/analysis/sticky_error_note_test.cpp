@@ -53,8 +53,8 @@ TEST(StickyErrorNote, DriverNamesAndNoTimeWithoutATracingStart) {
 
 TEST(StickyErrorNote, ComesFirstAmongARecordedReportsWarnings) {
   store::testing::ScratchDir dir;
-  const std::string path = dir.File("h200_add.sqlite");
-  std::filesystem::copy_file(std::string(GPUSCOPE_TEST_DATA_DIR) + "/reports/h200_add.sqlite",
+  const std::string path = dir.File("h100_add.sqlite");
+  std::filesystem::copy_file(std::string(GPUSCOPE_TEST_DATA_DIR) + "/reports/h100_add.sqlite",
                              path);
   auto before = store::ReportReader::Open(path);
   ASSERT_TRUE(before.ok()) << before.status().message();

@@ -67,6 +67,47 @@ TEST(CallSites, NativeStacksSkipCudaCuptiAndGpuscope) {
   EXPECT_EQ(CallSiteLabel({}), "[no call stack]");
 }
 
+// CUDA 13's launch path in a program built with -g -O0 (examples/backtrace_sites on the H100):
+// the header's inline helper, nvcc's stub and the host function nvcc generates for the kernel
+// come between the runtime and the user's launch line.
+TEST(CallSites, CudasLaunchHelperAndNvccsKernelFunctionAreNotTheCallSite) {
+  const std::vector<StoredFrame> stack = {
+      Native("__cudaLaunchKernel(void const*, dim3, dim3, void**, unsigned long, CUstream_st*)",
+             "", 0, "/src/build/backtrace_sites"),
+      Native("__cudaLaunchKernel_helper(void const*, dim3, dim3, void**, unsigned long, "
+             "CUstream_st*)",
+             "/usr/local/cuda/targets/x86_64-linux/include/crt/device_functions.h", 2963,
+             "/src/build/backtrace_sites"),
+      Native("__device_stub__Z5scalePfif(float*, int, float)",
+             "/tmp/tmpxft_0000a1b2_00000000-6_backtrace_sites.cudafe1.stub.c", 14,
+             "/src/build/backtrace_sites"),
+      // nvcc's host function for the kernel: its #line is the kernel's definition.
+      Native("scale(float*, int, float)", "/src/examples/backtrace_sites.cu", 9,
+             "/src/build/backtrace_sites"),
+      Native("LaunchScale(float*, int)", "/src/examples/backtrace_sites.cu", 20,
+             "/src/build/backtrace_sites"),
+      Native("main", "/src/examples/backtrace_sites.cu", 34, "/src/build/backtrace_sites")};
+  EXPECT_EQ(CallSiteLabel(stack), "LaunchScale(float*, int) (backtrace_sites.cu:20)");
+}
+
+// Autograd's backward thread runs no Python: PyTorch's own frames are all there is, and the
+// innermost of them is the call site. With a user's Python frame, that frame wins over them.
+TEST(CallSites, FrameworkFramesAreTheCallSiteOnlyWithoutTheUsersCode) {
+  const StoredFrame dispatcher = Native("at::native::relu(at::Tensor const&)", "", 0,
+                                        "/venv/lib/python3.12/site-packages/torch/lib/libtorch_cuda.so");
+  const StoredFrame autograd = Native("torch::autograd::Engine::thread_main", "", 0,
+                                      "/venv/lib/python3.12/site-packages/torch/lib/libtorch_cpu.so");
+  const std::vector<StoredFrame> backward = {
+      Native("", "", 0, "/usr/lib/x86_64-linux-gnu/libcuda.so.1"), dispatcher, autograd};
+  EXPECT_EQ(CallSiteFrame(backward), 1u);
+  const std::vector<StoredFrame> forward = {
+      Native("", "", 0, "/usr/lib/x86_64-linux-gnu/libcuda.so.1"), dispatcher,
+      Native("_PyEval_EvalFrameDefault", "", 0, "/usr/bin/python3.12"),
+      Python("/venv/lib/python3.12/site-packages/torch/nn/functional.py", "relu", 1704),
+      Python("/home/me/model.py", "Net.forward", 30)};
+  EXPECT_EQ(CallSiteLabel(forward), "model.py:30 Net.forward");
+}
+
 // Two call sites launching one kernel, one launch without a stack.
 std::string BuildReport(const store::testing::ScratchDir& dir, const std::string& name,
                         std::uint64_t scale) {

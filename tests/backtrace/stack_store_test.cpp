@@ -139,7 +139,7 @@ TEST(StackStore, AReportWithoutStacksHasNone) {
 // no stack (the reader selects NULL for the column it lacks), and it has no stacks.
 TEST(StackStore, ReportsOlderThanStacksReadWithoutThem) {
   std::unique_ptr<store::ReportReader> reader =
-      Open(std::string(GPUSCOPE_TEST_DATA_DIR) + "/reports/h200_add.sqlite");
+      Open(std::string(GPUSCOPE_TEST_DATA_DIR) + "/reports/h100_add.sqlite");
   ASSERT_NE(reader, nullptr);
   int calls = 0;
   ASSERT_TRUE(reader

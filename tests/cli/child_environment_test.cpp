@@ -34,7 +34,8 @@ std::map<std::string, std::string> AsMap(const std::vector<std::string>& environ
 TEST(ChildEnvironment, SetsEveryContractVariable) {
   auto env = AsMap(BuildChildEnvironment({"HOME=/root", "PATH=/usr/bin"}, Settings()));
   EXPECT_EQ(env["CUDA_INJECTION64_PATH"], "/opt/gpuscope/lib/libgpuscope_inject.so");
-  EXPECT_EQ(env["NVTX_INJECTION64_PATH"], "/usr/local/cuda/lib64/libcupti.so.13");
+  EXPECT_EQ(env["NVTX_INJECTION64_PATH"], "/opt/gpuscope/lib/libgpuscope_inject.so")
+      << "NVTX reaches CUPTI through gpuscope's library, so that one CUPTI serves both";
   EXPECT_EQ(env["LD_LIBRARY_PATH"], "/usr/local/cuda/lib64");
   EXPECT_EQ(env["GPUSCOPE_REPORT"], "/work/run_%p.sqlite");
   EXPECT_EQ(env["GPUSCOPE_FOLLOW_CHILDREN"], "1");
@@ -90,7 +91,7 @@ TEST(ChildEnvironment, ReplacesStaleContractVariablesAndKeepsTuning) {
       Settings()));
   EXPECT_EQ(env["CUDA_INJECTION64_PATH"], "/opt/gpuscope/lib/libgpuscope_inject.so");
   EXPECT_EQ(env["GPUSCOPE_REPORT"], "/work/run_%p.sqlite");
-  EXPECT_EQ(env["NVTX_INJECTION64_PATH"], "/usr/local/cuda/lib64/libcupti.so.13");
+  EXPECT_EQ(env["NVTX_INJECTION64_PATH"], "/opt/gpuscope/lib/libgpuscope_inject.so");
   EXPECT_EQ(env.count("GPUSCOPE_ROOT_PID"), 0u);
   EXPECT_EQ(env["GPUSCOPE_FLUSH_MS"], "100");
   EXPECT_EQ(env["WEIRD"], "=x=y");

@@ -24,24 +24,24 @@ void ExpectUsageError(const Finished& result, const std::string& contains) {
 }
 
 TEST(CommandGrammar, ATypoOfACommandSuggestsIt) {
-  ExpectUsageError(RunGpuscope({"stast", RecordedReport("h200_add.sqlite")}), "did you mean stats?");
+  ExpectUsageError(RunGpuscope({"stast", RecordedReport("h100_add.sqlite")}), "did you mean stats?");
   ExpectUsageError(RunGpuscope({"profil"}), "did you mean profile?");
 }
 
 // /usr/bin/stat exists: it must not run under tracing because its name is close to stats.
 TEST(CommandGrammar, ANearMissIsNotAProgramToTrace) {
-  Finished result = RunGpuscope({"stat", RecordedReport("h200_add.sqlite")});
+  Finished result = RunGpuscope({"stat", RecordedReport("h100_add.sqlite")});
   ExpectUsageError(result, "did you mean stats?");
   EXPECT_NE(result.err.find("gpuscope run -- stat"), std::string::npos) << result.err;
 }
 
 TEST(CommandGrammar, AReportIsNotAProgramToTrace) {
-  std::string report = RecordedReport("h200_add.sqlite");
+  std::string report = RecordedReport("h100_add.sqlite");
   ExpectUsageError(RunGpuscope({report}), "did you mean 'gpuscope stats " + report + "'?");
 }
 
 TEST(CommandGrammar, ViewRefusesAnExitAfterOfZero) {
-  ExpectUsageError(RunGpuscope({"view", "--exit-after-seconds", "0", RecordedReport("h200_add.sqlite")}),
+  ExpectUsageError(RunGpuscope({"view", "--exit-after-seconds", "0", RecordedReport("h100_add.sqlite")}),
                    "needs at least 1 second");
 }
 

@@ -26,7 +26,7 @@ using testing::TempDir;
 std::string MutatedRecording(const TempDir& dir, const std::string& sql) {
   std::string path = dir.File("r.sqlite");
   std::filesystem::copy_file(
-      std::string(GPUSCOPE_TEST_DATA_DIR) + "/reports/h200_nvtx_ranges.sqlite", path);
+      std::string(GPUSCOPE_TEST_DATA_DIR) + "/reports/h100_nvtx_ranges.sqlite", path);
   exporter::testing::ExecSql(path, sql);
   return path;
 }

@@ -44,8 +44,8 @@ class DiffBinary : public ::testing::Test {
 };
 
 TEST_F(DiffBinary, AChangedBlockSizeIsTheSameKernelWithItsConfigChange) {
-  const std::string before = RecordedReport("h200_add.sqlite");
-  const std::string after = Changed("h200_add.sqlite", "UPDATE kernels SET block_x = 64");
+  const std::string before = RecordedReport("h100_add.sqlite");
+  const std::string after = Changed("h100_add.sqlite", "UPDATE kernels SET block_x = 64");
   Finished ran = RunGpuscope({"diff", before, after});
   ASSERT_EQ(ran.exit_code, 0) << ran.err;
   EXPECT_EQ(ran.out.find("No kernel is in both reports"), std::string::npos) << ran.out;
@@ -60,10 +60,10 @@ TEST_F(DiffBinary, AChangedBlockSizeIsTheSameKernelWithItsConfigChange) {
 }
 
 TEST_F(DiffBinary, FailOnRegressionExitsThreeForSlowerKernelsAndRanges) {
-  const std::string before = RecordedReport("h200_nvtx_ranges.sqlite");
+  const std::string before = RecordedReport("h100_nvtx_ranges.sqlite");
   // Every kernel three times as long: the kernel and the ranges that launched it are slower.
   const std::string after =
-      Changed("h200_nvtx_ranges.sqlite", "UPDATE kernels SET \"end\" = start + 3 * (\"end\" - start)");
+      Changed("h100_nvtx_ranges.sqlite", "UPDATE kernels SET \"end\" = start + 3 * (\"end\" - start)");
   Finished gated = RunGpuscope({"diff", "--fail-on", "regression", "--format", "json", before, after});
   EXPECT_EQ(gated.exit_code, 3) << gated.err;
   EXPECT_EQ(gated.err, "");
@@ -94,10 +94,10 @@ TEST_F(DiffBinary, FailOnRegressionExitsThreeForSlowerKernelsAndRanges) {
 }
 
 TEST_F(DiffBinary, FailOnRegressionPassesWhenNothingGotSlower) {
-  const std::string before = RecordedReport("h200_nvtx_ranges.sqlite");
+  const std::string before = RecordedReport("h100_nvtx_ranges.sqlite");
   // Faster kernels are no regression.
   const std::string after =
-      Changed("h200_nvtx_ranges.sqlite", "UPDATE kernels SET \"end\" = start + (\"end\" - start) / 2");
+      Changed("h100_nvtx_ranges.sqlite", "UPDATE kernels SET \"end\" = start + (\"end\" - start) / 2");
   for (const std::string& other : {before, after}) {
     Finished ran = RunGpuscope({"diff", "--fail-on", "regression", "--format", "json", before, other});
     EXPECT_EQ(ran.exit_code, 0) << ran.err << ran.out;
@@ -106,7 +106,7 @@ TEST_F(DiffBinary, FailOnRegressionPassesWhenNothingGotSlower) {
 }
 
 TEST_F(DiffBinary, CsvIsSpelledBothWays) {
-  const std::string report = RecordedReport("h200_nvtx_ranges.sqlite");
+  const std::string report = RecordedReport("h100_nvtx_ranges.sqlite");
   Finished csv = RunGpuscope({"diff", "--csv", report, report});
   Finished format = RunGpuscope({"diff", "--format", "csv", report, report});
   ASSERT_EQ(csv.exit_code, 0) << csv.err;
@@ -116,7 +116,7 @@ TEST_F(DiffBinary, CsvIsSpelledBothWays) {
 }
 
 TEST_F(DiffBinary, BadValuesAreUsageErrors) {
-  const std::string report = RecordedReport("h200_add.sqlite");
+  const std::string report = RecordedReport("h100_add.sqlite");
   struct Case {
     std::vector<std::string> args;
     std::string error;

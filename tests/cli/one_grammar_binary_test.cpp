@@ -48,8 +48,8 @@ TEST(OneGrammar, EveryCommandSaysUsageErrorsWithOnePrefix) {
 }
 
 TEST(OneGrammar, EveryCommandThatPrintsTablesTakesFormatAndCsv) {
-  const std::string trace = RecordedReport("h200_nvtx_ranges.sqlite");
-  const std::string profiled = RecordedReport("h200_metrics_full.sqlite");
+  const std::string trace = RecordedReport("h100_nvtx_ranges.sqlite");
+  const std::string profiled = RecordedReport("h100_metrics_full.sqlite");
   const std::vector<std::vector<std::string>> commands = {
       {"stats", "-r", "cuda_gpu_kern_sum", trace},
       {"rules", "--list"},
@@ -75,7 +75,7 @@ TEST(OneGrammar, EveryCommandThatPrintsTablesTakesFormatAndCsv) {
 TEST(OneGrammar, AFormatACommandLacksIsRefusedNamingTheOnesItHas) {
   for (const std::vector<std::string>& command :
        std::vector<std::vector<std::string>>{{"rules"},
-                                             {"roofline", RecordedReport("h200_metrics_full.sqlite")},
+                                             {"roofline", RecordedReport("h100_metrics_full.sqlite")},
                                              {"occupancy", "--cc", "9.0", "--threads", "256",
                                               "--regs", "40"}}) {
     Finished ran = RunGpuscope(Cat(command, {"--format", "json"}));
@@ -90,7 +90,7 @@ TEST(OneGrammar, AFormatACommandLacksIsRefusedNamingTheOnesItHas) {
 
 TEST(OneGrammar, ExportTakesDashFAsForceAndStillReadsTheOldDashFFormat) {
   TempDir dir;
-  const std::string report = RecordedReport("h200_add.sqlite");
+  const std::string report = RecordedReport("h100_add.sqlite");
   const std::string json = dir.Write("trace.json", "kept unless forced\n");
   Finished refused = RunGpuscope({"export", "-o", json, report});
   EXPECT_EQ(refused.exit_code, 1);
@@ -112,7 +112,7 @@ TEST(OneGrammar, ExportTakesDashFAsForceAndStillReadsTheOldDashFFormat) {
 TEST(OneGrammar, DashONamesTheChartOfRooflineAndOccupancy) {
   TempDir dir;
   const std::string roof = dir.File("roof.svg");
-  Finished roofline = RunGpuscope({"roofline", "-o", roof, RecordedReport("h200_metrics_full.sqlite")});
+  Finished roofline = RunGpuscope({"roofline", "-o", roof, RecordedReport("h100_metrics_full.sqlite")});
   EXPECT_EQ(roofline.exit_code, 0) << roofline.err;
   EXPECT_NE(ReadFile(roof).find("<svg"), std::string::npos);
   const std::string graphs = dir.File("occupancy.svg");

@@ -47,7 +47,7 @@ std::string Copy(const std::string& from, const std::string& to) {
 // roofline needs profiled kernels; the others take the sample trace.
 std::string InputFor(const Writer& writer, const TempDir& dir) {
   if (writer.name == "roofline") {
-    return Copy(std::string(GPUSCOPE_TEST_DATA_DIR) + "/reports/h200_metrics_full.sqlite",
+    return Copy(std::string(GPUSCOPE_TEST_DATA_DIR) + "/reports/h100_metrics_full.sqlite",
                 dir.File("profiled.sqlite"));
   }
   std::string path = dir.File("input.sqlite");

@@ -219,10 +219,10 @@ TEST(StatsBinary, PrintsTheRankTablesOfSeveralRanks) {
 
 // Reports of schema version 2 (no ranks, no clock samples) still give the tables.
 TEST(StatsBinary, RankTablesOfOldReportsWithoutRanks) {
-  const std::string data = std::string(GPUSCOPE_TEST_DATA_DIR) + "/reports/";
+  const std::string data = std::string(GPUSCOPE_TEST_DATA_DIR) + "/reports/legacy/";
   testing::Finished result =
-      RunGpuscope({"stats", "-r", "rank_align,rank_kern_sum", "--csv", data + "h200_add.sqlite",
-                   data + "h200_nvtx_ranges.sqlite"});
+      RunGpuscope({"stats", "-r", "rank_align,rank_kern_sum", "--csv",
+                   data + "h200_add_2026-11-21.sqlite", data + "h200_nvtx_ranges_2026-11-21.sqlite"});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_NE(result.out.find("# rank_align\nRank,Host,PID,Offset (ns),Error (ns),Method,"
                             "GPU - host (ns),GPU spread (ns)\n,"),

@@ -25,7 +25,7 @@ class StatsProfileFilters : public ::testing::Test {
   void SetUp() override {
     report_ = dir_.path() + "/metrics.sqlite";
     std::filesystem::copy_file(
-        std::string(GPUSCOPE_TEST_DATA_DIR) + "/reports/h200_metrics_full.sqlite", report_);
+        std::string(GPUSCOPE_TEST_DATA_DIR) + "/reports/h100_metrics_full.sqlite", report_);
   }
 
   // The profile indexes (ncu's ID) of the launches of `stats --page details --csv <args>`.

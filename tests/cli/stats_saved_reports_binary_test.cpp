@@ -61,7 +61,7 @@ std::string Field(const JsonValue& row, const std::string& column) {
 }
 
 TEST(StatsSavedReports, PrintsNvprofsGpuAndApiTracesFromASavedReport) {
-  const std::string report = RecordedReport("h200_add.sqlite");
+  const std::string report = RecordedReport("h100_add.sqlite");
   Finished gpu = RunGpuscope({"stats", "--print-gpu-trace", report});
   ASSERT_EQ(gpu.exit_code, 0) << gpu.err;
   // The kernel's row carries its correlation id, as run --print-gpu-trace writes it.
@@ -82,7 +82,7 @@ TEST(StatsSavedReports, PrintsNvprofsGpuAndApiTracesFromASavedReport) {
 }
 
 TEST(StatsSavedReports, NsysTraceTablesHaveARowPerOperationWithItsTimes) {
-  const std::string report = RecordedReport("h200_add.sqlite");
+  const std::string report = RecordedReport("h100_add.sqlite");
   Finished result =
       RunGpuscope({"stats", "-r", "cuda_gpu_trace,cuda_api_trace", "--format", "json", report});
   ASSERT_EQ(result.exit_code, 0) << result.err;
@@ -115,7 +115,7 @@ TEST(StatsSavedReports, NsysTraceTablesHaveARowPerOperationWithItsTimes) {
 // The kernels each NVTX range launched (its launch API call started inside the range, on its
 // thread), computed here in SQL.
 TEST(StatsSavedReports, NvtxKernelSumCountsTheKernelsLaunchedInsideEachRange) {
-  const std::string report = RecordedReport("h200_nvtx_ranges.sqlite");
+  const std::string report = RecordedReport("h100_nvtx_ranges.sqlite");
   Finished result = RunGpuscope({"stats", "-r", "nvtx_kern_sum", "--format", "json", report});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   JsonValue document = ParsedJson(result.out);
@@ -145,7 +145,7 @@ TEST(StatsSavedReports, NvtxKernelSumCountsTheKernelsLaunchedInsideEachRange) {
 
 // A range's projection runs from its first GPU operation's start to its last one's end.
 TEST(StatsSavedReports, NvtxGpuProjectionSpansTheRangesGpuWork) {
-  const std::string report = RecordedReport("h200_nvtx_ranges.sqlite");
+  const std::string report = RecordedReport("h100_nvtx_ranges.sqlite");
   Finished result = RunGpuscope({"stats", "-r", "nvtx_gpu_proj_sum", "--format", "json", report});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   JsonValue document = ParsedJson(result.out);
@@ -181,7 +181,7 @@ TEST(StatsSavedReports, NvtxGpuProjectionSpansTheRangesGpuWork) {
 }
 
 TEST(StatsSavedReports, KernelGridBlockSumGroupsByLaunchConfiguration) {
-  const std::string report = RecordedReport("h200_metrics_full.sqlite");
+  const std::string report = RecordedReport("h100_metrics_full.sqlite");
   Finished result =
       RunGpuscope({"stats", "-r", "cuda_gpu_kern_gb_sum", "--format", "json", report});
   ASSERT_EQ(result.exit_code, 0) << result.err;
@@ -209,7 +209,7 @@ TEST(StatsSavedReports, KernelGridBlockSumGroupsByLaunchConfiguration) {
 
 TEST(StatsSavedReports, OneReportNamedTwiceIsReadOnce) {
   testing::TempDir dir;
-  const std::string report = RecordedReport("h200_add.sqlite");
+  const std::string report = RecordedReport("h100_add.sqlite");
   std::filesystem::create_symlink(report, dir.File("link.sqlite"));
   Finished once = RunGpuscope({"stats", "-r", "cuda_gpu_kern_sum", "--csv", report});
   ASSERT_EQ(once.exit_code, 0) << once.err;
@@ -228,7 +228,7 @@ TEST(StatsSavedReports, OneReportNamedTwiceIsReadOnce) {
 }
 
 TEST(StatsSavedReports, JsonIsAlwaysAnObjectKeyedByTableAndCsvTablesAreNamed) {
-  const std::string report = RecordedReport("h200_add.sqlite");
+  const std::string report = RecordedReport("h100_add.sqlite");
   Finished one = RunGpuscope({"stats", "-r", "cuda_api_sum", "--format", "json", report});
   ASSERT_EQ(one.exit_code, 0) << one.err;
   JsonValue document = ParsedJson(one.out);
@@ -245,7 +245,7 @@ TEST(StatsSavedReports, JsonIsAlwaysAnObjectKeyedByTableAndCsvTablesAreNamed) {
 
 // Options that would be ignored are refused with the reason, as usage errors.
 TEST(StatsSavedReports, RefusesOptionsThatWouldBeIgnored) {
-  const std::string report = RecordedReport("h200_metrics_full.sqlite");
+  const std::string report = RecordedReport("h100_metrics_full.sqlite");
   struct Case {
     std::vector<std::string> args;
     std::string reason;

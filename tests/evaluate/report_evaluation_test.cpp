@@ -1,4 +1,4 @@
-// evaluate::EvaluateReport on the H200 recording of examples/metrics_kernels (14 measured
+// evaluate::EvaluateReport on the H100 recording of examples/metrics_kernels (14 measured
 // launches, values evaluated there): what it stores, when it writes at all, that it opens the
 // report for writing once and commits once, and that a failure part-way stores nothing.
 #include "evaluate/report_evaluation.h"
@@ -23,8 +23,8 @@ namespace {
 
 namespace test = store::test;
 
-const std::string kRecorded = std::string(GPUSCOPE_TEST_DATA_DIR) + "/reports/h200_metrics_full.sqlite";
-const std::string kTraceOnly = std::string(GPUSCOPE_TEST_DATA_DIR) + "/reports/h200_add.sqlite";
+const std::string kRecorded = std::string(GPUSCOPE_TEST_DATA_DIR) + "/reports/h100_metrics_full.sqlite";
+const std::string kTraceOnly = std::string(GPUSCOPE_TEST_DATA_DIR) + "/reports/h100_add.sqlite";
 constexpr std::int64_t kMeasuredKernels = 14;
 
 // SQLite calls this for every connection the process opens: it counts those that may write
@@ -74,8 +74,8 @@ class ReportEvaluationTest : public ::testing::Test {
 };
 
 // The golden test golden_profile_offline_evaluation checks the printed pages; this checks
-// the stored rows: each value the H200 stored evaluates here to the same value and unit.
-TEST_F(ReportEvaluationTest, CounterDataNeverEvaluatedGetsTheH200sValuesAndFindings) {
+// the stored rows: each value the H100 stored evaluates here to the same value and unit.
+TEST_F(ReportEvaluationTest, CounterDataNeverEvaluatedGetsTheRecordedValuesAndFindings) {
   const Rows recorded = MetricRows(kRecorded);
   ASSERT_FALSE(recorded.empty());
   // (The recording predates kernel_findings: the evaluation adds the table.)

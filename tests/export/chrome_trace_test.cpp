@@ -316,7 +316,7 @@ TEST(ChromeTraceRanksTest, PutsRanksOnTheAlignedAxisOneProcessEach) {
 // Reports without ranks keep their own clocks, order and names.
 TEST(ChromeTraceRanksTest, ReportsWithoutRanksAreNotMoved) {
   const std::string dir = std::string(GPUSCOPE_TEST_DATA_DIR) + "/reports/";
-  Exported exported = Export({dir + "h200_nvtx_ranges.sqlite", dir + "h200_add.sqlite"});
+  Exported exported = Export({dir + "h100_nvtx_ranges.sqlite", dir + "h100_add.sqlite"});
   EXPECT_EQ(exported.root.Find("otherData")->Find("clock_alignment"), nullptr);
   for (const JsonValue* event : exported.Find("M", "process_name")) {
     EXPECT_EQ(event->Find("args")->Find("name")->text.find("rank "), std::string::npos);

@@ -84,7 +84,7 @@ TEST_F(ExportBinaryTest, CsvHasTheProfiledKernelsMetricsAndFindings) {
   // A copy whose counter data is evaluated again, so that it holds findings too.
   std::string profiled = dir_.File("profiled.sqlite");
   std::filesystem::copy_file(std::string(GPUSCOPE_TEST_DATA_DIR) +
-                                 "/reports/h200_metrics_full.sqlite",
+                                 "/reports/h100_metrics_full.sqlite",
                              profiled);
   sqlite3* db = nullptr;
   ASSERT_EQ(sqlite3_open(profiled.c_str(), &db), SQLITE_OK);

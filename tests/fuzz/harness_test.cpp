@@ -22,7 +22,7 @@ namespace {
 
 using store::testing::ScratchDir;
 
-const std::string kSeedReport = GPUSCOPE_TEST_DATA_DIR "/reports/h200_add.sqlite";
+const std::string kSeedReport = GPUSCOPE_TEST_DATA_DIR "/reports/h100_add.sqlite";
 
 Ended Shell(const ScratchDir& dir, const std::string& script,
             std::chrono::milliseconds timeout = std::chrono::seconds(10)) {
@@ -143,7 +143,7 @@ TEST(FuzzMutants, AnSqlMutationChangesTheReportAsItSays) {
 TEST(FuzzMutants, ACounterImageMutationReachesTheEvaluation) {
   ScratchDir dir;
   std::string path = dir.File("profile.sqlite");
-  std::filesystem::copy_file(GPUSCOPE_TEST_DATA_DIR "/reports/h200_metrics_full.sqlite", path);
+  std::filesystem::copy_file(GPUSCOPE_TEST_DATA_DIR "/reports/h100_metrics_full.sqlite", path);
   auto query = [&](const std::string& sql) {
     return RunBounded({"/usr/bin/sqlite3", path, sql}, std::chrono::seconds(20), dir.path()).out;
   };

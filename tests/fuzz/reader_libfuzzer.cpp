@@ -4,7 +4,7 @@
 // crash, a sanitizer report or a hang is libFuzzer's to catch; output that breaks the readers'
 // promise (outcome.h: exit 0 with garbled JSON or HTML, an error without its one-line message,
 // an /api answer that is not JSON) aborts, so libFuzzer keeps the input. README says how to run
-// it; GPUSCOPE_FUZZ_SEED_REPORT picks the seed report (default tests/data/reports/h200_add.sqlite).
+// it; GPUSCOPE_FUZZ_SEED_REPORT picks the seed report (default tests/data/reports/h100_add.sqlite).
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -67,7 +67,7 @@ using namespace gpuscope::fuzz;
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   const char* seed = getenv("GPUSCOPE_FUZZ_SEED_REPORT");
-  seed_report = seed != nullptr ? seed : GPUSCOPE_TEST_DATA_DIR "/reports/h200_add.sqlite";
+  seed_report = seed != nullptr ? seed : GPUSCOPE_TEST_DATA_DIR "/reports/h100_add.sqlite";
   char dir[] = "/tmp/gpuscope-libfuzzer-XXXXXX";
   if (mkdtemp(dir) == nullptr) abort();
   scratch = dir;

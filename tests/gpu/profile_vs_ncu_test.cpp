@@ -151,7 +151,11 @@ TEST_P(GpuProfileVsNcu, KernelsAndMetricsWithinTheIssuesTolerances) {
   // Issue 12 holds gpuscope to ncu's defaults; the comparison with none on both sides is kept
   // and printed (gpuscope then uses CUPTI's kernel replay, whose cache state differs from ncu's).
   if (cache_control != std::string("all")) return;
-  EXPECT_GE(share, 0.98) << "see the table above (FAIL lines)";
+  // The 98% goal and the byte counts below belong to the kernel-profiling issue (issue 31,
+  // "Kernel profiling at Nsight Compute's numbers"): while it is open this test may fail here,
+  // and says so.
+  EXPECT_GE(share, 0.98) << "see the table above (FAIL lines); the 98% goal is the open "
+                            "kernel-profiling issue's (issue 31), not a regression of collection";
   int byte_counts = 0;
   for (const nc::MetricComparison& value : comparison.metrics) {
     if (!IsCacheByteCount(value.metric) || !value.reference || !value.candidate) continue;
@@ -163,7 +167,7 @@ TEST_P(GpuProfileVsNcu, KernelsAndMetricsWithinTheIssuesTolerances) {
     EXPECT_LE(std::abs(*value.candidate - reference), allowed)
         << value.kernel << " #" << value.ordinal << " " << value.metric << ": gpuscope "
         << *value.candidate << ", ncu " << reference << " (cache control " << cache_control
-        << ")";
+        << "; within 5% is the open kernel-profiling issue's goal (issue 31))";
   }
   EXPECT_GT(byte_counts, 0) << "no DRAM/L2 byte count was compared";
 }

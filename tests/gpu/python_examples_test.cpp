@@ -132,6 +132,29 @@ TEST(GpuPython, TorchAddLoopKeepsEveryLaunch) {
   EXPECT_NE(Lowercase(name).find("add"), std::string::npos) << name;
 }
 
+// PyTorch's NVTX ranges reach the report (issue 25: 0 rows of 17,066 kernels before). PyTorch
+// loads its own CUPTI at import; NVTX used to load the toolkit's as a second copy, untraced.
+TEST(GpuPython, TorchNvtxRangesAreRecorded) {
+  REQUIRE_IMPORTABLE(kImportTorch, "torch");
+  constexpr int kSteps = 20, kEmitNvtxSteps = 3;
+  ScratchDir dir;
+  TracedRun run;
+  Report report;
+  ASSERT_NO_FATAL_FAILURE(RunExpectingOneReport(
+      dir,
+      {PythonInterpreter(), PythonExample("torch_nvtx_ranges.py"), "--steps",
+       std::to_string(kSteps), "--emit-nvtx-steps", std::to_string(kEmitNvtxSteps)},
+      0, run, report));
+  EXPECT_TRUE(HasLineWithAll(run.result.out, {"torch_nvtx_ranges: ok"})) << run.result.out;
+  int steps = 0, aten_ops = 0;
+  for (const Nvtx& range : report.nvtx) {
+    steps += range.name == "step";
+    aten_ops += range.name.rfind("aten::", 0) == 0;
+  }
+  EXPECT_EQ(steps, kSteps) << report.nvtx.size() << " NVTX rows";
+  EXPECT_GE(aten_ops, kEmitNvtxSteps) << "emit_nvtx's op ranges";
+}
+
 // torch.profiler is started while gpuscope traces: gpuscope must keep every kernel, before,
 // during and after the profiler's session.
 TEST(GpuPython, TorchProfilerInsideGpuscopeTakesNoKernelAway) {

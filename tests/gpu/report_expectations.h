@@ -30,9 +30,13 @@ void ExpectNothingLost(const Report& report);
 void ExpectProcessAndDevices(const Report& report, const std::string& path,
                              std::string_view program_fragment);
 
+// No line of gpuscope's on the run's stderr says data was lost (late records, records not
+// written, dropped samples or records, an incomplete report).
+void ExpectNoLossLine(const TracedRun& run);
+
 // Runs `program` under gpuscope, expects `exit_code` and exactly one report, and loads it
 // with the checks every single-process example passes (nothing lost, process and devices
-// described). Use as ASSERT_NO_FATAL_FAILURE(RunExpectingOneReport(...)).
+// described; after a normal exit, no line about lost data). Use as ASSERT_NO_FATAL_FAILURE(RunExpectingOneReport(...)).
 void RunExpectingOneReport(const ScratchDir& dir, const std::vector<std::string>& program,
                            int exit_code, TracedRun& run, Report& report,
                            const std::vector<std::string>& gpuscope_options = {});

@@ -15,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <chrono>
 #include <thread>
 #include <vector>
 
@@ -208,6 +209,31 @@ TEST(ApiCallbackCapture, TheRuntimesPrologueBeforeALaunchIsNotTheProgramsCall) {
   EXPECT_EQ(CountByName(sink), (std::map<std::string, int>{{"cudaLaunchKernel", 3},
                                                             {"cuKernelGetName", 1},
                                                             {"cuLaunchKernel", 1}}));
+}
+
+// A kernel's first launch: the runtime loads its module (lazy loading) between its prologue and
+// the launch's own callback, hundreds of microseconds (one cuKernelGetName of 2,000 launches
+// stayed the program's on the H100). Before a launch the prologue may be that far; before any
+// other runtime call the gap stays short.
+TEST(ApiCallbackCapture, AFirstLaunchsPrologueIsTheRuntimesDespiteTheModuleLoadBetween) {
+  RecordingSink sink;
+  CollectorHarness harness(sink);
+  BeginOnNewThread([](Caller&) {});
+  OnNewThread([](Caller& caller) {
+    caller.Driver(CUPTI_DRIVER_TRACE_CBID_cuKernelGetName, 100);
+    std::this_thread::sleep_for(std::chrono::microseconds(500));  // the module's lazy load
+    caller.Runtime(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 101, [&] {
+      caller.Driver(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, 102);
+    });
+    caller.Driver(CUPTI_DRIVER_TRACE_CBID_cuKernelGetName, 200);  // the program's own
+    std::this_thread::sleep_for(std::chrono::microseconds(500));
+    caller.Runtime(CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020, 201, [] {});
+  });
+  cupti::DrainCapturedApiCalls(/*final=*/false);
+  harness.Commit();
+  EXPECT_EQ(CountByName(sink), (std::map<std::string, int>{{"cudaLaunchKernel", 1},
+                                                            {"cuKernelGetName", 1},
+                                                            {"cudaMemcpy", 1}}));
 }
 
 TEST(ApiCallbackCapture, KeepsTheDriverCallsOfADriverProgram) {

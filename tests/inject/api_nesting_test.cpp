@@ -88,6 +88,29 @@ TEST(ApiNestingTest, TheRuntimesPrologueCallsCountAsNested) {
   }
 }
 
+// Measured on the H100 (tests/data/reports/h100_add.sqlite, the program's only launch): the
+// chain's links are 1.1 and 11 us apart while the kernel's module loads, past the 10 us that
+// holds before other runtime calls; before a launch the chain still belongs to it.
+TEST(ApiNestingTest, AFirstLaunchsPrologueStaysTheRuntimesWhileItsModuleLoads) {
+  RecordingSink sink;
+  ApiNesting nesting(sink);
+  nesting.OnApiCall(Call(kDriver, "cuLibraryLoadData", 242'776'737, 242'846'575));
+  nesting.OnApiCall(Call(kDriver, "cuLibraryGetKernel", 242'847'668, 242'847'842));
+  nesting.OnApiCall(Call(kDriver, "cuKernelGetName", 242'858'901, 242'859'675));
+  nesting.OnApiCall(Call(kRuntime, "cudaLaunchKernel", 242'860'522, 242'966'623));
+  EXPECT_TRUE(NestedFlagOf(sink, "cuLibraryLoadData"));
+  EXPECT_TRUE(NestedFlagOf(sink, "cuLibraryGetKernel"));
+  EXPECT_TRUE(NestedFlagOf(sink, "cuKernelGetName"));
+  // Before any other runtime call the links must be close: 11 us apart they are the program's.
+  RecordingSink sink2;
+  ApiNesting nesting2(sink2);
+  nesting2.OnApiCall(Call(kDriver, "cuLibraryGetKernel", 1'000, 1'200));
+  nesting2.OnApiCall(Call(kDriver, "cuKernelGetName", 12'300, 12'500));
+  nesting2.OnApiCall(Call(kRuntime, "cudaMemcpy", 13'000, 20'000));
+  EXPECT_FALSE(NestedFlagOf(sink2, "cuLibraryGetKernel"));
+  EXPECT_TRUE(NestedFlagOf(sink2, "cuKernelGetName"));
+}
+
 TEST(ApiNestingTest, PrologueNamesFarFromTheRuntimeCallAreTheProgramsOwn) {
   RecordingSink sink;
   ApiNesting nesting(sink);

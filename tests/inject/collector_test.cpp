@@ -13,6 +13,8 @@
 #include <thread>
 
 #include "collector_fixture.h"
+#include "inject/late_records.h"
+#include "inject/own_replay_calls.h"
 #include "inject/record_router.h"
 #include "recording_sink.h"
 
@@ -572,8 +574,9 @@ class FailingTranslator : public BufferTranslator {
     router.OnKernel(kernel);
     throw std::runtime_error("out of memory");
   }
-  std::uint64_t CountRecords(std::uint8_t*, std::size_t) override { return 0; }
   void TranslateCapturedCalls(std::uint8_t*, std::size_t, RecordRouter&) override {}
+  void TallyLateRecords(std::uint8_t*, std::size_t, LateRecords&) override {}
+  void TallyLateCapturedCalls(std::uint8_t*, std::size_t, LateRecords&) override {}
 };
 
 TEST(CollectorTest, ATranslationFailureCountsTheRestOfTheBufferAsUnreadable) {
@@ -706,6 +709,48 @@ TEST(CollectorTest, BuffersCompletedAfterFinishAreGivenBackAndCounted) {
   EXPECT_EQ(stats.pool.free, stats.pool.allocated) << "the late buffer is reusable";
   EXPECT_EQ(sink.kernels.size(), 1u);
   EXPECT_EQ(sink.flushes, flushes);
+}
+
+// What CUDA's teardown and gpuscope's own clock kernel leave after the report closed: the
+// program's records are named in the count, gpuscope's own calls are not counted at all.
+TEST(CollectorTest, LateRecordsAreNamedAndGpuscopesOwnCallsAreNotCounted) {
+  RecordingSink sink;
+  CollectorHarness harness(sink);
+  harness.Finish();
+  NoteOwnReplayCall(90001);  // as the GPU clock's launch callback notes its call
+  harness.Deliver([](CuptiRecordWriter& w) {
+    CUpti_ActivityAPI& unload = w.Driver();
+    unload.cbid = CUPTI_DRIVER_TRACE_CBID_cuLibraryUnload;
+    unload.correlationId = 501;
+    CUpti_ActivityAPI& unload2 = w.Driver();
+    unload2.cbid = CUPTI_DRIVER_TRACE_CBID_cuLibraryUnload;
+    unload2.correlationId = 502;
+    CUpti_ActivityKernel10& kernel = w.Kernel();
+    kernel.name = "_Z5scalePfif";
+    kernel.correlationId = 503;
+    CUpti_ActivityAPI& own_launch = w.Driver();
+    own_launch.cbid = CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel;
+    own_launch.correlationId = 90001;
+    CUpti_ActivityKernel10& own_kernel = w.Kernel();
+    own_kernel.name = "gpuscope_clock_read";
+    own_kernel.correlationId = 90001;
+  });
+  EXPECT_EQ(harness.collector().stats().late_buffers, 1u);
+  EXPECT_EQ(harness.collector().stats().late_records, 3u) << "gpuscope's own two are left out";
+  EXPECT_EQ(harness.collector().LateRecordsDescription(),
+            "2 cuLibraryUnload, 1 kernel scale(float*, int, float)");
+}
+
+TEST(LateRecordsTest, TheMostFrequentComeFirstAndTheRestIsCounted) {
+  LateRecords late;
+  EXPECT_EQ(late.Describe(), "");
+  late.Add("memcpy");
+  late.Add("cuLibraryUnload", 3);
+  late.Add("cuCtxDestroy");
+  late.Add("kernel k", 0);  // nothing
+  EXPECT_EQ(late.total(), 5u);
+  EXPECT_EQ(late.Describe(), "3 cuLibraryUnload, 1 cuCtxDestroy, 1 memcpy");
+  EXPECT_EQ(late.Describe(1), "3 cuLibraryUnload and 2 more");
 }
 
 // As under a pids cgroup limit: the writer thread cannot be created. The collector must say

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <array>
+#include <filesystem>
 #include <cstdio>
 #include <set>
 #include <sstream>
@@ -41,12 +42,15 @@ std::set<std::string> Symbols(const std::string& nm_output) {
   return names;
 }
 
-TEST(InjectionLibraryExportsTest, OnlyInitializeInjectionIsExported) {
+TEST(InjectionLibraryExportsTest, OnlyTheEntryPointsOfCudaAndNvtxAreExported) {
   const std::string output =
       RunCommand(std::string("nm -D --defined-only ") + GPUSCOPE_INJECT_LIBRARY);
   ASSERT_FALSE(output.empty()) << "nm could not read " << GPUSCOPE_INJECT_LIBRARY;
-  EXPECT_EQ(Symbols(output), std::set<std::string>{"InitializeInjection"}) << output;
-  EXPECT_NE(output.find(" T InitializeInjection"), std::string::npos) << "a defined function";
+  EXPECT_EQ(Symbols(output),
+            (std::set<std::string>{"InitializeInjection", "InitializeInjectionNvtx2"}))
+      << output;
+  EXPECT_NE(output.find(" T InitializeInjection\n"), std::string::npos) << "a defined function";
+  EXPECT_NE(output.find(" T InitializeInjectionNvtx2\n"), std::string::npos) << output;
 }
 
 TEST(InjectionLibraryExportsTest, NoSqliteSymbolIsVisibleAtAll) {
@@ -121,6 +125,23 @@ TEST_F(InitializeInjectionDeathTest, NeverFailsTheProgram) {
       ::testing::ExitedWithCode(0),
       "(gpuscope: CUPTI could not start \\(cuptiSubscribe_v2: CUPTI_ERROR_[A-Z_]+\\); gpuscope "
       "records nothing in this process|gpuscope is profiling process).*\n(.|\n)*returned 1\n");
+}
+
+// NVTX as PyTorch compiles it in (the header-only NVTX3 loader), in a program that loaded its
+// own CUPTI first (PyTorch's wheel does at `import torch`): NVTX_INJECTION64_PATH names
+// gpuscope's library, which hands NVTX to that same CUPTI, the one gpuscope is bound to, instead
+// of a second copy nobody traces (nvtx_probe.cpp).
+TEST(NvtxInjectionTest, NvtxReachesTheCuptiTheProgramLoadedFirst) {
+  TempDir dir;
+  const std::string own_cupti = dir.path() + "/libcupti.so.13";
+  std::filesystem::copy_file(std::string(GPUSCOPE_CUPTI_LIBRARY_DIR) + "/libcupti.so.13",
+                             own_cupti);
+  const std::string output = RunCommand(
+      "NVTX_INJECTION64_PATH=" + std::string(GPUSCOPE_INJECT_LIBRARY) +
+      " GPUSCOPE_DEBUG=1 " + GPUSCOPE_NVTX_PROBE + " " + own_cupti + " 2>&1");
+  EXPECT_NE(output.find("gpuscope[debug]: NVTX goes to " + own_cupti + "\n"), std::string::npos)
+      << output;
+  EXPECT_NE(output.find("nvtx_probe: done\n"), std::string::npos) << output;
 }
 
 }  // namespace

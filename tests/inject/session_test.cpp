@@ -11,12 +11,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <utility>
@@ -116,6 +118,10 @@ class FakeBackend : public TracingBackend {
     AppendEvent(log_.events_path, "backend clocks");
     const int n = ++log_.clock_samplings;
     return {HostClockSample(1'234'567'900 + 10 * static_cast<model::Timestamp>(n))};
+  }
+  void StopGpuMetrics() override { AppendEvent(log_.events_path, "backend stop gpu metrics"); }
+  void ReleaseGpuMetrics() override {
+    AppendEvent(log_.events_path, "backend release gpu metrics");
   }
   void StopCallbacks() override {
     AppendEvent(log_.events_path, "backend stop callbacks");
@@ -242,6 +248,35 @@ TEST_F(SessionTest, BeginCreatesTheReportRegistersItAndPrintsTheBanner) {
   EXPECT_EQ(sink_.processes[0].record.parent_pid, static_cast<std::uint32_t>(getppid()));
   EXPECT_EQ(sink_.processes[0].record.start, 1'234'567'890u);
   EXPECT_EQ(sink_.processes[0].text, CommandLineOfThisProcess());
+}
+
+// The end of a run, in its order (issue 25): GPU metric sampling stops (its last samples
+// decoded); the last clock pair, which launches gpuscope's clock kernel, comes before the final
+// flush (after it, its records came after the report was closed and were counted as the
+// program's loss at every exit); after the flush, GPU metric sampling lets go of the devices
+// (left enabled, the CUDA runtime's teardown of the contexts crashed in CUPTI); then the
+// callbacks stop.
+TEST_F(SessionTest, TheEndStopsSamplingTakesTheLastClockPairFlushesThenReleasesSampling) {
+  log_.events_path = dir_.path() + "/events";
+  std::unique_ptr<Session> session = Begin(Config());
+  ASSERT_NE(session, nullptr);
+  session->End();
+  std::vector<std::string> events;
+  std::istringstream lines(ReadFile(log_.events_path));
+  for (std::string line; std::getline(lines, line);) events.push_back(line.substr(line.find(' ') + 1));
+  const auto at = [&](const char* event) {
+    return std::find(events.begin(), events.end(), event) - events.begin();
+  };
+  const auto forced = at("backend forced flush");
+  ASSERT_LT(forced, static_cast<std::ptrdiff_t>(events.size()));
+  const auto last_clocks = std::find(events.rbegin(), events.rend(), "backend clocks");
+  ASSERT_NE(last_clocks, events.rend());
+  EXPECT_LT(last_clocks.base() - 1 - events.begin(), forced)
+      << "no clock sample after the final flush";
+  EXPECT_LT(at("backend stop gpu metrics"), last_clocks.base() - 1 - events.begin());
+  EXPECT_GT(at("backend release gpu metrics"), forced);
+  EXPECT_LT(at("backend release gpu metrics"), at("backend stop callbacks"));
+  EXPECT_LT(at("backend release gpu metrics"), static_cast<std::ptrdiff_t>(events.size()));
 }
 
 TEST_F(SessionTest, EndFlushesForcedDrainsCountsAndCloses) {
@@ -741,9 +776,11 @@ TEST_F(SessionTest, AForkedChildThatExitsNormallyLeavesTheReportToItsParent) {
 }
 
 TEST(LateRecordsMessageTest, CountsInWords) {
-  EXPECT_EQ(LateRecordsMessage(1), "1 record arrived after the report was closed and is not in it");
-  EXPECT_EQ(LateRecordsMessage(12),
-            "12 records arrived after the report was closed and are not in it");
+  EXPECT_EQ(LateRecordsMessage(1, ""),
+            "1 record arrived after the report was closed and is not in it");
+  EXPECT_EQ(LateRecordsMessage(12, "10 cuLibraryUnload, 2 memcpy"),
+            "12 records arrived after the report was closed and are not in it: "
+            "10 cuLibraryUnload, 2 memcpy");
 }
 
 Collector* g_late_collector = nullptr;
@@ -786,7 +823,7 @@ TEST_F(SessionTest, RecordsArrivingAfterTheReportClosedAreCountedAtTheVeryEnd) {
   const std::string err = ReadFile(err_path);
   const std::string expected = "==" + std::to_string(program) +
                                "== gpuscope: 2 records arrived after the report was closed and "
-                               "are not in it\n";
+                               "are not in it: 2 kernel late_kernel\n";
   ASSERT_GE(err.size(), expected.size()) << err;
   EXPECT_EQ(err.substr(err.size() - expected.size()), expected) << "the last line:\n" << err;
 }

@@ -1,6 +1,6 @@
 // Evaluation of counter data. The error paths need no fixture; the rest reads the counter-data
 // image of k_saxpy's first launch from a report recorded on the H200 by `gpuscope profile`
-// (tests/data/reports/h200_metrics_full.sqlite, scripts/record-profile-fixtures.sh): auto range
+// (tests/data/reports/h100_metrics_full.sqlite, scripts/record-profile-fixtures.sh): auto range
 // + kernel replay, one range per image.
 #include <gtest/gtest.h>
 
@@ -21,7 +21,7 @@ using testing::Gh100;
 using testing::SectionMetrics;
 
 const std::string kFixture =
-    std::string(GPUSCOPE_TEST_DATA_DIR) + "/reports/h200_metrics_full.sqlite";
+    std::string(GPUSCOPE_TEST_DATA_DIR) + "/reports/h100_metrics_full.sqlite";
 
 // The first profiled launch's image (k_saxpy).
 std::vector<std::uint8_t> ReadFirstImage(const std::string& path) {

@@ -148,10 +148,10 @@ TEST(AlignReports, ClockSamplesGiveTheDifferenceOfCuptiMinusRealtime) {
 TEST(AlignReports, OldReportsWithoutRanksAreOrderedByPathOnTheirOwnClocks) {
   const std::string dir = std::string(GPUSCOPE_TEST_DATA_DIR) + "/reports/";
   StatusOr<std::vector<RankClock>> clocks =
-      AlignReports({dir + "h200_nvtx_ranges.sqlite", dir + "h200_add.sqlite"});
+      AlignReports({dir + "h100_nvtx_ranges.sqlite", dir + "h100_add.sqlite"});
   ASSERT_TRUE(clocks.ok()) << clocks.status().message();
   ASSERT_EQ(clocks->size(), 2u);
-  EXPECT_EQ(clocks.value()[0].path, dir + "h200_add.sqlite");
+  EXPECT_EQ(clocks.value()[0].path, dir + "h100_add.sqlite");
   EXPECT_EQ(clocks.value()[0].index, 1u);
   for (const RankClock& clock : clocks.value()) {
     EXPECT_FALSE(clock.rank.has_value());

@@ -204,10 +204,10 @@ TEST_F(RankTablesTest, TheRankTablesCompareWholeRanksOnly) {
 }
 
 TEST(RankTablesOnOldReports, ReportsWithoutRanksAreNamedByHostAndPid) {
-  const std::string dir = std::string(GPUSCOPE_TEST_DATA_DIR) + "/reports/";
+  const std::string dir = std::string(GPUSCOPE_TEST_DATA_DIR) + "/reports/legacy/";
   std::vector<std::unique_ptr<store::ReportReader>> readers;
   Reports reports;
-  for (const char* name : {"h200_add.sqlite", "h200_nvtx_ranges.sqlite"}) {
+  for (const char* name : {"h200_add_2026-11-21.sqlite", "h200_nvtx_ranges_2026-11-21.sqlite"}) {
     auto reader = store::ReportReader::Open(dir + name);
     ASSERT_TRUE(reader.ok()) << reader.status().message();
     readers.push_back(std::move(reader.value()));

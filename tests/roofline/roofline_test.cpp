@@ -20,7 +20,7 @@ using render::WriteRooflineText;
 // The recorded report's kernels by function name (the first launch of each).
 std::map<std::string, RooflineResult> RecordedRooflines() {
   auto reader = store::ReportReader::Open(std::string(GPUSCOPE_TEST_DATA_DIR) +
-                                          "/reports/h200_metrics_full.sqlite");
+                                          "/reports/h100_metrics_full.sqlite");
   EXPECT_TRUE(reader.ok()) << reader.status().message();
   auto profiles = metrics::LoadKernelProfiles(**reader);
   EXPECT_TRUE(profiles.ok());
@@ -34,12 +34,12 @@ TEST(RooflineRecorded, SaxpyIsMemoryBoundNearTheDramRoof) {
   RooflineResult r = RecordedRooflines().at("k_saxpy");
   EXPECT_EQ(r.verdict.bound, Bound::kMemory);
   EXPECT_EQ(r.verdict.limiter, "DRAM");
-  // 808 MB in 234 us = 3.45 TB/s of GH100's 4.81 TB/s (1504 B x 3.199 GHz).
-  EXPECT_NEAR(*r.level(MemoryLevel::kDram).peak_bytes_per_second, 4.81e12, 0.01e12);
-  EXPECT_NEAR(*r.level(MemoryLevel::kDram).pct_of_peak, 71.7, 0.5);
-  EXPECT_NEAR(*r.verdict.headroom, 1.39, 0.02);
+  // 83% of the H100 SXM's 3.35 TB/s (the recording's card: tests/data/reports/README.md).
+  EXPECT_NEAR(*r.level(MemoryLevel::kDram).peak_bytes_per_second, 3.35e12, 0.01e12);
+  EXPECT_NEAR(*r.level(MemoryLevel::kDram).pct_of_peak, 82.9, 0.5);
+  EXPECT_NEAR(*r.verdict.headroom, 1.21, 0.02);
   // FP32: 2 FLOPs per element (one FMA) at 0.17 FLOP per DRAM byte.
-  EXPECT_NEAR(*r.Intensity(Precision::kFp32, MemoryLevel::kDram), 0.166, 0.002);
+  EXPECT_NEAR(*r.Intensity(Precision::kFp32, MemoryLevel::kDram), 0.168, 0.002);
   EXPECT_TRUE(r.missing.empty());
 }
 
@@ -47,7 +47,7 @@ TEST(RooflineRecorded, FmaIsCompute32BoundNearTheFp32Roof) {
   RooflineResult r = RecordedRooflines().at("k_fma_fp32");
   EXPECT_EQ(r.verdict.bound, Bound::kCompute);
   EXPECT_EQ(r.verdict.limiter, "FP32");
-  EXPECT_NEAR(*r.rate(Precision::kFp32).peak_flop_per_second, 66.7e12, 0.5e12);
+  EXPECT_NEAR(*r.rate(Precision::kFp32).peak_flop_per_second, 67.3e12, 0.5e12);
   EXPECT_GT(*r.rate(Precision::kFp32).pct_of_peak, 80.0);
 }
 
@@ -62,7 +62,8 @@ TEST(RooflineRecorded, DfmaIsFp64Bound) {
 TEST(RooflineRecorded, TinyIsLatencyBound) {
   RooflineResult r = RecordedRooflines().at("k_tiny");
   EXPECT_EQ(r.verdict.bound, Bound::kLatency);
-  EXPECT_LT(*r.verdict.utilization_pct, 1.0);
+  // Its few blocks keep every unit far below its peak (11.6% at most on the H100).
+  EXPECT_LT(*r.verdict.utilization_pct, 20.0);
 }
 
 // Shared-memory bank conflicts saturate L1/TEX's data stage while its tag stage counts almost
@@ -104,7 +105,7 @@ TEST(RooflineRecorded, TheVerdictAndTheTableAgreeOnEveryKernel) {
 TEST(RooflineRecorded, L2RoofFromItsMeasuredShareAgreesWithTheChipTable) {
   RooflineResult r = RecordedRooflines().at("k_saxpy");
   EXPECT_EQ(r.level(MemoryLevel::kL2).peak_source, "measured share of peak");
-  EXPECT_NEAR(*r.level(MemoryLevel::kL2).peak_bytes_per_second, 15.42e12, 0.1e12);
+  EXPECT_NEAR(*r.level(MemoryLevel::kL2).peak_bytes_per_second, 13.11e12, 0.1e12);
 }
 
 metrics::KernelProfile Synthetic() {

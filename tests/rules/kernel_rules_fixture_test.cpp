@@ -1,9 +1,9 @@
 // Acceptance of the kernel rules on the planted kernels of examples/metrics, as recorded on
-#include <cmath>
-// the H200: each planted problem is the top finding, the healthy kernels get no finding that
+// the H100: each planted problem is the top finding, the healthy kernels get no finding that
 // promises 10% or more, and every rule survives missing metrics.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <map>
 #include <string>
 
@@ -22,7 +22,7 @@ class KernelRulesFixture : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     auto report = store::ReportReader::Open(std::string(GPUSCOPE_TEST_DATA_DIR) +
-                                            "/reports/h200_metrics_full.sqlite");
+                                            "/reports/h100_metrics_full.sqlite");
     ASSERT_TRUE(report.ok()) << report.status().message();
     auto loaded = metrics::LoadKernelProfiles(*report.value());
     ASSERT_TRUE(loaded.ok()) << loaded.status().message();
@@ -75,7 +75,9 @@ TEST_F(KernelRulesFixture, MessagesQuoteTheKernelsNumbers) {
 TEST_F(KernelRulesFixture, HealthyKernelsGetNoBigPromises) {
   for (const std::string name : {"k_saxpy", "k_fma_fp32"}) {
     for (const Finding& f : FindingsOf(name)) {
-      if (f.speedup_pct) EXPECT_LT(*f.speedup_pct, 10.0) << name << ": " << f.rule_id;
+      if (f.speedup_pct) {
+        EXPECT_LT(*f.speedup_pct, 10.0) << name << ": " << f.rule_id;
+      }
     }
   }
 }
@@ -86,9 +88,13 @@ TEST_F(KernelRulesFixture, SolBoundNamesTheRoof) {
     if (f.rule_id == "sol_bound") saw_high = f.title == "High Throughput";
   }
   EXPECT_TRUE(saw_high);
+  // k_saxpy moves DRAM at 83% of the H100's peak: past 80%, ncu's rule says High Throughput
+  // and names the memory side.
   bool saw_memory = false;
   for (const Finding& f : FindingsOf("k_saxpy")) {
-    if (f.rule_id == "sol_bound") saw_memory = f.title == "Memory Bound";
+    if (f.rule_id == "sol_bound") {
+      saw_memory = f.title == "High Throughput" && f.message.find("DRAM") != std::string::npos;
+    }
   }
   EXPECT_TRUE(saw_memory);
 }
@@ -143,7 +149,9 @@ TEST_F(KernelRulesFixture, MissingMetricsNeverCrash) {
     metrics::KernelProfile p = base;
     p.metrics.erase(name);
     for (const Finding& f : RunKernelRules(p)) {
-      if (f.speedup_pct) EXPECT_TRUE(std::isfinite(*f.speedup_pct)) << name;
+      if (f.speedup_pct) {
+        EXPECT_TRUE(std::isfinite(*f.speedup_pct)) << name;
+      }
     }
   }
   metrics::KernelProfile empty = base;
@@ -162,7 +170,9 @@ TEST(RuleRegistry, EveryRuleIsDescribed) {
     EXPECT_FALSE(rule.section.empty());
     EXPECT_FALSE(rule.checks.empty()) << rule.id;
     EXPECT_NE(rule.evaluate, nullptr) << rule.id;
-    if (rule.severity == Severity::kOpt) EXPECT_FALSE(rule.speedup_formula.empty()) << rule.id;
+    if (rule.severity == Severity::kOpt) {
+      EXPECT_FALSE(rule.speedup_formula.empty()) << rule.id;
+    }
     ++ids[rule.id];
   }
   for (const auto& [id, count] : ids) EXPECT_EQ(count, 1) << id;

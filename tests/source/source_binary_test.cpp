@@ -186,7 +186,8 @@ TEST_F(SourceCommandTest, ATraceOnlyReportHasNoProfiledKernels) {
 TEST_F(SourceCommandTest, AReportWithoutSourceTablesSaysWhyPerKernel) {
   const std::string path = dir_.File("old.sqlite");
   std::filesystem::copy_file(
-      std::string(GPUSCOPE_TEST_DATA_DIR) + "/reports/h200_metrics_full.sqlite", path);
+      std::string(GPUSCOPE_TEST_DATA_DIR) + "/reports/legacy/h200_metrics_full_2026-11-21.sqlite",
+      path);
   testing::Finished run = Run({"source", path});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_NE(run.out.find("No source data: no source counters were collected for this launch; "

@@ -441,8 +441,9 @@ TEST_F(ProfileStoreTest, CorruptCounterDataIsAOneLineError) {
 // existed) reads as "no profiled kernels", not as an SQL error about a missing table.
 TEST(ProfileStoreV1Test, VersionOneReportHasNoProfiledKernels) {
   test::TempDir dir;
-  const std::string path = dir.File("h200_add.sqlite");
-  std::filesystem::copy_file(std::string(GPUSCOPE_TEST_DATA_DIR) + "/reports/h200_add.sqlite",
+  const std::string path = dir.File("h100_add.sqlite");
+  std::filesystem::copy_file(std::string(GPUSCOPE_TEST_DATA_DIR) +
+                                 "/reports/legacy/h200_add_2026-11-21.sqlite",
                              path);
   auto opened = ReportReader::Open(path);
   ASSERT_TRUE(opened.ok()) << opened.status().message();

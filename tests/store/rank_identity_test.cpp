@@ -208,12 +208,14 @@ TEST(ClockSamples, DamagedRowsAreLeftOutAndCounted) {
   EXPECT_EQ(reader->damaged_clock_samples(), 2u);
 }
 
-// The reports recorded on the H200 before version 3 keep reading: rank unknown, no samples.
+// The reports recorded on the H200 before version 3 (legacy/) keep reading: rank unknown, no
+// samples.
 TEST(RankIdentity, OlderReportsReadAsUnknownRankWithoutClockSamples) {
-  for (const char* name : {"h200_add.sqlite", "h200_metrics_full.sqlite"}) {
+  for (const char* name : {"legacy/h200_add_2026-11-21.sqlite",
+                           "legacy/h200_nvtx_ranges_2026-11-21.sqlite"}) {
     SCOPED_TRACE(name);
     test::TempDir dir;
-    const std::string path = dir.File(name);
+    const std::string path = dir.File(std::filesystem::path(name).filename().string());
     std::filesystem::copy_file(std::string(GPUSCOPE_TEST_DATA_DIR) + "/reports/" + name, path);
     auto reader = OpenReport(path);
     ASSERT_NE(reader, nullptr);

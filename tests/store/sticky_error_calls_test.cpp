@@ -17,8 +17,9 @@ namespace {
 class StickyErrorCallsTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    path_ = dir_.File("h200_add.sqlite");
-    std::filesystem::copy_file(std::string(GPUSCOPE_TEST_DATA_DIR) + "/reports/h200_add.sqlite",
+    path_ = dir_.File("h100_add.sqlite");
+    std::filesystem::copy_file(std::string(GPUSCOPE_TEST_DATA_DIR) +
+                                   "/reports/legacy/h200_add_2026-11-21.sqlite",
                                path_);
   }
 

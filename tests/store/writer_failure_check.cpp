@@ -110,7 +110,7 @@ std::string WriteUntilFull(const std::string& path, std::uint64_t kernels,
   return out.str();
 }
 
-void ExpectCompleteAccount(const std::string& account, std::uint64_t kernels, bool log_stays) {
+void ExpectCompleteAccount(const std::string& account, std::uint64_t kernels) {
   const std::map<std::string, std::string> v = Parse(account);
   SCOPED_TRACE(account);
   ASSERT_EQ(v.count("create_error"), 0u);
@@ -130,11 +130,7 @@ void ExpectCompleteAccount(const std::string& account, std::uint64_t kernels, bo
   EXPECT_EQ(message.find('\n'), std::string::npos);
   // Counted, stored, and the report is whole and readable.
   EXPECT_EQ(v.at("loss_stored"), "1");
-  if (log_stays) {
-    EXPECT_NE(v.at("finalize").find("no room to fold its log"), std::string::npos);
-  } else {
-    EXPECT_EQ(v.at("finalize"), "ok");
-  }
+  EXPECT_EQ(v.at("finalize"), "ok");
   ASSERT_EQ(v.at("open"), "ok");
   EXPECT_EQ(v.at("read"), "ok");
   EXPECT_EQ(Number(v, "stored_lost"), lost);

@@ -21,9 +21,6 @@ std::string WriteUntilFull(const std::string& path, std::uint64_t kernels,
 // The assertions on WriteUntilFull's account: the writer failed once and said so once, lost
 // records were counted by table and stored, the report finalises and reads back, and report
 // rows plus lost records are every record sent.
-// `log_stays`: the disk had no room to fold the log into the report, which then stays the
-// main file plus its log (finalising says so), read whole all the same.
-void ExpectCompleteAccount(const std::string& account, std::uint64_t kernels,
-                           bool log_stays = false);
+void ExpectCompleteAccount(const std::string& account, std::uint64_t kernels);
 
 }  // namespace gpuscope::store::test

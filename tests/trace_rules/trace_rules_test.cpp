@@ -230,7 +230,7 @@ TEST_F(TraceRules, EmptyReportHasNoFindings) {
 // 18 ms, 268 MB pageable copy is 0.3% of the whole run but 2.7% of the program's time.
 TEST(TraceRulesOnRecordedProfile, ReplayTimeIsNotTheProgramsTime) {
   const std::string recorded =
-      std::string(GPUSCOPE_TEST_DATA_DIR) + "/reports/h200_metrics_full.sqlite";
+      std::string(GPUSCOPE_TEST_DATA_DIR) + "/reports/h100_metrics_full.sqlite";
   std::vector<Finding> findings = FindingsOf(recorded);
   Ids ids = RuleIds(findings);
   ASSERT_NE(std::find(ids.begin(), ids.end(), "pageable_copies"), ids.end())

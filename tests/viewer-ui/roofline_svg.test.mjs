@@ -15,7 +15,7 @@ import {artifactsDir, launchBrowser} from './lib/browser.mjs';
 
 const gpuscope = process.env.GPUSCOPE_BIN;
 const recorded = path.join(
-    path.dirname(fileURLToPath(import.meta.url)), '../data/reports/h200_metrics_full.sqlite');
+    path.dirname(fileURLToPath(import.meta.url)), '../data/reports/h100_metrics_full.sqlite');
 
 let work;
 let browser;

@@ -66,7 +66,7 @@ TEST(HostileReportViewer, DamagedRowsAreLeftOutAndNamed) {
   ScratchDir dir;
   std::string report = dir.File("r.sqlite");
   std::filesystem::copy_file(
-      std::string(GPUSCOPE_TEST_DATA_DIR) + "/reports/h200_nvtx_ranges.sqlite", report);
+      std::string(GPUSCOPE_TEST_DATA_DIR) + "/reports/h100_nvtx_ranges.sqlite", report);
   ExecSql(report, "UPDATE kernels SET grid_z = 0 WHERE id = (SELECT min(id) FROM kernels)");
   auto data = ViewerData::Open({report});
   ASSERT_TRUE(data.ok()) << data.status().message();

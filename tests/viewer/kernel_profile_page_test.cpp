@@ -1,6 +1,6 @@
 // The kernel page's profile fields (sections, findings, roofline, occupancy) on a report
-// recorded on the H200 by `gpuscope profile --set full` (tests/data/reports/
-// h200_metrics_full.sqlite), through ViewerData (which `gpuscope view` and `gpuscope report`
+// recorded on the H100 by `gpuscope profile --set full` (tests/data/reports/
+// h100_metrics_full.sqlite), through ViewerData (which `gpuscope view` and `gpuscope report`
 // share) and through the /api/kernel route; a traced-only report keeps the empty fields.
 #include <gtest/gtest.h>
 #include <sqlite3.h>
@@ -22,8 +22,8 @@ using analysis::testing::ParseJson;
 using exporter::testing::ScratchDir;
 
 const std::string kReports = std::string(GPUSCOPE_TEST_DATA_DIR) + "/reports/";
-const std::string kMetricsReport = kReports + "h200_metrics_full.sqlite";
-const std::string kTracedReport = kReports + "h200_add.sqlite";
+const std::string kMetricsReport = kReports + "h100_metrics_full.sqlite";
+const std::string kTracedReport = kReports + "h100_add.sqlite";
 constexpr const char* kBankConflicts = "k_smem_bank_conflicts(float*, int)";
 
 JsonValue Parse(const std::string& text) {
@@ -118,11 +118,11 @@ TEST(KernelProfilePageTest, BankConflictKernelHasItsFindingSectionsRooflineAndOc
   EXPECT_EQ(theoretical->Find("unit")->text, "%");
   EXPECT_EQ(theoretical->Find("value")->number, 75);
   EXPECT_EQ(theoretical->Find("text")->text, "75");
-  // Scaled as the text page scales it: 2.15 ms, not 2,150,000 ns.
+  // Scaled as the text page scales it: 2.14 ms, not 2,140,000 ns.
   const JsonValue* duration = FindByName(*sections.array[0].Find("metrics"), "Duration");
   ASSERT_NE(duration, nullptr);
   EXPECT_EQ(duration->Find("unit")->text, "ms");
-  EXPECT_EQ(duration->Find("text")->text, "2.15");
+  EXPECT_EQ(duration->Find("text")->text, "2.14");
   // Header rows first, then the body tables ("SOL Compute Breakdown", ...).
   const JsonValue& sol = *sections.array[0].Find("metrics");
   ASSERT_GT(sol.array.size(), 10u);
@@ -132,7 +132,7 @@ TEST(KernelProfilePageTest, BankConflictKernelHasItsFindingSectionsRooflineAndOc
   ASSERT_NE(memory, nullptr);
   const JsonValue* conflicts = FindByName(*memory->Find("metrics"), "Shared Load Bank Conflicts");
   ASSERT_NE(conflicts, nullptr);
-  EXPECT_EQ(conflicts->Find("text")->text, "536,351,362");
+  EXPECT_EQ(conflicts->Find("text")->text, "536,351,341");
   EXPECT_EQ(conflicts->Find("table")->text, "Shared Memory");
 
   // Roofline: the kernel sits on the L1/TEX roof (shared-memory wavefronts).
@@ -143,13 +143,13 @@ TEST(KernelProfilePageTest, BankConflictKernelHasItsFindingSectionsRooflineAndOc
   EXPECT_EQ(roofline.Find("precision")->text, "FP32");
   EXPECT_EQ(Names(*roofline.Find("ceilings")),
             (std::vector<std::string>{"FP64", "FP32", "FP16", "DRAM", "L2", "L1"}));
-  EXPECT_NEAR(roofline.Find("peak_flops")->number, 66.90e12, 0.01e12);
-  EXPECT_NEAR(roofline.Find("peak_bandwidth")->number, 4.81e12, 0.01e12);
+  EXPECT_NEAR(roofline.Find("peak_flops")->number, 67.41e12, 0.01e12);  // H100 SXM
+  EXPECT_NEAR(roofline.Find("peak_bandwidth")->number, 3.35e12, 0.01e12);
   const JsonValue& points = *roofline.Find("points");
   ASSERT_FALSE(points.array.empty());
   EXPECT_EQ(points.array[0].Find("label")->text, "FP32 at DRAM");
-  EXPECT_NEAR(points.array[0].Find("intensity")->number, 316.03, 0.01);
-  EXPECT_NEAR(points.array[0].Find("performance")->number, 262.40e9, 0.01e9);
+  EXPECT_NEAR(points.array[0].Find("intensity")->number, 412.19, 0.01);
+  EXPECT_NEAR(points.array[0].Find("performance")->number, 264.33e9, 0.01e9);
 
   // Occupancy: our calculator's 75% (6 blocks, limited by shared memory) and the counters'.
   const JsonValue& occupancy = *page.Find("occupancy");
@@ -173,10 +173,10 @@ TEST(KernelProfilePageTest, BankConflictKernelHasItsFindingSectionsRooflineAndOc
 
   EXPECT_EQ(page.Find("profiled")->text, "1");
   EXPECT_EQ(page.Find("profile_note"), nullptr);
-  // The replayed launch's trace record has no timestamps; it still has its page.
+  // The replayed launch keeps its trace record's timestamps (serial kernel records).
   EXPECT_EQ(page.Find("launches")->text, "1");
-  EXPECT_EQ(page.Find("timed")->text, "0");
-  EXPECT_EQ(page.Find("avg")->text, "0");
+  EXPECT_EQ(page.Find("timed")->text, "1");
+  EXPECT_EQ(page.Find("avg")->text, "2137558");
 }
 
 TEST(KernelProfilePageTest, KernelProfiledTwiceShowsTheFirstLaunchAndSaysHowMany) {

@@ -177,7 +177,7 @@ TEST_F(KernelSourcePageTest, KernelsWithoutSourceDataSayWhyInOneLine) {
 
   // A report of `gpuscope run`: nothing profiled, the same reason.
   auto traced =
-      ViewerData::Open({std::string(GPUSCOPE_TEST_DATA_DIR) + "/reports/h200_add.sqlite"});
+      ViewerData::Open({std::string(GPUSCOPE_TEST_DATA_DIR) + "/reports/h100_add.sqlite"});
   ASSERT_TRUE(traced.ok());
   const JsonValue add = ApiKernel(**traced, "add(int, int, int*)");
   ASSERT_NE(add.Find("source"), nullptr);

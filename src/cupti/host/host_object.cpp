@@ -27,7 +27,20 @@ void PreloadNvperfHost() {
     std::size_t slash = cupti_path.rfind('/');
     if (slash == std::string::npos) return;
     std::string nvperf_path = cupti_path.substr(0, slash + 1) + "libnvperf_host.so";
-    (void)dlopen(nvperf_path.c_str(), RTLD_NOW | RTLD_GLOBAL);  // kept loaded for the process
+    // With CUPTI's own RTLD_DEEPBIND (the flag AddressSanitizer showed CUPTI passing): the
+    // first dlopen decides how a library binds, and nvperf_host exports 232 NVPW_* functions
+    // that libnvperf_target exports too. Loaded by us first without it (the PM sampler builds
+    // its host object after CUPTI loaded nvperf_target), nvperf_host's calls of its own
+    // functions could go to nvperf_target's: `run --gpu-metrics` programs died at exit of heap
+    // corruption found in the writer's frees, every run at 200 kHz (H100, 2026-12-07).
+    // Kept loaded for the process. (AddressSanitizer refuses RTLD_DEEPBIND: its builds run
+    // only GPU-free tests, where no libnvperf_target is loaded for nvperf_host to mix with.)
+#if defined(__SANITIZE_ADDRESS__)
+    constexpr int kBinding = 0;
+#else
+    constexpr int kBinding = RTLD_DEEPBIND;
+#endif
+    (void)dlopen(nvperf_path.c_str(), RTLD_NOW | RTLD_LOCAL | kBinding);
   });
 }
 
