@@ -126,9 +126,12 @@ class RecordingCalls : public CuptiCalls {
     std::ofstream out(path_, std::ios::binary | std::ios::trunc);
     out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
     out.close();
-    inject::LogError(out ? "PM sampling recorded in " + path_ + " (" +
-                               std::to_string(recording_.decodes.size()) + " decodes)"
-                         : "cannot write the PM sampling recording " + path_);
+    if (out) {
+      inject::LogBanner("gpuscope: PM sampling recorded in " + path_ + " (" +
+                        std::to_string(recording_.decodes.size()) + " decodes)");
+    } else {
+      inject::LogError("cannot write the PM sampling recording " + path_);
+    }
   }
 
   std::string path_;

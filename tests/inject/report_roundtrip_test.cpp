@@ -9,9 +9,12 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "collector_fixture.h"
+#include "inject/gpu_metric_batch.h"
+#include "store/gpu_metric_tables.h"
 #include "store/report_finalizer.h"
 #include "store/report_reader.h"
 #include "store/report_writer.h"
@@ -273,6 +276,79 @@ TEST(ReportRoundTripTest, EverythingTheCollectorWritesReadsBack) {
   EXPECT_EQ(counters.kernels_without_timestamp, 1u);
   EXPECT_EQ(counters.unknown_records, 1u);
   EXPECT_EQ(counters.unfinished_nvtx_ranges, 0u);
+}
+
+// GPU metric batches as the PM sampler hands them over (its thread, one move per batch: the
+// metrics once, samples as flat value arrays, how sampling stands) reach the report whole, and
+// one that comes after the end is counted, not written. (The path where `run --gpu-metrics`
+// programs met a corrupted heap on the H100; CI runs it under AddressSanitizer.)
+TEST(ReportRoundTripTest, GpuMetricBatchesFromTheSamplerThreadReadBack) {
+  TempDir dir;
+  const std::string path = dir.path() + "/report.sqlite";
+  constexpr std::size_t kMetrics = 3, kBatches = 20, kSamplesPerBatch = 200;
+  {
+    StatusOr<std::unique_ptr<store::ReportWriter>> writer =
+        store::ReportWriter::Create(path, false);
+    ASSERT_TRUE(writer.ok()) << writer.status().message();
+    CollectorHarness harness(**writer);
+    DeliverProgram(harness);  // the process and its records, which set the time base
+    std::thread sampler([&] {
+      for (std::size_t b = 0; b < kBatches; ++b) {
+        GpuMetricBatch batch;
+        batch.device_id = 0;
+        batch.metric_count = kMetrics;
+        if (b == 0) {
+          batch.metrics = {{"sm__cycles_active.avg.pct_of_peak_sustained_elapsed", "SM Active",
+                            "%", 0},
+                           {"dram__bytes_read.sum.per_second", "DRAM Read", "byte/second", 1},
+                           {"dram__bytes_write.sum.per_second", "DRAM Write", "byte/second", 1}};
+        }
+        for (std::size_t i = 0; i < kSamplesPerBatch; ++i) {
+          const model::Timestamp start = 1'000'000 + (b * kSamplesPerBatch + i) * 100;
+          batch.starts.push_back(start);
+          batch.ends.push_back(start + 100);
+          for (std::size_t m = 0; m < kMetrics; ++m) {
+            batch.values.push_back(static_cast<double>(b * 1000 + i * 10 + m));
+          }
+        }
+        batch.sampling = OwnedGpuMetricSampling{"GH100", "default", "", 100, 128u << 20,
+                                                (b + 1) * kSamplesPerBatch, 0, 0, 0};
+        harness.collector().SubmitGpuMetrics(std::move(batch));
+      }
+    });
+    sampler.join();
+    harness.Finish();
+    GpuMetricBatch late;
+    late.starts = {9'000'000};
+    late.ends = {9'000'100};
+    late.metric_count = 1;
+    late.values = {1.0};
+    harness.collector().SubmitGpuMetrics(std::move(late));
+    EXPECT_EQ(harness.collector().gpu_metric_samples_lost(), 1u) << "counted, not written";
+    ASSERT_TRUE((*writer)->Close().ok());
+  }
+  StatusOr<std::unique_ptr<store::ReportReader>> opened = store::ReportReader::Open(path);
+  ASSERT_TRUE(opened.ok()) << opened.status().message();
+  StatusOr<std::vector<store::StoredGpuMetric>> metrics = store::ReadGpuMetrics(**opened);
+  ASSERT_TRUE(metrics.ok()) << metrics.status().message();
+  ASSERT_EQ(metrics->size(), kMetrics);
+  EXPECT_EQ((*metrics)[0].label, "SM Active");
+  std::size_t samples = 0;
+  bool values_right = true;
+  ASSERT_TRUE(store::ForEachGpuMetricSample(**opened, [&](const store::StoredGpuMetricSample& s) {
+                const std::size_t b = samples / kSamplesPerBatch, i = samples % kSamplesPerBatch;
+                values_right = values_right && s.values.size() == kMetrics &&
+                               s.values[2] == static_cast<double>(b * 1000 + i * 10 + 2);
+                ++samples;
+                return true;
+              }).ok());
+  EXPECT_EQ(samples, kBatches * kSamplesPerBatch);
+  EXPECT_TRUE(values_right);
+  StatusOr<std::vector<store::StoredGpuMetricSampling>> sampling =
+      store::ReadGpuMetricSampling(**opened);
+  ASSERT_TRUE(sampling.ok());
+  ASSERT_EQ(sampling->size(), 1u);
+  EXPECT_EQ((*sampling)[0].samples, kBatches * kSamplesPerBatch) << "the latest state";
 }
 
 TEST(ReportRoundTripTest, CommittedRecordsSurviveKill9) {
