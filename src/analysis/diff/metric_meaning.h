@@ -32,8 +32,8 @@ NoiseClass NoiseClassOf(std::string_view metric);
 // The relative change below which a measured quantity counts as noise when no report has
 // several launches of the kernel to estimate it from. 2%: the spread of repeated launches
 // of the same kernel in our H200 recordings stayed within 1% (k_saxpy x2: 0.2%, k_fma_fp32
-// x2: 0.4% in tests/data/reports/h200_metrics_full.sqlite); twice that leaves margin for
-// runs on different days.
+// x2: 0.4% in tests/data/reports/legacy/h200_metrics_full_2026-11-21.sqlite); twice that leaves
+// margin for runs on different days.
 inline constexpr double kDefaultMeasuredNoise = 0.02;
 
 // The smallest relative threshold for a measured quantity even when launches agree more
