@@ -91,7 +91,9 @@ class RecordingCalls : public CuptiCalls {
   }
   CUptiResult DecodeData(CUpti_PmSampling_DecodeData_Params* p) override {
     CUptiResult r = CuptiCalls::DecodeData(p);
-    if (recording_.decodes.size() < kMaxRecordedDecodes) {
+    if (recording_.decodes.size() < kMaxRecordedDecodes &&
+        recorded_bytes_ + p->counterDataImageSize <= kMaxRecordedImageBytes) {
+      recorded_bytes_ += p->counterDataImageSize;
       PmSamplingRecording::Decode& decode = recording_.decodes.emplace_back();
       decode.result = static_cast<std::int32_t>(r);
       decode.stop_reason = static_cast<std::int32_t>(p->decodeStopReason);
@@ -136,6 +138,7 @@ class RecordingCalls : public CuptiCalls {
 
   std::string path_;
   PmSamplingRecording recording_;
+  std::size_t recorded_bytes_ = 0;
   bool recording_samples_ = false;
   bool written_ = false;
 };

@@ -48,8 +48,10 @@ class PmSamplingCalls {
 };
 
 // CUPTI's calls; with a non-empty `record_path`, recorded into that file (".<device>" appended)
-// when sampling is disabled. Recording keeps at most kMaxRecordedDecodes decodes.
+// when sampling is disabled. Recording keeps at most kMaxRecordedDecodes decodes and
+// kMaxRecordedImageBytes of images (held in memory until then: 64 MiB an image at most).
 inline constexpr std::size_t kMaxRecordedDecodes = 64;
+inline constexpr std::size_t kMaxRecordedImageBytes = std::size_t{512} << 20;
 std::unique_ptr<PmSamplingCalls> MakeCuptiPmSamplingCalls(const std::string& record_path,
                                                          std::uint32_t device_id);
 
