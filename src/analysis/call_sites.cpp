@@ -48,12 +48,8 @@ bool IsCudaRuntimeFunction(std::string_view function) {
   return false;
 }
 
-bool EndsWith(std::string_view text, std::string_view end) {
-  return text.size() >= end.size() && text.substr(text.size() - end.size()) == end;
-}
-
 // The host stubs nvcc generates into the program (`*.cudafe1.stub.c`).
-bool IsNvccStub(std::string_view file) { return EndsWith(file, ".stub.c"); }
+bool IsNvccStub(std::string_view file) { return file.ends_with(".stub.c"); }
 
 // nvcc's host function named after a kernel (`scale(float*, int, float)`, which `scale<<<>>>`
 // calls) calls the kernel's stub `__device_stub__Z5scalePfif`: the stub's name is the kernel's

@@ -75,13 +75,4 @@ bool ForEachCapturedSection(const std::uint8_t* buffer, std::size_t bytes, Fn&& 
   return true;
 }
 
-// Records (calls + counts) in a buffer, for buffers that come after the report is closed.
-inline std::uint64_t CountCapturedRecords(const std::uint8_t* buffer, std::size_t bytes) {
-  std::uint64_t records = 0;
-  ForEachCapturedSection(buffer, bytes, [&](const CapturedSection& section, auto*, auto*) {
-    records += section.calls + section.counts;
-  });
-  return records;
-}
-
 }  // namespace gpuscope::inject
