@@ -6,7 +6,7 @@ threads or on Dask.
     tables = gpuscope.ranks.analyze(["r0.sqlite", "r1.sqlite"], engine="dask")
 """
 
-from gpuscope._connection import ReportError
+from gpuscope._errors import ReportError
 from gpuscope.report import Report, open  # noqa: A004 (gpuscope.open is the entry point)
 from gpuscope import ranks
 

@@ -5,18 +5,16 @@ reader (src/store/hostile_file_guard), the connection is opened read-only (``mod
 TEMP tables can be written),
 runs no code the file brings (``trusted_schema`` off, no views are ever read), and each
 statement gets a work budget so that a damaged b-tree that loops becomes an error, not a
-hang. Every SQLite failure surfaces as one ``ReportError`` naming the file.
+hang. Every SQLite failure surfaces as one ``ReportError`` naming the file. What the file
+must be to be read at all is checked on opening, by the C++ reader's rules (_report_rules).
 """
 
 import os
 import sqlite3
 import urllib.parse
 
-from gpuscope._tables import DECLARATIONS
-
-
-class ReportError(Exception):
-    """A file that is not a readable gpuscope report (missing, damaged, not a report)."""
+from gpuscope import _report_rules
+from gpuscope._errors import ReportError
 
 
 # Progress-handler calls happen every _TICK virtual-machine instructions; a statement may
@@ -29,8 +27,7 @@ class Connection:
 
     def __init__(self, path):
         self.path = os.fspath(path)
-        if not os.path.isfile(self.path):
-            raise ReportError(f"{self.path}: no such report file")
+        _report_rules.check_file(self.path)
         size = os.path.getsize(self.path)
         self._budget = (20_000_000 + 256 * size) // _TICK
         self._ticks_left = self._budget
@@ -40,11 +37,14 @@ class Connection:
         except sqlite3.Error as error:
             raise ReportError(f"{self.path}: cannot open: {error}") from None
         self._db.set_progress_handler(self._on_progress, _TICK)
+        # Text that is not UTF-8 (a damaged name) reads with replacement characters, as the
+        # C++ reader reads its bytes, instead of failing the query.
+        self._db.text_factory = lambda data: data.decode("utf-8", "replace")
         try:
             # mode=ro keeps the file unchanged; TEMP tables (an analysis' own index) stay
             # possible, in SQLite's temporary storage.
             self._db.execute("PRAGMA trusted_schema = OFF")
-            self._check_identity()
+            _report_rules.check_schema(self)
         except BaseException:
             self._db.close()
             raise
@@ -86,33 +86,6 @@ class Connection:
 
     def table_columns(self, name):
         return [row[1] for row in self.rows(f'PRAGMA table_info("{name}")')]
-
-    def _check_identity(self):
-        try:
-            application_id = self.rows("PRAGMA application_id")[0][0]
-        except ReportError as error:
-            raise ReportError(f"{self.path}: not a gpuscope report ({error})") from None
-        if application_id != DECLARATIONS.application_id or not self.has_table("meta"):
-            raise ReportError(f"{self.path}: not a gpuscope report")
-        meta = dict(self.rows("SELECT key, value FROM meta"))
-        if meta.get("format") != DECLARATIONS.format:
-            raise ReportError(f"{self.path}: not a gpuscope report (meta.format is "
-                              f"{meta.get('format')!r})")
-        try:
-            version = int(meta.get("schema_version", ""))
-        except ValueError:
-            raise ReportError(f"{self.path}: meta.schema_version is not a number") from None
-        if not (DECLARATIONS.oldest_readable_schema_version <= version
-                <= DECLARATIONS.schema_version):
-            raise ReportError(
-                f"{self.path}: report schema version {version}; this package reads versions "
-                f"{DECLARATIONS.oldest_readable_schema_version} to {DECLARATIONS.schema_version}")
-        try:
-            self.time_base_ns = int(meta.get("time_base_ns", ""))
-        except ValueError:
-            raise ReportError(f"{self.path}: meta.time_base_ns is not a number") from None
-        self.schema_version = version
-        self.meta = meta
 
     def close(self):
         self._db.close()

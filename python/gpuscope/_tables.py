@@ -35,6 +35,9 @@ class Declarations:
     schema_version: int
     oldest_readable_schema_version: int
     tables: dict  # name -> Table, in schema order
+    # Lower-cased names of every table and view a report may hold (what the schema creates).
+    report_tables: tuple
+    report_views: tuple
 
 
 DECLARATIONS_FILE = os.path.join(os.path.dirname(__file__), "event_tables.json")
@@ -48,7 +51,8 @@ def load_declarations(path=DECLARATIONS_FILE):
         columns = tuple(Column(c["name"], c["stored"], c["doc"]) for c in table["columns"])
         tables[table["name"]] = Table(table["name"], table["start_column"], columns)
     return Declarations(data["format"], data["application_id"], data["schema_version"],
-                        data["oldest_readable_schema_version"], tables)
+                        data["oldest_readable_schema_version"], tables,
+                        tuple(data["report_tables"]), tuple(data["report_views"]))
 
 
 DECLARATIONS = load_declarations()

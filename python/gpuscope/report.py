@@ -2,10 +2,12 @@
 
 Each event table becomes a DataFrame with the columns its C++ declaration gives
 (event_tables.json), read the way the C++ reader reads them:
-- times are absolute ns (stored times are relative to meta.time_base_ns), nullable Int64
-  (NA: CUPTI could not time the activity);
+- times are absolute ns (stored times are relative to meta.time_base_ns, added as the C++
+  reader adds them: _times.py), nullable Int64 (NA: CUPTI could not time the activity);
 - name ids are resolved through `strings`: a column ``name_id`` becomes ``name`` (kernels
   also get ``demangled``), ``domain_id`` becomes ``domain`` ('' for NVTX's default domain);
+  an id that names no string is damage that ends the read (ReportError), as in C++;
+- an integer column's NULL reads as 0, as the C++ reader reads it;
 - rows whose values cannot be true (an end before its start, a time outside the run, a
   kernel with a grid or block dimension of 0 or less; src/store/damaged_rows.h) are left out
   and counted in ``Report.skipped_rows``, with a warning, never silently.
@@ -16,7 +18,10 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from gpuscope._connection import Connection, ReportError
+from gpuscope import _times
+from gpuscope._connection import Connection
+from gpuscope._errors import ReportError
+from gpuscope._report_rules import check_name_ids
 from gpuscope._tables import DECLARATIONS
 
 _LAUNCH_DIMENSIONS = ("grid_x", "grid_y", "grid_z", "block_x", "block_y", "block_z")
@@ -40,12 +45,12 @@ def output_columns(table):
 
 
 def _integers(values, where, nullable):
-    """A column of SQL integers as int64 (Int64 when `nullable` or NULLs are present);
-    anything else stored there is a damaged report."""
+    """A column of SQL integers as int64, NULL read as 0 as the C++ reader reads it (or, when
+    `nullable`, Int64 with NA for NULL); anything else stored there is a damaged report."""
     try:
-        if nullable or any(v is None for v in values):
+        if nullable:
             return pd.array(values, dtype="Int64")
-        return np.array(values, dtype=np.int64)
+        return np.array([0 if v is None else v for v in values], dtype=np.int64)
     except (TypeError, ValueError, OverflowError):
         raise ReportError(f"{where}: a value that is not an integer") from None
 
@@ -61,6 +66,7 @@ class Report:
         self.schema_version = self._connection.schema_version
         self.time_base_ns = self._connection.time_base_ns
         self.skipped_rows = {}  # (table, damage) -> rows left out
+        self._string_count = self._connection.string_count
         self._run = self._read_run()
 
     def __enter__(self):
@@ -82,7 +88,12 @@ class Report:
         frame = self._plain_table("process")
         for column in ("start", "end"):
             if column in frame:
-                frame[column] = self._absolute(frame[column].astype("Int64"))
+                relative = _integers(list(frame[column]), f"{self.path}: process.{column}", True)
+                # As an event's time; past INT64_MAX (a damaged row) there is none to give.
+                frame[column] = pd.array(
+                    [pd.NA if pd.isna(v) else
+                     _times.scalar_as_int64(_times.absolute(int(v), self.time_base_ns))
+                     for v in relative], dtype="Int64")
         return frame
 
     def devices(self):
@@ -112,20 +123,15 @@ class Report:
         rows = self._connection.rows(f'SELECT * FROM "{name}"')
         return pd.DataFrame.from_records(rows, columns=names)
 
-    def _absolute(self, relative):
-        return relative + self.time_base_ns
-
     def _read_run(self):
         rows = self._connection.rows('SELECT start, "end" FROM process LIMIT 1')
         if not rows:
             return (0, 0)
 
         def absolute(value):
-            if value is None:
-                return 0
-            if not isinstance(value, int):
+            if value is not None and not isinstance(value, int):
                 raise ReportError(f"{self.path}: process start/end is not an integer")
-            return value + self.time_base_ns
+            return _times.absolute(value, self.time_base_ns)
 
         return (absolute(rows[0][0]), absolute(rows[0][1]))
 
@@ -140,7 +146,7 @@ class Report:
             if column.stored in ("name", "optional_name", "kernel_name"):
                 alias = f"s_{column.name}"
                 joins.append(f'LEFT JOIN strings {alias} ON {alias}.id = {source}')
-                selects.append(f"{alias}.value")
+                selects += [source, f"{alias}.value"]
                 if column.stored == "kernel_name":
                     selects.append(f"{alias}.demangled")
             else:
@@ -149,22 +155,27 @@ class Report:
                f'ORDER BY t."{table.start_column}", t.id')
         rows = self._connection.rows(sql)
         names = output_columns(table)
-        values = list(zip(*rows)) if rows else [()] * len(names)
+        values = list(zip(*rows)) if rows else [()] * len(selects)
         data = {}
         position = 1
         data["id"] = _integers(list(values[0]), f"{self.path}: {table.name}.id", False)
         for column in table.columns:
             where = f"{self.path}: {table.name}.{column.name}"
             if column.stored == "time":
-                relative = _integers(list(values[position]), where, True)
-                data[column.name] = self._absolute(relative)
+                # Relative here; made absolute with the damaged rows left out.
+                data[column.name] = _integers(list(values[position]), where, True)
             elif column.stored in ("name", "kernel_name"):
+                check_name_ids(self.path, table.name, values[position], self._string_count)
+                position += 1
                 data[_resolved_name(column.name)] = pd.Series(values[position], dtype=object)
                 if column.stored == "kernel_name":
                     position += 1
                     data["demangled"] = pd.Series(values[position], dtype=object)
             elif column.stored == "optional_name":
                 # NULL: the default domain, which the writer stores for the empty name.
+                check_name_ids(self.path, table.name, [v for v in values[position]
+                                                        if v is not None], self._string_count)
+                position += 1
                 data[_resolved_name(column.name)] = pd.Series(
                     ["" if v is None else v for v in values[position]], dtype=object)
             elif column.stored == "writer_flag":
@@ -179,26 +190,26 @@ class Report:
         return pd.DataFrame(data, columns=names)
 
     def _without_damaged_rows(self, table, frame):
-        """Leaves out what the C++ readers leave out (store/damaged_rows.h), counted."""
-        if frame.empty:
-            return frame
-        start = frame[table.start_column].fillna(0).to_numpy(dtype=np.int64)
-        end = (frame["end"].fillna(0).to_numpy(dtype=np.int64) if "end" in frame
-               else np.zeros_like(start))
-        timed = start != 0
-        ends_before = timed & (end != 0) & (end < start)
-        run_start, run_end = self._run
-        outside = np.zeros_like(timed)
-        if run_end != 0 and run_start <= run_end:
-            last = np.where(end != 0, end, start)
-            outside = timed & ~ends_before & ((start < run_start) | (last > run_end))
-        damaged = {"end before start": ends_before, "outside the run": outside}
-        bad = ends_before | outside
+        """Makes the stored times absolute and leaves out what the C++ readers leave out
+        (store/damaged_rows.h), counted."""
+        times = [c.name for c in table.columns if c.stored == "time"]
+        absolute = {c: _times.absolute_column(frame[c], self.time_base_ns) for c in times}
+        start = absolute[table.start_column]
+        end = absolute["end"] if "end" in absolute else np.zeros_like(start)
+        damaged = _times.damage(start, end, self._run)
+        bad = np.zeros(len(frame), dtype=bool)
+        for mask in damaged.values():
+            bad |= mask
         if all(d in frame for d in _LAUNCH_DIMENSIONS):
             dimensions = np.column_stack([frame[d].to_numpy() for d in _LAUNCH_DIMENSIONS])
             bad_launch = (dimensions <= 0).any(axis=1) & ~bad
             damaged["bad launch dimension"] = bad_launch
             bad = bad | bad_launch
+        past = np.zeros_like(bad)
+        for column in times:
+            past |= _times.past_int64(absolute[column])
+        damaged[_times.PAST_INT64] = past & ~bad
+        bad = bad | past
         for kind, mask in damaged.items():
             count = int(mask.sum())
             if count:
@@ -206,7 +217,11 @@ class Report:
                 self.skipped_rows[key] = self.skipped_rows.get(key, 0) + count
                 warnings.warn(f"{self.path}: {count} rows of {table.name} left out ({kind})",
                               stacklevel=3)
-        return frame[~bad].reset_index(drop=True) if bad.any() else frame
+        kept = frame[~bad].reset_index(drop=True) if bad.any() else frame.copy()
+        for column in times:
+            missing = np.asarray(frame[column].isna(), dtype=bool)[~bad]
+            kept[column] = _times.as_int64(absolute[column][~bad], missing)
+        return kept
 
 
 def _table_accessor(name):

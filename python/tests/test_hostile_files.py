@@ -3,7 +3,9 @@ crash, a hang or a half-read DataFrame."""
 
 import os
 import sqlite3
+import warnings
 
+import pandas as pd
 import pytest
 
 import gpuscope
@@ -56,7 +58,14 @@ def test_a_database_that_is_not_a_report(tmp_path):
 
 def test_a_report_from_a_newer_gpuscope(good_report):
     damaged_by(good_report, "UPDATE meta SET value = '99' WHERE key = 'schema_version'")
-    with pytest.raises(gpuscope.ReportError, match="schema version 99"):
+    damaged_by(good_report, "PRAGMA user_version = 99")
+    with pytest.raises(gpuscope.ReportError, match="newer gpuscope: schema version 99"):
+        read_everything(good_report)
+
+
+def test_a_meta_schema_version_that_disagrees_with_the_file(good_report):
+    damaged_by(good_report, "UPDATE meta SET value = '99' WHERE key = 'schema_version'")
+    with pytest.raises(gpuscope.ReportError, match="meta.schema_version '99' disagrees"):
         read_everything(good_report)
 
 
@@ -93,3 +102,80 @@ def test_the_file_is_never_written(good_report):
     before = good_report.read_bytes()
     read_everything(good_report)
     assert good_report.read_bytes() == before
+
+
+# What the C++ reader refuses, the package refuses too (test_reader_rules.py compares both),
+# with one ReportError of one line.
+@pytest.mark.parametrize("statement, message", [
+    ("PRAGMA user_version = 99", "written by a newer gpuscope: schema version 99"),
+    ("UPDATE meta SET value = '-9223372036854775808' WHERE key = 'time_base_ns'",
+     "corrupt (meta.time_base_ns is '-9223372036854775808')"),
+    ("DROP TABLE counters", "no such table: counters"),
+    ("CREATE TABLE extra (x)", "not a gpuscope report (it has a table `extra`"),
+])
+def test_what_the_cpp_reader_refuses_on_opening(good_report, statement, message):
+    damaged_by(good_report, statement)
+    with pytest.raises(gpuscope.ReportError) as raised:
+        gpuscope.open(good_report)
+    assert message in str(raised.value) and "\n" not in str(raised.value)
+
+
+def test_a_view_in_place_of_a_table(good_report):
+    db = sqlite3.connect(good_report)
+    db.executescript("DROP TABLE counters; CREATE VIEW counters AS SELECT 'x' AS name, "
+                     "1 AS value")
+    db.close()
+    with pytest.raises(gpuscope.ReportError, match="counters is a view, not a table"):
+        gpuscope.open(good_report)
+
+
+def test_a_name_id_that_names_no_string(good_report):
+    damaged_by(good_report, "UPDATE kernels SET name_id = 99999 WHERE id = 3")
+    with gpuscope.open(good_report) as report:
+        report.api_calls()  # its names are fine
+        with pytest.raises(gpuscope.ReportError,
+                           match="a row of kernels refers to a name that does not exist"):
+            report.kernels()
+    with pytest.raises(gpuscope.ReportError, match="refers to a name that does not exist"):
+        gpuscope.ranks.read_rank(str(good_report))
+
+
+# Hostile values are rows left out, or values, never an OverflowError or TypeError.
+def test_the_largest_time_base_wraps_as_in_cpp(good_report):
+    damaged_by(good_report, "UPDATE meta SET value = '18446744073709551615' WHERE key = "
+               "'time_base_ns'")
+    with gpuscope.open(good_report) as report:
+        kernels = report.kernels()
+        # 2^64 - 1 + t is t - 1 modulo 2^64, as the C++ reader's unsigned sum.
+        assert kernels["start"].iloc[0] == 100 - 1
+        assert kernels["end"].iloc[0] == 600 - 1
+    gpuscope.ranks.read_rank(str(good_report))
+
+
+def test_a_process_that_ends_at_int64_max(good_report):
+    damaged_by(good_report, 'UPDATE process SET "end" = 9223372036854775807')
+    data = gpuscope.ranks.read_rank(str(good_report))
+    assert data.breakdown.busy > 0
+    with gpuscope.open(good_report) as report:
+        assert len(report.kernels()) == 200
+        assert pd.isna(report.process()["end"].iloc[0])  # past INT64_MAX: no int64 holds it
+
+
+def test_a_launch_dimension_of_null_is_a_damaged_row(good_report):
+    damaged_by(good_report, "UPDATE kernels SET grid_x = NULL WHERE id = 3")
+    with warnings.catch_warnings(record=True):
+        warnings.simplefilter("always")
+        with gpuscope.open(good_report) as report:
+            assert len(report.kernels()) == 199
+            assert report.skipped_rows == {("kernels", "bad launch dimension"): 1}
+
+
+def test_a_start_past_int64_max_is_a_damaged_row(good_report):
+    damaged_by(good_report, "UPDATE process SET \"end\" = NULL")  # no run to be outside of
+    damaged_by(good_report, "UPDATE kernels SET start = 9223372036854775000, "
+               "\"end\" = 9223372036854775001 WHERE id = 3")
+    with warnings.catch_warnings(record=True):
+        warnings.simplefilter("always")
+        with gpuscope.open(good_report) as report:
+            assert len(report.kernels()) == 199
+            assert report.skipped_rows == {("kernels", "time past 2^63 ns"): 1}

@@ -7,6 +7,7 @@
 #include "analysis/units.h"
 #include "model/overhead_kinds.h"
 #include "store/event_tables.h"
+#include "store/report_text.h"
 
 namespace gpuscope::analysis {
 
@@ -181,8 +182,20 @@ std::vector<std::string> SkippedRowWarnings(const store::DamagedRows& damaged) {
   return warnings;
 }
 
+std::optional<std::string> ShortenedTextWarning(const store::ReportReader& report) {
+  const std::uint64_t shortened = report.shortened_texts();
+  if (shortened == 0) return std::nullopt;
+  return Counted(shortened, "name or other text", "names or other texts") + " longer than " +
+         std::to_string(store::kMaxReportTextBytes) + " bytes " + (shortened == 1 ? "is" : "are") +
+         " shortened, ending in \"...[<bytes> bytes, #<hash>]\" (a damaged or crafted report?)";
+}
+
 std::vector<std::string> SkippedRowWarnings(const store::ReportReader& report) {
-  return SkippedRowWarnings(report.damaged_rows());
+  std::vector<std::string> warnings = SkippedRowWarnings(report.damaged_rows());
+  if (std::optional<std::string> shortened = ShortenedTextWarning(report)) {
+    warnings.push_back(std::move(*shortened));
+  }
+  return warnings;
 }
 
 }  // namespace gpuscope::analysis

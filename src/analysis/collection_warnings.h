@@ -49,8 +49,12 @@ std::vector<std::string> CollectionWarnings(const store::ReportReader& report);
 // One line per event table and kind of damage whose rows were left out as damaged
 // (store/damaged_rows.h: "3 rows of kernels end before they start (damaged timestamps):
 // skipped"), so that they never vanish silently. The reader's overload counts what it has
-// read so far: call it after the reading.
+// read so far: call it after the reading; it adds ShortenedTextWarning's line.
 std::vector<std::string> SkippedRowWarnings(const store::DamagedRows& damaged);
 std::vector<std::string> SkippedRowWarnings(const store::ReportReader& report);
+
+// "2 names or other texts longer than 4096 bytes are shortened, ..." when the reader shortened
+// any (store/report_text.h), so that no name is cut silently; nullopt otherwise.
+std::optional<std::string> ShortenedTextWarning(const store::ReportReader& report);
 
 }  // namespace gpuscope::analysis

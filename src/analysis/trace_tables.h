@@ -5,6 +5,9 @@
 // these tables are built whole, like every stats table.)
 #pragma once
 
+#include <cstdint>
+#include <string_view>
+
 #include "analysis/report_checks.h"
 #include "analysis/stats_table.h"
 #include "util/status.h"
@@ -28,5 +31,20 @@ StatusOr<StatsTable> BuildGpuTraceTable(const Reports& reports);
 // cuda_api_trace: Start, Duration, Name, Result, CorrID, Pid, Tid, T-Pri, Thread Name of the
 // API calls the summary counts (runtime calls and driver calls the runtime did not make).
 StatusOr<StatsTable> BuildApiTraceTable(const Reports& reports);
+
+// cuda_gpu_trace and cuda_api_trace, the tables whose rows grow with the reports' events.
+bool IsTraceTable(std::string_view name);
+
+// How much of a trace table BuildEarliestTraceRows kept.
+struct TraceTableCut {
+  std::uint64_t kept = 0;   // rows in the table
+  std::uint64_t total = 0;  // rows the whole table has
+};
+
+// Trace table `name` (IsTraceTable) with its earliest `max_rows` rows only, in the table's
+// order, and in `cut` how many of how many: what `gpuscope report` embeds. Memory follows
+// `max_rows`, not the reports' size (the other rows are counted, never built).
+StatusOr<StatsTable> BuildEarliestTraceRows(std::string_view name, const Reports& reports,
+                                            std::uint64_t max_rows, TraceTableCut& cut);
 
 }  // namespace gpuscope::analysis

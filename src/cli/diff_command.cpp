@@ -137,6 +137,12 @@ int DiffCommand(std::span<const std::string> args) {
       break;
   }
   std::cout.flush();
+  // What each report left out as damaged, after the comparison (as `stats` says it).
+  for (const analysis::diff::ReportKernels* report : {&*before, &*after}) {
+    for (const std::string& warning : report->warnings) {
+      std::cerr << "gpuscope: warning: " << report->path << ": " << warning << '\n';
+    }
+  }
   if (options.fail_on_regression && diff.regressions > 0) return kExitRegression;
   return kExitOk;
 }

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <set>
 #include <vector>
 
@@ -121,19 +122,21 @@ int ExportChrome(const ExportOptions& options, const Readers& readers) {
   std::string output =
       options.output.empty() ? WithoutExtension(options.reports[0]) + ".json" : options.output;
   StatusOr<exporter::ChromeTraceStats> written = Status::Error("");
+  std::unique_ptr<OutputFile> file;
   if (output == "-") {
     written = exporter::WriteChromeTrace(reports, std::cout);
     std::cout.flush();
   } else {
-    StatusOr<std::unique_ptr<OutputFile>> file =
+    StatusOr<std::unique_ptr<OutputFile>> created =
         OutputFile::Create(ClaimFor(options, output, "the Chrome trace"));
-    if (!file.ok()) {
-      CommandError(file.status().message());
+    if (!created.ok()) {
+      CommandError(created.status().message());
       return kExitGpuscopeFailure;
     }
-    written = exporter::WriteChromeTrace(reports, (*file)->stream());
+    file = std::move(created.value());
+    written = exporter::WriteChromeTrace(reports, file->stream());
     if (written.ok()) {
-      Status committed = (*file)->Commit();  // else no half a trace is left behind
+      Status committed = file->Commit();  // else no half a trace is left behind
       if (!committed.ok()) written = committed;
     }
   }
@@ -145,14 +148,20 @@ int ExportChrome(const ExportOptions& options, const Readers& readers) {
     std::cerr << "gpuscope: warning: " << written->skipped_untimed
               << " events without timestamps (or never ended) are not in the trace\n";
   }
+  if (written->clamped_times > 0) {
+    std::cerr << "gpuscope: warning: " << written->clamped_times
+              << " events lie further from the trace's start than its times can say (damaged "
+                 "timestamps): their times are clamped to the ends of its axis\n";
+  }
   // Damaged rows the reader left out (store/damaged_rows.h): said, never silently missing.
   for (const store::ReportReader* report : reports) {
     for (const std::string& warning : analysis::SkippedRowWarnings(*report)) {
       std::cerr << "gpuscope: warning: " << report->path() << ": " << warning << '\n';
     }
   }
-  if (output != "-") {
-    std::cout << "gpuscope: wrote " << written->events << " trace events to " << output << '\n';
+  if (file) {
+    WrittenNotice(*file) << "gpuscope: wrote " << written->events << " trace events to "
+                         << output << '\n';
   }
   return kExitOk;
 }
@@ -223,6 +232,12 @@ int ExportCsv(const ExportOptions& options, const Readers& readers) {
     if (Status committed = file->Commit(); !committed.ok()) {
       CommandError(committed.message());
       return kExitGpuscopeFailure;
+    }
+  }
+  // Names the readers shortened (store/report_text.h) are in the tables shortened: said.
+  for (const auto& reader : readers) {
+    if (std::optional<std::string> shortened = analysis::ShortenedTextWarning(*reader)) {
+      std::cerr << "gpuscope: warning: " << reader->path() << ": " << *shortened << '\n';
     }
   }
   for (const std::string& directory : directories) {

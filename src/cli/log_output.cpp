@@ -52,7 +52,9 @@ Status LogOutput::Close() {
 }
 
 void LogOutput::Line(long pid, std::string_view text) {
-  *stream_ << "==" << pid << "== " << text << '\n';
+  // One line whatever the text holds (a command line or kernel name from a report), also in
+  // a log file that someone will cat.
+  *stream_ << "==" << pid << "== " << render::TerminalText(text) << '\n';
   stream_->flush();
 }
 

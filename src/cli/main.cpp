@@ -4,8 +4,16 @@
 #include <vector>
 
 #include "cli/dispatcher.h"
+#include "cli/standard_output.h"
+#include "cli/terminal_output_filter.h"
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
-  return gpuscope::cli::Dispatch(args);
+  gpuscope::cli::StandardOutput output;
+  int exit_code;
+  {
+    gpuscope::cli::TerminalOutputGuard terminal;
+    exit_code = gpuscope::cli::Dispatch(args);
+  }
+  return output.End(exit_code);
 }

@@ -59,6 +59,12 @@ Status CheckOutputClaim(const OutputClaim& claim) {
   }
   if (!names_a_file) return {};  // nothing there to lose
   if (S_ISDIR(info.st_mode)) return Status::Error(claim.path + " is a directory");
+  if (!S_ISREG(info.st_mode)) {
+    // A terminal, pipe, FIFO or device: written into as a stream (output_file.h), which
+    // replaces nothing, so -f is not needed. A report is a database, never a stream.
+    if (claim.output_is_report) return Status::Error(claim.path + " is not a regular file");
+    return {};
+  }
   if (!claim.output_is_report && store::IsGpuscopeReport(claim.path)) {
     return NotOverwriting(claim, "is a gpuscope report");
   }

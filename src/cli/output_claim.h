@@ -36,6 +36,8 @@ struct OutputClaim {
 // Ok when `claim.path` may be written: it is none of the inputs, and when it exists it is
 // not a directory, not a gpuscope report (unless the output is one), and the overwrite was
 // allowed. The directory is not checked here (creating the file says what is wrong there).
+// A path that names a terminal, pipe, FIFO or device is a stream: nothing is replaced, so no
+// -f is needed, but a report is refused there (it is a database file).
 //
 // Symbolic links at the path: a report is never written through one (the injection library
 // refuses it too, store/report_file_create.h). Any other output is written through a link to

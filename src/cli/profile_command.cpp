@@ -334,6 +334,8 @@ std::vector<std::string> EvaluateReports(TracedProgram& program, const ProfileOp
       continue;
     }
     for (const std::string& problem : evaluated->problems) CommandError(problem);
+    // Its own report, just written, should take them; the pages show them all the same.
+    if (!evaluated->not_stored.empty()) CommandError(evaluated->not_stored);
     reports.push_back(entry.report_path);
   }
   return reports;
@@ -356,6 +358,9 @@ bool PrintResults(const ProfileOptions& options, const std::vector<std::string>&
   output.summary = options.print_summary;
   StatusOr<ProfileOutputResult> printed = PrintProfiles(std::cout, reports, output);
   bool ok = printed.ok();
+  if (printed.ok()) {
+    for (const std::string& warning : printed->warnings) Say("Warning: " + warning);
+  }
   if (!printed.ok()) {
     CommandError(printed.status().message());
   } else if (printed->profiled == 0 && options.replay_mode == "app-range") {

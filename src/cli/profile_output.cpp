@@ -3,13 +3,16 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 
+#include "analysis/collection_warnings.h"
 #include "analysis/metrics/profile_loader.h"
 #include "analysis/metrics/profile_selection.h"
 #include "analysis/metrics/section_catalog.h"
 #include "analysis/source/source_view.h"
 #include "render/details_format.h"
+#include "render/escaping.h"
 #include "render/kernel_summary.h"
 #include "render/metrics_csv.h"
 #include "store/profile_store.h"
@@ -25,6 +28,8 @@ struct LoadedReport {
   std::string process_line;                  // "[pid] command line"
   // profiled_kernels.id -> its source page, for the findings to name their lines.
   std::map<std::int64_t, analysis::source::KernelSource> sources;
+  // Names the reader shortened (analysis::ShortenedTextWarning), said after the pages.
+  std::optional<std::string> shortened;
 };
 
 StatusOr<LoadedReport> Load(const std::string& path) {
@@ -49,7 +54,9 @@ StatusOr<LoadedReport> Load(const std::string& path) {
     loaded.sources = std::move(*sources);
   }
   loaded.process_line =
-      "[" + std::to_string((*report)->process().pid) + "] " + (*report)->process().command_line;
+      "[" + std::to_string((*report)->process().pid) + "] " +
+      render::TerminalText((*report)->process().command_line);
+  loaded.shortened = analysis::ShortenedTextWarning(**report);
   return loaded;
 }
 
@@ -128,6 +135,11 @@ StatusOr<ProfileOutputResult> PrintProfiles(std::ostream& out,
     for (const auto& kernel : loaded->kernels) names.insert(kernel.function_name);
     loaded->kernels = analysis::metrics::SelectProfiledKernels(loaded->kernels, options.filter);
     result.selected += loaded->kernels.size();
+    if (std::optional<std::string> impossible =
+            analysis::metrics::ImpossibleValueWarning(loaded->kernels)) {
+      result.warnings.push_back(path + ": " + *impossible);
+    }
+    if (loaded->shortened) result.warnings.push_back(path + ": " + *loaded->shortened);
     GPUSCOPE_RETURN_IF_ERROR(ChooseSectionsAndMetrics(path, options, *loaded));
     reports.push_back(std::move(*loaded));
   }

@@ -9,6 +9,7 @@
 #include "cli/option_parser.h"
 #include "cli/output_file.h"
 #include "evaluate/report_evaluation.h"
+#include "render/escaping.h"
 #include "viewer/axis_alignment.h"
 #include "viewer/html_report.h"
 #include "viewer/viewer_data.h"
@@ -108,10 +109,13 @@ int ReportCommand(std::span<const std::string> args) {
   for (const std::string& report : options.reports) {
     StatusOr<evaluate::EvaluationSummary> evaluated = evaluate::EvaluateReport(report);
     // ViewerData::Open says what is wrong with a bad report; one that cannot be written
-    // (read-only) is shown with its kernels unevaluated.
+    // (read-only) is shown with the evaluation kept in memory.
     if (!evaluated.ok()) continue;
     for (const std::string& problem : evaluated->problems) {
       std::cerr << "gpuscope: warning: " << report << ": " << problem << '\n';
+    }
+    if (!evaluated->not_stored.empty()) {
+      std::cerr << "gpuscope: warning: " << render::TerminalText(evaluated->not_stored) << '\n';
     }
   }
   StatusOr<std::unique_ptr<viewer::ViewerData>> data = viewer::ViewerData::Open(options.reports);
@@ -140,7 +144,11 @@ int ReportCommand(std::span<const std::string> args) {
               << written->total_events << " events (--max-events " << options.max_events
               << " per report); `gpuscope view` shows them all\n";
   }
-  std::cout << "gpuscope: wrote " << (*file)->path() << '\n';
+  for (const auto& [table, cut] : written->trace_cuts) {
+    std::cerr << "gpuscope: warning: embedded the first " << cut.kept << " of " << cut.total
+              << " rows of " << table << "; `gpuscope stats -r " << table << "` shows them all\n";
+  }
+  WrittenNotice(**file) << "gpuscope: wrote " << (*file)->path() << '\n';
   return kExitOk;
 }
 
@@ -150,9 +158,10 @@ std::string ReportUsage() {
          "\n"
          "Writes one self-contained HTML file with the viewer and the reports' data (inline\n"
          "CSS, JavaScript and JSON): it opens from disk with no server and no network. At most\n"
-         "--max-events timeline events per report are embedded (default 200000, about 15 MB);\n"
-         "a larger report is cut in time and the page says so. An existing HTML file is\n"
-         "replaced only with -f; a report, or any file the command reads, never.\n"
+         "--max-events timeline events per report are embedded (default 200000, about 15 MB),\n"
+         "and the first 5000 rows of the GPU and API trace tables; a larger report is cut and\n"
+         "the page says so. An existing HTML file is replaced only with -f; a report, or any\n"
+         "file the command reads, never.\n"
          "\n"
          "Options:\n" +
          FormatOptionHelp(kReportOptions);

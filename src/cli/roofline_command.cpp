@@ -1,6 +1,9 @@
 #include "cli/roofline_command.h"
 
 #include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "analysis/metrics/profile_loader.h"
 #include "analysis/roofline/roofline.h"
@@ -101,6 +104,7 @@ int RooflineCommand(std::span<const std::string> args) {
 
   // Everything is read before anything is printed: one bad report, one error line.
   std::vector<analysis::roofline::RooflineResult> results;
+  std::vector<std::string> impossible_values;  // "<report>: <why>", one per report
   bool unevaluated = false;
   for (const std::string& path : options.reports) {
     StatusOr<std::unique_ptr<store::ReportReader>> reader = store::ReportReader::Open(path);
@@ -115,8 +119,12 @@ int RooflineCommand(std::span<const std::string> args) {
       return kExitGpuscopeFailure;
     }
     for (const analysis::metrics::KernelProfile& profile : *profiles) {
-      if (profile.measured && profile.metrics.empty()) unevaluated = true;
+      if (profile.measured && !profile.Evaluated()) unevaluated = true;
       results.push_back(analysis::roofline::ComputeRoofline(profile));
+    }
+    if (std::optional<std::string> impossible =
+            analysis::metrics::ImpossibleValueWarning(*profiles)) {
+      impossible_values.push_back(path + ": " + *impossible);
     }
   }
   if (results.empty()) {
@@ -128,6 +136,9 @@ int RooflineCommand(std::span<const std::string> args) {
   if (unevaluated) {
     std::cerr << "gpuscope: warning: some kernels' counter data was never evaluated; run "
                  "`gpuscope stats --page details` on the report once to evaluate it\n";
+  }
+  for (const std::string& warning : impossible_values) {
+    std::cerr << "gpuscope: warning: " << warning << '\n';
   }
   if (svg) {
     svg->stream() << render::RooflineSvg(results);

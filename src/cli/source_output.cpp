@@ -12,6 +12,7 @@
 #include "cli/command_error.h"
 #include "cli/exit_codes.h"
 #include "evaluate/report_evaluation.h"
+#include "render/escaping.h"
 #include "store/report_reader.h"
 
 namespace gpuscope::cli {
@@ -51,12 +52,14 @@ int PrintSourcePages(const SourceOutputOptions& options) {
   std::size_t profiled = 0, selected = 0;
   std::vector<std::string> profiled_names;
   bool lines_missing = false;
+  std::vector<std::string> not_stored;  // the reports that could not take the SASS and lines
   for (const std::string& path : options.report_paths) {
     StatusOr<evaluate::EvaluationSummary> evaluated = evaluate::EvaluateReport(path);
     if (!evaluated.ok()) {
       CommandError(NamingPath(evaluated.status().message(), path));
       return kExitGpuscopeFailure;
     }
+    if (!evaluated->not_stored.empty()) not_stored.push_back(evaluated->not_stored);
     StatusOr<std::unique_ptr<store::ReportReader>> reader = store::ReportReader::Open(path);
     if (!reader.ok()) {
       CommandError(NamingPath(reader.status().message(), path));
@@ -122,6 +125,9 @@ int PrintSourcePages(const SourceOutputOptions& options) {
   }
   std::cout << page.str();
   std::cout.flush();
+  for (const std::string& why : not_stored) {
+    std::cerr << "gpuscope: warning: " << render::TerminalText(why) << '\n';
+  }
   if (lines_missing) std::cerr << "gpuscope: note: " << render::kNoLineInfoNote << '\n';
   return kExitOk;
 }

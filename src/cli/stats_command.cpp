@@ -15,6 +15,7 @@
 #include "cli/source_output.h"
 #include "cli/stats_options.h"
 #include "evaluate/report_evaluation.h"
+#include "render/escaping.h"
 #include "render/stats_report.h"
 #include "render/trace_findings_format.h"
 #include "store/report_reader.h"
@@ -120,6 +121,9 @@ int PrintProfilePages(const StatsOptions& options) {
       return kExitGpuscopeFailure;
     }
     problems.insert(problems.end(), evaluated->problems.begin(), evaluated->problems.end());
+    if (!evaluated->not_stored.empty()) {
+      problems.push_back(render::TerminalText(evaluated->not_stored));
+    }
   }
   StatusOr<ProfileOutputResult> printed = PrintProfiles(std::cout, options.report_paths, output);
   std::cout.flush();
@@ -129,6 +133,9 @@ int PrintProfilePages(const StatsOptions& options) {
   }
   for (const std::string& problem : problems) {
     std::cerr << "gpuscope: warning: " << problem << '\n';
+  }
+  for (const std::string& warning : printed->warnings) {
+    std::cerr << "gpuscope: warning: " << warning << '\n';
   }
   if (printed->profiled == 0) {
     CommandError("no profiled kernels in the report(s): they were written by `gpuscope run`, "

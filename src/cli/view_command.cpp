@@ -5,12 +5,14 @@
 #include <charconv>
 #include <chrono>
 #include <csignal>
+#include <cstdlib>
 #include <iostream>
 
 #include "cli/command_prologue.h"
 #include "cli/exit_codes.h"
 #include "cli/option_parser.h"
 #include "evaluate/report_evaluation.h"
+#include "render/escaping.h"
 #include "viewer/axis_alignment.h"
 #include "viewer/http_server.h"
 #include "viewer/viewer_data.h"
@@ -126,10 +128,13 @@ int ViewCommand(std::span<const std::string> args) {
   for (const std::string& report : options.reports) {
     StatusOr<evaluate::EvaluationSummary> evaluated = evaluate::EvaluateReport(report);
     // ViewerData::Open says what is wrong with a bad report; one that cannot be written
-    // (read-only) is shown with its kernels unevaluated.
+    // (read-only) is shown with the evaluation kept in memory.
     if (!evaluated.ok()) continue;
     for (const std::string& problem : evaluated->problems) {
       std::cerr << "gpuscope: warning: " << report << ": " << problem << '\n';
+    }
+    if (!evaluated->not_stored.empty()) {
+      std::cerr << "gpuscope: warning: " << render::TerminalText(evaluated->not_stored) << '\n';
     }
   }
   StatusOr<std::unique_ptr<viewer::ViewerData>> data = viewer::ViewerData::Open(options.reports);
@@ -153,7 +158,7 @@ int ViewCommand(std::span<const std::string> args) {
   auto deadline =
       std::chrono::steady_clock::now() + std::chrono::seconds(options.exit_after_seconds);
   viewer::ViewerData& viewer_data = *data.value();
-  server.value()->Serve(
+  std::size_t left_running = server.value()->Serve(
       [&](const viewer::HttpRequest& request) {
         return viewer::HandleViewerRequest(viewer_data, viewer::WebAssets(), request);
       },
@@ -162,6 +167,13 @@ int ViewCommand(std::span<const std::string> args) {
                (options.exit_after_seconds != 0 && std::chrono::steady_clock::now() >= deadline);
       });
   std::cout << "gpuscope: viewer stopped" << std::endl;
+  if (left_running != 0) {
+    // A worker still computes an answer no one will get, with the reports open: destroying
+    // them, or static objects at exit, under it could crash, and waiting for it could take
+    // any time. Nothing is left to write, so the process ends here.
+    std::cerr.flush();
+    std::_Exit(std::cout.good() ? kExitOk : kExitGpuscopeFailure);
+  }
   return kExitOk;
 }
 

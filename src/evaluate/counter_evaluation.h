@@ -19,6 +19,9 @@ struct EvaluationSummary {
   std::size_t kernels = 0;            // measured kernels evaluated
   std::size_t failed = 0;             // measured kernels whose data could not be evaluated
   std::vector<std::string> problems;  // one line each: "kernel <index> (<name>): <why>"
+  // Why the report could not take the results (EvaluateReport: "cannot store the metrics in
+  // <path>: <why> (...)"), which are shown from memory all the same; "" when they were stored.
+  std::string not_stored;
 };
 
 struct CounterValues {

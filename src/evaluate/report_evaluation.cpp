@@ -11,14 +11,16 @@
 #include "evaluate/kernel_findings.h"
 #include "evaluate/source_evaluation.h"
 #include "store/evaluation_writer.h"
+#include "store/unsaved_evaluations.h"
 
 namespace gpuscope::evaluate {
 namespace {
 
-// A measured kernel without values: its counter data was never evaluated.
+// A measured kernel without values: its counter data was never evaluated. (One whose values
+// were all impossible was: evaluating it again gives them again.)
 bool HasUnevaluatedKernel(const std::vector<analysis::metrics::KernelProfile>& kernels) {
   for (const analysis::metrics::KernelProfile& kernel : kernels) {
-    if (kernel.measured && kernel.metrics.empty()) return true;
+    if (kernel.measured && !kernel.Evaluated()) return true;
   }
   return false;
 }
@@ -53,6 +55,8 @@ StatusOr<EvaluationSummary> EvaluateReport(const std::string& path,
   {  // the reader is closed before the report is opened for writing
     StatusOr<std::unique_ptr<store::ReportReader>> report = store::ReportReader::Open(path);
     if (!report.ok()) return report.status();
+    // Evaluated before by this process, and not storable then: done, it reads as stored.
+    if (!asked && (*report)->unsaved_evaluation() != nullptr) return summary;
     StatusOr<std::vector<analysis::metrics::KernelProfile>> kernels =
         analysis::metrics::LoadKernelProfiles(**report);
     if (!kernels.ok()) return kernels.status();
@@ -97,7 +101,13 @@ StatusOr<EvaluationSummary> EvaluateReport(const std::string& path,
     }
   }
   if (!rows.counters && rows.source.instructions.empty()) return summary;
-  GPUSCOPE_RETURN_IF_ERROR(store::WriteEvaluation(path, rows));
+  // Storing is caching: a report that cannot take the results (read-only, a full disk) still
+  // shows them, from memory, for the rest of this process.
+  if (Status stored = store::WriteEvaluation(path, rows); !stored.ok()) {
+    store::KeepUnsavedEvaluation(path, std::move(rows));
+    summary.not_stored = stored.message() +
+                         " (the results are shown all the same, and evaluated again at each read)";
+  }
   return summary;
 }
 

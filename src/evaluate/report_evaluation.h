@@ -23,9 +23,11 @@ namespace gpuscope::evaluate {
 // stored as the report's request, even when no kernel was measured.
 // `asked` absent (the readers): a report whose measured kernels all have values is only read;
 // otherwise every measured kernel is evaluated for what the report asked (AskOfReport).
-// A report that cannot be written (a read-only file) is an error, as any other: nothing is
-// kept in memory, so `stats --page` fails on it and `view` / `report` show its kernels
-// unevaluated. Problems with single kernels are in the summary, not errors.
+// A report that cannot take the results (a read-only file or directory, a full disk) keeps
+// none of them, and the results are kept in memory instead (store/unsaved_evaluations.h):
+// every reader this process opens on the report afterwards shows them, and the summary says
+// why they were not stored (not_stored). Problems with single kernels are in the summary too;
+// errors are reports that cannot be read.
 StatusOr<EvaluationSummary> EvaluateReport(const std::string& path,
                                            const std::optional<ProfileAsk>& asked = std::nullopt);
 

@@ -118,10 +118,13 @@ class ReportExporter {
           .Raw(",\"static_shared_memory\":")
           .Int(k.static_shared_memory)
           .Raw(",\"dynamic_shared_memory\":")
-          .Int(k.dynamic_shared_memory)
-          .Raw(",\"mangled_name\":")
-          .String(k.mangled_name)
-          .Raw("}}");
+          .Int(k.dynamic_shared_memory);
+      // The name once per event: a name with no mangled form (a C or Triton kernel, or one
+      // shortened on read) is not written twice.
+      if (k.mangled_name != row.demangled_name) {
+        json_.Raw(",\"mangled_name\":").String(k.mangled_name);
+      }
+      json_.Raw("}}");
       FlowEnd(gpu, k.stream_id, k.start, k.correlation_id);
       return true;
     }));
@@ -178,8 +181,13 @@ class ReportExporter {
     return label + " (pid " + std::to_string(process.pid) + ")";
   }
 
-  // Every event but the first is preceded by a comma: the caller opened the array.
-  void Begin() { json_.Raw(stats_.events++ == 0 ? "\n" : ",\n"); }
+  // Every event but the first is preceded by a comma: the caller opened the array. An event
+  // whose times were clamped (Placed, before its Begin) is counted here, once.
+  void Begin() {
+    json_.Raw(stats_.events++ == 0 ? "\n" : ",\n");
+    if (clamped_) ++stats_.clamped_times;
+    clamped_ = false;
+  }
 
   void Metadata(std::int64_t pid, std::optional<std::int64_t> tid, std::string_view name,
                 const std::string& value, bool numeric = false) {
@@ -235,6 +243,9 @@ class ReportExporter {
   // Opens an X event; the caller appends ",\"args\":{...}}".
   void Slice(std::string_view category, std::string_view name, std::int64_t pid, std::int64_t tid,
              model::Timestamp start, model::Timestamp end) {
+    // Both ends placed, so that a clamped end never lies before its start.
+    const std::int64_t ts = Placed(start);
+    const std::int64_t duration = std::max<std::int64_t>(0, SaturatingSub(Placed(end), ts));
     Begin();
     json_.Raw("{\"ph\":\"X\",\"cat\":\"")
         .Raw(category)
@@ -245,13 +256,14 @@ class ReportExporter {
         .Raw(",\"tid\":")
         .Int(tid)
         .Raw(",\"ts\":")
-        .Micros(Relative(start))
+        .Micros(ts)
         .Raw(",\"dur\":")
-        .Micros(static_cast<std::int64_t>(end - start));
+        .Micros(duration);
   }
 
   void Flow(std::string_view phase, std::int64_t pid, std::int64_t tid, model::Timestamp ts,
             std::uint32_t correlation) {
+    const std::int64_t at = Placed(ts);
     Begin();
     json_.Raw("{\"ph\":\"")
         .Raw(phase)
@@ -263,7 +275,7 @@ class ReportExporter {
         .Raw(",\"tid\":")
         .Int(tid)
         .Raw(",\"ts\":")
-        .Micros(Relative(ts));
+        .Micros(at);
     if (phase == "f") json_.Raw(",\"bp\":\"e\"");
     json_.Raw("}");
   }
@@ -288,6 +300,7 @@ class ReportExporter {
           .Raw("}}");
     };
     if (n.kind == model::NvtxKind::kMark) {
+      const std::int64_t at = Placed(n.start);
       Begin();
       json_.Raw("{\"ph\":\"i\",\"s\":\"t\",\"cat\":\"nvtx\",\"name\":")
           .String(n.name)
@@ -296,7 +309,7 @@ class ReportExporter {
           .Raw(",\"tid\":")
           .Int(n.thread_id)
           .Raw(",\"ts\":")
-          .Micros(Relative(n.start));
+          .Micros(at);
       args();
       return;
     }
@@ -311,6 +324,7 @@ class ReportExporter {
       Metadata(pid_, kStartEndRangesTid, "thread_name", "NVTX start/end ranges");
     }
     for (const char* phase : {"b", "e"}) {
+      const std::int64_t at = Placed(phase[0] == 'b' ? n.start : n.end);
       Begin();
       json_.Raw("{\"ph\":\"")
           .Raw(phase)
@@ -323,7 +337,7 @@ class ReportExporter {
           .Raw(",\"tid\":")
           .Int(kStartEndRangesTid)
           .Raw(",\"ts\":")
-          .Micros(Relative(phase[0] == 'b' ? n.start : n.end));
+          .Micros(at);
       args();
     }
   }
@@ -353,11 +367,12 @@ class ReportExporter {
       // Named first: naming a GPU the report does not list writes metadata events, which
       // must not land inside this one.
       std::int64_t pid = NameGpu(m.device_id);
+      const std::int64_t at = Placed(m.timestamp);
       Begin();
       json_.Raw("{\"ph\":\"C\",\"name\":\"Device memory\",\"pid\":")
           .Int(pid)
           .Raw(",\"tid\":0,\"ts\":")
-          .Micros(Relative(m.timestamp))
+          .Micros(at)
           .Raw(",\"args\":{\"bytes\":")
           .Int(in_use[m.device_id])
           .Raw("}}");
@@ -384,13 +399,14 @@ class ReportExporter {
       const std::int64_t pid = GpuPid(sample.device_id);
       for (std::size_t m = 0; m < sample.values.size() && m < names.size(); ++m) {
         if (std::isnan(sample.values[m])) continue;
+        const std::int64_t at = Placed(sample.start);
         Begin();
         json_.Raw("{\"ph\":\"C\",\"cat\":\"gpu_metrics\",\"name\":")
             .String(names[m].first)
             .Raw(",\"pid\":")
             .Int(pid)
             .Raw(",\"tid\":0,\"ts\":")
-            .Micros(Relative(sample.start))
+            .Micros(at)
             .Raw(",\"args\":{\"value\":")
             .Number(sample.values[m] * names[m].second)
             .Raw("}}");
@@ -400,8 +416,25 @@ class ReportExporter {
   }
 
   // On the trace's axis: the report's time moved by its clock offset, from the origin.
-  std::int64_t Relative(model::Timestamp t) const {
-    return static_cast<std::int64_t>(t) + placement_.offset - origin_;
+  // Times come from the file: a damaged one (a time base of INT64_MAX with a process start
+  // of INT64_MIN) may lie further from the origin than 64 bits of nanoseconds hold, and
+  // signed overflow is undefined. Such a time sticks at the axis's end (util/saturating.h:
+  // it prints as absurd as it was, never wrapped around to the other end) and the event it
+  // belongs to is counted (clamped_, ChromeTraceStats::clamped_times).
+  std::int64_t Placed(model::Timestamp t) {
+    // The unsigned time read as signed, as everywhere on this axis (the reader's times are
+    // absolute CUPTI nanoseconds, far below INT64_MAX).
+    const auto time = static_cast<std::int64_t>(t);
+    std::int64_t moved = 0, placed = 0;
+    if (__builtin_add_overflow(time, placement_.offset, &moved)) {
+      clamped_ = true;
+      moved = SaturatingAdd(time, placement_.offset);
+    }
+    if (__builtin_sub_overflow(moved, origin_, &placed)) {
+      clamped_ = true;
+      placed = SaturatingSub(moved, origin_);
+    }
+    return placed;
   }
 
   const store::ReportReader& report_;
@@ -415,6 +448,7 @@ class ReportExporter {
   std::set<std::uint32_t> named_threads_;
   std::set<std::uint32_t> named_gpus_;
   std::set<std::pair<std::uint32_t, std::uint32_t>> named_streams_;
+  bool clamped_ = false;  // a time of the event being written was clamped (Placed)
 };
 
 // The earliest report start on the trace's axis (each report's start moved by its offset).
@@ -426,7 +460,9 @@ std::int64_t TraceOrigin(std::span<const store::ReportReader* const> reports,
     model::Timestamp start =
         report->process().start ? report->process().start : report->time_base();
     if (start == 0) continue;
-    std::int64_t placed = static_cast<std::int64_t>(start) + placements[i].offset;
+    // Saturating: a damaged start must not overflow (the events' times are then clamped
+    // relative to it, ReportExporter::Placed).
+    std::int64_t placed = SaturatingAdd(static_cast<std::int64_t>(start), placements[i].offset);
     if (!origin || placed < *origin) origin = placed;
   }
   return origin.value_or(0);

@@ -6,11 +6,15 @@
 // cross threads, as async slices); each GPU of a report is one more trace process with a
 // "thread" per stream (kernels, copies, memsets) and a "Device memory" counter built from
 // the allocation and free records. Flow arrows (s -> f, "bp":"e", id = correlation id)
-// link each API call to the GPU work it started.
+// link each API call to the GPU work it started. A kernel slice's args hold its launch
+// configuration and, for a name whose mangled form differs from it (C++), "mangled_name": the
+// format has no string table, so a name is never written twice in one event. Names are the
+// reader's, shortened past 4 KiB (store/report_text.h).
 //
 // Times: "ts"/"dur" are microseconds with three decimals (exact nanoseconds), relative to
 // the earliest report start, which "otherData" records as absolute ns (CUPTI's clock in
-// microseconds would need more digits than a double holds).
+// microseconds would need more digits than a double holds). A damaged time further from that
+// start than int64 nanoseconds hold is clamped to the axis's end (ChromeTraceStats).
 //
 // Several ranks of one job: when the reports carry ranks, each report's times are moved by
 // its clock offset onto the reference rank's axis (analysis/ranks/clock_alignment.h), the
@@ -33,6 +37,9 @@ namespace gpuscope::exporter {
 struct ChromeTraceStats {
   std::uint64_t events = 0;           // trace events written (metadata included)
   std::uint64_t skipped_untimed = 0;  // rows without timestamps, or unfinished ranges
+  // Events with a time further from the trace's origin than 64 bits of nanoseconds hold
+  // (damaged timestamps): written with it clamped to the axis's end, never wrapped around.
+  std::uint64_t clamped_times = 0;
 };
 
 StatusOr<ChromeTraceStats> WriteChromeTrace(std::span<const store::ReportReader* const> reports,

@@ -43,9 +43,9 @@ StatusOr<std::vector<StoredGpuMetric>> ReadGpuMetrics(const ReportReader& report
     StoredGpuMetric& metric = metrics.emplace_back();
     metric.device_id = ColumnU32(s, 0);
     metric.index = ColumnU32(s, 1);
-    metric.name = ColumnText(s, 2);
-    metric.label = ColumnText(s, 3);
-    metric.unit = ColumnText(s, 4);
+    metric.name = report.ReportText(ColumnText(s, 2));
+    metric.label = report.ReportText(ColumnText(s, 3));
+    metric.unit = report.ReportText(ColumnText(s, 4));
     metric.role = static_cast<std::uint8_t>(ColumnInt(s, 5));
   }
   if (rc != SQLITE_DONE) return ReadError(report, "cannot read the GPU metrics");
@@ -66,15 +66,15 @@ StatusOr<std::vector<StoredGpuMetricSampling>> ReadGpuMetricSampling(const Repor
     sqlite3_stmt* s = stmt->get();
     StoredGpuMetricSampling& row = rows.emplace_back();
     row.device_id = ColumnU32(s, 0);
-    row.chip = ColumnText(s, 1);
-    row.set_name = ColumnText(s, 2);
+    row.chip = report.ReportText(ColumnText(s, 1));
+    row.set_name = report.ReportText(ColumnText(s, 2));
     row.interval_ns = ColumnU64(s, 3);
     row.hardware_buffer_bytes = ColumnU64(s, 4);
     row.samples = ColumnU64(s, 5);
     row.dropped_samples = ColumnU64(s, 6);
     row.overflows = ColumnU64(s, 7);
     row.fitting_interval_ns = ColumnU64(s, 8);
-    row.status = ColumnText(s, 9);
+    row.status = report.ReportText(ColumnText(s, 9));
   }
   if (rc != SQLITE_DONE) return ReadError(report, "cannot read how GPU metrics were sampled");
   return rows;

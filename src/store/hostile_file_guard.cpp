@@ -24,16 +24,18 @@ int Tick(void* limit) {
   return 0;
 }
 
-// SQLITE_TRACE_STMT: a statement begins running; it gets a fresh budget.
-int StatementStarts(unsigned, void* limit, void*, void*) {
+// SQLITE_TRACE_STMT: a statement begins running; it gets a fresh budget. SQLite reports the
+// start of each trigger program too (its text a "-- TRIGGER name" comment): that is the same
+// statement going on, and must not renew the budget of the statement that fired it.
+int StatementStarts(unsigned, void* limit, void*, void* text) {
+  const auto* sql = static_cast<const char*>(text);
+  if (sql != nullptr && sql[0] == '-' && sql[1] == '-') return 0;
   auto* budget = static_cast<QueryLimit*>(limit);
   budget->ticks_left = budget->ticks_per_statement;
   return 0;
 }
 
-}  // namespace
-
-Status HardenReadConnection(sqlite3* db, const std::string& path, QueryLimit& limit) {
+Status Harden(sqlite3* db, const std::string& path, QueryLimit& limit) {
   // DQS off: a double-quoted name that is no column ("end" of a table that lost it) is an
   // error, not the string 'end' read as 0 (which made every row "end before it starts").
   if (sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr) != SQLITE_OK ||
@@ -48,6 +50,22 @@ Status HardenReadConnection(sqlite3* db, const std::string& path, QueryLimit& li
   limit.ticks_left = limit.ticks_per_statement;
   sqlite3_trace_v2(db, SQLITE_TRACE_STMT, StatementStarts, &limit);
   sqlite3_progress_handler(db, kInstructionsPerTick, Tick, &limit);
+  return Status();
+}
+
+}  // namespace
+
+Status HardenReadConnection(sqlite3* db, const std::string& path, QueryLimit& limit) {
+  return Harden(db, path, limit);
+}
+
+Status HardenUpdateConnection(sqlite3* db, const std::string& path, QueryLimit& limit) {
+  GPUSCOPE_RETURN_IF_ERROR(Harden(db, path, limit));
+  // gpuscope's writes fire no trigger of its own (it creates none): one the file brings
+  // would run code of the file's choosing with the report open for writing.
+  if (sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, nullptr) != SQLITE_OK) {
+    return Status::Error("cannot open report " + path + ": SQLite refused its safe settings");
+  }
   return Status();
 }
 

@@ -1,6 +1,6 @@
 // Reading files we did not write: a "report" may be any SQLite database, crafted or
-// damaged. These settings keep a read-only connection from running code the file brings
-// (SQL functions with side effects in views, triggers) and bound the work of each query,
+// damaged. These settings keep a connection from running code the file brings (SQL
+// functions with side effects in views, triggers) and bound the work of each statement,
 // so that a view or a damaged b-tree that loops forever becomes an error instead of a hang.
 // Internal to src/store.
 #pragma once
@@ -26,5 +26,9 @@ struct QueryLimit {
 // instructions plus 256 per byte of the file (and its WAL), per statement, where reading a
 // whole table costs a few per byte; only a query that never ends reaches it.
 Status HardenReadConnection(sqlite3* db, const std::string& path, QueryLimit& limit);
+
+// The same settings and work limit on `db`, a read-write connection to `path` that adds to
+// the report (report_update.h), with triggers off: a write must run no SQL the file brings.
+Status HardenUpdateConnection(sqlite3* db, const std::string& path, QueryLimit& limit);
 
 }  // namespace gpuscope::store

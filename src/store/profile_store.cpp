@@ -2,7 +2,10 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
+
 #include "store/counter_data_codec.h"
+#include "store/evaluation_writer.h"
 #include "store/sqlite_util.h"
 #include "util/comma_list.h"
 
@@ -33,11 +36,12 @@ StatusOr<std::vector<StoredProfile>> ReadProfiledKernels(const ReportReader& rep
   const std::string sql =
       std::string(
           "SELECT p.id, p.profile_index, p.correlation_id, p.device_id, p.context_id, "
-          "p.stream_id, p.invocation, s.value, COALESCE(s.demangled, s.value), p.start, "
+          "p.stream_id, p.invocation, p.name_id, p.start, "
           "p.\"end\", p.chip, p.passes, p.replay_mode, p.outcome, p.message, "
           "p.counter_data_size, ") +
       (ranges ? "COALESCE(r.kernels, 0) " : "0 ") +
-      "FROM profiled_kernels p LEFT JOIN strings s ON s.id = p.name_id " +
+      // Names come from the reader's strings (shortened once there), not joined in here.
+      "FROM profiled_kernels p " +
       (ranges ? "LEFT JOIN profiled_ranges r ON r.profiled_kernel_id = p.id " : "") +
       "ORDER BY p.profile_index, p.id";
   StatusOr<Statement> stmt = Statement::Prepare(report.db(), sql.c_str());
@@ -53,21 +57,22 @@ StatusOr<std::vector<StoredProfile>> ReadProfiledKernels(const ReportReader& rep
     p.context_id = static_cast<std::uint32_t>(sqlite3_column_int64(s, 4));
     p.stream_id = static_cast<std::uint32_t>(sqlite3_column_int64(s, 5));
     p.invocation = static_cast<std::uint32_t>(sqlite3_column_int64(s, 6));
-    p.mangled_name = ColumnText(s, 7);
-    p.demangled_name = ColumnText(s, 8);
+    const std::int64_t name_id = sqlite3_column_int64(s, 7);
+    p.mangled_name = report.String(name_id).value_or("");
+    p.demangled_name = report.DemangledString(name_id).value_or("");
+    if (sqlite3_column_type(s, 8) != SQLITE_NULL) {
+      p.start = report.time_base() + static_cast<model::Timestamp>(sqlite3_column_int64(s, 8));
+    }
     if (sqlite3_column_type(s, 9) != SQLITE_NULL) {
-      p.start = report.time_base() + static_cast<model::Timestamp>(sqlite3_column_int64(s, 9));
+      p.end = report.time_base() + static_cast<model::Timestamp>(sqlite3_column_int64(s, 9));
     }
-    if (sqlite3_column_type(s, 10) != SQLITE_NULL) {
-      p.end = report.time_base() + static_cast<model::Timestamp>(sqlite3_column_int64(s, 10));
-    }
-    p.chip = ColumnText(s, 11);
-    p.passes = static_cast<std::uint32_t>(sqlite3_column_int64(s, 12));
-    p.replay_mode = static_cast<model::ReplayMode>(sqlite3_column_int64(s, 13));
-    p.outcome = static_cast<model::ProfileOutcome>(sqlite3_column_int64(s, 14));
-    p.message = ColumnText(s, 15);
-    p.counter_data_size = static_cast<std::size_t>(sqlite3_column_int64(s, 16));
-    p.range_kernels = static_cast<std::uint32_t>(sqlite3_column_int64(s, 17));
+    p.chip = report.ReportText(ColumnText(s, 10));
+    p.passes = static_cast<std::uint32_t>(sqlite3_column_int64(s, 11));
+    p.replay_mode = static_cast<model::ReplayMode>(sqlite3_column_int64(s, 12));
+    p.outcome = static_cast<model::ProfileOutcome>(sqlite3_column_int64(s, 13));
+    p.message = report.ReportText(ColumnText(s, 14));
+    p.counter_data_size = static_cast<std::size_t>(sqlite3_column_int64(s, 15));
+    p.range_kernels = static_cast<std::uint32_t>(sqlite3_column_int64(s, 16));
     profiles.push_back(std::move(p));
   }
   if (rc != SQLITE_DONE) return ReadError(report, "cannot read profiled kernels of");
@@ -118,12 +123,25 @@ StatusOr<std::map<std::int64_t, std::vector<StoredMetric>>> ReadKernelMetrics(
   while ((rc = sqlite3_step(stmt->get())) == SQLITE_ROW) {
     sqlite3_stmt* s = stmt->get();
     StoredMetric metric;
-    metric.name = ColumnText(s, 1);
-    if (sqlite3_column_type(s, 2) != SQLITE_NULL) metric.value = sqlite3_column_double(s, 2);
-    metric.unit = ColumnText(s, 3);
+    metric.name = report.ReportText(ColumnText(s, 1));
+    const int storage = sqlite3_column_type(s, 2);
+    if (storage == SQLITE_INTEGER || storage == SQLITE_FLOAT) {
+      metric.value = sqlite3_column_double(s, 2);
+    } else if (storage != SQLITE_NULL) {
+      metric.not_a_number = true;
+    }
+    metric.unit = report.ReportText(ColumnText(s, 3));
     metrics[sqlite3_column_int64(s, 0)].push_back(std::move(metric));
   }
   if (rc != SQLITE_DONE) return ReadError(report, "cannot read kernel metrics of");
+  // An unsaved evaluation's values replace those of its kernels, in the query's order.
+  if (const EvaluationRows* unsaved = report.unsaved_evaluation(); unsaved && unsaved->counters) {
+    auto by_name = [](const StoredMetric& a, const StoredMetric& b) { return a.name < b.name; };
+    for (const auto& [id, values] : unsaved->metrics) {
+      std::vector<StoredMetric>& list = metrics[id] = values;
+      std::stable_sort(list.begin(), list.end(), by_name);
+    }
+  }
   return metrics;
 }
 
@@ -147,13 +165,28 @@ StatusOr<ProfileRequest> ReadProfileRequest(const ReportReader& report) {
     if (key == "profile_metrics") request.metrics = SplitCommaList(value);
   }
   if (rc != SQLITE_DONE) return ReadError(report, "cannot read the profile request of");
+  if (const EvaluationRows* unsaved = report.unsaved_evaluation(); unsaved && unsaved->counters) {
+    // As the evaluation writer stores it: the replay only when it is known.
+    request.present = true;
+    request.sections = unsaved->request.sections;
+    request.metrics = unsaved->request.metrics;
+    if (!unsaved->request.replay.empty()) request.replay = unsaved->request.replay;
+  }
   return request;
 }
 
 StatusOr<std::map<std::int64_t, std::vector<StoredFinding>>> ReadKernelFindings(
     const ReportReader& report) {
   std::map<std::int64_t, std::vector<StoredFinding>> findings;
-  if (!HasProfileTables(report) || !HasTable(report.db(), "kernel_findings")) return findings;
+  if (!HasProfileTables(report)) return findings;
+  // An unsaved evaluation's findings replace those of its kernels, as storing them would.
+  auto with_unsaved = [&report](std::map<std::int64_t, std::vector<StoredFinding>> stored) {
+    if (const EvaluationRows* unsaved = report.unsaved_evaluation()) {
+      for (const auto& [id, list] : unsaved->findings) stored[id] = list;
+    }
+    return stored;
+  };
+  if (!HasTable(report.db(), "kernel_findings")) return with_unsaved(std::move(findings));
   StatusOr<Statement> stmt = Statement::Prepare(
       report.db(),
       "SELECT profiled_kernel_id, rule_id, severity, section, title, message, speedup_pct, "
@@ -163,17 +196,17 @@ StatusOr<std::map<std::int64_t, std::vector<StoredFinding>>> ReadKernelFindings(
   while ((rc = sqlite3_step(stmt->get())) == SQLITE_ROW) {
     sqlite3_stmt* st = stmt->get();
     StoredFinding f;
-    f.rule_id = ColumnText(st, 1);
-    f.severity = ColumnText(st, 2);
-    f.section = ColumnText(st, 3);
-    f.title = ColumnText(st, 4);
-    f.message = ColumnText(st, 5);
+    f.rule_id = report.ReportText(ColumnText(st, 1));
+    f.severity = report.ReportText(ColumnText(st, 2));
+    f.section = report.ReportText(ColumnText(st, 3));
+    f.title = report.ReportText(ColumnText(st, 4));
+    f.message = report.ReportText(ColumnText(st, 5));
     if (sqlite3_column_type(st, 6) != SQLITE_NULL) f.speedup_pct = sqlite3_column_double(st, 6);
-    f.speedup_formula = ColumnText(st, 7);
+    f.speedup_formula = report.ReportText(ColumnText(st, 7));
     findings[sqlite3_column_int64(st, 0)].push_back(std::move(f));
   }
   if (rc != SQLITE_DONE) return ReadError(report, "cannot read the findings of");
-  return findings;
+  return with_unsaved(std::move(findings));
 }
 
 }  // namespace gpuscope::store

@@ -48,6 +48,9 @@ struct StoredMetric {
   std::string name;
   std::optional<double> value;  // nullopt: CUPTI could not evaluate it
   std::string unit;
+  // The cell holds text or a blob where a number belongs (a damaged report; SQLite would read
+  // 'NaN' as 0): `value` is nullopt, and the readers count it as impossible.
+  bool not_a_number = false;
 };
 
 // profiled_kernels.id -> its evaluated metrics, by name.

@@ -41,11 +41,15 @@ Status StepTableRows(sqlite3* db, std::string_view sql, std::span<const QueryPar
 
 // A stored (relative) time made absolute with `time_base`; nullopt when the column holds no
 // integer (NULL: the event has no timestamp).
+// A damaged report may store any offset (INT64_MAX) on any time base, and signed overflow is
+// undefined: the sum is taken modulo 2^64, exactly as the event tables' decoder takes it
+// (event_row_decoder.h, Stored::kTime), so that both readers place a row at the same time and
+// judge it damaged alike (outside the run: store/damaged_rows.h).
 inline std::optional<model::Timestamp> ColumnTime(sqlite3_stmt* statement, int column,
                                                   model::Timestamp time_base) {
   if (sqlite3_column_type(statement, column) != SQLITE_INTEGER) return std::nullopt;
-  return static_cast<model::Timestamp>(sqlite3_column_int64(statement, column) +
-                                       static_cast<std::int64_t>(time_base));
+  const auto offset = static_cast<std::uint64_t>(sqlite3_column_int64(statement, column));
+  return time_base + offset;  // unsigned: modulo 2^64, never undefined
 }
 
 // The nine columns grid_x, grid_y, grid_z, block_x, block_y, block_z, registers_per_thread,

@@ -13,8 +13,11 @@
 #include "store/event_tables.h"
 #include "store/hostile_file_guard.h"
 #include "store/report_file_check.h"
+#include "store/report_text.h"
 #include "store/schema.h"
+#include "store/schema_objects.h"
 #include "store/sqlite_util.h"
+#include "store/unsaved_evaluations.h"
 #include "store/write_loss.h"
 
 namespace gpuscope::store {
@@ -60,6 +63,7 @@ StatusOr<std::unique_ptr<ReportReader>> ReportReader::Open(const std::string& pa
                          "here (finalize it where it can be written)");
   }
   if (!loaded.ok()) return loaded;
+  reader->unsaved_evaluation_ = UnsavedEvaluation(path);
   // Damage that SQLite reads past (a page whose cell count was cut drops its last rows
   // without an error) shows only in a structural check of every page. PRAGMA quick_check
   // costs about as much as reading the file once: 14.6 s (3 s CPU) for a 1.1 GB report of
@@ -106,6 +110,8 @@ Status ReportReader::Load() {
   }
   file_schema_version_ = static_cast<int>(version.value());
   GPUSCOPE_RETURN_IF_ERROR(CheckTablesAreTables());
+  // A trigger would run when the evaluation stores its results, whichever command reads.
+  GPUSCOPE_RETURN_IF_ERROR(CheckSchemaObjects(db_, std::string(kOpenAction) + " " + path_));
   GPUSCOPE_RETURN_IF_ERROR(LoadMeta());
   GPUSCOPE_RETURN_IF_ERROR(LoadProcess());
   GPUSCOPE_RETURN_IF_ERROR(LoadDevices());
@@ -202,8 +208,8 @@ Status ReportReader::LoadProcess() {
     sqlite3_stmt* s = stmt->get();
     process_.pid = ColumnU32(s, 0);
     process_.parent_pid = ColumnU32(s, 1);
-    process_.hostname = ColumnText(s, 2);
-    process_.command_line = ColumnText(s, 3);
+    process_.hostname = ReportText(ColumnText(s, 2));
+    process_.command_line = ReportText(ColumnText(s, 3));
     process_.start = IsNull(s, 4) ? 0 : time_base_ + U64(s, 4);
     process_.end = IsNull(s, 5) ? 0 : time_base_ + U64(s, 5);
     if (has_identity) {
@@ -211,11 +217,11 @@ Status ReportReader::LoadProcess() {
         if (IsNull(s, column)) return std::nullopt;
         return ColumnInt(s, column);
       };
-      process_.boot_id = ColumnText(s, 6);
+      process_.boot_id = ReportText(ColumnText(s, 6));
       process_.rank = optional_int(7);
       process_.local_rank = optional_int(8);
       process_.world_size = optional_int(9);
-      process_.rank_variable = ColumnText(s, 10);
+      process_.rank_variable = ReportText(ColumnText(s, 10));
     }
   } else if (rc != SQLITE_DONE) {
     return ReadError();
@@ -239,8 +245,8 @@ Status ReportReader::LoadDevices() {
     DeviceInfo& device = devices_.emplace_back();
     model::DeviceRecord& r = device.record;
     r.id = ColumnU32(s, 0);
-    device.name = ColumnText(s, 1);
-    device.uuid = ColumnText(s, 2);
+    device.name = ReportText(ColumnText(s, 1));
+    device.uuid = ReportText(ColumnText(s, 2));
     r.compute_major = ColumnU32(s, 3);
     r.compute_minor = ColumnU32(s, 4);
     r.num_sms = ColumnU32(s, 5);
@@ -335,8 +341,9 @@ Status ReportReader::LoadStrings() {
       return Status::Error(std::string(kOpenAction) + " " + path_ +
                            ": corrupt (strings are not numbered 1, 2, ...)");
     }
-    strings_.emplace_back(ColumnText(stmt->get(), 1));
-    demangled_.emplace_back(ColumnText(stmt->get(), 2));
+    // Shortened here, once per name, however many rows repeat it (report_text.h).
+    strings_.push_back(ReportText(ColumnText(stmt->get(), 1)));
+    demangled_.push_back(ReportText(ColumnText(stmt->get(), 2)));
   }
   if (rc != SQLITE_DONE) return ReadError();
   return Status();
@@ -395,6 +402,31 @@ Status ReportReader::LoadClockSamples() {
   }
   if (rc != SQLITE_DONE) return ReadError();
   return Status();
+}
+
+std::string ReportReader::ReportText(std::string_view text) const {
+  if (text.size() <= kMaxReportTextBytes) return std::string(text);
+  {
+    std::lock_guard<std::mutex> lock(shortened_mutex_);
+    shortened_.insert(ReportTextHash(text));
+  }
+  return ShortenedReportText(text);
+}
+
+std::uint64_t ReportReader::shortened_texts() const {
+  std::lock_guard<std::mutex> lock(shortened_mutex_);
+  return shortened_.size();
+}
+
+std::optional<std::string_view> ReportReader::String(std::int64_t id) const {
+  if (id <= 0 || id >= static_cast<std::int64_t>(strings_.size())) return std::nullopt;
+  return strings_[static_cast<std::size_t>(id)];
+}
+
+std::optional<std::string_view> ReportReader::DemangledString(std::int64_t id) const {
+  if (id <= 0 || id >= static_cast<std::int64_t>(strings_.size())) return std::nullopt;
+  const std::string& demangled = demangled_[static_cast<std::size_t>(id)];
+  return demangled.empty() ? strings_[static_cast<std::size_t>(id)] : demangled;
 }
 
 StatusOr<std::uint64_t> ReportReader::CountRows(const std::string& table) const {

@@ -15,9 +15,11 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "model/records.h"
@@ -31,6 +33,7 @@ struct sqlite3;
 namespace gpuscope::store {
 
 struct QueryLimit;
+struct EvaluationRows;
 
 struct ProcessInfo {
   std::uint32_t pid = 0;
@@ -128,12 +131,31 @@ class ReportReader {
   // print these counts (analysis::SkippedRowWarnings) so that no row vanishes silently.
   const DamagedRows& damaged_rows() const { return damaged_; }
 
+  // Free text of the report shortened past kMaxReportTextBytes (store/report_text.h): the
+  // names of the strings table, the process's and devices' texts as Open() loads them, and
+  // any other free text the store's query files read through ReportText. Each distinct text
+  // is counted once; commands say how many (analysis::SkippedRowWarnings).
+  std::uint64_t shortened_texts() const;
+  // `text` as the report's readers return free text (ShortenedReportText), counted above
+  // when shortened. For the store's query files (profile_store, stack_tables, ...).
+  std::string ReportText(std::string_view text) const;
+  // strings.id -> its text as loaded (kernel names: mangled), and for kernel names the
+  // demangled text (the text itself when the report has none); nullopt for an id the report
+  // does not have. The store's query files look names up here rather than joining the
+  // strings table, so that every name is shortened once and read once.
+  std::optional<std::string_view> String(std::int64_t id) const;
+  std::optional<std::string_view> DemangledString(std::int64_t id) const;
+
   // Row counts, cheap (for tests and headers). `table` must be a table of the schema.
   StatusOr<std::uint64_t> CountRows(const std::string& table) const;
 
   // The underlying connection, read-only, for the store's query files (profile_store,
   // table_rows, timeline_rows, ...); code outside src/store calls their typed functions.
   sqlite3* db() const { return db_; }
+  // The evaluation this process made of the report but could not store in it (a read-only
+  // file: unsaved_evaluations.h), which the profile and source readers take as stored; null
+  // when none.
+  const EvaluationRows* unsaved_evaluation() const { return unsaved_evaluation_.get(); }
 
  private:
   ReportReader() = default;
@@ -159,6 +181,7 @@ class ReportReader {
   std::string path_;
   sqlite3* db_ = nullptr;
   std::unique_ptr<QueryLimit> limit_;  // db_'s work limit (hostile_file_guard.h)
+  std::shared_ptr<const EvaluationRows> unsaved_evaluation_;
   int schema_version_ = 0;       // set once the whole file checked out (errors before say "open")
   int file_schema_version_ = 0;  // PRAGMA user_version, while loading
   model::Timestamp time_base_ = 0;
@@ -169,6 +192,9 @@ class ReportReader {
   model::CollectionCounters counters_;
   std::vector<std::string> strings_;    // id -> text, loaded once
   std::vector<std::string> demangled_;  // id -> demangled text for kernel names
+  // Hashes of the distinct texts ReportText shortened (few: only texts over 4 KiB).
+  mutable std::mutex shortened_mutex_;
+  mutable std::unordered_set<std::uint64_t> shortened_;
   bool finalized_ = false;
   std::optional<bool> closed_by_writer_;
   std::string writer_version_;

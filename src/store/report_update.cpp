@@ -1,28 +1,37 @@
 #include "store/report_update.h"
 
+#include "store/schema_objects.h"
 #include "store/sqlite_util.h"
 
 namespace gpuscope::store {
 
 StatusOr<std::unique_ptr<ReportUpdate>> ReportUpdate::Begin(const std::string& path,
                                                             const std::string& context) {
-  sqlite3* db = nullptr;
-  const int rc =
-      sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr);
+  std::unique_ptr<ReportUpdate> update(new ReportUpdate());
+  const int rc = sqlite3_open_v2(path.c_str(), &update->db_,
+                                 SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr);
   if (rc != SQLITE_OK) {
-    Status error = SqliteError(db, context);
-    sqlite3_close(db);
+    Status error = SqliteError(update->db_, context);
+    update->open_transaction_ = false;
     return error;
   }
-  sqlite3_busy_timeout(db, 5000);
+  // The file was read through a hardened connection; writing to it must be no less careful.
+  Status hardened = HardenUpdateConnection(update->db_, path, update->limit_);
+  if (!hardened.ok()) {
+    update->open_transaction_ = false;
+    return hardened;
+  }
+  sqlite3_busy_timeout(update->db_, 5000);
   // IMMEDIATE: take the write lock now, so that no other writer slips in between the reads
   // SQLite does for the changes and the changes.
-  if (sqlite3_exec(db, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) != SQLITE_OK) {
-    Status error = SqliteError(db, context);
-    sqlite3_close(db);
-    return error;
+  if (sqlite3_exec(update->db_, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) != SQLITE_OK) {
+    update->open_transaction_ = false;
+    return SqliteError(update->db_, context);
   }
-  return std::unique_ptr<ReportUpdate>(new ReportUpdate(db));
+  // Checked again under the write lock: the file may have changed since it was read, and
+  // whatever it holds now is what the changes meet. (Refused: the destructor rolls back.)
+  GPUSCOPE_RETURN_IF_ERROR(CheckSchemaObjects(update->db_, context));
+  return update;
 }
 
 ReportUpdate::~ReportUpdate() {

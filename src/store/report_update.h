@@ -8,16 +8,20 @@
 #include <memory>
 #include <string>
 
+#include "store/hostile_file_guard.h"
 #include "util/status.h"
 
 namespace gpuscope::store {
 
 class ReportUpdate {
  public:
-  // Opens `path` read-write and takes the write lock (BEGIN IMMEDIATE). Unlike the report
-  // writer this follows a symbolic link: the caller has read the report it names, and adding
-  // to it is what was asked. Nothing is created, the file keeps its mode, and SQLite opens
-  // the -journal with O_NOFOLLOW and the report's mode. Errors are "<context>: <SQLite's>".
+  // Opens `path` read-write, hardened as the readers' connections are (hostile_file_guard.h:
+  // no code from the file, each statement's work bounded; triggers off), takes the write lock
+  // (BEGIN IMMEDIATE) and refuses a file that holds what gpuscope does not create
+  // (schema_objects.h). Unlike the report writer this follows a symbolic link: the caller has
+  // read the report it names, and adding to it is what was asked. Nothing is created, the
+  // file keeps its mode, and SQLite opens the -journal with O_NOFOLLOW and the report's mode.
+  // Errors are "<context>: <SQLite's>" or "<context>: not a gpuscope report (...)".
   static StatusOr<std::unique_ptr<ReportUpdate>> Begin(const std::string& path,
                                                        const std::string& context);
   ~ReportUpdate();  // rolls back what was not committed
@@ -32,8 +36,9 @@ class ReportUpdate {
   Status Fail(const std::string& context);
 
  private:
-  explicit ReportUpdate(sqlite3* db) : db_(db) {}
+  ReportUpdate() = default;
   sqlite3* db_ = nullptr;
+  QueryLimit limit_;  // db_'s work limit
   bool open_transaction_ = true;
 };
 

@@ -37,9 +37,9 @@ StatusOr<std::vector<StoredInstructionValue>> ReadInstructionValues(
   if (!HasSourceTables(report)) return values;
   StatusOr<Statement> stmt = Statement::Prepare(
       report.db(),
-      "SELECT v.profiled_kernel_id, v.cubin_crc, v.function_id, f.value, v.pc_offset, m.value, "
-      "v.value FROM instruction_values v LEFT JOIN strings f ON f.id = v.function_id "
-      "LEFT JOIN strings m ON m.id = v.metric_id "
+      // Function and metric names from the reader's strings (shortened once there).
+      "SELECT v.profiled_kernel_id, v.cubin_crc, v.function_id, v.pc_offset, v.metric_id, "
+      "v.value FROM instruction_values v "
       "WHERE ?1 IS NULL OR v.profiled_kernel_id = ?1 "
       "ORDER BY v.profiled_kernel_id, v.cubin_crc, v.function_id, v.pc_offset");
   if (!stmt.ok()) return ReadError(report, "cannot read the instruction values of");
@@ -51,12 +51,12 @@ StatusOr<std::vector<StoredInstructionValue>> ReadInstructionValues(
     v.profiled_kernel_id = sqlite3_column_int64(s, 0);
     v.cubin_crc = ColumnU64(s, 1);
     v.function_id = sqlite3_column_int64(s, 2);
-    v.function = ColumnText(s, 3);
-    v.pc_offset = ColumnU64(s, 4);
-    v.metric = ColumnText(s, 5);
+    v.function = report.String(v.function_id).value_or("");
+    v.pc_offset = ColumnU64(s, 3);
+    v.metric = report.String(sqlite3_column_int64(s, 4)).value_or("");
     // A negative count cannot be true: the row is left out rather than shown as 2^64 - n.
-    if (sqlite3_column_int64(s, 6) < 0 || v.metric.empty()) continue;
-    v.value = ColumnU64(s, 6);
+    if (sqlite3_column_int64(s, 5) < 0 || v.metric.empty()) continue;
+    v.value = ColumnU64(s, 5);
     values.push_back(std::move(v));
   }
   if (rc != SQLITE_DONE) return ReadError(report, "cannot read the instruction values of");
@@ -91,6 +91,8 @@ StatusOr<bool> HasUndisassembledCubins(const ReportReader& report) {
 StatusOr<std::vector<InstructionSite>> ReadUndisassembledSites(const ReportReader& report) {
   std::vector<InstructionSite> sites;
   if (!HasSourceTables(report)) return sites;
+  // The function names whole, not shortened as the reader's strings are: they are looked up
+  // in the cubin, which holds them whole.
   StatusOr<Statement> stmt = Statement::Prepare(
       report.db(),
       "SELECT DISTINCT v.cubin_crc, v.function_id, f.value, v.pc_offset "
@@ -123,7 +125,7 @@ StatusOr<std::map<std::int64_t, StoredKernelSource>> ReadKernelSources(const Rep
   while ((rc = sqlite3_step(stmt->get())) == SQLITE_ROW) {
     sqlite3_stmt* s = stmt->get();
     StoredKernelSource source;
-    source.message = ColumnText(s, 1);
+    source.message = report.ReportText(ColumnText(s, 1));
     source.total_samples = ColumnU64(s, 2);
     source.dropped_samples = ColumnU64(s, 3);
     source.sampling_period = ColumnU32(s, 4);
@@ -171,9 +173,9 @@ StatusOr<std::vector<StoredSassInstruction>> ReadSassInstructions(const ReportRe
   if (!HasSourceResultTables(report)) return rows;
   StatusOr<Statement> stmt = Statement::Prepare(
       report.db(),
-      "SELECT i.cubin_crc, i.function_id, f.value, i.pc_offset, i.sass, i.file_id, i.line "
-      "FROM sass_instructions i LEFT JOIN strings f ON f.id = i.function_id "
-      "ORDER BY i.cubin_crc, i.function_id, i.pc_offset");
+      // Function names from the reader's strings (shortened once there).
+      "SELECT i.cubin_crc, i.function_id, i.pc_offset, i.sass, i.file_id, i.line "
+      "FROM sass_instructions i ORDER BY i.cubin_crc, i.function_id, i.pc_offset");
   if (!stmt.ok()) return ReadError(report, "cannot read the SASS instructions of");
   int rc;
   while ((rc = sqlite3_step(stmt->get())) == SQLITE_ROW) {
@@ -181,12 +183,12 @@ StatusOr<std::vector<StoredSassInstruction>> ReadSassInstructions(const ReportRe
     StoredSassInstruction row;
     row.cubin_crc = ColumnU64(s, 0);
     row.function_id = sqlite3_column_int64(s, 1);
-    row.function = ColumnText(s, 2);
-    row.pc_offset = ColumnU64(s, 3);
-    if (sqlite3_column_type(s, 4) != SQLITE_NULL) row.sass = std::string(ColumnText(s, 4));
-    if (sqlite3_column_type(s, 5) != SQLITE_NULL) row.file_id = sqlite3_column_int64(s, 5);
-    if (sqlite3_column_type(s, 6) != SQLITE_NULL && sqlite3_column_int64(s, 6) > 0) {
-      row.line = ColumnU32(s, 6);
+    row.function = report.String(row.function_id).value_or("");
+    row.pc_offset = ColumnU64(s, 2);
+    if (sqlite3_column_type(s, 3) != SQLITE_NULL) row.sass = std::string(ColumnText(s, 3));
+    if (sqlite3_column_type(s, 4) != SQLITE_NULL) row.file_id = sqlite3_column_int64(s, 4);
+    if (sqlite3_column_type(s, 5) != SQLITE_NULL && sqlite3_column_int64(s, 5) > 0) {
+      row.line = ColumnU32(s, 5);
     }
     rows.push_back(std::move(row));
   }
@@ -216,7 +218,7 @@ StatusOr<std::map<std::int64_t, StoredSourceFile>> ReadSourceFiles(const ReportR
   while ((rc = sqlite3_step(stmt->get())) == SQLITE_ROW) {
     sqlite3_stmt* s = stmt->get();
     StoredSourceFile file;
-    file.path = ColumnText(s, 1);
+    file.path = report.ReportText(ColumnText(s, 1));
     if (sqlite3_column_type(s, 2) != SQLITE_NULL) file.content = std::string(ColumnText(s, 2));
     files[sqlite3_column_int64(s, 0)] = std::move(file);
   }

@@ -23,19 +23,19 @@ Status ReadFrames(const ReportReader& report, std::optional<std::uint32_t> stack
   if (stack_id.has_value()) params.emplace_back(std::int64_t{*stack_id});
   return StepRows(
       report.db(),
-      std::string("SELECT f.stack_id, f.depth, f.kind, f.address, fn.value, file.value, f.line, "
-                  "m.path FROM stack_frames f LEFT JOIN strings fn ON fn.id = f.function_id "
-                  "LEFT JOIN strings file ON file.id = f.file_id "
+      // Functions and files are names of the reader's strings (shortened once there).
+      std::string("SELECT f.stack_id, f.depth, f.kind, f.address, f.function_id, f.file_id, "
+                  "f.line, m.path FROM stack_frames f "
                   "LEFT JOIN modules m ON m.id = f.module_id ") +
           (stack_id.has_value() ? "WHERE f.stack_id = ?1 " : "") + "ORDER BY f.stack_id, f.depth",
       params, "the call stacks", [&](sqlite3_stmt* row) {
         StoredFrame frame;
         frame.kind = ColumnInt(row, 2) == 1 ? model::FrameKind::kPython : model::FrameKind::kNative;
         frame.address = static_cast<std::uint64_t>(ColumnInt(row, 3));
-        frame.function = Text(row, 4);
-        frame.file = Text(row, 5);
+        frame.function = report.String(ColumnInt(row, 4)).value_or("");
+        frame.file = report.String(ColumnInt(row, 5)).value_or("");
         frame.line = static_cast<std::uint32_t>(ColumnInt(row, 6));
-        frame.module = Text(row, 7);
+        frame.module = report.ReportText(ColumnText(row, 7));
         stacks[ColumnU32(row, 0)].push_back(std::move(frame));
         return true;
       });

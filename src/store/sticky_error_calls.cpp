@@ -26,14 +26,14 @@ StatusOr<std::optional<StickyErrorCalls>> FindStickyErrorCalls(const ReportReade
   // be placed in time and is never the first), and how many there are (the window count).
   GPUSCOPE_RETURN_IF_ERROR(StepRows(
       report.db(),
-      "SELECT s.value, a.domain, a.return_value, a.start, a.thread_id, COUNT(*) OVER () "
-      "FROM api_calls a LEFT JOIN strings s ON s.id = a.name_id WHERE a.return_value IN (" +
+      "SELECT a.name_id, a.domain, a.return_value, a.start, a.thread_id, COUNT(*) OVER () "
+      "FROM api_calls a WHERE a.return_value IN (" +
           StickyCodeList() + ") AND a.nested = 0 ORDER BY a.start IS NULL, a.start LIMIT 1",
       {}, "the calls that returned a sticky CUDA error", [&](sqlite3_stmt* row) {
         // Every failing call lacks a start: counted, but none can be named first.
         if (sqlite3_column_type(row, 3) != SQLITE_INTEGER) return false;
         StickyErrorCalls calls;
-        calls.first_call = std::string(ColumnText(row, 0));
+        calls.first_call = std::string(report.String(ColumnInt(row, 0)).value_or(""));
         calls.domain = ColumnInt(row, 1) == static_cast<int>(model::ApiDomain::kDriver)
                            ? model::ApiDomain::kDriver
                            : model::ApiDomain::kRuntime;

@@ -39,6 +39,7 @@ TimelineRowReader::TimelineRowReader(const ReportReader& report)
 TimelineRowReader::TimelineRowReader(const ReportReader& report,
                                      std::unique_ptr<ReadOnlyConnection> own)
     : own_(std::move(own)),
+      report_(&report),
       db_(own_ ? own_->db() : report.db()),
       time_base_(report.time_base()),
       run_{report.process().start, report.process().end} {}
@@ -54,8 +55,13 @@ StatusOr<std::unique_ptr<TimelineRowReader>> TimelineRowReader::WithOwnConnectio
 
 Status TimelineRowReader::ForEachName(
     const std::function<void(std::uint32_t id, std::string_view)>& fn) const {
-  return ForEachRow(db_, "SELECT id, COALESCE(demangled, value) FROM strings ORDER BY id", "names",
-                    [&](sqlite3_stmt* row) { fn(ColumnU32(row, 0), ColumnText(row, 1)); });
+  // The reader loaded them once (read-only since), so any thread may walk them.
+  for (std::int64_t id = 1;; ++id) {
+    std::optional<std::string_view> name = report_->DemangledString(id);
+    if (!name) break;
+    fn(static_cast<std::uint32_t>(id), *name);
+  }
+  return {};
 }
 
 Status TimelineRowReader::ForEachKernel(const std::function<void(const KernelSpan&)>& fn) const {

@@ -74,7 +74,8 @@ class TimelineRowReader {
   TimelineRowReader(const TimelineRowReader&) = delete;
   TimelineRowReader& operator=(const TimelineRowReader&) = delete;
 
-  // Every string of the report by id, kernel names demangled, in id order.
+  // Every string of the report by id, kernel names demangled, in id order: the reader's
+  // (ReportReader::DemangledString), shortened once there.
   Status ForEachName(const std::function<void(std::uint32_t id, std::string_view)>& fn) const;
   // Every row of a table, in row order (not start order).
   Status ForEachKernel(const std::function<void(const KernelSpan&)>& fn) const;
@@ -93,6 +94,7 @@ class TimelineRowReader {
   TimelineRowReader(const ReportReader& report, std::unique_ptr<ReadOnlyConnection> own);
 
   std::unique_ptr<ReadOnlyConnection> own_;  // null: the reader's connection is used
+  const ReportReader* report_ = nullptr;     // its names (ForEachName)
   sqlite3* db_ = nullptr;
   model::Timestamp time_base_ = 0;
   RunExtent run_;

@@ -69,8 +69,8 @@ StatusOr<std::vector<ApiCallCountRow>> ReadApiCallCounts(const ReportReader& rep
   StatusOr<Statement> stmt = Statement::Prepare(
       report.db(),
       "SELECT c.thread_id, c.domain, c.cbid, c.name_id, c.process_id, c.calls, c.total_ns, "
-      "c.min_ns, c.max_ns, c.first_start, c.last_end, s.value FROM api_call_counts c "
-      "LEFT JOIN strings s ON s.id = c.name_id ORDER BY c.thread_id, c.domain, c.cbid");
+      "c.min_ns, c.max_ns, c.first_start, c.last_end FROM api_call_counts c "
+      "ORDER BY c.thread_id, c.domain, c.cbid");
   if (!stmt.ok()) return ReadError(report, "cannot read report");
   int rc;
   while ((rc = sqlite3_step(stmt->get())) == SQLITE_ROW) {
@@ -78,8 +78,10 @@ StatusOr<std::vector<ApiCallCountRow>> ReadApiCallCounts(const ReportReader& rep
     const std::int64_t calls = ColumnInt(s, 5), total = ColumnInt(s, 6);
     const std::int64_t min = ColumnInt(s, 7), max = ColumnInt(s, 8);
     const std::int64_t domain = ColumnInt(s, 1);
+    // The name from the reader's strings (shortened once there); an unknown id is damage.
+    const std::optional<std::string_view> name = report.String(ColumnInt(s, 3));
     if (calls <= 0 || total < 0 || min < 0 || max < min || (domain != 1 && domain != 2) ||
-        sqlite3_column_type(s, 11) == SQLITE_NULL) {
+        !name.has_value()) {
       if (damaged != nullptr) ++*damaged;
       continue;
     }
@@ -95,7 +97,7 @@ StatusOr<std::vector<ApiCallCountRow>> ReadApiCallCounts(const ReportReader& rep
     row.record.max_ns = static_cast<std::uint64_t>(max);
     row.record.first_start = Absolute(report, s, 9);
     row.record.last_end = Absolute(report, s, 10);
-    row.name = std::string(ColumnText(s, 11));
+    row.name = std::string(*name);
     rows.push_back(std::move(row));
   }
   if (rc != SQLITE_DONE) return ReadError(report, "cannot read report");

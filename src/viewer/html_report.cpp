@@ -182,6 +182,11 @@ class DataWriter {
       : data_(data), options_(options), json_(json), stats_(stats) {}
 
   Status Write() {
+    // The summary first: its trace tables are cut (stats_.trace_cuts) before anything is
+    // written, and it is held as text, bounded by the cut.
+    StatusOr<std::string> summary =
+        data_.EmbeddedSummaryJson(options_.max_trace_rows, stats_.trace_cuts);
+    if (!summary.ok()) return summary.status();
     std::vector<std::uint64_t> cuts;
     for (std::size_t r = 0; r < data_.size(); ++r) {
       cuts.push_back(CutTime(data_.index(r), options_.max_events_per_report));
@@ -227,10 +232,6 @@ class DataWriter {
     for (std::size_t i = 0; i < strings_.size(); ++i) {
       json_.Raw(i ? "," : "").Raw(ScriptSafe(render::JsonString(strings_[i])));
     }
-    std::vector<std::size_t> all(data_.size());
-    for (std::size_t r = 0; r < all.size(); ++r) all[r] = r;
-    StatusOr<std::string> summary = data_.SummaryJson(all);
-    if (!summary.ok()) return summary.status();
     json_.Raw("],\"details\":{},\"summary\":")
         .Raw(ScriptSafe(summary.value()))
         .Raw(",\"kernels\":{");

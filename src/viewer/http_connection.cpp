@@ -19,8 +19,12 @@ bool WouldBlock(int error) { return error == EAGAIN || error == EWOULDBLOCK || e
 
 }  // namespace
 
-HttpConnection::HttpConnection(int fd, Clock::time_point accepted, Times times)
-    : fd_(fd), times_(times), deadline_(accepted + times.read) {}
+HttpConnection::HttpConnection(int fd, std::uint32_t peer, Clock::time_point accepted, Times times)
+    : fd_(fd),
+      peer_(peer),
+      times_(times),
+      deadline_(accepted + times.read),
+      last_heard_(accepted) {}
 
 HttpConnection::~HttpConnection() { ::close(fd_); }
 
@@ -53,6 +57,7 @@ std::optional<std::string> HttpConnection::ReadHead() {
       }
       return std::nullopt;
     }
+    last_heard_ = Clock::now();
     // The blank line may straddle two reads: search from just before the new bytes.
     std::size_t from = data_.size() < 3 ? 0 : data_.size() - 3;
     data_.append(buffer, static_cast<std::size_t>(received));

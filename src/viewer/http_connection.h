@@ -12,6 +12,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -27,14 +28,18 @@ class HttpConnection {
     std::chrono::milliseconds linger;
   };
 
-  // Takes ownership of `fd`, a non-blocking socket accepted at `accepted`.
-  HttpConnection(int fd, Clock::time_point accepted, Times times);
+  // Takes ownership of `fd`, a non-blocking socket from `peer` (IPv4) accepted at `accepted`.
+  HttpConnection(int fd, std::uint32_t peer, Clock::time_point accepted, Times times);
   ~HttpConnection();
   HttpConnection(const HttpConnection&) = delete;
   HttpConnection& operator=(const HttpConnection&) = delete;
 
   int fd() const { return fd_; }
+  std::uint32_t peer() const { return peer_; }
   State state() const { return state_; }
+  // When the client was last heard from: accepted, or the last bytes of its head read. Which
+  // connection the server cuts first when it is full (viewer/connection_cut.h).
+  Clock::time_point last_heard() const { return last_heard_; }
   // The poll() events the current state waits for (0 while a worker handles the request).
   short events() const;
   // When the current state ends by itself; meaningless while handling.
@@ -56,9 +61,11 @@ class HttpConnection {
 
  private:
   int fd_;
+  std::uint32_t peer_;
   Times times_;
   State state_ = State::kReading;
   Clock::time_point deadline_;
+  Clock::time_point last_heard_;
   std::string data_;  // reading: the bytes so far; writing: the answer
   std::size_t sent_ = 0;
   std::size_t drained_ = 0;

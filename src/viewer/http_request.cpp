@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "render/escaping.h"
+#include "viewer/content_security_policy.h"
 
 namespace gpuscope::viewer {
 namespace {
@@ -38,6 +39,21 @@ std::string_view ReasonPhrase(int status) {
     default:
       return "Unknown";
   }
+}
+
+bool EqualsIgnoringCase(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(a[i])) !=
+        std::tolower(static_cast<unsigned char>(b[i]))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool HasLineBreak(std::string_view text) {
+  return text.find_first_of("\r\n") != std::string_view::npos;
 }
 
 int HexDigit(char c) {
@@ -151,7 +167,22 @@ std::string FormatHttpResponse(const HttpResponse& response, bool head_only) {
   out += "Connection: close\r\n";
   out += "Cache-Control: no-store\r\n";
   out += "X-Content-Type-Options: nosniff\r\n";
-  out += "Referrer-Policy: no-referrer\r\n\r\n";
+  out += "Referrer-Policy: no-referrer\r\n";
+  bool has_policy = false;
+  for (const auto& [name, value] : response.headers) {
+    if (HasLineBreak(name) || HasLineBreak(value) || EqualsIgnoringCase(name, "X-Frame-Options")) {
+      continue;
+    }
+    if (EqualsIgnoringCase(name, "Content-Security-Policy")) {
+      out += "Content-Security-Policy: " + WithFramingRefused(value) + "\r\n";
+      has_policy = true;
+      continue;
+    }
+    out += name + ": " + value + "\r\n";
+  }
+  if (!has_policy) out += "Content-Security-Policy: " + std::string(kNoFramingPolicy) + "\r\n";
+  // For browsers that predate frame-ancestors.
+  out += "X-Frame-Options: DENY\r\n\r\n";
   if (!head_only) out += response.body;
   return out;
 }

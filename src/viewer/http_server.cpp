@@ -12,11 +12,14 @@
 #include <cstring>
 #include <exception>
 #include <map>
+#include <memory>
 #include <mutex>
+#include <optional>
 #include <utility>
 #include <variant>
 #include <vector>
 
+#include "viewer/connection_cut.h"
 #include "viewer/http_connection.h"
 #include "viewer/worker_pool.h"
 
@@ -90,6 +93,45 @@ void SendAndClose(int fd, const std::string& bytes) {
   ::close(fd);
 }
 
+using Connections = std::map<std::uint64_t, std::unique_ptr<HttpConnection>>;
+
+OpenConnection::Stage StageOf(HttpConnection::State state) {
+  switch (state) {
+    case HttpConnection::State::kReading:
+      return OpenConnection::Stage::kReading;
+    case HttpConnection::State::kHandling:
+    case HttpConnection::State::kWriting:
+      return OpenConnection::Stage::kBusy;
+    case HttpConnection::State::kDraining:
+    case HttpConnection::State::kDone:
+      break;
+  }
+  return OpenConnection::Stage::kLingering;
+}
+
+// Cuts one open connection to admit a newcomer from `peer` (viewer/connection_cut.h); false
+// when none may be cut.
+bool MakeRoom(Connections& connections, std::uint32_t peer) {
+  std::vector<OpenConnection> open;
+  open.reserve(connections.size());
+  for (const auto& [id, connection] : connections) {
+    open.push_back(
+        {id, connection->peer(), StageOf(connection->state()), connection->last_heard()});
+  }
+  std::optional<std::uint64_t> cut = ConnectionToCut(open, peer);
+  if (!cut) return false;
+  auto found = connections.find(*cut);
+  if (found->second->state() == HttpConnection::State::kReading) {
+    // Best effort: a client cut mid-request learns why.
+    static const std::string kCutAnswer =
+        FormatHttpResponse(JsonError(503, "too many open connections; try again"), false);
+    [[maybe_unused]] ssize_t sent =
+        ::send(found->second->fd(), kCutAnswer.data(), kCutAnswer.size(), MSG_NOSIGNAL);
+  }
+  connections.erase(found);
+  return true;
+}
+
 }  // namespace
 
 StatusOr<std::unique_ptr<HttpServer>> HttpServer::Listen(std::string_view address,
@@ -136,13 +178,14 @@ std::string HttpServer::bound_address() const {
   return text;
 }
 
-void HttpServer::Serve(const HttpHandler& handler, const std::function<bool()>& should_stop) {
+std::size_t HttpServer::Serve(HttpHandler handler, const std::function<bool()>& should_stop) {
   const HttpConnection::Times times{limits_.request_deadline, limits_.write_deadline,
                                     limits_.linger};
-  Completions completions;
-  std::map<std::uint64_t, std::unique_ptr<HttpConnection>> connections;
-  // Declared last, so destroyed first: every worker has returned before the completions it
-  // writes to go away.
+  // Shared with the jobs: a job still running when the server stops is left to finish
+  // (WorkerPool::Stop), with its handler and somewhere to put its answer.
+  auto shared_handler = std::make_shared<const HttpHandler>(std::move(handler));
+  auto completions = std::make_shared<Completions>();
+  Connections connections;
   WorkerPool pool(limits_.workers, limits_.max_queued);
   std::uint64_t next_id = 0;
   std::vector<pollfd> polled;
@@ -155,14 +198,15 @@ void HttpServer::Serve(const HttpHandler& handler, const std::function<bool()>& 
       connection.Respond(std::move(*refusal));
       return;
     }
-    auto job = [&handler, &completions, id, request = std::get<HttpRequest>(std::move(admitted))] {
+    auto job = [shared_handler, completions, id,
+                request = std::get<HttpRequest>(std::move(admitted))] {
       HttpResponse response;
       try {
-        response = handler(request);
+        response = (*shared_handler)(request);
       } catch (const std::exception& error) {
         response = JsonError(500, error.what());
       }
-      completions.Push(id, FormatHttpResponse(response, request.method == "HEAD"));
+      completions->Push(id, FormatHttpResponse(response, request.method == "HEAD"));
     };
     if (!pool.TryPost(std::move(job))) {
       connection.Respond(FormatHttpResponse(JsonError(503, "the viewer is busy; try again"), false));
@@ -172,7 +216,7 @@ void HttpServer::Serve(const HttpHandler& handler, const std::function<bool()>& 
   while (!should_stop()) {
     Clock::time_point now = Clock::now();
     Clock::time_point wake = now + kStopCheck;
-    polled = {{fd_, POLLIN, 0}, {completions.fd(), POLLIN, 0}};
+    polled = {{fd_, POLLIN, 0}, {completions->fd(), POLLIN, 0}};
     polled_connections.clear();
     for (auto& [id, connection] : connections) {
       if (connection->state() == HttpConnection::State::kHandling) continue;
@@ -185,7 +229,7 @@ void HttpServer::Serve(const HttpHandler& handler, const std::function<bool()>& 
       continue;  // EINTR: a signal, perhaps the one should_stop() reports
     }
     if (polled[1].revents != 0) {
-      for (auto& [id, bytes] : completions.Take()) {
+      for (auto& [id, bytes] : completions->Take()) {
         auto found = connections.find(id);
         if (found != connections.end()) found->second->Respond(std::move(bytes));
       }
@@ -205,15 +249,19 @@ void HttpServer::Serve(const HttpHandler& handler, const std::function<bool()>& 
     }
     if (polled[0].revents != 0) {
       for (;;) {
-        int client = ::accept4(fd_, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
+        sockaddr_in peer_address{};
+        socklen_t length = sizeof peer_address;
+        int client = ::accept4(fd_, reinterpret_cast<sockaddr*>(&peer_address), &length,
+                               SOCK_CLOEXEC | SOCK_NONBLOCK);
         if (client < 0) break;  // EAGAIN: none left (or an error that the next poll repeats)
-        if (connections.size() >= limits_.max_connections) {
+        const std::uint32_t peer = ntohl(peer_address.sin_addr.s_addr);
+        if (connections.size() >= limits_.max_connections && !MakeRoom(connections, peer)) {
           SendAndClose(client, FormatHttpResponse(
                                    JsonError(503, "too many open connections; try again"), false));
           continue;
         }
         connections.emplace(next_id++,
-                            std::make_unique<HttpConnection>(client, Clock::now(), times));
+                            std::make_unique<HttpConnection>(client, peer, Clock::now(), times));
       }
     }
     now = Clock::now();
@@ -226,6 +274,8 @@ void HttpServer::Serve(const HttpHandler& handler, const std::function<bool()>& 
       }
     }
   }
+  connections.clear();  // the clients learn at once that no answer comes
+  return pool.Stop(limits_.stop_grace);
 }
 
 }  // namespace gpuscope::viewer

@@ -67,6 +67,10 @@ bool ReportProfiles::HasMetrics() const {
   return false;
 }
 
+std::optional<std::string> ReportProfiles::ImpossibleValueWarning() const {
+  return analysis::metrics::ImpossibleValueWarning(kernels_);
+}
+
 std::vector<std::string> ReportProfiles::KernelNames() const {
   std::vector<std::string> names;
   for (const analysis::metrics::KernelProfile& kernel : kernels_) {

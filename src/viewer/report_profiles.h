@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,6 +27,10 @@ class ReportProfiles {
 
   // Whether some launch was measured and its metrics evaluated (/api/reports' has_metrics).
   bool HasMetrics() const;
+
+  // How many stored metric values the kernel pages leave out as impossible and why
+  // (analysis/metrics/metric_value_range.h), for the report's warnings; nullopt: none.
+  std::optional<std::string> ImpossibleValueWarning() const;
 
   // The (demangled) names of the profiled kernels, each once, in profile order. Their
   // replayed launches have no timestamps, so no summary table or timeline leads to their

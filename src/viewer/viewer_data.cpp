@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 #include <sstream>
 #include <unordered_map>
 
@@ -10,6 +11,7 @@
 #include "analysis/stats_reports.h"
 #include "render/escaping.h"
 #include "render/stats_report.h"
+#include "render/stats_table_format.h"
 #include "store/event_attributes.h"
 #include "store/kernel_launch_groups.h"
 #include "store/stack_tables.h"
@@ -106,9 +108,11 @@ std::string KernelPageJson(const std::string& name, const KernelPage& page,
 }
 
 // Kernel pages by demangled name, from the launch groups (optionally of one name).
-// Configurations come most-launched first.
-StatusOr<std::map<std::string, KernelPage>> KernelPages(const store::ReportReader& report,
+// Configurations come most-launched first. Read with the reader `lease` lends (or its error).
+StatusOr<std::map<std::string, KernelPage>> KernelPages(StatusOr<ReaderPool::Lease> lease,
                                                         const std::string* only) {
+  if (!lease.ok()) return lease.status();
+  const store::ReportReader& report = **lease;
   std::map<std::string, KernelPage> pages;
   Status read = store::ForEachKernelLaunchGroup(
       report, only ? std::optional<std::string_view>(*only) : std::nullopt,
@@ -169,12 +173,16 @@ StatusOr<std::unique_ptr<ViewerData>> ViewerData::Open(const std::vector<std::st
     }
     StatusOr<std::unique_ptr<TrackIndex>> index = TrackIndex::Build(*reader.value());
     if (!index.ok()) return Status::Error(path + ": " + index.status().message());
-    data->reports_.push_back(
-        {std::move(reader.value()), std::move(index.value()), nullptr, std::nullopt});
+    Loaded loaded;
+    loaded.name = std::filesystem::path(path).filename().string();
+    loaded.readers = std::make_unique<ReaderPool>(std::move(reader.value()));
+    loaded.index = std::move(index.value());
+    data->reports_.push_back(std::move(loaded));
   }
-  // Ranks of one job go on one axis (the page offers it and opens on it).
+  // Ranks of one job go on one axis (the page offers it and opens on it). Nothing is served
+  // yet, so the readers the reports were opened with are used directly.
   analysis::Reports readers;
-  for (const Loaded& loaded : data->reports_) readers.push_back(loaded.reader.get());
+  for (const Loaded& loaded : data->reports_) readers.push_back(&loaded.readers->described());
   StatusOr<std::vector<analysis::ranks::RankPlacement>> placements =
       analysis::ranks::PlaceRankedReports(readers);
   if (!placements.ok()) return placements.status();
@@ -182,13 +190,16 @@ StatusOr<std::unique_ptr<ViewerData>> ViewerData::Open(const std::vector<std::st
   return data;
 }
 
+StatusOr<ReaderPool::Lease> ViewerData::Borrow(std::size_t report) const {
+  StatusOr<ReaderPool::Lease> lease = reports_[report].readers->Borrow();
+  if (!lease.ok()) return Status::Error(reports_[report].name + ": " + lease.status().message());
+  return lease;
+}
+
 std::string ViewerData::ReportJson(std::size_t i) const {
-  std::unique_lock<std::mutex> lock = Lock(i);
-  const store::ReportReader& reader = *reports_[i].reader;
+  const store::ReportReader& described = reports_[i].readers->described();
   const TrackIndex& index = *reports_[i].index;
-  const store::ProcessInfo& process = reader.process();
-  std::error_code error;
-  std::filesystem::path absolute = std::filesystem::absolute(reader.path(), error);
+  const store::ProcessInfo& process = described.process();
   // A report whose process never flushed has no end: the last event ends it.
   std::uint64_t end = process.end;
   for (const Track& track : index.tracks()) {
@@ -205,8 +216,7 @@ std::string ViewerData::ReportJson(std::size_t i) const {
     for (std::uint64_t block_end : track.block_max_end) gpu_end = std::max(gpu_end, block_end);
   }
   std::string out =
-      "{\"index\":" + std::to_string(i) +
-      ",\"path\":" + JsonString(error ? reader.path() : absolute.string()) +
+      "{\"index\":" + std::to_string(i) + ",\"path\":" + JsonString(reports_[i].name) +
       ",\"pid\":" + std::to_string(process.pid) + ",\"hostname\":" + JsonString(process.hostname) +
       ",\"command_line\":" + JsonString(process.command_line) +
       ",\"start\":" + std::to_string(process.start) + ",\"end\":" + std::to_string(end) +
@@ -215,8 +225,8 @@ std::string ViewerData::ReportJson(std::size_t i) const {
            ? "{\"start\":" + std::to_string(gpu_start) + ",\"end\":" + std::to_string(gpu_end) + "}"
            : std::string("null")) +
       RankJson(i) + ",\"devices\":[";
-  for (std::size_t d = 0; d < reader.devices().size(); ++d) {
-    const store::DeviceInfo& device = reader.devices()[d];
+  for (std::size_t d = 0; d < described.devices().size(); ++d) {
+    const store::DeviceInfo& device = described.devices()[d];
     out += (d ? "," : "");
     out += "{\"id\":" + std::to_string(device.record.id) + ",\"name\":" + JsonString(device.name) +
            ",\"cc\":\"" + std::to_string(device.record.compute_major) + "." +
@@ -224,18 +234,34 @@ std::string ViewerData::ReportJson(std::size_t i) const {
            "\",\"sms\":" + std::to_string(device.record.num_sms) + "}";
   }
   out += "],\"counts\":{";
-  const char* const kCounted[][2] = {{"kernels", "kernels"},
-                                     {"memcpys", "memcpys"},
-                                     {"memsets", "memsets"},
-                                     {"api_calls", "api_calls"},
-                                     {"nvtx", "nvtx"}};
-  for (std::size_t c = 0; c < std::size(kCounted); ++c) {
-    StatusOr<std::uint64_t> rows = reader.CountRows(kCounted[c][1]);
-    out += std::string(c ? "," : "") + "\"" + kCounted[c][0] +
-           "\":" + std::to_string(rows.ok() ? rows.value() : 0);
+  std::vector<std::string> warnings;
+  {
+    // The counts and the collection warnings query the file: with a reader of this thread's
+    // own, given back before the profiles (which may borrow one to load). A report whose file
+    // cannot be opened again says so among its warnings.
+    StatusOr<ReaderPool::Lease> lease = Borrow(i);
+    const char* const kCounted[][2] = {{"kernels", "kernels"},
+                                       {"memcpys", "memcpys"},
+                                       {"memsets", "memsets"},
+                                       {"api_calls", "api_calls"},
+                                       {"nvtx", "nvtx"}};
+    for (std::size_t c = 0; c < std::size(kCounted); ++c) {
+      StatusOr<std::uint64_t> rows =
+          lease.ok() ? (**lease).CountRows(kCounted[c][1]) : StatusOr<std::uint64_t>(0);
+      out += std::string(c ? "," : "") + "\"" + kCounted[c][0] +
+             "\":" + std::to_string(rows.ok() ? rows.value() : 0);
+    }
+    if (lease.ok()) {
+      warnings = analysis::CollectionWarnings(**lease);
+      // Names shortened on read (store/report_text.h), as the commands say it.
+      if (std::optional<std::string> shortened = analysis::ShortenedTextWarning(**lease)) {
+        warnings.push_back(std::move(*shortened));
+      }
+    } else {
+      warnings.push_back(lease.status().message());
+    }
   }
   out += "},\"warnings\":[";
-  std::vector<std::string> warnings = analysis::CollectionWarnings(reader);
   if (index.untimed_events() > 0) {
     warnings.push_back(std::to_string(index.untimed_events()) +
                        " events without timestamps are not on the timeline");
@@ -244,12 +270,18 @@ std::string ViewerData::ReportJson(std::size_t i) const {
   for (std::string& warning : analysis::SkippedRowWarnings(index.damaged_rows())) {
     warnings.push_back(std::move(warning));
   }
-  for (std::size_t w = 0; w < warnings.size(); ++w) {
-    out += (w ? "," : "") + JsonString(warnings[w]);
-  }
   // A report whose profiles cannot be read still opens: its timeline does not need them,
   // and its kernel pages say what failed.
   StatusOr<const ReportProfiles*> profiles = Profiles(i);
+  // Metric values the kernel pages leave out, as the commands say it.
+  if (profiles.ok()) {
+    if (std::optional<std::string> impossible = profiles.value()->ImpossibleValueWarning()) {
+      warnings.push_back(std::move(*impossible));
+    }
+  }
+  for (std::size_t w = 0; w < warnings.size(); ++w) {
+    out += (w ? "," : "") + JsonString(warnings[w]);
+  }
   out += "],\"has_metrics\":";
   out += profiles.ok() && profiles.value()->HasMetrics() ? "true" : "false";
   out += ",\"profiled_kernels\":[";
@@ -265,7 +297,7 @@ std::string ViewerData::ReportJson(std::size_t i) const {
 }
 
 std::string ViewerData::RankJson(std::size_t i) const {
-  const std::optional<std::int64_t>& rank = reports_[i].reader->process().rank;
+  const std::optional<std::int64_t>& rank = reports_[i].readers->described().process().rank;
   std::string out = ",\"rank\":" + (rank ? std::to_string(*rank) : std::string("null"));
   if (placements_.empty()) return out + ",\"clock\":null";
   const analysis::ranks::RankPlacement& placement = placements_[i];
@@ -287,8 +319,7 @@ StatusOr<std::vector<std::uint64_t>> ViewerData::NvtxRangeAnchors(std::string_vi
   std::vector<std::string> labels;
   for (std::size_t i = 0; i < reports_.size(); ++i) {
     indexes.push_back(reports_[i].index.get());
-    labels.push_back("#" + std::to_string(i) + " (" +
-                     std::filesystem::path(reports_[i].reader->path()).filename().string() + ")");
+    labels.push_back("#" + std::to_string(i) + " (" + reports_[i].name + ")");
   }
   return viewer::NvtxRangeAnchors(indexes, labels, range);
 }
@@ -335,8 +366,9 @@ std::string ViewerData::TracksJson(std::size_t report) const {
 
 StatusOr<std::string> ViewerData::EventJson(std::size_t report, EventType type,
                                             std::uint32_t id) const {
-  std::unique_lock<std::mutex> lock = Lock(report);
-  const store::ReportReader& reader = *reports_[report].reader;
+  StatusOr<ReaderPool::Lease> lease = Borrow(report);
+  if (!lease.ok()) return lease.status();
+  const store::ReportReader& reader = **lease;
   const TrackIndex& index = *reports_[report].index;
   std::string out;
   std::vector<std::uint32_t> correlations;
@@ -390,19 +422,24 @@ StatusOr<std::string> ViewerData::SummaryJson(std::span<const std::size_t> repor
   std::vector<std::size_t> key(reports.begin(), reports.end());
   std::sort(key.begin(), key.end());
   key.erase(std::unique(key.begin(), key.end()), key.end());
+  std::shared_ptr<ComputedOnce<std::string>> summary;
   {
     std::lock_guard<std::mutex> cache_lock(summaries_mutex_);
     auto cached = summaries_.find(key);
-    if (cached != summaries_.end()) return cached->second;
+    if (cached == summaries_.end()) {
+      // Sets of reports are few in practice; a client asking for every subset must not grow
+      // the cache without end. A summary being computed lives on with its callers.
+      if (summaries_.size() >= kMaxCachedSummaries) summaries_.clear();
+      cached = summaries_.emplace(key, std::make_shared<ComputedOnce<std::string>>()).first;
+    }
+    summary = cached->second;
   }
-  StatusOr<std::string> out = TablesJson(key, analysis::StatsReportNames(), {});
+  StatusOr<const std::string*> out =
+      summary->Get([&] {
+        return TablesJson(key, analysis::StatsReportNames(), {}, kSummaryTraceRows);
+      });
   if (!out.ok()) return out.status();
-  std::lock_guard<std::mutex> cache_lock(summaries_mutex_);
-  // Sets of reports are few in practice; a client asking for every subset must not grow
-  // the cache without end.
-  if (summaries_.size() >= kMaxCachedSummaries) summaries_.clear();
-  summaries_.emplace(std::move(key), out.value());
-  return out;
+  return **out;
 }
 
 StatusOr<std::string> ViewerData::RangeSummaryJson(std::span<const std::size_t> reports,
@@ -413,30 +450,58 @@ StatusOr<std::string> ViewerData::RangeSummaryJson(std::span<const std::size_t> 
   return TablesJson(key, analysis::WindowedStatsReportNames(), window);
 }
 
-StatusOr<std::string> ViewerData::TablesJson(const std::vector<std::size_t>& sorted_reports,
-                                             const std::vector<std::string>& names,
-                                             const analysis::TimeWindow& window) const {
-  std::vector<std::unique_lock<std::mutex>> locks;  // ascending, as the reports are sorted
+StatusOr<std::string> ViewerData::EmbeddedSummaryJson(
+    std::uint64_t max_trace_rows, std::map<std::string, analysis::TraceTableCut>& cuts) {
+  std::vector<std::size_t> all(reports_.size());
+  for (std::size_t r = 0; r < all.size(); ++r) all[r] = r;
+  return TablesJson(all, analysis::StatsReportNames(), {}, max_trace_rows, &cuts);
+}
+
+StatusOr<std::string> ViewerData::TablesJson(
+    const std::vector<std::size_t>& sorted_reports, const std::vector<std::string>& names,
+    const analysis::TimeWindow& window, std::optional<std::uint64_t> max_trace_rows,
+    std::map<std::string, analysis::TraceTableCut>* cuts) const {
+  std::vector<ReaderPool::Lease> leases;
   analysis::Reports readers;
   for (std::size_t r : sorted_reports) {
-    locks.push_back(Lock(r));
-    readers.push_back(reports_[r].reader.get());
+    StatusOr<ReaderPool::Lease> lease = Borrow(r);
+    if (!lease.ok()) return lease.status();
+    leases.push_back(std::move(lease.value()));
+    readers.push_back(leases.back().get());
   }
+  if (summary_hook_for_testing_) summary_hook_for_testing_();
   std::string out = "{\"tables\":{";
+  std::string embedded_rows;  // "name":{"rows":N,"total":M} of each trace table cut
   for (std::size_t i = 0; i < names.size(); ++i) {
     std::ostringstream table;
-    GPUSCOPE_RETURN_IF_ERROR(
-        render::WriteStatsReport(names[i], readers, render::StatsFormat::kJson, table, window));
+    if (max_trace_rows && analysis::IsTraceTable(names[i])) {
+      analysis::TraceTableCut cut;
+      StatusOr<analysis::StatsTable> rows =
+          analysis::BuildEarliestTraceRows(names[i], readers, *max_trace_rows, cut);
+      if (!rows.ok()) return rows.status();
+      render::WriteStatsTable(*rows, render::StatsFormat::kJson, table);
+      if (cut.kept < cut.total) {
+        if (cuts != nullptr) (*cuts)[names[i]] = cut;
+        embedded_rows += (embedded_rows.empty() ? "" : ",") + JsonString(names[i]) +
+                         ":{\"rows\":" + std::to_string(cut.kept) +
+                         ",\"total\":" + std::to_string(cut.total) + "}";
+      }
+    } else {
+      GPUSCOPE_RETURN_IF_ERROR(
+          render::WriteStatsReport(names[i], readers, render::StatsFormat::kJson, table, window));
+    }
     std::string text = table.str();
     while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
     out += (i ? "," : "") + JsonString(names[i]) + ":" + (text.empty() ? "[]" : text);
   }
+  if (!embedded_rows.empty()) out += "},\"embedded_rows\":{" + embedded_rows;
   // The rows the tables left out as damaged, counted while they were built.
   out += "},\"warnings\":[";
   bool first_warning = true;
-  for (const store::ReportReader* reader : readers) {
-    for (const std::string& warning : analysis::SkippedRowWarnings(*reader)) {
-      out += (first_warning ? "" : ",") + JsonString(reader->path() + ": " + warning);
+  for (std::size_t r = 0; r < readers.size(); ++r) {
+    for (const std::string& warning : analysis::SkippedRowWarnings(*readers[r])) {
+      out += (first_warning ? "" : ",") +
+             JsonString(reports_[sorted_reports[r]].name + ": " + warning);
       first_warning = false;
     }
   }
@@ -444,8 +509,7 @@ StatusOr<std::string> ViewerData::TablesJson(const std::vector<std::size_t>& sor
 }
 
 StatusOr<std::string> ViewerData::KernelJson(std::size_t report, const std::string& name) const {
-  std::unique_lock<std::mutex> lock = Lock(report);
-  StatusOr<std::map<std::string, KernelPage>> pages = KernelPages(*reports_[report].reader, &name);
+  StatusOr<std::map<std::string, KernelPage>> pages = KernelPages(Borrow(report), &name);
   if (!pages.ok()) return pages.status();
   auto found = pages->find(name);
   if (found == pages->end()) {
@@ -457,9 +521,7 @@ StatusOr<std::string> ViewerData::KernelJson(std::size_t report, const std::stri
 }
 
 StatusOr<std::string> ViewerData::AllKernelsJson(std::size_t report) const {
-  std::unique_lock<std::mutex> lock = Lock(report);
-  StatusOr<std::map<std::string, KernelPage>> pages =
-      KernelPages(*reports_[report].reader, nullptr);
+  StatusOr<std::map<std::string, KernelPage>> pages = KernelPages(Borrow(report), nullptr);
   if (!pages.ok()) return pages.status();
   StatusOr<const ReportProfiles*> profiles = Profiles(report);
   if (!profiles.ok()) return profiles.status();
@@ -474,34 +536,38 @@ StatusOr<std::string> ViewerData::AllKernelsJson(std::size_t report) const {
 
 StatusOr<const ReportProfiles*> ViewerData::Profiles(std::size_t report) const {
   const Loaded& loaded = reports_[report];
-  if (!loaded.profiles) {
-    StatusOr<std::unique_ptr<ReportProfiles>> profiles = ReportProfiles::Load(*loaded.reader);
-    if (!profiles.ok()) {
-      return Status::Error(loaded.reader->path() + ": " + profiles.status().message());
-    }
-    loaded.profiles = std::move(profiles.value());
-  }
-  return loaded.profiles.get();
+  StatusOr<const std::unique_ptr<ReportProfiles>*> profiles =
+      loaded.profiles->Get([&]() -> StatusOr<std::unique_ptr<ReportProfiles>> {
+        StatusOr<ReaderPool::Lease> lease = Borrow(report);
+        if (!lease.ok()) return lease.status();
+        StatusOr<std::unique_ptr<ReportProfiles>> loaded_profiles = ReportProfiles::Load(**lease);
+        if (!loaded_profiles.ok()) {
+          return Status::Error(loaded.name + ": " + loaded_profiles.status().message());
+        }
+        return loaded_profiles;
+      });
+  if (!profiles.ok()) return profiles.status();
+  return (*profiles)->get();
 }
 
 StatusOr<std::string> ViewerData::FindingsJson(std::size_t report) const {
-  std::unique_lock<std::mutex> lock = Lock(report);
   const Loaded& loaded = reports_[report];
-  if (!loaded.findings) {
+  StatusOr<const std::string*> findings = loaded.findings->Get([&]() -> StatusOr<std::string> {
     StatusOr<const ReportProfiles*> profiles = Profiles(report);
     if (!profiles.ok()) return profiles.status();
-    StatusOr<std::string> findings =
-        ReportFindingsJson(*loaded.reader, *loaded.index, *profiles.value());
-    if (!findings.ok()) return findings.status();
-    loaded.findings = std::move(findings.value());
-  }
-  return *loaded.findings;
+    StatusOr<ReaderPool::Lease> lease = Borrow(report);
+    if (!lease.ok()) return lease.status();
+    return ReportFindingsJson(**lease, *loaded.index, *profiles.value());
+  });
+  if (!findings.ok()) return findings.status();
+  return **findings;
 }
 
 Status ViewerData::FillEventFacts(std::size_t report, EventType type,
                                   std::unordered_map<std::uint32_t, EventFacts>& facts) const {
-  std::unique_lock<std::mutex> lock = Lock(report);
-  return store::FillEventAttributes(*reports_[report].reader, TableOf(type), facts);
+  StatusOr<ReaderPool::Lease> lease = Borrow(report);
+  if (!lease.ok()) return lease.status();
+  return store::FillEventAttributes(**lease, TableOf(type), facts);
 }
 
 std::string ViewerData::DiffJson(std::size_t a, std::size_t b) const {

@@ -167,6 +167,30 @@ TEST(DamagedRows, AnApiCallBeforeTheRunIsSkippedWithACount) {
       << ran.err;
 }
 
+// `diff` compares what `stats` counts: the rows it left out are named the same way, after the
+// comparison, for each report that has them.
+TEST(DamagedRows, DiffNamesTheRowsItLeftOutAsStatsDoes) {
+  TempDir dir;
+  std::string report = MutatedRecording(
+      dir, std::string("UPDATE kernels SET grid_y = 0 WHERE id = ") + kFirstKernel);
+  const std::string clean = dir.File("clean.sqlite");
+  std::filesystem::copy_file(
+      std::string(GPUSCOPE_TEST_DATA_DIR) + "/reports/h100_nvtx_ranges.sqlite", clean);
+  const std::string warning =
+      "gpuscope: warning: " + report +
+      ": 1 row of kernels has a grid or block dimension of 0 or less (damaged launch "
+      "configuration): skipped\n";
+  Finished stats = RunGpuscope({"stats", report});
+  EXPECT_NE(stats.err.find(warning), std::string::npos) << stats.err;
+  for (const char* format : {"column", "csv", "json"}) {
+    Finished diff = RunGpuscope({"diff", "--format", format, clean, report});
+    EXPECT_EQ(diff.exit_code, 0) << diff.err;
+    EXPECT_EQ(diff.err, warning) << format;
+  }
+  Finished reversed = RunGpuscope({"diff", report, clean});
+  EXPECT_EQ(reversed.err, warning);
+}
+
 // A report whose process never flushed records no end: then nothing is judged outside it.
 TEST(DamagedRows, WithoutARecordedEndNoRowIsOutsideTheRun) {
   TempDir dir;

@@ -2,6 +2,7 @@
 // writes a file refuses to write over a file it reads (however the path is spelt), replaces
 // an existing file only with its force option, never replaces a gpuscope report with
 // anything else, and leaves the old file whole when the write fails or is cut short.
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <linux/securebits.h>
 #include <signal.h>
@@ -12,6 +13,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <thread>
 
 #include "../store/without_permission_override.h"
 #include "gpuscope_process.h"
@@ -173,6 +175,99 @@ TEST_P(OutputFiles, ExistingFileIsReplacedOnlyWithForce) {
   EXPECT_EQ(ran.exit_code, 0) << ran.err;
   EXPECT_FALSE(ReadFile(output) == "an earlier output\n") << writer.name << " did not replace it";
   ExpectNoTemporaryFiles(dir_.path());
+}
+
+// Reads a FIFO to its end on a thread: the reader a writer into the FIFO waits for.
+class FifoReader {
+ public:
+  explicit FifoReader(const std::string& path)
+      : path_(path), thread_([this] { text_ = ReadFile(path_); }) {}
+  // After the writer ended: a reader still waiting for one (the writer refused) is let go.
+  std::string Finish() {
+    int fd = open(path_.c_str(), O_WRONLY | O_NONBLOCK);
+    if (fd >= 0) close(fd);
+    thread_.join();
+    return text_;
+  }
+
+ private:
+  std::string path_;
+  std::string text_;
+  std::thread thread_;
+};
+
+bool IsFifo(const std::string& path, bool follow) {
+  struct stat info {};
+  return (follow ? stat(path.c_str(), &info) : lstat(path.c_str(), &info)) == 0 &&
+         S_ISFIFO(info.st_mode);
+}
+
+// A FIFO, or a link to one, is written into as a stream, as the shell's > does: it stays a
+// FIFO and the link a link. Renaming over it would have replaced them with regular files.
+TEST_P(OutputFiles, FifoIsWrittenIntoAndStaysAFifo) {
+  const Writer& writer = GetParam();
+  std::string input = InputFor(writer, dir_);
+  std::string fifo = dir_.File("out.fifo");
+  std::string link = dir_.File("out.link");
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  ASSERT_EQ(symlink(fifo.c_str(), link.c_str()), 0);
+  for (const std::string& output : {fifo, link}) {
+    for (bool force : {false, true}) {  // nothing is replaced: -f is not needed
+      FifoReader reader(fifo);
+      std::vector<std::string> args = writer.args(output, input);
+      Finished ran = RunGpuscope(force ? With(args, writer.force) : args);
+      std::string written = reader.Finish();
+      EXPECT_EQ(ran.exit_code, 0) << writer.name << " into " << output << ": " << ran.err;
+      EXPECT_GT(written.size(), 100u) << writer.name << " into " << output;
+      EXPECT_TRUE(IsFifo(fifo, /*follow=*/false)) << writer.name << " replaced the FIFO";
+      EXPECT_TRUE(IsFifo(link, /*follow=*/true)) << writer.name << " replaced the link";
+    }
+  }
+  ExpectNoTemporaryFiles(dir_.path());
+}
+
+// /dev/stdout and /proc/self/fd/1 are links to whatever standard output is (a pipe here):
+// the output goes there, the notice "wrote ..." to stderr so as not to mix into it, and the
+// link stays a link. A link in the test's directory stands for /dev/stdout, which a root
+// run of an unfixed gpuscope would have replaced for the whole system.
+TEST_P(OutputFiles, LinkToStandardOutputWritesStandardOutput) {
+  const Writer& writer = GetParam();
+  std::string input = InputFor(writer, dir_);
+  std::string link = dir_.File("stdout.link");
+  ASSERT_EQ(symlink("/proc/self/fd/1", link.c_str()), 0);
+  Finished ran = RunGpuscope(With(writer.args(link, input), writer.force));
+  EXPECT_EQ(ran.exit_code, 0) << ran.err;
+  EXPECT_GT(ran.out.size(), 100u) << writer.name;
+  EXPECT_EQ(ran.out.find("gpuscope: wrote"), std::string::npos) << writer.name;
+  struct stat info {};
+  ASSERT_EQ(lstat(link.c_str(), &info), 0);
+  EXPECT_TRUE(S_ISLNK(info.st_mode)) << writer.name << " replaced the link";
+  ExpectNoTemporaryFiles(dir_.path());
+}
+
+TEST_P(OutputFiles, CharacterDeviceIsWrittenIntoAndStaysADevice) {
+  const Writer& writer = GetParam();
+  std::string input = InputFor(writer, dir_);
+  Finished ran = RunGpuscope(writer.args("/dev/null", input));
+  EXPECT_EQ(ran.exit_code, 0) << ran.err;
+  struct stat info {};
+  ASSERT_EQ(lstat("/dev/null", &info), 0);
+  EXPECT_TRUE(S_ISCHR(info.st_mode));
+}
+
+// An export holds the report's kernel names, command line and NVTX strings: a new one is
+// as private as the report (0600), whatever the umask lets through.
+TEST_P(OutputFiles, NewOutputIsReadableByItsOwnerOnly) {
+  const Writer& writer = GetParam();
+  std::string input = InputFor(writer, dir_);
+  std::string output = dir_.File("new.out");
+  mode_t saved = umask(022);
+  Finished ran = RunGpuscope(writer.args(output, input));
+  umask(saved);
+  ASSERT_EQ(ran.exit_code, 0) << ran.err;
+  struct stat info {};
+  ASSERT_EQ(stat(output.c_str(), &info), 0);
+  EXPECT_EQ(info.st_mode & 0777, 0600u) << writer.name;
 }
 
 std::string NameOf(const ::testing::TestParamInfo<Writer>& info) { return info.param.name; }

@@ -104,6 +104,20 @@ TEST(ReportPath, ASymbolicLinkAtTheReportPathIsRefusedEvenWithForce) {
   }
 }
 
+// A report is a database: a FIFO or a device at its path is refused before the program
+// starts, with or without -f, not left to the traced process to find.
+TEST(ReportPath, AReportPathThatIsNotARegularFileIsRefused) {
+  testing::TempDir dir;
+  ASSERT_EQ(mkfifo(dir.File("fifo.sqlite").c_str(), 0600), 0);
+  for (const std::string& path : {dir.File("fifo.sqlite"), std::string("/dev/null")}) {
+    for (bool force : {false, true}) {
+      StatusOr<std::string> pattern = PrepareReportPattern(path, force, StandIn(), dir.path());
+      ASSERT_FALSE(pattern.ok()) << path;
+      EXPECT_EQ(pattern.status().message(), path + " is not a regular file");
+    }
+  }
+}
+
 TEST(ReportPath, PatternWithPidDoesNotCollideWithTheStandIn) {
   // The stand-in pid is not the program's: a file with that name says nothing.
   testing::TempDir dir;

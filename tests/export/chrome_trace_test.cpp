@@ -329,6 +329,46 @@ TEST(ChromeTraceRanksTest, ReportsWithoutRanksAreNotMoved) {
   EXPECT_EQ(indexes, (std::set<std::string>{"0", "1", "1000", "1001"}));
 }
 
+TEST_F(ChromeTraceTest, WritesAKernelsNameOncePerEvent) {
+  // A C++ name's mangled form is an argument of its own; a name without one (a C kernel, or
+  // one shortened on read) is not repeated in it.
+  auto kernels = exported_.Find("X", "add(int, int, int*)");
+  ASSERT_EQ(kernels.size(), 1u);
+  EXPECT_EQ(Text(*kernels[0]->Find("args"), "mangled_name"), "_Z3addiiPi");
+  auto hostile = exported_.Find("X", testing::kHostileKernel);
+  ASSERT_EQ(hostile.size(), 1u);
+  EXPECT_EQ(hostile[0]->Find("args")->Find("mangled_name"), nullptr);
+}
+
+// Sanitizer finding: a time base of INT64_MAX with a process start of INT64_MIN put events
+// further from the trace's origin than int64 holds (signed overflow in the axis arithmetic,
+// chrome_trace.cpp's Relative). Such a time is clamped to the axis's end and counted, never
+// wrapped around to the other end.
+TEST(ChromeTraceDamagedTimesTest, TimesBeyondTheAxisAreClampedAndCounted) {
+  ScratchDir dir;
+  std::string path = dir.File("damaged.sqlite");
+  testing::WriteRichReport(path);
+  testing::ExecSql(path,
+                   "UPDATE meta SET value = '9223372036854775807' WHERE key = 'time_base_ns';"
+                   "UPDATE process SET start = -9223372036854775808;"
+                   "UPDATE kernels SET start = 0, \"end\" = 0 WHERE start IS NOT NULL;");
+  Exported exported = Export({path});
+  // The origin is the process start (time base + INT64_MIN: -1 as a signed time); a kernel at
+  // the time base itself (INT64_MAX) lies INT64_MAX + 1 after it.
+  EXPECT_EQ(Text(*exported.root.Find("otherData"), "time_origin_ns"), "-1");
+  auto kernels = exported.Find("X", "add(int, int, int*)");
+  ASSERT_EQ(kernels.size(), 1u);
+  EXPECT_EQ(Text(*kernels[0], "ts"), "9223372036854775.807");  // INT64_MAX ns, not INT64_MIN
+  EXPECT_EQ(Text(*kernels[0], "dur"), "0.000");
+  EXPECT_EQ(exported.Find("X", testing::kHostileKernel).size(), 1u);
+  // Both kernels and the arrows that end at them.
+  EXPECT_GE(exported.stats.clamped_times, 4u);
+  for (const JsonValue& event : exported.events) {
+    if (Text(event, "ph") == "M") continue;
+    EXPECT_NE(Text(event, "ts").rfind("-9223372036854775.8", 0), 0u) << Text(event, "name");
+  }
+}
+
 TEST(ChromeTraceLargeTest, StreamsAHundredThousandKernels) {
   ScratchDir dir;
   std::string path = dir.File("big.sqlite");

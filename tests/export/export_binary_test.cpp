@@ -48,6 +48,23 @@ TEST_F(ExportBinaryTest, ChromeTraceToAChosenFileAndToStdout) {
   EXPECT_TRUE(analysis::testing::ParseJson(piped.out, &error).has_value()) << error;
 }
 
+// The sanitizer's overflow (chrome_trace_test.cpp) through the command: the trace is written,
+// and what it leaves out is said.
+TEST_F(ExportBinaryTest, EventsWhoseTimesOverflowTheAxisAreSaid) {
+  testing::ExecSql(report_,
+                   "UPDATE meta SET value = '9223372036854775807' WHERE key = 'time_base_ns';"
+                   "UPDATE process SET start = -9223372036854775808;"
+                   "UPDATE kernels SET start = 0, \"end\" = 0 WHERE start IS NOT NULL;");
+  auto done = RunGpuscope({"export", "-o", "-", report_});
+  ASSERT_EQ(done.exit_code, 0) << done.err;
+  std::string error;
+  EXPECT_TRUE(analysis::testing::ParseJson(done.out, &error).has_value()) << error;
+  EXPECT_NE(done.err.find("events lie further from the trace's start than its times can say "
+                          "(damaged timestamps): their times are clamped to the ends of its axis"),
+            std::string::npos)
+      << done.err;
+}
+
 TEST_F(ExportBinaryTest, CsvWritesADirectoryOfTables) {
   auto done = RunGpuscope({"export", "--format=csv", report_});
   ASSERT_EQ(done.exit_code, 0) << done.err;

@@ -5,7 +5,11 @@
 // generator derived from the seed, so `--case N` replays one case alone.
 //
 //   reader_fuzz --gpuscope build/bin/gpuscope [--seed S] [--cases N | --case K]
-//               [--timeout SECONDS] [--keep DIR] [--verbose] REPORT...
+//               [--commands-per-case C] [--timeout SECONDS] [--keep DIR] [--verbose] REPORT...
+//
+// --commands-per-case C: each mutant meets C of the readers (the view probe among them),
+// drawn by the case's own generator, instead of all of them: for the same time, many more
+// mutants, and over many cases every reader meets as many as before. 0 (the default): all.
 #include <unistd.h>
 
 #include <chrono>
@@ -31,6 +35,7 @@ struct Options {
   std::string gpuscope;
   std::uint64_t seed = 14;
   std::uint64_t first_case = 0, cases = 20;
+  std::uint64_t commands_per_case = 0;  // 0: every reader on every mutant
   std::chrono::milliseconds timeout{30000};
   std::string keep_dir = "fuzz-failures";
   bool verbose = false;  // a line per case and per run, with the error it met
@@ -40,7 +45,8 @@ struct Options {
 int Usage(const std::string& problem) {
   std::cerr << "reader_fuzz: " << problem
             << "\nusage: reader_fuzz --gpuscope PATH [--seed S] [--cases N | --case K] "
-               "[--timeout SECONDS] [--keep DIR] [--verbose] REPORT...\n";
+               "[--commands-per-case C] [--timeout SECONDS] [--keep DIR] [--verbose] "
+               "REPORT...\n";
   return 2;
 }
 
@@ -59,6 +65,8 @@ std::optional<Options> Parse(int argc, char** argv, int& status) {
       } else if (arg == "--case") {
         options.first_case = std::stoull(value());
         options.cases = 1;
+      } else if (arg == "--commands-per-case") {
+        options.commands_per_case = std::stoull(value());
       } else if (arg == "--timeout") {
         options.timeout = std::chrono::milliseconds(std::stoull(value()) * 1000);
       } else if (arg == "--verbose") {
@@ -114,7 +122,12 @@ class CaseRunner {
       for (const std::string& step : steps_) std::cout << "  " << step.substr(0, 200) << "\n";
     }
     bool ok = true;
-    for (const ReaderCommand& command : ReaderCommands(mutant_, seed, work_dir_)) {
+    std::vector<ReaderCommand> commands = ReaderCommands(mutant_, seed, work_dir_);
+    // The view probe is the last of the readers to choose from.
+    std::vector<bool> chosen = ChooseReaders(commands.size() + 1, random);
+    for (std::size_t i = 0; i < commands.size(); ++i) {
+      if (!chosen[i]) continue;
+      const ReaderCommand& command = commands[i];
       RestoreMutant();
       std::vector<std::string> argv = {options_.gpuscope};
       argv.insert(argv.end(), command.args.begin(), command.args.end());
@@ -127,6 +140,7 @@ class CaseRunner {
         Report(index, seed, command.args, outcome.reason, ended.err);
       }
     }
+    if (!chosen.back()) return ok;
     RestoreMutant();
     ViewProbeResult view = ProbeView(options_.gpuscope, mutant_, seed, work_dir_, options_.timeout);
     tally.Count(view.outcome.verdict);
@@ -139,6 +153,19 @@ class CaseRunner {
   }
 
  private:
+  // Which of `count` readers meet this case's mutant: all, or --commands-per-case of them
+  // (drawn after the mutant, so that the mutant of a case is the same whatever C is).
+  std::vector<bool> ChooseReaders(std::size_t count, RandomSource& random) const {
+    std::uint64_t wanted = options_.commands_per_case;
+    if (wanted == 0 || wanted >= count) return std::vector<bool>(count, true);
+    std::vector<bool> chosen(count, false);
+    for (std::uint64_t picked = 0; picked < wanted;) {
+      std::size_t i = random.Below(count);
+      if (!chosen[i]) chosen[i] = true, ++picked;
+    }
+    return chosen;
+  }
+
   // The arguments with the mutant's path as MUTANT and reports by their file name.
   std::vector<std::string> Shortened(std::vector<std::string> args) const {
     for (std::string& arg : args) {
@@ -197,6 +224,9 @@ class CaseRunner {
     std::error_code error;
     fs::path self = fs::read_symlink("/proc/self/exe", error);
     if (!error) argv[0] = self.string();
+    if (options_.commands_per_case != 0) {
+      argv.insert(argv.end(), {"--commands-per-case", std::to_string(options_.commands_per_case)});
+    }
     argv.insert(argv.end(), options_.reports.begin(), options_.reports.end());
     return argv;
   }

@@ -1,14 +1,21 @@
 // Prints the report's event tables as JSON, straight from their one declaration
 // (src/store/event_table_defs.h): per table its name and start column, per column its SQL
-// name, how it is stored and its meaning. The Python package (python/gpuscope) reads a copy
+// name, how it is stored and its meaning; and the names of every table and view a report may
+// hold (the objects the statements that create a report make), which the readers of both
+// sides check a file's schema against. The Python package (python/gpuscope) reads a copy
 // of this output (python/gpuscope/event_tables.json); tests/python checks that the copy is
 // what this program prints, so the two sides cannot drift apart.
+#include <sqlite3.h>
+
+#include <cstdlib>
 #include <iostream>
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <vector>
 
 #include "render/escaping.h"
+#include "store/create_table_sql.h"
 #include "store/event_tables.h"
 #include "store/schema.h"
 
@@ -60,6 +67,41 @@ void PrintTables(gpuscope::store::TableList<Tables...>) {
   (PrintTable<Tables>(++index == sizeof...(Tables)), ...);
 }
 
+// The lower-cased names of the objects of `type` ("table", "view") that the statements
+// creating a report make, in name order; run on an empty database rather than parsed, so that
+// the list is what the writer creates.
+std::vector<std::string> SchemaObjectNames(std::string_view type) {
+  std::vector<std::string> names;
+  sqlite3* db = nullptr;
+  if (sqlite3_open(":memory:", &db) != SQLITE_OK ||
+      sqlite3_exec(db, gpuscope::store::ReportSchemaSql().c_str(), nullptr, nullptr, nullptr) !=
+          SQLITE_OK) {
+    std::cerr << "print_event_tables: the report schema does not run: " << sqlite3_errmsg(db)
+              << '\n';
+    std::exit(1);
+  }
+  sqlite3_stmt* stmt = nullptr;
+  sqlite3_prepare_v2(db,
+                     "SELECT lower(name) FROM sqlite_master WHERE type = ?1 AND name NOT LIKE "
+                     "'sqlite\\_%' ESCAPE '\\' ORDER BY 1",
+                     -1, &stmt, nullptr);
+  sqlite3_bind_text(stmt, 1, type.data(), static_cast<int>(type.size()), SQLITE_STATIC);
+  while (sqlite3_step(stmt) == SQLITE_ROW) {
+    names.emplace_back(reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0)));
+  }
+  sqlite3_finalize(stmt);
+  sqlite3_close(db);
+  return names;
+}
+
+void PrintNames(std::string_view key, const std::vector<std::string>& names, bool last) {
+  std::cout << "  " << JsonString(key) << ": [";
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    std::cout << (i == 0 ? "" : ", ") << JsonString(names[i]);
+  }
+  std::cout << "]" << (last ? "\n" : ",\n");
+}
+
 }  // namespace
 
 int main() {
@@ -69,6 +111,9 @@ int main() {
             << ",\n  \"oldest_readable_schema_version\": "
             << gpuscope::store::kOldestReadableSchemaVersion << ",\n  \"tables\": [\n";
   PrintTables(gpuscope::store::EventTableList{});
-  std::cout << "  ]\n}\n";
+  std::cout << "  ],\n";
+  PrintNames("report_tables", SchemaObjectNames("table"), false);
+  PrintNames("report_views", SchemaObjectNames("view"), true);
+  std::cout << "}\n";
   return std::cout.good() ? 0 : 1;
 }

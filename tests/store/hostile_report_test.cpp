@@ -11,6 +11,7 @@
 
 #include "store/kernel_launch_groups.h"
 #include "store/report_reader.h"
+#include "store/table_rows.h"
 #include "test_reports.h"
 #include "store_test_util.h"
 
@@ -92,14 +93,17 @@ TEST(HostileSchema, AQueryThatNeverEndsBecomesAnError) {
   std::string path = WriteReport(dir, 10);
   std::string view = test::QueryText(path, "SELECT sql FROM sqlite_master WHERE name='kernels_v'");
   ASSERT_EQ(view.rfind("CREATE VIEW kernels_v ", 0), 0u) << view;
-  test::ExecSql(path, "CREATE VIEW kernels_base " + view.substr(22) +
-                          "; DROP VIEW kernels_v; CREATE VIEW kernels_v AS WITH RECURSIVE r(n) AS "
-                          "(SELECT 1 UNION ALL SELECT n + 1 FROM r) "
-                          "SELECT kernels_base.* FROM kernels_base, r WHERE n < 0");
+  // In place, under its own name: a view of another name is refused on open (schema_objects.h).
+  const std::string select = view.substr(view.find(" AS") + 3);
+  test::ExecSql(path, "DROP VIEW kernels_v; CREATE VIEW kernels_v AS WITH RECURSIVE r(n) AS "
+                      "(SELECT 1 UNION ALL SELECT n + 1 FROM r) "
+                      "SELECT base.* FROM (" + select + "\n) AS base, r WHERE n < 0");
   auto reader = ReportReader::Open(path);
   ASSERT_TRUE(reader.ok()) << reader.status().message();
   Clock::time_point start = Clock::now();
-  Status read = ForEachKernelLaunchGroup(**reader, std::nullopt, [](const KernelLaunchGroup&) {});
+  // The CSV export reads the view (the kernel pages group the kernels table itself).
+  Status read =
+      ForEachExportedRow(**reader, "kernels", nullptr, [](const TableRow&) { return true; });
   ASSERT_FALSE(read.ok());
   EXPECT_NE(read.message().find("did not finish within its work limit"), std::string::npos)
       << read.message();

@@ -355,7 +355,7 @@ TEST_F(ProfileStoreTest, FindingsRoundTripWithTheValuesInOneTransaction) {
 }
 
 // Guards the one transaction: a step that fails after the values were written (here the
-// findings, refused by a trigger) leaves the values, findings and request as they were.
+// findings, refused by a constraint) leaves the values, findings and request as they were.
 TEST_F(ProfileStoreTest, AFailurePartWayLeavesTheReportAsItWas) {
   std::int64_t first = 0;
   std::int64_t third = 0;
@@ -369,9 +369,14 @@ TEST_F(ProfileStoreTest, AFailurePartWayLeavesTheReportAsItWas) {
   earlier.sections = {"LaunchStats"};
   ASSERT_TRUE(
       WriteMetrics(path_, {{third, {{"gpu__time_duration.sum", 1.0, "nsecond"}}}}, earlier).ok());
+  // The file's own table refuses every finding (a trigger is refused before any write:
+  // schema_objects.h).
   test::ExecSql(path_,
-                "CREATE TRIGGER refuse BEFORE INSERT ON kernel_findings "
-                "BEGIN SELECT RAISE(ABORT, 'refused by the test'); END");
+                "DROP TABLE kernel_findings; CREATE TABLE kernel_findings (profiled_kernel_id "
+                "INTEGER NOT NULL, rank INTEGER NOT NULL CONSTRAINT refused_by_the_test CHECK "
+                "(rank < 0), rule_id TEXT NOT NULL, severity TEXT NOT NULL, section TEXT NOT NULL, "
+                "title TEXT NOT NULL, message TEXT NOT NULL, speedup_pct REAL, speedup_formula "
+                "TEXT NOT NULL, PRIMARY KEY (profiled_kernel_id, rank)) WITHOUT ROWID");
 
   EvaluationRows rows;
   rows.metrics[first] = {{"dram__bytes.sum", 1024.0, "byte"}};
@@ -383,7 +388,7 @@ TEST_F(ProfileStoreTest, AFailurePartWayLeavesTheReportAsItWas) {
   ASSERT_FALSE(written.ok());
   EXPECT_NE(written.message().find("cannot store the findings in " + path_), std::string::npos)
       << written.message();
-  EXPECT_NE(written.message().find("refused by the test"), std::string::npos) << written.message();
+  EXPECT_NE(written.message().find("refused_by_the_test"), std::string::npos) << written.message();
 
   auto reader = Open();
   ASSERT_NE(reader, nullptr);

@@ -46,14 +46,15 @@ struct Written {
   JsonValue data;
 };
 
-Written Write(const std::vector<std::string>& paths,
-              std::uint64_t limit = kDefaultEmbedEventLimit) {
+Written Write(const std::vector<std::string>& paths, std::uint64_t limit = kDefaultEmbedEventLimit,
+              std::uint64_t trace_rows = kDefaultEmbedTraceRows) {
   Written written;
   auto data = ViewerData::Open(paths);
   EXPECT_TRUE(data.ok()) << data.status().message();
   std::ostringstream out;
   HtmlReportOptions options;
   options.max_events_per_report = limit;
+  options.max_trace_rows = trace_rows;
   auto stats = WriteHtmlReport(*data.value(), PlaceholderWebAssets(), options, out);
   EXPECT_TRUE(stats.ok()) << stats.status().message();
   written.html = out.str();
@@ -254,6 +255,45 @@ TEST_F(HtmlReportTest, CutsLargeReportsAtTheLimitAndSaysSo) {
     if (track.Find("s")) events += track.Find("s")->array.size();
   }
   EXPECT_EQ(events, cut.stats.embedded_events);
+}
+
+// "report's size cap does not scale": the trace tables held every row of the report (773 MB
+// of HTML for a million events). They hold their earliest rows, in order, and say so.
+TEST_F(HtmlReportTest, TraceTablesHoldTheirEarliestRowsAndSaySo) {
+  const JsonValue* whole = written_.data.Find("summary")->Find("tables");
+  ASSERT_NE(whole, nullptr);
+  const std::size_t gpu_rows = whole->Find("cuda_gpu_trace")->array.size();
+  const std::size_t api_rows = whole->Find("cuda_api_trace")->array.size();
+  ASSERT_GT(gpu_rows, 2u);
+  ASSERT_GT(api_rows, 2u);
+  EXPECT_TRUE(written_.stats.trace_cuts.empty());
+  EXPECT_EQ(written_.data.Find("summary")->Find("embedded_rows"), nullptr);
+
+  Written cut = Write({dir_.File("rich.sqlite")}, kDefaultEmbedEventLimit, 2);
+  const JsonValue* summary = cut.data.Find("summary");
+  const JsonValue* tables = summary->Find("tables");
+  for (const char* name : {"cuda_gpu_trace", "cuda_api_trace"}) {
+    ASSERT_EQ(tables->Find(name)->array.size(), 2u) << name;
+    // The earliest rows, in the table's order: the whole table's first two.
+    for (std::size_t row = 0; row < 2; ++row) {
+      EXPECT_EQ(tables->Find(name)->array[row].Find("Start (ns)")->text,
+                whole->Find(name)->array[row].Find("Start (ns)")->text)
+          << name << " row " << row;
+    }
+    const JsonValue* embedded = summary->Find("embedded_rows")->Find(name);
+    ASSERT_NE(embedded, nullptr) << name;
+    EXPECT_EQ(embedded->Find("rows")->text, "2");
+  }
+  EXPECT_EQ(summary->Find("embedded_rows")->Find("cuda_gpu_trace")->Find("total")->text,
+            std::to_string(gpu_rows));
+  EXPECT_EQ(summary->Find("embedded_rows")->Find("cuda_api_trace")->Find("total")->text,
+            std::to_string(api_rows));
+  ASSERT_EQ(cut.stats.trace_cuts.size(), 2u);
+  EXPECT_EQ(cut.stats.trace_cuts.at("cuda_gpu_trace").kept, 2u);
+  EXPECT_EQ(cut.stats.trace_cuts.at("cuda_gpu_trace").total, gpu_rows);
+  // The other tables are whole.
+  EXPECT_EQ(tables->Find("cuda_gpu_kern_sum")->array.size(),
+            whole->Find("cuda_gpu_kern_sum")->array.size());
 }
 
 TEST(ScriptSafeTest, EscapesClosingTagsAndCommentOpeners) {

@@ -9,8 +9,19 @@
 
 namespace gpuscope::viewer::testing {
 
-int Connect(std::uint16_t port) {
+int Connect(std::uint16_t port) { return ConnectFrom(port, nullptr); }
+
+int ConnectFrom(std::uint16_t port, const char* source) {
   int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  if (source != nullptr) {
+    sockaddr_in local{};
+    local.sin_family = AF_INET;
+    if (::inet_pton(AF_INET, source, &local.sin_addr) != 1 ||
+        ::bind(fd, reinterpret_cast<sockaddr*>(&local), sizeof local) != 0) {
+      ::close(fd);
+      return -1;
+    }
+  }
   sockaddr_in address{};
   address.sin_family = AF_INET;
   address.sin_port = htons(port);

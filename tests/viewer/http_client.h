@@ -15,6 +15,9 @@ struct RawResponse {
 
 // A socket connected to 127.0.0.1:port (-1 on failure); the caller closes it.
 int Connect(std::uint16_t port);
+// The same from the loopback address `source` ("127.0.0.2": a client with an address of
+// its own, as the server counts them).
+int ConnectFrom(std::uint16_t port, const char* source);
 
 // Reads until the server closes `fd` (which stays open) and parses what came.
 RawResponse ReadResponse(int fd);

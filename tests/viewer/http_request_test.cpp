@@ -1,7 +1,10 @@
-// Parsing of request heads: well-formed ones, and everything a hostile client may send.
+// Parsing of request heads: well-formed ones, and everything a hostile client may send;
+// formatting of answers, with the headers every answer carries.
 #include "viewer/http_request.h"
 
 #include <gtest/gtest.h>
+
+#include "viewer/content_security_policy.h"
 
 namespace gpuscope::viewer {
 namespace {
@@ -52,6 +55,63 @@ TEST(HttpRequestTest, FormatsResponsesWithLengthAndErrorsAsJson) {
   EXPECT_NE(bytes.find("Content-Type: application/json\r\n"), std::string::npos);
   std::string head_only = FormatHttpResponse(error, true);
   EXPECT_EQ(head_only.substr(head_only.size() - 4), "\r\n\r\n");
+}
+
+// The value of the one header `name` in `bytes` (a formatted response); "" when absent,
+// "<several>" when there are several.
+std::string HeaderValue(const std::string& bytes, const std::string& name) {
+  std::string value;
+  int found = 0;
+  std::size_t end = bytes.find("\r\n\r\n");
+  for (std::size_t at = bytes.find("\r\n"); at < end; at = bytes.find("\r\n", at + 2)) {
+    std::size_t next = bytes.find("\r\n", at + 2);
+    std::string line = bytes.substr(at + 2, next - at - 2);
+    if (line.rfind(name + ": ", 0) == 0) {
+      value = line.substr(name.size() + 2);
+      ++found;
+    }
+  }
+  return found > 1 ? std::string("<several>") : value;
+}
+
+TEST(HttpRequestTest, EveryResponseRefusesToBeFramed) {
+  for (const HttpResponse& response :
+       {HttpResponse{}, JsonError(404, "no"), JsonError(503, "busy"),
+        HttpResponse{200, "text/html; charset=utf-8", "<!doctype html>"}}) {
+    for (bool head_only : {false, true}) {
+      std::string bytes = FormatHttpResponse(response, head_only);
+      EXPECT_EQ(HeaderValue(bytes, "X-Frame-Options"), "DENY") << bytes;
+      EXPECT_EQ(HeaderValue(bytes, "Content-Security-Policy"), "frame-ancestors 'none'") << bytes;
+    }
+  }
+}
+
+TEST(HttpRequestTest, FramingIsMergedIntoTheAnswersOwnPolicy) {
+  HttpResponse page{200, "text/html; charset=utf-8", "<p>"};
+  page.headers = {
+      {"content-security-policy", "default-src 'self'; frame-ancestors *;img-src data:"},
+      {"X-Frame-Options", "ALLOWALL"},
+      {"X-Extra", "kept"}};
+  std::string bytes = FormatHttpResponse(page, false);
+  EXPECT_EQ(HeaderValue(bytes, "Content-Security-Policy"),
+            "default-src 'self'; img-src data:; frame-ancestors 'none'")
+      << bytes;
+  EXPECT_EQ(HeaderValue(bytes, "X-Frame-Options"), "DENY") << bytes;
+  EXPECT_EQ(HeaderValue(bytes, "X-Extra"), "kept") << bytes;
+  EXPECT_EQ(WithFramingRefused(""), "frame-ancestors 'none'");
+  EXPECT_EQ(WithFramingRefused(" FRAME-ANCESTORS 'self' ; ;script-src 'self' "),
+            "script-src 'self'; frame-ancestors 'none'");
+}
+
+TEST(HttpRequestTest, AHeaderWithALineBreakIsNotSent) {
+  HttpResponse response;
+  response.headers = {{"X-A", "one\r\nSet-Cookie: injected=1"},
+                      {"X-B\r\nSet-Cookie: injected=2", "v"},
+                      {"Content-Security-Policy", "default-src *\r\nX-Frame-Options: ALLOW"}};
+  std::string bytes = FormatHttpResponse(response, false);
+  EXPECT_EQ(bytes.find("injected"), std::string::npos) << bytes;
+  EXPECT_EQ(bytes.find("ALLOW"), std::string::npos) << bytes;
+  EXPECT_EQ(HeaderValue(bytes, "Content-Security-Policy"), "frame-ancestors 'none'") << bytes;
 }
 
 }  // namespace

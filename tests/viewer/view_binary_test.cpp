@@ -53,6 +53,37 @@ std::chrono::milliseconds Since(std::chrono::steady_clock::time_point start) {
                                                                start);
 }
 
+// A port that was free a moment ago (for a `view` whose output is only read at the end).
+std::uint16_t FreePort() {
+  int probe = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t length = sizeof address;
+  EXPECT_EQ(::bind(probe, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+  ::getsockname(probe, reinterpret_cast<sockaddr*>(&address), &length);
+  ::close(probe);
+  return ntohs(address.sin_port);
+}
+
+// Whether something listens on `port` within `limit`.
+bool ListeningWithin(std::uint16_t port, std::chrono::milliseconds limit) {
+  auto start = std::chrono::steady_clock::now();
+  while (Since(start) < limit) {
+    int up = testing::Connect(port);
+    if (up >= 0) {
+      ::close(up);
+      return true;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return false;
+}
+
+// A report whose summary takes seconds to compute: its trace tables have a row per event
+// (about 8 s on a loaded 2-core machine).
+constexpr std::uint64_t kSlowSummaryKernels = 200000;
+
 TEST(ViewBinaryTest, PrintsTheUrlServesTheApiAndStops) {
   ScratchDir dir;
   exporter::testing::WriteRichReport(dir.File("rich.sqlite"));
@@ -85,30 +116,55 @@ TEST(ViewBinaryTest, PrintsTheUrlServesTheApiAndStops) {
 TEST(ViewBinaryTest, SigtermStopsItWhileASlowClientIsConnected) {
   ScratchDir dir;
   exporter::testing::WriteRichReport(dir.File("rich.sqlite"));
-  // A port that was free a moment ago (the output is only read at the end).
-  int probe = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t length = sizeof address;
-  ASSERT_EQ(::bind(probe, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
-  ::getsockname(probe, reinterpret_cast<sockaddr*>(&address), &length);
-  ::close(probe);
-  std::uint16_t port = ntohs(address.sin_port);
+  std::uint16_t port = FreePort();
   GpuscopeProcess view({"view", "--port", std::to_string(port), dir.File("rich.sqlite")}, {});
-  int up = -1;
-  for (int i = 0; i < 100 && up < 0; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    up = testing::Connect(port);
-  }
-  ASSERT_GE(up, 0) << "the viewer did not start listening";
-  ::close(up);
+  ASSERT_TRUE(ListeningWithin(port, std::chrono::milliseconds(5000)))
+      << "the viewer did not start listening";
   SlowLoris loris(port);
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
   auto start = std::chrono::steady_clock::now();
   ::kill(view.pid(), SIGTERM);
   cli::testing::Finished finished = view.Finish();
   EXPECT_LT(Since(start).count(), 1000);
+  EXPECT_EQ(finished.exit_code, 0) << finished.err;
+  EXPECT_NE(finished.out.find("viewer stopped"), std::string::npos) << finished.out;
+}
+
+// A report with a 10 MB kernel name once made /api/summary compute for ever, and the viewer
+// waited for it: it ignored SIGTERM and --exit-after-seconds.
+TEST(ViewBinaryTest, SigtermStopsItWhileASummaryIsComputed) {
+  ScratchDir dir;
+  exporter::testing::WriteSyntheticReport(dir.File("big.sqlite"), kSlowSummaryKernels);
+  std::uint16_t port = FreePort();
+  GpuscopeProcess view({"view", "--port", std::to_string(port), dir.File("big.sqlite")}, {});
+  ASSERT_TRUE(ListeningWithin(port, std::chrono::milliseconds(30000)))
+      << "the viewer did not start listening";
+  // Its connection is dropped when the viewer stops.
+  std::thread summary([port] { testing::Get(port, "/api/summary?reports=0"); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));  // being computed
+  auto start = std::chrono::steady_clock::now();
+  ::kill(view.pid(), SIGTERM);
+  cli::testing::Finished finished = view.Finish();
+  EXPECT_LT(Since(start).count(), 3000);
+  summary.join();
+  EXPECT_EQ(finished.exit_code, 0) << finished.err;
+  EXPECT_NE(finished.out.find("viewer stopped"), std::string::npos) << finished.out;
+}
+
+TEST(ViewBinaryTest, ExitAfterSecondsStopsItWhileASummaryIsComputed) {
+  ScratchDir dir;
+  exporter::testing::WriteSyntheticReport(dir.File("big.sqlite"), kSlowSummaryKernels);
+  std::uint16_t port = FreePort();
+  GpuscopeProcess view(
+      {"view", "--port", std::to_string(port), "--exit-after-seconds", "1", dir.File("big.sqlite")},
+      {});
+  ASSERT_TRUE(ListeningWithin(port, std::chrono::milliseconds(30000)))
+      << "the viewer did not start listening";
+  auto start = std::chrono::steady_clock::now();  // the second counts from about now
+  std::thread summary([port] { testing::Get(port, "/api/summary?reports=0"); });
+  cli::testing::Finished finished = view.Finish();
+  EXPECT_LT(Since(start).count(), 4000);
+  summary.join();
   EXPECT_EQ(finished.exit_code, 0) << finished.err;
   EXPECT_NE(finished.out.find("viewer stopped"), std::string::npos) << finished.out;
 }

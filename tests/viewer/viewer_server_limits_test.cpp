@@ -1,7 +1,8 @@
 // The viewer server under clients that hold connections open, trickle bytes, ask for
 // unbounded work or come all at once: idle and slow clients cost no other client time, a
 // request head has a total deadline, a report list is bounded, a full pool answers 503 at
-// once, stopping is prompt, and concurrent requests get the answers sequential ones get.
+// once, sockets held open cannot keep a fresh client out, stopping is prompt even while a
+// handler computes, and concurrent requests get the answers sequential ones get.
 // Real sockets on 127.0.0.1; every wait is bounded.
 #include <gtest/gtest.h>
 #include <poll.h>
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "../export/test_reports.h"
+#include "handler_gate.h"
 #include "http_client.h"
 #include "running_server.h"
 #include "viewer/viewer_data.h"
@@ -28,7 +30,9 @@ namespace {
 using exporter::testing::kRichStart;
 using exporter::testing::ScratchDir;
 using testing::Connect;
+using testing::ConnectFrom;
 using testing::Get;
+using testing::HandlerGate;
 using testing::RawResponse;
 using testing::RunningServer;
 using Clock = std::chrono::steady_clock;
@@ -36,6 +40,66 @@ using Clock = std::chrono::steady_clock;
 std::chrono::milliseconds Since(Clock::time_point start) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start);
 }
+
+// Whether the server closed `fd` within `limit` (reading and dropping what it sent first).
+bool ClosedWithin(int fd, std::chrono::milliseconds limit) {
+  Clock::time_point start = Clock::now();
+  char buffer[4096];
+  while (Since(start) < limit) {
+    pollfd wait{fd, POLLIN, 0};
+    if (::poll(&wait, 1, 50) <= 0) continue;
+    if (::recv(fd, buffer, sizeof buffer, 0) <= 0) return true;
+  }
+  return false;
+}
+
+// Sends a GET of `target` on the open connection `fd` and reads the answer.
+RawResponse GetOn(int fd, std::uint16_t port, const std::string& target) {
+  std::string request = testing::GetRequest(port, target);
+  if (::send(fd, request.data(), request.size(), MSG_NOSIGNAL) !=
+      static_cast<ssize_t>(request.size())) {
+    return {};
+  }
+  ::shutdown(fd, SHUT_WR);
+  return testing::ReadResponse(fd);
+}
+
+// A local process that keeps `count` silent connections open on the server, from `source`,
+// and re-opens each one the server cuts, until it is destroyed.
+class IdleSocketHolder {
+ public:
+  IdleSocketHolder(std::uint16_t port, std::size_t count, const char* source)
+      : thread_([this, port, count, source] {
+          std::vector<pollfd> held;
+          for (std::size_t i = 0; i < count; ++i)
+            held.push_back({ConnectFrom(port, source), POLLIN, 0});
+          holding_ = true;
+          while (!stop_) {
+            if (::poll(held.data(), held.size(), 50) <= 0) continue;
+            for (pollfd& socket : held) {
+              if (socket.revents == 0) continue;
+              ::close(socket.fd);
+              socket.fd = ConnectFrom(port, source);
+              ++reopened_;
+            }
+          }
+          for (pollfd& socket : held) ::close(socket.fd);
+        }) {
+    while (!holding_) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // all accepted
+  }
+  ~IdleSocketHolder() {
+    stop_ = true;
+    thread_.join();
+  }
+  int reopened() const { return reopened_; }
+
+ private:
+  std::atomic<bool> stop_{false};
+  std::atomic<bool> holding_{false};
+  std::atomic<int> reopened_{0};
+  std::thread thread_;
+};
 
 class ViewerServerLimitsTest : public ::testing::Test {
  protected:
@@ -173,19 +237,100 @@ TEST_F(ViewerServerLimitsTest, AFullPoolAnswers503AtOnceAndServesTheQueueLater) 
   EXPECT_EQ(statuses, (std::vector<int>{200, 200}));
 }
 
-TEST_F(ViewerServerLimitsTest, ConnectionsOverTheLimitAre503AtOnce) {
+TEST_F(ViewerServerLimitsTest, AtTheLimitANewcomerCutsTheIdlestConnection) {
   HttpServerLimits limits;
   limits.max_connections = 2;
   auto server = Serve(limits);
-  int idle[2] = {Connect(server->port()), Connect(server->port())};
+  int idlest = Connect(server->port());
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  int idle = Connect(server->port());
   std::this_thread::sleep_for(std::chrono::milliseconds(100));  // both accepted
-  Clock::time_point start = Clock::now();
-  EXPECT_EQ(Get(server->port(), "/api/reports").status, 503);
-  EXPECT_LT(Since(start).count(), 500);
-  ::close(idle[0]);
-  ::close(idle[1]);
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // both gone
   EXPECT_EQ(Get(server->port(), "/api/reports").status, 200);
+  EXPECT_TRUE(ClosedWithin(idlest, std::chrono::milliseconds(5000)));
+  // The other one was left alone: it still gets its answer.
+  EXPECT_EQ(GetOn(idle, server->port(), "/api/reports").status, 200);
+  ::close(idlest);
+  ::close(idle);
+}
+
+TEST_F(ViewerServerLimitsTest, ConnectionsOverTheLimitAre503AtOnceWhenAllAreHandled) {
+  auto gate = std::make_shared<HandlerGate>();
+  HttpServerLimits limits;
+  limits.max_connections = 2;
+  limits.workers = 2;
+  RunningServer server(
+      [gate](const HttpRequest&) {
+        gate->Wait();
+        return HttpResponse{200, "text/plain", "done"};
+      },
+      limits);
+  std::vector<std::thread> handled;
+  std::vector<int> statuses(2);
+  for (int i = 0; i < 2; ++i) {
+    handled.emplace_back([&, i] { statuses[i] = Get(server.port(), "/slow").status; });
+  }
+  ASSERT_TRUE(gate->AwaitEntered(2, std::chrono::milliseconds(10000)));
+  Clock::time_point start = Clock::now();
+  EXPECT_EQ(Get(server.port(), "/c").status, 503);
+  EXPECT_LT(Since(start).count(), 2000);
+  gate->Open();
+  for (std::thread& thread : handled) thread.join();
+  EXPECT_EQ(statuses, (std::vector<int>{200, 200}));
+}
+
+// 256 idle sockets re-opened as they were cut once kept 22 of 24 fresh clients out.
+TEST_F(ViewerServerLimitsTest, IdleSocketsReopenedAsTheyAreCutDoNotKeepAFreshClientOut) {
+  auto server = Serve();  // the default limit of connections
+  IdleSocketHolder holder(server->port(), HttpServerLimits().max_connections, "127.0.0.1");
+  int served = 0;
+  for (int probe = 0; probe < 24; ++probe) {
+    if (Get(server->port(), "/api/reports").status == 200) ++served;
+  }
+  EXPECT_EQ(served, 24);
+  EXPECT_GE(holder.reopened(), 1);  // the holder's sockets were the ones cut
+}
+
+TEST_F(ViewerServerLimitsTest, AnAddressHoldingTheMostConnectionsLosesOneFirst) {
+  HttpServerLimits limits;
+  limits.max_connections = 4;
+  auto server = Serve(limits);
+  // A client of 127.0.0.1 with one idle connection open, the oldest (a browser's
+  // pre-connect), then 127.0.0.2 with the three others.
+  int browser = ConnectFrom(server->port(), "127.0.0.1");
+  ASSERT_GE(browser, 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  std::vector<int> hog;
+  for (int i = 0; i < 3; ++i) {
+    hog.push_back(ConnectFrom(server->port(), "127.0.0.2"));
+    ASSERT_GE(hog.back(), 0) << "no address 127.0.0.2 to connect from";
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // all accepted
+  int fresh = ConnectFrom(server->port(), "127.0.0.3");
+  ASSERT_GE(fresh, 0);
+  EXPECT_EQ(GetOn(fresh, server->port(), "/api/reports").status, 200);
+  EXPECT_TRUE(ClosedWithin(hog[0], std::chrono::milliseconds(5000)));
+  EXPECT_EQ(GetOn(browser, server->port(), "/api/reports").status, 200);
+  ::close(fresh);
+  ::close(browser);
+  for (int fd : hog) ::close(fd);
+}
+
+// A handler that never returns (a summary of a report with a 10 MB kernel name once kept
+// `gpuscope view` from ever stopping) does not keep the server from stopping.
+TEST_F(ViewerServerLimitsTest, StopsPromptlyWhileAHandlerIsStillComputing) {
+  // Shared with the handler, which the stopping server leaves running.
+  auto gate = std::make_shared<HandlerGate>();
+  auto server = std::make_unique<RunningServer>([gate](const HttpRequest&) {
+    gate->Wait();
+    return HttpResponse{200, "text/plain", "late"};
+  });
+  RawResponse answer;
+  std::thread client([&] { answer = Get(server->port(), "/slow"); });
+  ASSERT_TRUE(gate->AwaitEntered(1, std::chrono::milliseconds(10000)));
+  EXPECT_LT(server->Stop().count(), 2000);
+  client.join();  // its connection was dropped: no answer
+  EXPECT_EQ(answer.status, 0);
+  gate->Open();
 }
 
 TEST_F(ViewerServerLimitsTest, StopsPromptlyWithConnectionsOpen) {

@@ -327,6 +327,37 @@ TEST_F(ViewerServerTest, SendsNoCorsHeadersEvenWhenAPageAsks) {
   }
 }
 
+TEST_F(ViewerServerTest, TheReportListNamesEachReportByItsFileNameAlone) {
+  RawResponse response = Get(port(), "/api/reports");
+  ASSERT_EQ(response.status, 200);
+  // Where the reports lie is none of the page's business (nor of a page that reads it).
+  EXPECT_EQ(response.body.find(dir_->path()), std::string::npos) << response.body.substr(0, 400);
+  JsonValue reports = Parse(response.body);
+  ASSERT_EQ(reports.array.size(), 2u);
+  EXPECT_EQ(reports.array[0].Find("path")->text, "a.sqlite");
+  EXPECT_EQ(reports.array[1].Find("path")->text, "b.sqlite");
+}
+
+TEST_F(ViewerServerTest, EveryAnswerRefusesToBeFramed) {
+  const std::vector<std::string> requests = {testing::GetRequest(port(), "/"),
+                                             testing::GetRequest(port(), "/api/reports"),
+                                             testing::GetRequest(port(), "/api/summary?reports=0"),
+                                             testing::GetRequest(port(), "/api/nothing"),
+                                             testing::GetRequest(port(), "/api/tracks?report=9"),
+                                             "HEAD / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+                                             "POST / HTTP/1.1\r\n\r\n",
+                                             "GET / HTTP/1.1\r\nHost: evil.example\r\n\r\n",
+                                             "garbage\r\n\r\n"};
+  for (const std::string& request : requests) {
+    RawResponse response = SendRaw(port(), request);
+    EXPECT_NE(response.status, 0) << request;
+    EXPECT_NE(response.head.find("\r\nX-Frame-Options: DENY"), std::string::npos) << response.head;
+    EXPECT_NE(response.head.find("\r\nContent-Security-Policy: frame-ancestors 'none'"),
+              std::string::npos)
+        << response.head;
+  }
+}
+
 TEST_F(ViewerServerTest, ConcurrentClientsAreAllAnswered) {
   std::vector<std::thread> clients;
   std::atomic<int> ok{0};
@@ -337,6 +368,43 @@ TEST_F(ViewerServerTest, ConcurrentClientsAreAllAnswered) {
   }
   for (std::thread& client : clients) client.join();
   EXPECT_EQ(ok.load(), 8);
+}
+
+}  // namespace
+}  // namespace gpuscope::viewer
+
+namespace gpuscope::viewer {
+namespace {
+
+// /api/summary's trace tables hold their earliest rows only, and say how many of how many:
+// a million events made a 755 MB answer that took minutes. The other tables count them all.
+TEST(ViewerSummaryTest, TraceTablesHoldTheirEarliestRowsAndSaySo) {
+  ScratchDir dir;
+  const std::uint64_t kernels = ViewerData::kSummaryTraceRows + 700;
+  exporter::testing::WriteSyntheticReport(dir.File("big.sqlite"), kernels);
+  auto data = ViewerData::Open({dir.File("big.sqlite")});
+  ASSERT_TRUE(data.ok()) << data.status().message();
+  testing::RunningServer server([&](const HttpRequest& request) {
+    return HandleViewerRequest(**data, PlaceholderWebAssets(), request);
+  });
+  RawResponse response = Get(server.port(), "/api/summary?reports=0");
+  ASSERT_EQ(response.status, 200) << response.body;
+  std::string error;
+  std::optional<JsonValue> summary = ParseJson(response.body, &error);
+  ASSERT_TRUE(summary.has_value()) << error;
+  const JsonValue* gpu_trace = summary->Find("tables")->Find("cuda_gpu_trace");
+  ASSERT_NE(gpu_trace, nullptr);
+  EXPECT_EQ(gpu_trace->array.size(), ViewerData::kSummaryTraceRows);
+  const JsonValue* cut = summary->Find("embedded_rows")->Find("cuda_gpu_trace");
+  ASSERT_NE(cut, nullptr);
+  EXPECT_EQ(cut->Find("rows")->text, std::to_string(ViewerData::kSummaryTraceRows));
+  EXPECT_EQ(cut->Find("total")->text, std::to_string(kernels));
+  const JsonValue* kern_sum = summary->Find("tables")->Find("cuda_gpu_kern_sum");
+  ASSERT_NE(kern_sum, nullptr);
+  ASSERT_FALSE(kern_sum->array.empty());
+  std::uint64_t instances = 0;
+  for (const JsonValue& row : kern_sum->array) instances += std::stoull(row.Find("Instances")->text);
+  EXPECT_EQ(instances, kernels);
 }
 
 }  // namespace

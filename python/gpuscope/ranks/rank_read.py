@@ -10,8 +10,12 @@ from dataclasses import dataclass, field
 from statistics import median_low
 
 import numpy as np
+import pandas as pd
 
-from gpuscope._connection import Connection, ReportError
+from gpuscope import _times
+from gpuscope._connection import Connection
+from gpuscope._errors import ReportError
+from gpuscope._report_rules import check_name_ids
 from gpuscope.ranks.intervals import UnionMeasure
 from gpuscope.ranks.nccl import Collective, collective_kind, is_nccl_kernel
 
@@ -96,7 +100,7 @@ class _RankReader:
                 raise ReportError(f"{self.db.path}: process.{what} is not an integer")
         hostname = hostname if isinstance(hostname, str) else ""
         boot_id = boot_id if isinstance(boot_id, str) else ""
-        run = (0 if start is None else start + self.base, 0 if end is None else end + self.base)
+        run = (_times.absolute(start, self.base), _times.absolute(end, self.base))
         return rank, hostname, boot_id or hostname, pid or 0, run
 
     def _clock_samples(self):
@@ -128,16 +132,13 @@ class _RankReader:
         return (median_low(differences), max(differences) - min(differences), gpu_offset,
                 gpu_spread)
 
-    def _activity_sql(self, run):
+    def _activity_sql(self):
         """Kernels, copies and memsets with both times, in start order, each with the start of
-        the API call that launched it (by correlation id). Rows the C++ readers leave out as
-        damaged (store/damaged_rows.h) are left out here too."""
-        valid = 'x.start IS NOT NULL AND x."end" IS NOT NULL AND x."end" >= x.start'
+        the API call that launched it (by correlation id). Kernels the C++ readers leave out
+        for their launch dimensions are left out here; rows with damaged times, by
+        `_damaged_times` (store/damaged_rows.h)."""
+        valid = 'x.start IS NOT NULL AND x."end" IS NOT NULL'
         parameters = []
-        run_start, run_end = run
-        if run_end != 0 and run_start <= run_end:
-            valid += ' AND x.start + ? >= ? AND x."end" + ? <= ?'
-            parameters = [self.base, run_start, self.base, run_end]
         kernel_valid = valid + "".join(f" AND x.{d} > 0" for d in _LAUNCH_DIMENSIONS)
         parts = []
         for what, table in enumerate(_TABLE_ORDER):
@@ -152,7 +153,7 @@ class _RankReader:
         # _index_launch_calls made (the report has no index on correlation ids).
         launch = ('(SELECT max(c.start) FROM temp.launch_calls c WHERE c.correlation_id = '
                   'a.correlation_id AND c.start <= a.start)')
-        sql = (f'SELECT a.start, a."end", a.name_id, {launch} FROM ({union}) a '
+        sql = (f'SELECT a.start, a."end", a.name_id, {launch}, a.what FROM ({union}) a '
                'ORDER BY a.start, a.what, a.id')
         return sql, [p for _, ps in parts for p in ps]
 
@@ -175,13 +176,23 @@ class _RankReader:
         self.db.rows("CREATE INDEX temp.launch_calls_by_correlation "
                      "ON launch_calls(correlation_id, start)")
 
+    def _damaged_times(self, starts, ends, run):
+        """Rows whose times the C++ readers leave out as damaged (and, as the DataFrames do,
+        times past 2^63 ns): _times.py."""
+        absolute = [_times.absolute_column(pd.array(t, dtype="Int64"), self.base)
+                    for t in (starts, ends)]
+        bad = np.zeros(len(starts), dtype=bool)
+        for mask in _times.damage(absolute[0], absolute[1], run).values():
+            bad |= mask
+        return bad | _times.past_int64(absolute[0]) | _times.past_int64(absolute[1])
+
     def _stream_activity(self, data, run):
         self._index_launch_calls()
         nccl_kinds = self._nccl_names()
         nccl_ids = np.array(sorted(nccl_kinds), dtype=np.int64)
         compute, communication, kernels, everything = (UnionMeasure() for _ in range(4))
         breakdown = data.breakdown
-        sql, parameters = self._activity_sql(run)
+        sql, parameters = self._activity_sql()
         for rows in self.db.rows(sql, parameters, chunk=CHUNK_ROWS):
             try:
                 starts = np.fromiter((r[0] for r in rows), np.int64, len(rows))
@@ -192,7 +203,13 @@ class _RankReader:
             except (TypeError, ValueError, OverflowError):
                 raise ReportError(f"{self.db.path}: an activity row with a value that is not "
                                   "an integer") from None
-            is_kernel = names >= 0
+            is_kernel = np.fromiter((r[4] == 0 for r in rows), bool, len(rows))
+            # A kernel whose name id names no string ends the read, as in C++.
+            check_name_ids(self.db.path, "kernels", names[is_kernel].tolist(),
+                           self.db.string_count)
+            kept = ~self._damaged_times(starts, ends, run)
+            starts, ends, names, api = starts[kept], ends[kept], names[kept], api[kept]
+            is_kernel = is_kernel[kept]
             is_nccl = np.isin(names, nccl_ids)
             is_compute = is_kernel & ~is_nccl
             compute.add(starts[is_compute], ends[is_compute])

@@ -1,8 +1,10 @@
 #include "analysis/diff/kernel_launches.h"
 
+#include <optional>
 #include <unordered_map>
 
 #include "analysis/call_sites.h"
+#include "analysis/collection_warnings.h"
 #include "analysis/metrics/profile_loader.h"
 #include "analysis/nvtx_projection.h"
 #include "store/profile_store.h"
@@ -95,6 +97,10 @@ StatusOr<ReportKernels> LoadReportKernels(const store::ReportReader& report, Mat
   StatusOr<std::vector<metrics::KernelProfile>> profiles = metrics::LoadKernelProfiles(report);
   if (!profiles.ok()) return profiles.status();
   if (by_call_site) profiles->clear();  // a profile does not name its launch's call
+  ReportKernels result;
+  if (std::optional<std::string> impossible = metrics::ImpossibleValueWarning(*profiles)) {
+    result.warnings.push_back(std::move(*impossible));
+  }
   for (const metrics::KernelProfile& profile : *profiles) {
     if (!profile.measured || profile.metrics.empty()) continue;
     KernelLaunches& group =
@@ -106,7 +112,6 @@ StatusOr<ReportKernels> LoadReportKernels(const store::ReportReader& report, Mat
     for (const auto& [name, value] : profile.metrics) group.metrics[name].push_back(value);
   }
 
-  ReportKernels result;
   if (!profiles->empty()) {
     StatusOr<std::map<std::int64_t, source::KernelSource>> sources =
         source::LoadKernelSources(report);
@@ -134,6 +139,10 @@ StatusOr<ReportKernels> LoadReportKernels(const store::ReportReader& report, Mat
   StatusOr<std::map<std::string, std::vector<double>>> ranges = ProjectedGpuTimeByRange(report);
   if (!ranges.ok()) return ranges.status();
   result.nvtx_projected_ns = std::move(*ranges);
+  // After every scan: the reader counts the rows it left out as it reads them.
+  for (std::string& warning : SkippedRowWarnings(report)) {
+    result.warnings.push_back(std::move(warning));
+  }
   return result;
 }
 

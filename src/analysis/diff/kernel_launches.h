@@ -72,6 +72,10 @@ struct ReportKernels {
   // Why the source pages could not be read ("" when they could, or the report has none): the
   // rest of the diff does not need them.
   std::string source_problem;
+  // What was left out as damaged, one line each, as `stats` and `export` say it: rows
+  // (analysis::SkippedRowWarnings) and metric values that cannot be true
+  // (metrics/metric_value_range.h).
+  std::vector<std::string> warnings;
 };
 
 // Reads the kernels table, the profile tables, the source counters and the NVTX ranges of an

@@ -9,6 +9,8 @@
 #include <map>
 #include <string>
 
+#include "analysis/metrics/metric_value_range.h"
+
 namespace gpuscope::analysis::metrics {
 
 struct ProfiledDevice {
@@ -57,8 +59,13 @@ struct KernelProfile {
   bool measured = false;  // false: `failure` says why there are no metric values
   std::string failure;
   // Evaluated metrics by name (as CUPTI names them). A metric of the request that could not
-  // be evaluated is absent; sections print "n/a" for it.
+  // be evaluated, or whose value cannot be true, is absent; sections print "n/a" for it.
   std::map<std::string, double> metrics;
+  // Stored values left out of `metrics` because they cannot be true (metric_value_range.h).
+  ImpossibleValueCounts impossible_values;
+
+  // Its counter data was evaluated: it has values, or had only impossible ones.
+  bool Evaluated() const { return !metrics.empty() || impossible_values.total() != 0; }
 };
 
 }  // namespace gpuscope::analysis::metrics

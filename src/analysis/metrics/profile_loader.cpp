@@ -48,9 +48,26 @@ void CopyLaunch(const model::KernelRecord& r, KernelProfile& profile) {
 
 void AssignMetrics(KernelProfile& profile, const std::vector<store::StoredMetric>& stored) {
   profile.metrics.clear();
+  profile.impossible_values = {};
   for (const store::StoredMetric& metric : stored) {
-    if (metric.value && !std::isnan(*metric.value)) profile.metrics[metric.name] = *metric.value;
+    if (metric.not_a_number) {
+      profile.impossible_values.Add(ImpossibleValue::kNotFinite);
+      continue;
+    }
+    // NaN is CUPTI's "cannot be evaluated from this data" (stored as NULL), not damage.
+    if (!metric.value || std::isnan(*metric.value)) continue;
+    if (std::optional<ImpossibleValue> why = CheckMetricValue(*metric.value, metric.unit)) {
+      profile.impossible_values.Add(*why);
+      continue;
+    }
+    profile.metrics[metric.name] = *metric.value;
   }
+}
+
+std::optional<std::string> ImpossibleValueWarning(const std::vector<KernelProfile>& profiles) {
+  ImpossibleValueCounts counts;
+  for (const KernelProfile& profile : profiles) counts += profile.impossible_values;
+  return metrics::ImpossibleValueWarning(counts);
 }
 
 StatusOr<std::vector<KernelProfile>> LoadKernelProfiles(const store::ReportReader& report) {

@@ -3,6 +3,8 @@
 // and its evaluated metrics.
 #pragma once
 
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "analysis/metrics/kernel_profile.h"
@@ -17,8 +19,12 @@ namespace gpuscope::analysis::metrics {
 StatusOr<std::vector<KernelProfile>> LoadKernelProfiles(const store::ReportReader& report);
 
 // Replaces `profile.metrics` with stored values as the loader reads them: a value CUPTI could
-// not evaluate (NULL, NaN) is left out. The evaluation uses it too, to run the rules on the
+// not evaluate (NULL, NaN) is left out, and so is one that cannot be true (metric_value_range.h:
+// counted in `profile.impossible_values`). The evaluation uses it too, to run the rules on the
 // values it is about to store exactly as a later reader will see them.
 void AssignMetrics(KernelProfile& profile, const std::vector<store::StoredMetric>& stored);
+
+// The one warning for every value `profiles` left out as impossible; nullopt when none was.
+std::optional<std::string> ImpossibleValueWarning(const std::vector<KernelProfile>& profiles);
 
 }  // namespace gpuscope::analysis::metrics

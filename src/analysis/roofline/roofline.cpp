@@ -263,10 +263,13 @@ RooflineVerdict DecideVerdict(const RooflineResult& r, const MetricLookup& metri
   } else {
     verdict.limiter = top.limiter;
   }
+  // A throughput that was not measured (or was left out as impossible) is no 0%.
+  auto share = [](std::optional<double> pct) -> std::string {
+    return pct ? FormatPct(*pct) : "n/a";
+  };
   verdict.reason = verdict.limiter + " at " + FormatPct(*verdict.utilization_pct) +
-                   " of its peak (Compute (SM) Throughput " +
-                   FormatPct(r.sm_throughput_pct.value_or(0)) + ", Memory Throughput " +
-                   FormatPct(r.memory_throughput_pct.value_or(0)) + ")";
+                   " of its peak (Compute (SM) Throughput " + share(r.sm_throughput_pct) +
+                   ", Memory Throughput " + share(r.memory_throughput_pct) + ")";
   return verdict;
 }
 

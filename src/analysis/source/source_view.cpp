@@ -188,6 +188,10 @@ StatusOr<std::map<std::int64_t, KernelSource>> LoadKernelSources(const store::Re
   if (!sass.ok()) return sass.status();
   StatusOr<std::map<std::int64_t, store::StoredSourceFile>> files = store::ReadSourceFiles(report);
   if (!files.ok()) return files.status();
+  // What this process evaluated but could not store (a read-only report) reads as stored.
+  if (pending == nullptr && report.unsaved_evaluation() != nullptr) {
+    pending = &report.unsaved_evaluation()->source;
+  }
   if (pending != nullptr) AddPending(*pending, *sass, *files);
   const SourceTexts texts(*files);
 

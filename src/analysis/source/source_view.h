@@ -48,7 +48,8 @@ struct KernelSource {
 // profiled_kernels.id -> its source data; kernels without any are absent. A report without
 // the source tables gives an empty map. `pending`: SASS and lines the evaluation read but has not
 // stored yet, taken as if they were stored (the rules see the page a reader will see, and the
-// findings go into the report in the evaluation's one transaction).
+// findings go into the report in the evaluation's one transaction); without it, those of the
+// report's unsaved evaluation (store::ReportReader::unsaved_evaluation), if any.
 StatusOr<std::map<std::int64_t, KernelSource>> LoadKernelSources(
     const store::ReportReader& report, const store::SourceRows* pending = nullptr);
 

@@ -15,10 +15,12 @@ const kTableTitles = {
 
 /**
  * Renders summary() (`{tables: {name: [row...]}}`) into `container`. Kernel names in the
- * kernel table open the kernel page through `actions.onKernel(name)`.
+ * kernel table open the kernel page through `actions.onKernel(name)`. A table that
+ * `gpuscope report` cut (`summary.embedded_rows`) says so above its rows.
  */
 export function renderSummary(container, summary, actions) {
   const tables = (summary && summary.tables) || {};
+  const cuts = (summary && summary.embedded_rows) || {};
   const names = Object.keys(tables);
   if (names.length === 0) {
     replaceChildren(
@@ -31,7 +33,17 @@ export function renderSummary(container, summary, actions) {
           (name) =>
               el('section', {className: 'summary-table', 'data-table': name},
                  el('h3', {}, kTableTitles[name] || name, ' ', el('code', {}, name)),
-                 tableOf(name, tables[name] || [], actions))));
+                 cutNote(name, cuts[name]), tableOf(name, tables[name] || [], actions))));
+}
+
+// "this page holds the first 5,000 of the table's 1,057,416 rows: ..." for a cut table.
+function cutNote(name, cut) {
+  if (!cut || !(cut.rows < cut.total)) return [];
+  const count = (n) => Number(n).toLocaleString('en-US');
+  return el(
+      'p', {className: 'warning'},
+      `this page holds the first ${count(cut.rows)} of the table's ${count(cut.total)} rows: ` +
+          `\`gpuscope stats -r ${name}\` or \`gpuscope view\` shows them all`);
 }
 
 function tableOf(name, rows, actions) {
