@@ -16,7 +16,7 @@ bench_die() {
 bench_need() {
   local path
   for path in "$@"; do
-    [ -e "$path" ] || bench_die "$path is missing: build the tree first (scripts/setup.sh --build)"
+    [ -e "$path" ] || bench_die "$path is missing: build the tree first (scripts/setup.sh --build-all)"
   done
 }
 

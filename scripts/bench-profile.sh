@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The speed benchmarks of `gpuscope profile` (issue 3), run on the GPU machine with the built
-# tree (after scripts/gpu-tests.sh or scripts/setup.sh --build):
+# tree (after scripts/gpu-tests.sh or scripts/setup.sh --build-all):
 #   scripts/bench-profile.sh OUTDIR [repetitions]      (default 3, at least 1)
 #
 # (a) One kernel of the Numba convolution (examples/python/numba_convolve.py, the program of

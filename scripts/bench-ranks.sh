@@ -12,7 +12,7 @@
 #                 BENCH_RANKS_PYTHON_LOCAL=1: it adds a third pass over the set);
 #   dask-2:       gpuscope.ranks on a distributed.LocalCluster of 2 worker processes (one task
 #                 per report, one reduction; Debian's python3-dask/-distributed/-pandas,
-#                 installed by `scripts/setup.sh --deps`).
+#                 installed by `scripts/setup.sh --test-deps`).
 # With python-local, its tables are checked equal to dask-2's. The set is written under
 # $TMPDIR (default /tmp) and removed at exit (BENCH_KEEP=1 keeps it); the script refuses to
 # start when the file system lacks room. The default size is large (about 5.5 GB, see
@@ -30,7 +30,7 @@ bench_need "$gpuscope" "$maxrss" "$build/bin/print_report_schema"
 export PYTHONPATH=$bench_root/python${PYTHONPATH:+:$PYTHONPATH}
 export GPUSCOPE_PRINT_REPORT_SCHEMA=$build/bin/print_report_schema
 "$python" -c "import pandas, dask, distributed" 2>/dev/null ||
-  bench_die "$python lacks pandas, dask or distributed: run scripts/setup.sh --deps"
+  bench_die "$python lacks pandas, dask or distributed: run scripts/setup.sh --test-deps"
 
 if [ -x "$generator" ]; then
   made_by="bench/make_rank_reports"

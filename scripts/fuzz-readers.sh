@@ -7,13 +7,14 @@
 # a sanitizer report or garbled output fails the job, keeps the mutant in build-asan/fuzz-failures/
 # and prints the command that replays it.
 #   scripts/fuzz-readers.sh                  the CI run (fixed seed, bounded case count: 400
-#                                            mutants, each met by 3 readers drawn at random)
+#                                            mutants, each met by 3 readers drawn at random,
+#                                            one worker per core)
 #   FUZZ_SEED=7 FUZZ_CASES=500 FUZZ_COMMANDS_PER_CASE=0 scripts/fuzz-readers.sh
 #                                            a longer run with another seed, every reader on
 #                                            every mutant
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh --deps
+scripts/setup.sh --test-deps
 
 build=${FUZZ_BUILD_DIR:-build-asan}
 seed=${FUZZ_SEED:-14}
@@ -27,6 +28,6 @@ echo "fuzz: sanitizer build took $(( $(date +%s) - start )) s"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 "$build/bin/reader_fuzz" --gpuscope "$build/bin/gpuscope" --seed "$seed" --cases "$cases" \
-  --commands-per-case "$commands_per_case" \
+  --commands-per-case "$commands_per_case" --jobs "${FUZZ_JOBS:-$(nproc)}" \
   --keep "$build/fuzz-failures" tests/data/reports/*.sqlite
 echo "fuzz: done in $(( $(date +%s) - start )) s"

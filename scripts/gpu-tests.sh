@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the whole GPU test suite (CTest label "gpu") on a machine with an NVIDIA GPU, using the
-# already-built build/ directory (built on a GPU-less machine with scripts/setup.sh --build;
+# already-built build/ directory (built on a GPU-less machine with scripts/setup.sh --build-all;
 # no cmake is needed here). Prints one line at the end:
 #   gpu-tests: PASS 25/25 in 141 s
 #   gpu-tests: PASS 22/25, 3 skipped in 120 s: GpuPython.A GpuPython.B GpuPython.C
@@ -28,7 +28,7 @@ die() {
 }
 
 [ -f "$build/CTestTestfile.cmake" ] ||
-  die "no built tree at $build: build it first (scripts/setup.sh --build) and bring build/ along"
+  die "no built tree at $build: build it first (scripts/setup.sh --build-all) and bring build/ along"
 command -v ctest >/dev/null || die "ctest not found on PATH (it comes with cmake)"
 if ! nvidia-smi -L >/dev/null 2>&1; then
   die "no NVIDIA GPU visible (nvidia-smi -L failed)"

@@ -10,7 +10,9 @@
 #   <device> tar -xJf .carry/build-device.tar.xz && GPUSCOPE_BUILD_DIR=build-device scripts/gpu-tests.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[ -f build/CMakeCache.txt ] || { echo "pack-for-device: build/ first (scripts/setup.sh --build)" >&2; exit 1; }
+# build/ with everything, the GPU tests included (scripts/test.sh leaves them out where no GPU
+# is visible).
+scripts/setup.sh --build-all -DGPUSCOPE_BUILD_GPU_TESTS=ON
 rm -rf build-device
 mkdir -p build-device && tar -C build --exclude="*.o" --exclude="*.a" --exclude=".ninja_*" \
   --exclude=layer_checks -cf - . | tar -C build-device -xf -

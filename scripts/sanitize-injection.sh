@@ -11,7 +11,7 @@
 # tests run in the ordinary build, scripts/test.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh --deps
+scripts/setup.sh --test-deps
 build=${FUZZ_BUILD_DIR:-build-asan}
 start=$(date +%s)
 FUZZ_BUILD_DIR=$build scripts/sanitizer-build.sh inject_tests cupti_tests

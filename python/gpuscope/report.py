@@ -11,6 +11,11 @@ Each event table becomes a DataFrame with the columns its C++ declaration gives
 - rows whose values cannot be true (an end before its start, a time outside the run, a
   kernel with a grid or block dimension of 0 or less; src/store/damaged_rows.h) are left out
   and counted in ``Report.skipped_rows``, with a warning, never silently.
+
+The tables of `gpuscope profile` (profiled_kernels, kernel_metrics, kernel_findings, the source
+counters: _profile_tables.py) read through the same ``table(name)``; ``source()`` puts the
+source counters beside their SASS and lines (_source.py), ``stats(name)`` is what
+`gpuscope stats --report name` prints (_stats.py).
 """
 
 import warnings
@@ -18,7 +23,8 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from gpuscope import _times
+from gpuscope import _profile_tables, _source, _stats, _times
+from gpuscope._columns import integers as _integers
 from gpuscope._connection import Connection
 from gpuscope._errors import ReportError
 from gpuscope._report_rules import check_name_ids
@@ -44,17 +50,6 @@ def output_columns(table):
     return names
 
 
-def _integers(values, where, nullable):
-    """A column of SQL integers as int64, NULL read as 0 as the C++ reader reads it (or, when
-    `nullable`, Int64 with NA for NULL); anything else stored there is a damaged report."""
-    try:
-        if nullable:
-            return pd.array(values, dtype="Int64")
-        return np.array([0 if v is None else v for v in values], dtype=np.int64)
-    except (TypeError, ValueError, OverflowError):
-        raise ReportError(f"{where}: a value that is not an integer") from None
-
-
 class Report:
     """One gpuscope report, read-only. Use as a context manager or call close(). Each event
     table has its method (report.kernels(), report.api_calls(), ...: see the end of this
@@ -68,6 +63,44 @@ class Report:
         self.skipped_rows = {}  # (table, damage) -> rows left out
         self._string_count = self._connection.string_count
         self._run = self._read_run()
+        self._closed = False
+
+    def __repr__(self):
+        if self._closed:
+            return f"<gpuscope.Report {self.path!r} (closed)>"
+        try:
+            kind = self.kind
+            counts = ", ".join(f"{n} {one if n == 1 else many}" for n, one, many in self._counts())
+        except ReportError as error:  # a damaged report: repr must not fail
+            return f"<gpuscope.Report {self.path!r}: {error}>"
+        return (f"<gpuscope.Report {self.path!r}: {kind} report, {counts}; "
+                f"schema version {self.schema_version}>")
+
+    def _counts(self):
+        """(count, what, its plural) of the tables a reader looks at first; profiled kernels
+        only in a profile report."""
+        def count(table, where=""):
+            if not self._connection.has_table(table):
+                return 0
+            return self._connection.rows(f'SELECT count(*) FROM "{table}" {where}')[0][0]
+
+        counts = []
+        if self.kind == "profile":
+            # outcome 0: profile_outcomes' 'measured'
+            measured = f"({count('profiled_kernels', 'WHERE outcome = 0')} measured)"
+            counts.append((count("profiled_kernels"), f"profiled kernel {measured}",
+                           f"profiled kernels {measured}"))
+        return counts + [(count("kernels"), "kernel", "kernels"),
+                         (count("api_calls"), "API call", "API calls"),
+                         (count("nvtx"), "NVTX event", "NVTX events")]
+
+    @property
+    def kind(self):
+        """'profile' for a report of `gpuscope profile` (it has profiled kernels), else
+        'trace' (`gpuscope run`)."""
+        has = self._connection.has_table("profiled_kernels") and self._connection.rows(
+            "SELECT 1 FROM profiled_kernels LIMIT 1")
+        return "profile" if has else "trace"
 
     def __enter__(self):
         return self
@@ -77,6 +110,7 @@ class Report:
 
     def close(self):
         self._connection.close()
+        self._closed = True
 
     @property
     def meta(self):
@@ -100,20 +134,44 @@ class Report:
         return self._plain_table("devices")
 
     def table(self, name, columns=None):
-        """Event table `name` as a DataFrame in start order; `columns` picks output columns."""
-        table = DECLARATIONS.tables.get(name)
+        """Table `name` as a DataFrame; `columns` picks output columns. An event table
+        (kernels, api_calls, ...) in start order; a table of `gpuscope profile`
+        (profiled_kernels, kernel_metrics, kernel_findings, kernel_source,
+        instruction_values, sass_instructions, source_files) in its key's order, no rows
+        when the report has none."""
+        table = DECLARATIONS.tables.get(name) or _profile_tables.PROFILE_TABLES.get(name)
         if table is None:
-            raise ValueError(f"no event table {name!r}; tables: {', '.join(DECLARATIONS.tables)}")
-        if not self._connection.has_table(name):
+            known = [*DECLARATIONS.tables, *_profile_tables.PROFILE_TABLES]
+            raise ValueError(f"no table {name!r}; tables: {', '.join(known)}")
+        event_table = name in DECLARATIONS.tables
+        if event_table and not self._connection.has_table(name):
             raise ReportError(f"{self.path}: has no table {name}")
-        wanted = output_columns(table)
+        wanted = output_columns(table) if event_table else table.column_names
         if columns is not None:
             unknown = [c for c in columns if c not in wanted]
             if unknown:
                 raise ValueError(f"{name} has no column {unknown[0]!r}; columns: {', '.join(wanted)}")
-        frame = self._read_event_table(table)
-        frame = self._without_damaged_rows(table, frame)
+        if event_table:
+            frame = self._without_damaged_rows(table, self._read_event_table(table))
+        else:
+            frame = _profile_tables.read(self._connection, table, self.time_base_ns)
+            if table.damage is not None:
+                frame = self._leave_out(name, frame, table.damage(frame))
         return frame if columns is None else frame[list(columns)].reset_index(drop=True)
+
+    def source(self, by="sass"):
+        """The source counters of the profiled kernels (`profile --set full`): by="sass", one
+        row per instruction of each profiled kernel's functions, with its SASS, file and
+        line; by="line", one row per source line (nvcc -lineinfo) with its text. A column
+        per counter (CUPTI's name: smsp__sass_inst_executed, the stall reasons' samples...),
+        NA where none was counted: the numbers of `gpuscope source`."""
+        return _source.page(self, by)
+
+    def stats(self, name, options=()):
+        """`gpuscope stats --report name` of this report as a DataFrame: the command's own
+        numbers (it computes them), `options` more of its options, passed on. The command is
+        $GPUSCOPE_BIN, else the gpuscope on PATH."""
+        return _stats.stats(name, [self.path], options=options)
 
     # Reading.
     def _plain_table(self, name):
@@ -210,18 +268,30 @@ class Report:
             past |= _times.past_int64(absolute[column])
         damaged[_times.PAST_INT64] = past & ~bad
         bad = bad | past
-        for kind, mask in damaged.items():
-            count = int(mask.sum())
-            if count:
-                key = (table.name, kind)
-                self.skipped_rows[key] = self.skipped_rows.get(key, 0) + count
-                warnings.warn(f"{self.path}: {count} rows of {table.name} left out ({kind})",
-                              stacklevel=3)
+        self._count_left_out(table.name, damaged)
         kept = frame[~bad].reset_index(drop=True) if bad.any() else frame.copy()
         for column in times:
             missing = np.asarray(frame[column].isna(), dtype=bool)[~bad]
             kept[column] = _times.as_int64(absolute[column][~bad], missing)
         return kept
+
+    def _leave_out(self, name, frame, damaged):
+        """`frame` without the rows of the {kind: mask} `damaged`, counted."""
+        bad = np.zeros(len(frame), dtype=bool)
+        for kind, mask in damaged.items():
+            damaged[kind] = mask & ~bad  # each row counted once, for its first damage
+            bad |= mask
+        self._count_left_out(name, damaged)
+        return frame[~bad].reset_index(drop=True) if bad.any() else frame
+
+    def _count_left_out(self, name, damaged):
+        for kind, mask in damaged.items():
+            count = int(mask.sum())
+            if count:
+                key = (name, kind)
+                self.skipped_rows[key] = self.skipped_rows.get(key, 0) + count
+                warnings.warn(f"{self.path}: {count} rows of {name} left out ({kind})",
+                              stacklevel=4)
 
 
 def _table_accessor(name):
@@ -233,10 +303,11 @@ def _table_accessor(name):
     return accessor
 
 
-# One method per declared event table: report.kernels(), .api_calls(), .memcpys(),
-# .memsets(), .nvtx(), .memory(), .syncs(), .overheads(); a table declared in C++ later gets
-# its method with the regenerated event_tables.json.
-for _name in DECLARATIONS.tables:
+# One method per table: the declared event tables (report.kernels(), .api_calls(),
+# .memcpys(), .memsets(), .nvtx(), .memory(), .syncs(), .overheads(); a table declared in C++
+# later gets its method with the regenerated event_tables.json) and the profile's
+# (report.profiled_kernels(), .kernel_metrics(), .kernel_findings(), ...).
+for _name in [*DECLARATIONS.tables, *_profile_tables.PROFILE_TABLES]:
     setattr(Report, _name, _table_accessor(_name))
 
 

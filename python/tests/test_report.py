@@ -62,7 +62,7 @@ def test_copies_memsets_nvtx_and_process(report_path):
 
 def test_unknown_table_or_column_is_refused(report_path):
     with gpuscope.open(report_path) as report:
-        with pytest.raises(ValueError, match="no event table"):
+        with pytest.raises(ValueError, match="no table .kernel.; tables: kernels"):
             report.table("kernel")
         with pytest.raises(ValueError, match="has no column 'nmae'"):
             report.kernels(columns=["nmae"])

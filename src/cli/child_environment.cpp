@@ -1,12 +1,12 @@
 #include "cli/child_environment.h"
 
+#include <unistd.h>  // environ
+
 #include <string_view>
 #include <utility>
 
 #include "cli/install_paths.h"
 #include "contract/environment_variables.h"
-
-extern char** environ;
 
 namespace gpuscope::cli {
 namespace {

@@ -4,6 +4,7 @@
 
 #include "analysis/diff/kernel_launches.h"
 #include "analysis/diff/report_diff.h"
+#include "cli/command_error.h"
 #include "cli/command_prologue.h"
 #include "cli/exit_codes.h"
 #include "cli/format_option.h"
@@ -89,10 +90,6 @@ StatusOr<DiffOptions> ParseDiffOptions(std::span<const std::string> args) {
   options.before = parsed->operands[0];
   options.after = parsed->operands[1];
   return options;
-}
-
-std::string NamingPath(const std::string& message, const std::string& path) {
-  return message.find(path) != std::string::npos ? message : path + ": " + message;
 }
 
 StatusOr<analysis::diff::ReportKernels> Load(const std::string& path,

@@ -1,5 +1,5 @@
-// What gpuscope promises about every file a command writes (README, "Outputs"): it never
-// writes over a file the same command reads, never replaces an existing file unless asked
+// What gpuscope promises about every file a command writes (docs/conventions.md, "Output files"):
+// it never writes over a file the same command reads, never replaces an existing file unless asked
 // to (-f / --force-overwrite), and never replaces a gpuscope report with anything but a
 // report, even when asked: a report usually took a whole traced run to make, and an output
 // path that names one is a typo. These are the checks; output_file.h writes by them.

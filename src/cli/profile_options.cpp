@@ -222,8 +222,11 @@ StatusOr<ProfileOptions> ParseProfileOptions(std::span<const std::string> args) 
     GPUSCOPE_RETURN_IF_ERROR(Apply(option, options));
   }
   options.program = parsed->operands;
-  GPUSCOPE_RETURN_IF_ERROR(CheckProfileOutputOptions(
-      {.csv = options.csv, .page = options.page, .summary = options.print_summary}));
+  ProfileOutputOptions output;
+  output.csv = options.csv;
+  output.page = options.page;
+  output.summary = options.print_summary;
+  GPUSCOPE_RETURN_IF_ERROR(CheckProfileOutputOptions(output));
   if (options.help || options.list_sets || options.list_sections || options.query_metrics) {
     return options;
   }

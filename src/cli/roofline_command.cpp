@@ -7,6 +7,7 @@
 
 #include "analysis/metrics/profile_loader.h"
 #include "analysis/roofline/roofline.h"
+#include "cli/command_error.h"
 #include "cli/command_prologue.h"
 #include "cli/exit_codes.h"
 #include "cli/format_option.h"
@@ -74,11 +75,6 @@ StatusOr<RooflineOptions> ParseRooflineOptions(std::span<const std::string> args
   options.reports = parsed->operands;
   if (options.reports.empty()) return Status::Error("no report given");
   return options;
-}
-
-// The reader's messages usually name the file; when one does not, still say which.
-std::string NamingPath(const std::string& message, const std::string& path) {
-  return message.find(path) != std::string::npos ? message : path + ": " + message;
 }
 
 }  // namespace

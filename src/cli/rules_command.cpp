@@ -68,7 +68,7 @@ std::string RulesUsage() {
   return "Usage: gpuscope rules [--list] [--format column|csv | --csv]\n"
          "\n"
          "Lists the rules that `gpuscope profile` and `gpuscope stats --page details` run on each\n"
-         "measured kernel, then the six trace rules of `gpuscope run` and `stats --rules`,\n"
+         "measured kernel, then the seven trace rules of `gpuscope run` and `stats --rules`,\n"
          "then the three rank rules of `gpuscope ranks`. Kernel rules: the section each prints\n"
          "after, its severity (OPT: an optimisation with an estimated speedup, INF:\n"
          "information, WRN: a warning), what it checks, and the formula of its estimated\n"

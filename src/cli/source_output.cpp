@@ -16,13 +16,6 @@
 #include "store/report_reader.h"
 
 namespace gpuscope::cli {
-namespace {
-
-std::string NamingPath(const std::string& message, const std::string& path) {
-  return message.find(path) != std::string::npos ? message : path + ": " + message;
-}
-
-}  // namespace
 
 StatusOr<render::SourcePrint> ParsePrintSource(std::string_view value) {
   if (value == "sass") return render::SourcePrint::kSass;

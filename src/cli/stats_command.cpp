@@ -6,6 +6,7 @@
 
 #include "analysis/collection_warnings.h"
 #include "analysis/trace_rules/run_trace_rules.h"
+#include "cli/command_error.h"
 #include "cli/command_prologue.h"
 #include "cli/distinct_reports.h"
 #include "cli/exit_codes.h"
@@ -22,12 +23,6 @@
 
 namespace gpuscope::cli {
 namespace {
-
-// The reader's messages usually name the file; when one does not, the user still has to
-// know which of several reports is bad.
-std::string NamingPath(const std::string& message, const std::string& path) {
-  return message.find(path) != std::string::npos ? message : path + ": " + message;
-}
 
 // JSON has one shape however many tables: an object keyed by table name, {"name": [rows],
 // ...} (concatenated documents would not parse, and a shape that changed with the number of

@@ -7,30 +7,31 @@
 namespace gpuscope::inject {
 namespace {
 
-std::mutex g_mutex;  // trivially destructible; the map is never destroyed (records come late)
+// Trivially destructible; the map is never destroyed (records come late)
+std::mutex g_intervals_mutex;
 std::unordered_map<std::uint32_t, ProfilerInterval>& Intervals() {
   static auto* intervals = new std::unordered_map<std::uint32_t, ProfilerInterval>();
   return *intervals;
 }
 // Cheap test on the writer thread for every API record while nothing was profiled.
-std::atomic<bool> g_any{false};
+std::atomic<bool> g_any_interval{false};
 
 }  // namespace
 
 void NoteProfilerTime(std::uint32_t outer_correlation_id, std::uint32_t call_correlation_id,
                       model::Timestamp start, model::Timestamp end) {
   if (outer_correlation_id == 0 || end <= start) return;
-  std::lock_guard<std::mutex> lock(g_mutex);
+  std::lock_guard<std::mutex> lock(g_intervals_mutex);
   Intervals()[outer_correlation_id] = {start, end, /*outermost=*/true};
   if (call_correlation_id != 0 && call_correlation_id != outer_correlation_id) {
     Intervals()[call_correlation_id] = {start, end, /*outermost=*/false};
   }
-  g_any.store(true, std::memory_order_release);
+  g_any_interval.store(true, std::memory_order_release);
 }
 
 std::optional<ProfilerInterval> TakeProfilerTime(std::uint32_t correlation_id) {
-  if (!g_any.load(std::memory_order_acquire) || correlation_id == 0) return std::nullopt;
-  std::lock_guard<std::mutex> lock(g_mutex);
+  if (!g_any_interval.load(std::memory_order_acquire) || correlation_id == 0) return std::nullopt;
+  std::lock_guard<std::mutex> lock(g_intervals_mutex);
   auto found = Intervals().find(correlation_id);
   if (found == Intervals().end()) return std::nullopt;
   ProfilerInterval interval = found->second;

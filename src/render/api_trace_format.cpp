@@ -3,6 +3,7 @@
 #include "analysis/duration_stats.h"
 #include "analysis/units.h"
 #include "render/escaping.h"
+#include "render/word_wrap.h"
 
 namespace gpuscope::render {
 
@@ -13,15 +14,6 @@ using analysis::HasTimestamps;
 using analysis::NameGroups;
 using analysis::TimeUnit;
 using analysis::TimeUnitSuffix;
-
-namespace {
-
-void AppendRight(std::string& line, std::string_view cell, std::size_t width) {
-  if (cell.size() < width) line.append(width - cell.size(), ' ');
-  line.append(cell);
-}
-
-}  // namespace
 
 ApiTraceFormatter::ApiTraceFormatter(const OutputOptions& options, const NameGroups* names)
     : options_(options), names_(names) {

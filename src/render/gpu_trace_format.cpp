@@ -8,6 +8,7 @@
 #include "analysis/duration_stats.h"
 #include "analysis/units.h"
 #include "render/escaping.h"
+#include "render/word_wrap.h"
 
 namespace gpuscope::render {
 
@@ -37,11 +38,6 @@ constexpr std::size_t kBlockWidth = 16;
 constexpr std::size_t kNumberWidth = 10;  // Regs*, SSMem*, DSMem*, Size, Context, Stream
 constexpr std::size_t kWordWidth = 12;    // Throughput, SrcMemType, DstMemType
 constexpr std::size_t kMinDeviceWidth = 17;
-
-void AppendRight(std::string& line, std::string_view cell, std::size_t width) {
-  if (cell.size() < width) line.append(width - cell.size(), ' ');
-  line.append(cell);
-}
 
 std::string Dim3(const std::int32_t (&xyz)[3]) {
   std::string text = "(";

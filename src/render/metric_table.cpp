@@ -5,12 +5,12 @@
 namespace gpuscope::render {
 namespace {
 
-constexpr const char* kIndent = "    ";
+constexpr const char* kRowIndent = "    ";
 
 void WriteLine(std::ostream& out, const std::vector<std::string>& cells,
                const std::vector<std::size_t>& widths, std::size_t left_aligned,
                std::size_t left_aligned_tail) {
-  std::string line = kIndent;
+  std::string line = kRowIndent;
   for (std::size_t i = 0; i < cells.size(); ++i) {
     if (i > 0) line += ' ';
     const std::string padding(widths[i] - cells[i].size(), ' ');

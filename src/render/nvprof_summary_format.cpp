@@ -21,13 +21,14 @@ using analysis::TimeUnitSuffix;
 
 namespace {
 
-struct Section {
+struct SummarySection {
   const char* label;  // "GPU activities" / "API calls"
   const std::vector<SummaryRow>* rows;
 };
 
-std::vector<Section> RequestedSections(const NvprofSummary& summary, const OutputOptions& options) {
-  std::vector<Section> sections;
+std::vector<SummarySection> RequestedSections(const NvprofSummary& summary,
+                                              const OutputOptions& options) {
+  std::vector<SummarySection> sections;
   if (options.gpu_activities) sections.push_back({"GPU activities", &summary.gpu_activities});
   if (options.api_calls) sections.push_back({"API calls", &summary.api_calls});
   return sections;
@@ -69,7 +70,7 @@ NumberCells TextCells(const SummaryRow& row, double section_total, TimeUnit unit
           FormatTime(static_cast<double>(row.time.max), unit)};
 }
 
-void WriteText(const std::vector<Section>& sections, TimeUnit unit, std::ostream& out) {
+void WriteText(const std::vector<SummarySection>& sections, TimeUnit unit, std::ostream& out) {
   // nvprof's widths; a column widens (keeping two spaces of separation) only when a cell
   // does not fit, which happens with a fixed unit or huge call counts.
   constexpr int kTypeWidth = 16;
@@ -103,12 +104,12 @@ void WriteText(const std::vector<Section>& sections, TimeUnit unit, std::ostream
   }
 }
 
-void WriteCsv(const std::vector<Section>& sections, TimeUnit requested, std::ostream& out) {
+void WriteCsv(const std::vector<SummarySection>& sections, TimeUnit requested, std::ostream& out) {
   TimeUnit unit = CsvTimeUnit(requested);
   std::string suffix(TimeUnitSuffix(unit));
   out << "\"Type\",\"Time(%)\",\"Time\",\"Calls\",\"Avg\",\"Min\",\"Max\",\"Name\"\n";
   out << ",%," << suffix << ",," << suffix << ',' << suffix << ',' << suffix << ",\n";
-  for (const Section& section : sections) {
+  for (const SummarySection& section : sections) {
     double total = SectionTotal(*section.rows);
     for (const SummaryRow& row : *section.rows) {
       out << CsvQuoted(section.label) << ',' << FormatPercent(Percent(row, total), "%f") << ','
@@ -125,8 +126,8 @@ void WriteCsv(const std::vector<Section>& sections, TimeUnit requested, std::ost
 
 void FormatNvprofSummary(const NvprofSummary& summary, const OutputOptions& options,
                          std::ostream& out) {
-  std::vector<Section> sections = RequestedSections(summary, options);
-  std::erase_if(sections, [](const Section& section) { return section.rows->empty(); });
+  std::vector<SummarySection> sections = RequestedSections(summary, options);
+  std::erase_if(sections, [](const SummarySection& section) { return section.rows->empty(); });
   // A section the report did not trace (--trace) says so, rather than looking empty.
   if (!options.csv) {
     if (options.gpu_activities && !summary.gpu_activities_traced) {

@@ -6,6 +6,7 @@
 
 #include "render/escaping.h"
 #include "render/occupancy_format.h"
+#include "render/svg_number.h"
 
 namespace gpuscope::render {
 
@@ -22,18 +23,12 @@ namespace {
 constexpr double kPanelWidth = 330;
 constexpr double kLeftMargin = 20;
 constexpr double kPlotLeftInset = 48;  // room for the y tick labels
-constexpr double kPlotWidth = 255;
+constexpr double kPanelPlotWidth = 255;
 constexpr double kPlotTop = 86;
-constexpr double kPlotHeight = 180;
+constexpr double kPanelPlotHeight = 180;
 constexpr double kWidth = 2 * kLeftMargin + 3 * kPanelWidth;
 constexpr double kHeight = 330;
 constexpr int kXTicks = 4;  // about this many intervals on the x axis
-
-std::string Num(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.1f", value);
-  return text;
-}
 
 // Tick labels: whole numbers without decimals, others with one.
 std::string Compact(double value) {
@@ -45,9 +40,9 @@ std::string Compact(double value) {
 
 std::string Text(double x, double y, std::string_view anchor, std::string_view css_class,
                  std::string_view content, std::string_view extra_attributes = {}) {
-  return "<text x=\"" + Num(x) + "\" y=\"" + Num(y) + "\" text-anchor=\"" + std::string(anchor) +
-         "\" class=\"" + std::string(css_class) + "\"" + std::string(extra_attributes) + ">" +
-         XmlEscaped(content) + "</text>\n";
+  return "<text x=\"" + SvgNumber(x) + "\" y=\"" + SvgNumber(y) + "\" text-anchor=\"" +
+         std::string(anchor) + "\" class=\"" + std::string(css_class) + "\"" +
+         std::string(extra_attributes) + ">" + XmlEscaped(content) + "</text>\n";
 }
 
 std::string XTickLabel(const OccupancyGraph& graph, double value) {
@@ -66,26 +61,27 @@ class Panel {
 
   double X(double value) const {
     const double span = x_max_ > x_min_ ? x_max_ - x_min_ : 1;
-    return left_ + (std::clamp(value, x_min_, x_max_) - x_min_) / span * kPlotWidth;
+    return left_ + (std::clamp(value, x_min_, x_max_) - x_min_) / span * kPanelPlotWidth;
   }
   double Y(double warps) const {
-    return kPlotTop + kPlotHeight - warps / std::max(max_warps_, 1) * kPlotHeight;
+    return kPlotTop + kPanelPlotHeight - warps / std::max(max_warps_, 1) * kPanelPlotHeight;
   }
 
   std::string Render(int launch_warps) const {
     std::string svg = "<g id=\"" + XmlEscaped(graph_.id) + "\">\n";
-    svg += Text(left_ + kPlotWidth / 2, kPlotTop - 12, "middle", "title", graph_.title);
+    svg += Text(left_ + kPanelPlotWidth / 2, kPlotTop - 12, "middle", "title", graph_.title);
     svg += Axes();
     svg += "<polyline class=\"curve\" points=\"";
     for (const OccupancyGraphPoint& point : graph_.points) {
-      svg += Num(X(static_cast<double>(point.x))) + "," + Num(Y(point.active_warps_per_sm)) + " ";
+      svg += SvgNumber(X(static_cast<double>(point.x))) + "," +
+             SvgNumber(Y(point.active_warps_per_sm)) + " ";
     }
     svg += "\"/>\n";
     const double mx = X(static_cast<double>(graph_.current_x));
     const double my = Y(launch_warps);
     svg +=
-        "<circle class=\"launch\" cx=\"" + Num(mx) + "\" cy=\"" + Num(my) + "\" r=\"5\">" +
-        "<title>" +
+        "<circle class=\"launch\" cx=\"" + SvgNumber(mx) + "\" cy=\"" + SvgNumber(my) +
+        "\" r=\"5\">" + "<title>" +
         XmlEscaped("launch: " + std::to_string(graph_.current_x) + " " +
                    std::string(graph_.x_label) + ", " + std::to_string(launch_warps) + " warps") +
         "</title></circle>\n";
@@ -96,25 +92,26 @@ class Panel {
  private:
   std::string Axes() const {
     std::string svg;
-    const double bottom = kPlotTop + kPlotHeight;
-    svg += "<rect class=\"frame\" x=\"" + Num(left_) + "\" y=\"" + Num(kPlotTop) + "\" width=\"" +
-           Num(kPlotWidth) + "\" height=\"" + Num(kPlotHeight) + "\"/>\n";
+    const double bottom = kPlotTop + kPanelPlotHeight;
+    svg += "<rect class=\"frame\" x=\"" + SvgNumber(left_) + "\" y=\"" + SvgNumber(kPlotTop) +
+           "\" width=\"" + SvgNumber(kPanelPlotWidth) + "\" height=\"" +
+           SvgNumber(kPanelPlotHeight) + "\"/>\n";
     for (int quarter = 0; quarter <= 4; ++quarter) {
       const double warps = max_warps_ * quarter / 4.0;
       const double y = Y(warps);
-      svg += "<line class=\"grid\" x1=\"" + Num(left_) + "\" y1=\"" + Num(y) + "\" x2=\"" +
-             Num(left_ + kPlotWidth) + "\" y2=\"" + Num(y) + "\"/>\n";
+      svg += "<line class=\"grid\" x1=\"" + SvgNumber(left_) + "\" y1=\"" + SvgNumber(y) +
+             "\" x2=\"" + SvgNumber(left_ + kPanelPlotWidth) + "\" y2=\"" + SvgNumber(y) + "\"/>\n";
       svg += Text(left_ - 6, y + 4, "end", "tick", Compact(warps));
     }
     for (double value : XTicks()) {
       svg += Text(X(value), bottom + 16, "middle", "tick", XTickLabel(graph_, value));
     }
-    svg += Text(left_ + kPlotWidth / 2, bottom + 36, "middle", "axis",
+    svg += Text(left_ + kPanelPlotWidth / 2, bottom + 36, "middle", "axis",
                 graph_.kind == OccupancyGraphKind::kSharedMemory ? "shared memory per block"
                                                                  : graph_.x_label);
-    const double label_x = left_ - 34, label_y = kPlotTop + kPlotHeight / 2;
+    const double label_x = left_ - 34, label_y = kPlotTop + kPanelPlotHeight / 2;
     svg += Text(label_x, label_y, "middle", "axis", "active warps per SM",
-                " transform=\"rotate(-90 " + Num(label_x) + " " + Num(label_y) + ")\"");
+                " transform=\"rotate(-90 " + SvgNumber(label_x) + " " + SvgNumber(label_y) + ")\"");
     return svg;
   }
 
@@ -164,8 +161,8 @@ std::string OccupancySvg(const ArchitectureLimits& arch, const OccupancyInput& i
   std::string svg =
       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" +
-      Num(kWidth) + "\" height=\"" + Num(kHeight) + "\" viewBox=\"0 0 " + Num(kWidth) + " " +
-      Num(kHeight) +
+      SvgNumber(kWidth) + "\" height=\"" + SvgNumber(kHeight) + "\" viewBox=\"0 0 " +
+      SvgNumber(kWidth) + " " + SvgNumber(kHeight) +
       "\">\n"
       "<style>\n"
       "text { font-family: sans-serif; fill: #222; }\n"

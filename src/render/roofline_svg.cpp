@@ -7,6 +7,7 @@
 
 #include "analysis/metrics/value_format.h"
 #include "render/escaping.h"
+#include "render/svg_number.h"
 
 namespace gpuscope::render {
 
@@ -95,12 +96,6 @@ struct Axes {
   }
 };
 
-std::string Num(double v) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.1f", v);
-  return text;
-}
-
 std::string RateLabel(double flops) {
   ScaledValue s = ScaleValue(UnitKind::kFlopRate, "", flops);
   return FormatMetricNumber(s.value, false) + " " + s.text_unit;
@@ -124,17 +119,17 @@ void Marker(std::ostringstream& svg, const Point& p, const Axes& axes) {
       " class=\"roof-point\" data-kernel=\"" + std::to_string(p.kernel) + "\" ";
   switch (p.level) {
     case MemoryLevel::kDram:
-      svg << "<circle" << data << "cx=\"" << Num(x) << "\" cy=\"" << Num(y) << "\" r=\"5\" "
-          << paint << "/>\n";
+      svg << "<circle" << data << "cx=\"" << SvgNumber(x) << "\" cy=\"" << SvgNumber(y)
+          << "\" r=\"5\" " << paint << "/>\n";
       break;
     case MemoryLevel::kL2:
-      svg << "<rect" << data << "x=\"" << Num(x - 4.5) << "\" y=\"" << Num(y - 4.5)
+      svg << "<rect" << data << "x=\"" << SvgNumber(x - 4.5) << "\" y=\"" << SvgNumber(y - 4.5)
           << "\" width=\"9\" height=\"9\" " << paint << "/>\n";
       break;
     case MemoryLevel::kL1:
-      svg << "<polygon" << data << "points=\"" << Num(x) << ',' << Num(y - 6) << ' ' << Num(x - 5.5)
-          << ',' << Num(y + 4) << ' ' << Num(x + 5.5) << ',' << Num(y + 4) << "\" " << paint
-          << "/>\n";
+      svg << "<polygon" << data << "points=\"" << SvgNumber(x) << ',' << SvgNumber(y - 6) << ' '
+          << SvgNumber(x - 5.5) << ',' << SvgNumber(y + 4) << ' ' << SvgNumber(x + 5.5) << ','
+          << SvgNumber(y + 4) << "\" " << paint << "/>\n";
       break;
   }
 }
@@ -245,11 +240,11 @@ std::string RooflineSvg(const std::vector<RooflineResult>& results) {
   const double width = kLeft + kPlotWidth + 20 + legend_width + 20;
   const double height = std::max(kTop + kPlotHeight + 60, kTop + 20 * legend_rows + 40);
   std::ostringstream svg;
-  svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << Num(width) << "\" height=\""
-      << Num(height) << "\" viewBox=\"0 0 " << Num(width) << ' ' << Num(height)
-      << "\" font-family=\"sans-serif\" font-size=\"" << Num(kFont) << "\">\n";
+  svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << SvgNumber(width) << "\" height=\""
+      << SvgNumber(height) << "\" viewBox=\"0 0 " << SvgNumber(width) << ' ' << SvgNumber(height)
+      << "\" font-family=\"sans-serif\" font-size=\"" << SvgNumber(kFont) << "\">\n";
   svg << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-  svg << "<text x=\"" << Num(kLeft) << "\" y=\"22\" font-size=\"15\">Roofline";
+  svg << "<text x=\"" << SvgNumber(kLeft) << "\" y=\"22\" font-size=\"15\">Roofline";
   if (!results.empty() && !results.front().chip.empty()) {
     svg << " (" << XmlEscaped(results.front().chip) << ")";
   }
@@ -257,23 +252,25 @@ std::string RooflineSvg(const std::vector<RooflineResult>& results) {
   // Decade grid and labels.
   for (double e = axes.x_min; e <= axes.x_max; ++e) {
     double x = axes.X(std::pow(10.0, e));
-    svg << "<line x1=\"" << Num(x) << "\" y1=\"" << Num(kTop) << "\" x2=\"" << Num(x) << "\" y2=\""
-        << Num(kTop + kPlotHeight) << "\" stroke=\"#ddd\"/>\n";
-    svg << "<text x=\"" << Num(x) << "\" y=\"" << Num(kTop + kPlotHeight + 16)
+    svg << "<line x1=\"" << SvgNumber(x) << "\" y1=\"" << SvgNumber(kTop) << "\" x2=\""
+        << SvgNumber(x) << "\" y2=\"" << SvgNumber(kTop + kPlotHeight) << "\" stroke=\"#ddd\"/>\n";
+    svg << "<text x=\"" << SvgNumber(x) << "\" y=\"" << SvgNumber(kTop + kPlotHeight + 16)
         << "\" text-anchor=\"middle\">1e" << static_cast<int>(e) << "</text>\n";
   }
   for (double e = axes.y_min; e <= axes.y_max; ++e) {
     double y = axes.Y(std::pow(10.0, e));
-    svg << "<line x1=\"" << Num(kLeft) << "\" y1=\"" << Num(y) << "\" x2=\""
-        << Num(kLeft + kPlotWidth) << "\" y2=\"" << Num(y) << "\" stroke=\"#ddd\"/>\n";
-    svg << "<text x=\"" << Num(kLeft - 6) << "\" y=\"" << Num(y + 4) << "\" text-anchor=\"end\">"
-        << RateLabel(std::pow(10.0, e)) << "</text>\n";
+    svg << "<line x1=\"" << SvgNumber(kLeft) << "\" y1=\"" << SvgNumber(y) << "\" x2=\""
+        << SvgNumber(kLeft + kPlotWidth) << "\" y2=\"" << SvgNumber(y) << "\" stroke=\"#ddd\"/>\n";
+    svg << "<text x=\"" << SvgNumber(kLeft - 6) << "\" y=\"" << SvgNumber(y + 4)
+        << "\" text-anchor=\"end\">" << RateLabel(std::pow(10.0, e)) << "</text>\n";
   }
-  svg << "<rect x=\"" << Num(kLeft) << "\" y=\"" << Num(kTop) << "\" width=\"" << Num(kPlotWidth)
-      << "\" height=\"" << Num(kPlotHeight) << "\" fill=\"none\" stroke=\"black\"/>\n";
-  svg << "<text x=\"" << Num(kLeft + kPlotWidth / 2) << "\" y=\"" << Num(kTop + kPlotHeight + 36)
+  svg << "<rect x=\"" << SvgNumber(kLeft) << "\" y=\"" << SvgNumber(kTop) << "\" width=\""
+      << SvgNumber(kPlotWidth) << "\" height=\"" << SvgNumber(kPlotHeight)
+      << "\" fill=\"none\" stroke=\"black\"/>\n";
+  svg << "<text x=\"" << SvgNumber(kLeft + kPlotWidth / 2) << "\" y=\""
+      << SvgNumber(kTop + kPlotHeight + 36)
       << "\" text-anchor=\"middle\">Arithmetic intensity [FLOP/byte]</text>\n";
-  svg << "<text transform=\"translate(16," << Num(kTop + kPlotHeight / 2)
+  svg << "<text transform=\"translate(16," << SvgNumber(kTop + kPlotHeight / 2)
       << ") rotate(-90)\" text-anchor=\"middle\">Performance [FLOP/s]</text>\n";
 
   // Roofs: for each level and precision, bandwidth x intensity up to the ridge, then flat.
@@ -287,9 +284,9 @@ std::string RooflineSvg(const std::vector<RooflineResult>& results) {
       if (*kLevelDash[static_cast<int>(l)]) {
         svg << " stroke-dasharray=\"" << kLevelDash[static_cast<int>(l)] << "\"";
       }
-      svg << " points=\"" << Num(axes.X(start)) << ',' << Num(axes.Y(start * bw)) << ' '
-          << Num(axes.X(ridge)) << ',' << Num(axes.Y(peak)) << ' ' << Num(axes.X(x_right)) << ','
-          << Num(axes.Y(peak)) << "\"/>\n";
+      svg << " points=\"" << SvgNumber(axes.X(start)) << ',' << SvgNumber(axes.Y(start * bw)) << ' '
+          << SvgNumber(axes.X(ridge)) << ',' << SvgNumber(axes.Y(peak)) << ' '
+          << SvgNumber(axes.X(x_right)) << ',' << SvgNumber(axes.Y(peak)) << "\"/>\n";
     }
   }
   // Roof labels. Precisions with the same peak (FP32 and FP16 on GH100) share one label; the
@@ -310,9 +307,9 @@ std::string RooflineSvg(const std::vector<RooflineResult>& results) {
     }
   }
   auto label = [&](const std::string& text, std::pair<double, double> at, bool anchor_end) {
-    svg << "<text class=\"roof-label\" x=\"" << Num(at.first) << "\" y=\"" << Num(at.second) << "\""
-        << (anchor_end ? " text-anchor=\"end\"" : "") << " font-size=\"" << Num(kLabelFont) << "\">"
-        << text << "</text>\n";
+    svg << "<text class=\"roof-label\" x=\"" << SvgNumber(at.first) << "\" y=\""
+        << SvgNumber(at.second) << "\"" << (anchor_end ? " text-anchor=\"end\"" : "")
+        << " font-size=\"" << SvgNumber(kLabelFont) << "\">" << text << "</text>\n";
   };
   for (const auto& [text, peak] : flat_labels) {
     const double x = kLeft + kPlotWidth - 4, y = axes.Y(peak);
@@ -335,24 +332,24 @@ std::string RooflineSvg(const std::vector<RooflineResult>& results) {
   // Legend.
   const double lx = kLeft + kPlotWidth + 20;
   double ly = kTop + 10;
-  svg << "<text class=\"legend\" x=\"" << Num(lx) << "\" y=\"" << Num(ly) << "\">" << key
-      << "</text>\n";
+  svg << "<text class=\"legend\" x=\"" << SvgNumber(lx) << "\" y=\"" << SvgNumber(ly) << "\">"
+      << key << "</text>\n";
   ly += 20;
   for (std::size_t k = 0; k < results.size(); ++k) {
-    svg << "<circle class=\"legend-marker\" data-kernel=\"" << k << "\" cx=\"" << Num(lx + 5)
-        << "\" cy=\"" << Num(ly - 4) << "\" r=\"5\" " << Paint(StyleOf(static_cast<int>(k)))
+    svg << "<circle class=\"legend-marker\" data-kernel=\"" << k << "\" cx=\"" << SvgNumber(lx + 5)
+        << "\" cy=\"" << SvgNumber(ly - 4) << "\" r=\"5\" " << Paint(StyleOf(static_cast<int>(k)))
         << "/>\n";
-    svg << "<text class=\"legend\" x=\"" << Num(lx + 16) << "\" y=\"" << Num(ly) << "\">"
-        << XmlEscaped(legend[k]) << "</text>\n";
+    svg << "<text class=\"legend\" x=\"" << SvgNumber(lx + 16) << "\" y=\"" << SvgNumber(ly)
+        << "\">" << XmlEscaped(legend[k]) << "</text>\n";
     ly += 20;
   }
   if (!off_chart.empty()) {
-    svg << "<text class=\"legend\" x=\"" << Num(lx) << "\" y=\"" << Num(ly)
+    svg << "<text class=\"legend\" x=\"" << SvgNumber(lx) << "\" y=\"" << SvgNumber(ly)
         << "\">No FLOPs, not placed:</text>\n";
     ly += 20;
     for (const std::string& name : off_chart) {
-      svg << "<text class=\"legend\" x=\"" << Num(lx + 16) << "\" y=\"" << Num(ly) << "\">"
-          << XmlEscaped(name) << "</text>\n";
+      svg << "<text class=\"legend\" x=\"" << SvgNumber(lx + 16) << "\" y=\"" << SvgNumber(ly)
+          << "\">" << XmlEscaped(name) << "</text>\n";
       ly += 20;
     }
   }

@@ -26,4 +26,9 @@ std::vector<std::string> WrapWords(std::string_view text, std::size_t width) {
   return lines;
 }
 
+void AppendRight(std::string& line, std::string_view cell, std::size_t width) {
+  if (cell.size() < width) line.append(width - cell.size(), ' ');
+  line.append(cell);
+}
+
 }  // namespace gpuscope::render

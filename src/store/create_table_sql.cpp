@@ -11,7 +11,9 @@ namespace gpuscope::store {
 namespace {
 
 // `end` is an SQL keyword; the other column names need no quotes.
-std::string Quoted(std::string_view name) { return name == "end" ? "\"end\"" : std::string(name); }
+std::string ColumnNameInSql(std::string_view name) {
+  return name == "end" ? "\"end\"" : std::string(name);
+}
 
 struct Line {
   std::string name;
@@ -24,7 +26,7 @@ struct Line {
 std::string CreateTableSql(const EventTableInfo& table) {
   std::vector<Line> lines = {{"id", "INTEGER PRIMARY KEY", "insertion order"}};
   for (const ColumnInfo& column : table.columns) {
-    lines.push_back({Quoted(column.name), std::string(column.sql_type), column.doc});
+    lines.push_back({ColumnNameInSql(column.name), std::string(column.sql_type), column.doc});
   }
   std::size_t width = 0;
   for (const Line& line : lines) width = std::max(width, line.name.size());

@@ -22,7 +22,7 @@ using store::testing::Kernel;
 using store::testing::Memcpy;
 using store::testing::Memset;
 
-constexpr std::uint64_t kT0 = 1'700'000'000'000'000'000;  // an absolute CUPTI time
+constexpr std::uint64_t kSummaryT0 = 1'700'000'000'000'000'000;  // an absolute CUPTI time
 
 std::string Format(const NvprofSummary& summary, OutputOptions options = {}) {
   std::ostringstream out;
@@ -34,15 +34,19 @@ std::string Format(const NvprofSummary& summary, OutputOptions options = {}) {
 NvprofSummaryBuilder SampleBuilder() {
   NvprofSummaryBuilder builder(/*demangle=*/true);
   builder.BeginReport();
-  builder.AddKernel(Kernel(7, "add(int, int, int*)", kT0 + 1000, kT0 + 1000 + 3424, "_Z3addiiPi"));
-  builder.AddMemcpy(Memcpy(CopyKind::kDtoH, kT0 + 9000, kT0 + 9000 + 2656, 4));
-  builder.AddApiCall(Api(1, "cudaMalloc", kT0, kT0 + 165'860'000));
-  builder.AddApiCall(Driver(2, "cuDeviceGetAttribute", kT0 + 10, kT0 + 10 + 80));
-  builder.AddApiCall(Driver(2, "cuDeviceGetAttribute", kT0 + 200, kT0 + 200 + 647'070));
-  builder.AddApiCall(Driver(2, "cuDeviceGetAttribute", kT0 + 900'000, kT0 + 900'000 + 732'850));
-  builder.AddApiCall(Api(3, "cudaFree", kT0 + 2'000'000, kT0 + 2'000'000 + 81'893));
+  builder.AddKernel(
+      Kernel(7, "add(int, int, int*)", kSummaryT0 + 1000, kSummaryT0 + 1000 + 3424, "_Z3addiiPi"));
+  builder.AddMemcpy(Memcpy(CopyKind::kDtoH, kSummaryT0 + 9000, kSummaryT0 + 9000 + 2656, 4));
+  builder.AddApiCall(Api(1, "cudaMalloc", kSummaryT0, kSummaryT0 + 165'860'000));
+  builder.AddApiCall(Driver(2, "cuDeviceGetAttribute", kSummaryT0 + 10, kSummaryT0 + 10 + 80));
+  builder.AddApiCall(
+      Driver(2, "cuDeviceGetAttribute", kSummaryT0 + 200, kSummaryT0 + 200 + 647'070));
+  builder.AddApiCall(
+      Driver(2, "cuDeviceGetAttribute", kSummaryT0 + 900'000, kSummaryT0 + 900'000 + 732'850));
+  builder.AddApiCall(Api(3, "cudaFree", kSummaryT0 + 2'000'000, kSummaryT0 + 2'000'000 + 81'893));
   // Made by cudaMalloc on the program's behalf: nvprof counts only the outer call.
-  builder.AddApiCall(Driver(4, "cuMemAlloc_v2", kT0 + 100, kT0 + 5'000'100, /*nested=*/true));
+  builder.AddApiCall(
+      Driver(4, "cuMemAlloc_v2", kSummaryT0 + 100, kSummaryT0 + 5'000'100, /*nested=*/true));
   return builder;
 }
 
@@ -68,13 +72,13 @@ TEST(NvprofSummary, NestedDriverCallsAreNotCounted) {
 TEST(NvprofSummary, SortsByTotalTimeThenName) {
   NvprofSummaryBuilder builder(true);
   builder.BeginReport();
-  builder.AddKernel(Kernel(1, "short", kT0, kT0 + 10));
-  builder.AddKernel(Kernel(2, "long", kT0, kT0 + 50));
-  builder.AddKernel(Kernel(3, "many", kT0, kT0 + 20));
-  builder.AddKernel(Kernel(3, "many", kT0 + 100, kT0 + 120));
-  builder.AddKernel(Kernel(3, "many", kT0 + 200, kT0 + 220));
-  builder.AddKernel(Kernel(4, "tie_b", kT0, kT0 + 10));
-  builder.AddMemset(Memset(kT0, kT0 + 30));
+  builder.AddKernel(Kernel(1, "short", kSummaryT0, kSummaryT0 + 10));
+  builder.AddKernel(Kernel(2, "long", kSummaryT0, kSummaryT0 + 50));
+  builder.AddKernel(Kernel(3, "many", kSummaryT0, kSummaryT0 + 20));
+  builder.AddKernel(Kernel(3, "many", kSummaryT0 + 100, kSummaryT0 + 120));
+  builder.AddKernel(Kernel(3, "many", kSummaryT0 + 200, kSummaryT0 + 220));
+  builder.AddKernel(Kernel(4, "tie_b", kSummaryT0, kSummaryT0 + 10));
+  builder.AddMemset(Memset(kSummaryT0, kSummaryT0 + 30));
   NvprofSummary summary = builder.Build();
   std::vector<std::string> names;
   for (const SummaryRow& row : summary.gpu_activities) names.push_back(row.name);
@@ -88,9 +92,9 @@ TEST(NvprofSummary, SortsByTotalTimeThenName) {
 TEST(NvprofSummary, PercentagesAreRelativeToTheirSection) {
   NvprofSummaryBuilder builder(true);
   builder.BeginReport();
-  builder.AddKernel(Kernel(1, "k", kT0, kT0 + 1000));
-  builder.AddMemcpy(Memcpy(CopyKind::kHtoD, kT0, kT0 + 3000));
-  builder.AddApiCall(Api(1, "cudaLaunchKernel", kT0, kT0 + 1'000'000));
+  builder.AddKernel(Kernel(1, "k", kSummaryT0, kSummaryT0 + 1000));
+  builder.AddMemcpy(Memcpy(CopyKind::kHtoD, kSummaryT0, kSummaryT0 + 3000));
+  builder.AddApiCall(Api(1, "cudaLaunchKernel", kSummaryT0, kSummaryT0 + 1'000'000));
   const char* expected =
       // clang-format off
       "            Type  Time(%)      Time     Calls       Avg       Min       Max  Name\n"
@@ -104,12 +108,12 @@ TEST(NvprofSummary, PercentagesAreRelativeToTheirSection) {
 TEST(NvprofSummary, GroupsEqualNamesAcrossReports) {
   NvprofSummaryBuilder builder(true);
   builder.BeginReport();  // rank 0: id 5 is "gemm"
-  builder.AddKernel(Kernel(5, "gemm", kT0, kT0 + 100));
-  builder.AddApiCall(Api(9, "cudaLaunchKernel", kT0, kT0 + 7));
+  builder.AddKernel(Kernel(5, "gemm", kSummaryT0, kSummaryT0 + 100));
+  builder.AddApiCall(Api(9, "cudaLaunchKernel", kSummaryT0, kSummaryT0 + 7));
   builder.BeginReport();  // rank 1 numbers its strings differently: id 5 is "reduce"
-  builder.AddKernel(Kernel(5, "reduce", kT0, kT0 + 40));
-  builder.AddKernel(Kernel(2, "gemm", kT0, kT0 + 300));
-  builder.AddApiCall(Api(1, "cudaLaunchKernel", kT0, kT0 + 3));
+  builder.AddKernel(Kernel(5, "reduce", kSummaryT0, kSummaryT0 + 40));
+  builder.AddKernel(Kernel(2, "gemm", kSummaryT0, kSummaryT0 + 300));
+  builder.AddApiCall(Api(1, "cudaLaunchKernel", kSummaryT0, kSummaryT0 + 3));
   NvprofSummary summary = builder.Build();
   ASSERT_EQ(summary.gpu_activities.size(), 2u);
   EXPECT_EQ(summary.gpu_activities[0].name, "gemm");
@@ -126,7 +130,7 @@ TEST(NvprofSummary, GroupsEqualNamesAcrossReports) {
 TEST(NvprofSummary, DemanglingOffUsesMangledNames) {
   NvprofSummaryBuilder builder(/*demangle=*/false);
   builder.BeginReport();
-  builder.AddKernel(Kernel(1, "add(int, int, int*)", kT0, kT0 + 5, "_Z3addiiPi"));
+  builder.AddKernel(Kernel(1, "add(int, int, int*)", kSummaryT0, kSummaryT0 + 5, "_Z3addiiPi"));
   NvprofSummary summary = builder.Build();
   ASSERT_EQ(summary.gpu_activities.size(), 1u);
   EXPECT_EQ(summary.gpu_activities[0].name, "_Z3addiiPi");
@@ -136,11 +140,11 @@ TEST(NvprofSummary, UntimedActivitiesAreCountedNotTimed) {
   NvprofSummaryBuilder builder(true);
   builder.BeginReport();
   builder.AddKernel(Kernel(1, "k", 0, 0));               // CUPTI gave no timestamps
-  builder.AddKernel(Kernel(1, "k", kT0 + 10, kT0 + 5));  // end before start: corrupt
+  builder.AddKernel(Kernel(1, "k", kSummaryT0 + 10, kSummaryT0 + 5));  // end before start: corrupt
   builder.AddMemcpy(Memcpy(CopyKind::kHtoD, 0, 0));
-  builder.AddMemset(Memset(kT0, 0));
-  builder.AddKernel(Kernel(1, "k", kT0, kT0 + 8));
-  builder.AddApiCall(Api(1, "cudaFree", kT0, 0));
+  builder.AddMemset(Memset(kSummaryT0, 0));
+  builder.AddKernel(Kernel(1, "k", kSummaryT0, kSummaryT0 + 8));
+  builder.AddApiCall(Api(1, "cudaFree", kSummaryT0, 0));
   NvprofSummary summary = builder.Build();
   EXPECT_EQ(summary.untimed_gpu_activities, 4u);
   EXPECT_EQ(summary.untimed_api_calls, 1u);
@@ -157,10 +161,10 @@ TEST(NvprofSummary, EveryCopyKindHasNvprofsName) {
   for (CopyKind kind : {CopyKind::kHtoD, CopyKind::kDtoH, CopyKind::kDtoD, CopyKind::kHtoH,
                         CopyKind::kPtoP, CopyKind::kHtoA, CopyKind::kAtoH, CopyKind::kAtoA,
                         CopyKind::kAtoD, CopyKind::kDtoA, CopyKind::kUnknown}) {
-    builder.AddMemcpy(Memcpy(kind, kT0, kT0 + 100 * duration++));
+    builder.AddMemcpy(Memcpy(kind, kSummaryT0, kSummaryT0 + 100 * duration++));
   }
   // A kind from a newer schema than this build knows is still listed, as unknown.
-  builder.AddMemcpy(Memcpy(static_cast<CopyKind>(42), kT0, kT0 + 5));
+  builder.AddMemcpy(Memcpy(static_cast<CopyKind>(42), kSummaryT0, kSummaryT0 + 5));
   std::vector<std::string> names;
   for (const SummaryRow& row : builder.Build().gpu_activities) names.push_back(row.name);
   EXPECT_EQ(names, (std::vector<std::string>{
@@ -173,7 +177,7 @@ TEST(NvprofSummary, EveryCopyKindHasNvprofsName) {
 TEST(NvprofSummary, EmptySectionsAreOmitted) {
   NvprofSummaryBuilder builder(true);
   builder.BeginReport();
-  builder.AddApiCall(Api(1, "cudaGetDeviceCount", kT0, kT0 + 1500));
+  builder.AddApiCall(Api(1, "cudaGetDeviceCount", kSummaryT0, kSummaryT0 + 1500));
   const char* expected =
       // clang-format off
       "            Type  Time(%)      Time     Calls       Avg       Min       Max  Name\n"
@@ -189,7 +193,8 @@ TEST(NvprofSummary, NothingProfiledIsOneLine) {
   OutputOptions gpu_only;
   gpu_only.api_calls = false;
   builder.BeginReport();
-  builder.AddApiCall(Api(1, "cudaFree", kT0, kT0 + 1));  // not in the requested section
+  builder.AddApiCall(
+      Api(1, "cudaFree", kSummaryT0, kSummaryT0 + 1));  // not in the requested section
   EXPECT_EQ(Format(builder.Build(), gpu_only),
             "No kernels, memory copies or memsets were profiled.\n");
 }
@@ -205,8 +210,8 @@ TEST(NvprofSummary, OneSectionOnRequest) {
 TEST(NvprofSummary, FixedUnitWritesEveryTimeInItAndWidensColumns) {
   NvprofSummaryBuilder builder(true);
   builder.BeginReport();
-  builder.AddKernel(Kernel(1, "add(int, int, int*)", kT0, kT0 + 3424));
-  builder.AddMemcpy(Memcpy(CopyKind::kDtoH, kT0, kT0 + 656));
+  builder.AddKernel(Kernel(1, "add(int, int, int*)", kSummaryT0, kSummaryT0 + 3424));
+  builder.AddMemcpy(Memcpy(CopyKind::kDtoH, kSummaryT0, kSummaryT0 + 656));
   OutputOptions options;
   options.unit = TimeUnit::kMilliseconds;
   const char* expected =
@@ -237,7 +242,7 @@ TEST(NvprofSummary, CsvHasNvprofsHeaderUnitsAndQuotedRows) {
 TEST(NvprofSummary, CsvEscapesNamesAndNamesItsFixedUnit) {
   NvprofSummaryBuilder builder(true);
   builder.BeginReport();
-  builder.AddKernel(Kernel(1, "f<\"a,b\">(int)", kT0, kT0 + 2'000'000));
+  builder.AddKernel(Kernel(1, "f<\"a,b\">(int)", kSummaryT0, kSummaryT0 + 2'000'000));
   OutputOptions csv;
   csv.csv = true;
   csv.unit = TimeUnit::kMilliseconds;

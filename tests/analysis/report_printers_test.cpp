@@ -37,9 +37,9 @@ using model::ApiDomain;
 using model::CopyKind;
 using model::MemoryKind;
 
-constexpr std::uint64_t kT0 = 1'760'000'000'000'000'000;
+constexpr std::uint64_t kPrinterT0 = 1'760'000'000'000'000'000;
 
-model::Timestamp FixedClock() { return kT0 + 2'500'000'000; }
+model::Timestamp FixedClock() { return kPrinterT0 + 2'500'000'000; }
 
 class Report {
  public:
@@ -58,7 +58,7 @@ class Report {
     process.parent_pid = 1;
     process.hostname = "node1";
     process.command_line = "./app";
-    process.start = kT0;
+    process.start = kPrinterT0;
     writer_->OnProcess(process);
     model::DeviceRecord device;
     device.id = 0;
@@ -70,8 +70,8 @@ class Report {
   void Kernel(std::string_view mangled, std::uint64_t start, std::uint64_t duration,
               std::uint32_t correlation, std::uint32_t stream = 7) {
     model::KernelRecord kernel;
-    kernel.start = start == 0 ? 0 : kT0 + start;
-    kernel.end = start == 0 ? 0 : kT0 + start + duration;
+    kernel.start = start == 0 ? 0 : kPrinterT0 + start;
+    kernel.end = start == 0 ? 0 : kPrinterT0 + start + duration;
     kernel.context_id = 1;
     kernel.stream_id = stream;
     kernel.correlation_id = correlation;
@@ -88,8 +88,8 @@ class Report {
     model::ApiCallRecord call;
     call.domain = domain;
     call.name = name;
-    call.start = kT0 + start;
-    call.end = kT0 + end;
+    call.start = kPrinterT0 + start;
+    call.end = kPrinterT0 + end;
     writer_->OnApiCall(call, nested);
   }
 
@@ -127,7 +127,7 @@ class ReportPrintersTest : public ::testing::Test {
     report.Kernel("_Z3addiiPi", 2'000'000, 3'576, 13);
     report.Kernel("_Z3addiiPi", 0, 0, 14);  // CUPTI could not time it
     model::MemcpyRecord copy;
-    copy.start = kT0 + 1'500'000;
+    copy.start = kPrinterT0 + 1'500'000;
     copy.end = copy.start + 2'656;
     copy.copy_kind = CopyKind::kDtoH;
     copy.src_kind = MemoryKind::kDevice;
@@ -138,7 +138,7 @@ class ReportPrintersTest : public ::testing::Test {
     copy.correlation_id = 12;
     report.writer().OnMemcpy(copy);
     model::MemsetRecord memset;
-    memset.start = kT0 + 500'000;
+    memset.start = kPrinterT0 + 500'000;
     memset.end = memset.start + 1'000;
     memset.bytes = 1024;
     memset.memory_kind = MemoryKind::kDevice;
@@ -154,8 +154,8 @@ class ReportPrintersTest : public ::testing::Test {
     report.Api(ApiDomain::kRuntime, "cudaLaunchKernel", 1'990'000, 1'997'000);
     model::NvtxRecord range;
     range.kind = model::NvtxKind::kPushPopRange;
-    range.start = kT0 + 900'000;
-    range.end = kT0 + 2'100'000;
+    range.start = kPrinterT0 + 900'000;
+    range.end = kPrinterT0 + 2'100'000;
     range.name = "step";
     report.writer().OnNvtx(range);
     model::CollectionCounters counters;
@@ -243,7 +243,7 @@ TEST_F(ReportPrintersTest, BothTracesShareTheProfilingStartAsTheirZero) {
   std::string path = dir_ + "/late.sqlite";
   {
     Report report(path);
-    report.Process(102);  // tracing starts at kT0
+    report.Process(102);  // tracing starts at kPrinterT0
     report.Api(ApiDomain::kRuntime, "cudaLaunchKernel", 300'000, 305'000);
     report.Kernel("scale", 310'000, 10'000, 1);
     report.Close();
@@ -362,11 +362,11 @@ TEST_F(ReportPrintersTest, AReportCutShortSaysHowFarItGoes) {
       process.pid = 300;
       process.hostname = "node1";
       process.command_line = "./crashes";
-      process.start = kT0;
+      process.start = kPrinterT0;
       (*writer)->OnProcess(process);
       model::KernelRecord kernel;
-      kernel.start = kT0 + 10;
-      kernel.end = kT0 + 20;
+      kernel.start = kPrinterT0 + 10;
+      kernel.end = kPrinterT0 + 20;
       kernel.grid_x = kernel.grid_y = kernel.grid_z = 1;
       kernel.block_x = kernel.block_y = kernel.block_z = 1;
       kernel.mangled_name = "k";

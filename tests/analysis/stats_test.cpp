@@ -33,7 +33,7 @@ using store::testing::Memset;
 using testing::JsonValue;
 using testing::ParseJson;
 
-constexpr std::uint64_t kT0 = 1'700'000'000'000'000'000;
+constexpr std::uint64_t kStatsT0 = 1'700'000'000'000'000'000;
 
 std::string Write(const StatsTable& table, StatsFormat format) {
   std::ostringstream out;
@@ -86,11 +86,12 @@ KernelSumBuilder TwoKernels() {
   KernelSumBuilder builder;
   builder.BeginReport();
   for (std::uint64_t duration : {1000, 100, 400, 200}) {
-    builder.AddKernel(Kernel(1, "A", kT0, kT0 + duration));
+    builder.AddKernel(Kernel(1, "A", kStatsT0, kStatsT0 + duration));
   }
   builder.BeginReport();  // a second report: id 1 is another kernel there
-  for (std::uint64_t duration : {50, 60}) builder.AddKernel(Kernel(1, "B", kT0, kT0 + duration));
-  builder.AddKernel(Kernel(2, "B", kT0, kT0 + 50));
+  for (std::uint64_t duration : {50, 60})
+    builder.AddKernel(Kernel(1, "B", kStatsT0, kStatsT0 + duration));
+  builder.AddKernel(Kernel(2, "B", kStatsT0, kStatsT0 + 50));
   builder.AddKernel(Kernel(2, "B", 0, 0));  // untimed: not a sample
   return builder;
 }
@@ -121,8 +122,8 @@ TEST(KernelSum, JsonParsesBackWithNumbersAsNumbers) {
   KernelSumBuilder builder;
   builder.BeginReport();
   const std::string weird = "void k<\"q\", '\\\\'>(char*)\n\t\x01";
-  builder.AddKernel(Kernel(1, weird, kT0, kT0 + 1'234'567));
-  builder.AddKernel(Kernel(2, "plain", kT0, kT0 + 3));
+  builder.AddKernel(Kernel(1, weird, kStatsT0, kStatsT0 + 1'234'567));
+  builder.AddKernel(Kernel(2, "plain", kStatsT0, kStatsT0 + 3));
   std::string json = Write(builder.Build(), StatsFormat::kJson);
   std::string error;
   std::optional<JsonValue> document = ParseJson(json, &error);
@@ -157,10 +158,10 @@ TEST(KernelSum, EmptyTablesSaySoInEveryFormat) {
 TEST(ApiSum, SameSelectionAsTheNvprofSummary) {
   ApiSumBuilder builder;
   builder.BeginReport();
-  builder.AddApiCall(Api(1, "cudaMalloc", kT0, kT0 + 3000));
-  builder.AddApiCall(Api(1, "cudaMalloc", kT0, kT0 + 1000));
-  builder.AddApiCall(Driver(2, "cuLaunchKernel", kT0, kT0 + 500));
-  builder.AddApiCall(Driver(3, "cuMemAlloc_v2", kT0, kT0 + 900, /*nested=*/true));
+  builder.AddApiCall(Api(1, "cudaMalloc", kStatsT0, kStatsT0 + 3000));
+  builder.AddApiCall(Api(1, "cudaMalloc", kStatsT0, kStatsT0 + 1000));
+  builder.AddApiCall(Driver(2, "cuLaunchKernel", kStatsT0, kStatsT0 + 500));
+  builder.AddApiCall(Driver(3, "cuMemAlloc_v2", kStatsT0, kStatsT0 + 900, /*nested=*/true));
   EXPECT_EQ(
       Write(builder.Build(), StatsFormat::kCsv),
       "Time (%),Total Time (ns),Num Calls,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Name\n"
@@ -170,12 +171,12 @@ TEST(ApiSum, SameSelectionAsTheNvprofSummary) {
 
 MemOpsBuilder SomeMemOps() {
   MemOpsBuilder builder;
-  builder.AddMemcpy(Memcpy(CopyKind::kHtoD, kT0, kT0 + 1000, 4194304));
-  builder.AddMemcpy(Memcpy(CopyKind::kHtoD, kT0, kT0 + 3000, 4194304));
-  builder.AddMemcpy(Memcpy(CopyKind::kDtoH, kT0, kT0 + 2000, 4194304));
-  builder.AddMemset(Memset(kT0, kT0 + 500, 1000));
-  builder.AddMemset(Memset(kT0, kT0 + 700, 2000000));
-  builder.AddMemset(Memset(kT0, kT0 + 900, 3000));
+  builder.AddMemcpy(Memcpy(CopyKind::kHtoD, kStatsT0, kStatsT0 + 1000, 4194304));
+  builder.AddMemcpy(Memcpy(CopyKind::kHtoD, kStatsT0, kStatsT0 + 3000, 4194304));
+  builder.AddMemcpy(Memcpy(CopyKind::kDtoH, kStatsT0, kStatsT0 + 2000, 4194304));
+  builder.AddMemset(Memset(kStatsT0, kStatsT0 + 500, 1000));
+  builder.AddMemset(Memset(kStatsT0, kStatsT0 + 700, 2000000));
+  builder.AddMemset(Memset(kStatsT0, kStatsT0 + 900, 3000));
   builder.AddMemcpy(Memcpy(CopyKind::kDtoD, 0, 0, 77));  // untimed: in neither table
   return builder;
 }
@@ -223,12 +224,13 @@ TEST(NvtxSum, StylesDomainsAndWhatIsLeftOut) {
     return record;
   };
   using model::NvtxKind;
-  builder.AddNvtx(range(NvtxKind::kPushPopRange, "", "step", kT0, kT0 + 10));
-  builder.AddNvtx(range(NvtxKind::kPushPopRange, "", "step", kT0 + 50, kT0 + 80));
-  builder.AddNvtx(range(NvtxKind::kStartEndRange, "io", "load", kT0, kT0 + 100));
-  builder.AddNvtx(range(NvtxKind::kPushPopRange, "io", "load", kT0, kT0 + 5));
-  builder.AddNvtx(range(NvtxKind::kMark, "", "checkpoint", kT0, kT0));  // a mark: no duration
-  builder.AddNvtx(range(NvtxKind::kPushPopRange, "", "step", kT0, 0));  // never ended
+  builder.AddNvtx(range(NvtxKind::kPushPopRange, "", "step", kStatsT0, kStatsT0 + 10));
+  builder.AddNvtx(range(NvtxKind::kPushPopRange, "", "step", kStatsT0 + 50, kStatsT0 + 80));
+  builder.AddNvtx(range(NvtxKind::kStartEndRange, "io", "load", kStatsT0, kStatsT0 + 100));
+  builder.AddNvtx(range(NvtxKind::kPushPopRange, "io", "load", kStatsT0, kStatsT0 + 5));
+  builder.AddNvtx(
+      range(NvtxKind::kMark, "", "checkpoint", kStatsT0, kStatsT0));         // a mark: no duration
+  builder.AddNvtx(range(NvtxKind::kPushPopRange, "", "step", kStatsT0, 0));  // never ended
   EXPECT_EQ(Write(builder.Build(), StatsFormat::kCsv),
             // clang-format off
             "Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Style,Range\n"

@@ -50,7 +50,7 @@ TEST(CommandGrammar, RulesListShowsTheTraceRulesToo) {
   ASSERT_EQ(text.exit_code, 0) << text.err;
   Finished csv = RunGpuscope({"rules", "--csv"});
   ASSERT_EQ(csv.exit_code, 0) << csv.err;
-  // The six rule ids findings carry (README, "Guided analysis").
+  // The six rule ids findings carry (docs/commands/rules.md).
   for (const char* id : {"pageable_copies", "synchronous_transfers", "idle_gaps",
                          "launch_bound_kernels", "serialized_transfers", "allocation_in_loop"}) {
     EXPECT_NE(text.out.find(std::string("TRACE  ") + id + "\n"), std::string::npos) << id;

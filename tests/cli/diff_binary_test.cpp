@@ -24,7 +24,7 @@ using testing::RecordedReport;
 using testing::RunGpuscope;
 using testing::TempDir;
 
-const JsonValue& Member(const JsonValue& object, const std::string& key) {
+const JsonValue& RequiredMember(const JsonValue& object, const std::string& key) {
   static const JsonValue kMissing;
   const JsonValue* value = object.Find(key);
   EXPECT_NE(value, nullptr) << key;
@@ -68,21 +68,22 @@ TEST_F(DiffBinary, FailOnRegressionExitsThreeForSlowerKernelsAndRanges) {
   EXPECT_EQ(gated.exit_code, 3) << gated.err;
   EXPECT_EQ(gated.err, "");
   JsonValue document = ParsedJson(gated.out);
-  EXPECT_EQ(Member(document, "match").text, "name");
-  const std::vector<JsonValue>& kernels = Member(document, "kernels").array;
+  EXPECT_EQ(RequiredMember(document, "match").text, "name");
+  const std::vector<JsonValue>& kernels = RequiredMember(document, "kernels").array;
   ASSERT_EQ(kernels.size(), 1u) << gated.out;
-  EXPECT_EQ(Member(kernels[0], "function").text, "nvtxWork");
-  EXPECT_TRUE(Member(kernels[0], "regression").boolean);
-  const JsonValue& time = Member(kernels[0], "time");
-  EXPECT_EQ(Member(time, "change").text, "worse");
-  EXPECT_NEAR(Member(time, "relative").number, 2.0, 1e-9);
+  EXPECT_EQ(RequiredMember(kernels[0], "function").text, "nvtxWork");
+  EXPECT_TRUE(RequiredMember(kernels[0], "regression").boolean);
+  const JsonValue& time = RequiredMember(kernels[0], "time");
+  EXPECT_EQ(RequiredMember(time, "change").text, "worse");
+  EXPECT_NEAR(RequiredMember(time, "relative").number, 2.0, 1e-9);
   // The ranges that launched it: "inner" (around each launch) and "outer".
   std::vector<std::string> slower_ranges;
-  for (const JsonValue& range : Member(document, "nvtx_ranges").array) {
-    if (Member(range, "regression").boolean) slower_ranges.push_back(Member(range, "name").text);
+  for (const JsonValue& range : RequiredMember(document, "nvtx_ranges").array) {
+    if (RequiredMember(range, "regression").boolean)
+      slower_ranges.push_back(RequiredMember(range, "name").text);
   }
   EXPECT_EQ(slower_ranges, (std::vector<std::string>{"inner", "outer"})) << gated.out;
-  EXPECT_EQ(Member(document, "regressions").number, 3);
+  EXPECT_EQ(RequiredMember(document, "regressions").number, 3);
 
   // Without --fail-on the same comparison exits 0; the text names the regressions.
   Finished text = RunGpuscope({"diff", before, after});
@@ -101,7 +102,7 @@ TEST_F(DiffBinary, FailOnRegressionPassesWhenNothingGotSlower) {
   for (const std::string& other : {before, after}) {
     Finished ran = RunGpuscope({"diff", "--fail-on", "regression", "--format", "json", before, other});
     EXPECT_EQ(ran.exit_code, 0) << ran.err << ran.out;
-    EXPECT_EQ(Member(ParsedJson(ran.out), "regressions").number, 0);
+    EXPECT_EQ(RequiredMember(ParsedJson(ran.out), "regressions").number, 0);
   }
 }
 

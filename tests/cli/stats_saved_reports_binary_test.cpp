@@ -154,7 +154,8 @@ TEST(StatsSavedReports, NvtxGpuProjectionSpansTheRangesGpuWork) {
   for (const JsonValue& row : rows) {
     std::string label = Field(row, "Range");
     ASSERT_EQ(label.rfind(':', 0), 0u) << label;  // the default domain: ":name"
-    std::string name = "'" + label.substr(1) + "'";
+    std::string name = "'";
+    name.append(label, 1).append("'");
     // Per instance of the range: the GPU work its API calls launched, kernels, copies, memsets.
     std::string per_instance =
         "SELECT n.id AS id, n.duration AS range_time, max(g.\"end\") - min(g.start) AS proj, "
@@ -175,8 +176,12 @@ TEST(StatsSavedReports, NvtxGpuProjectionSpansTheRangesGpuWork) {
   }
   // The outer range holds the inner ones: it is nested in nothing and has children.
   for (const JsonValue& row : rows) {
-    if (Field(row, "Range") == ":outer") EXPECT_EQ(Field(row, "Avg Range Lvl"), "0.0");
-    if (Field(row, "Range") == ":inner") EXPECT_EQ(Field(row, "Avg Range Lvl"), "1.0");
+    if (Field(row, "Range") == ":outer") {
+      EXPECT_EQ(Field(row, "Avg Range Lvl"), "0.0");
+    }
+    if (Field(row, "Range") == ":inner") {
+      EXPECT_EQ(Field(row, "Avg Range Lvl"), "1.0");
+    }
   }
 }
 

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "../analysis/json_checker.h"
+#include "../analysis/json_expect.h"
 #include "../source/probe_source_report.h"
 #include "analysis/source/source_summary.h"
 #include "cli/gpuscope_process.h"
@@ -20,16 +21,10 @@ namespace gpuscope::analysis::diff {
 namespace {
 
 using analysis::testing::JsonValue;
+using analysis::testing::ParsedJsonOrFail;
 using cli::testing::RunGpuscope;
 
 constexpr const char* kExecuted = "smsp__sass_inst_executed";
-
-JsonValue Parse(const std::string& text) {
-  std::string error;
-  auto parsed = analysis::testing::ParseJson(text, &error);
-  EXPECT_TRUE(parsed.has_value()) << error << "\n" << text.substr(0, 400);
-  return parsed.value_or(JsonValue{});
-}
 
 const JsonValue* ProbeKernel(const JsonValue& diff) {
   for (const JsonValue& kernel : diff.Find("kernels")->array) {
@@ -107,7 +102,7 @@ TEST_F(SourceLineDiffTest, ChangedLinesComeBiggestChangeFirstInJsonAndText) {
 
   cli::testing::Finished json = RunGpuscope({"diff", before_, after, "--format", "json"});
   ASSERT_EQ(json.exit_code, 0) << json.err;
-  const JsonValue diff = Parse(json.out);
+  const JsonValue diff = ParsedJsonOrFail(json.out);
   const JsonValue* kernel = ProbeKernel(diff);
   ASSERT_NE(kernel, nullptr) << json.out.substr(0, 600);
   const JsonValue* lines = kernel->Find("source_lines");
@@ -179,7 +174,7 @@ TEST_F(SourceLineDiffTest, WithoutLineInformationInstructionsAreJoinedByOffset) 
   const std::string after = After({{hot.pc_offset, 7}}, /*keep_lines=*/false);
   cli::testing::Finished json = RunGpuscope({"diff", before_, after, "--format", "json"});
   ASSERT_EQ(json.exit_code, 0) << json.err;
-  const JsonValue diff = Parse(json.out);
+  const JsonValue diff = ParsedJsonOrFail(json.out);
   const JsonValue* kernel = ProbeKernel(diff);
   ASSERT_NE(kernel, nullptr);
   const JsonValue& lines = *kernel->Find("source_lines");

@@ -161,13 +161,19 @@ TEST(FuzzMutants, ACounterImageMutationReachesTheEvaluation) {
   EXPECT_FALSE(MutateCounterImage(trace, random).has_value());
 }
 
-// A "gpuscope" that crashes on every command: the driver fails, keeps the mutant and says how
-// to replay the case and the command.
-TEST(FuzzDriver, KeepsAFailingMutantAndPrintsHowToReplayIt) {
-  ScratchDir dir;
+// A "gpuscope" in `dir` that crashes on every command.
+std::string CrashingGpuscope(const ScratchDir& dir) {
   std::string fake = dir.File("gpuscope");
   std::ofstream(fake) << "#!/bin/sh\nkill -SEGV $$\n";
   std::filesystem::permissions(fake, std::filesystem::perms::owner_all);
+  return fake;
+}
+
+// Every command crashes: the driver fails, keeps the mutant and says how to replay the case
+// and the command.
+TEST(FuzzDriver, KeepsAFailingMutantAndPrintsHowToReplayIt) {
+  ScratchDir dir;
+  std::string fake = CrashingGpuscope(dir);
   Ended ended = RunBounded({GPUSCOPE_BINARY_DIR "/bin/reader_fuzz", "--gpuscope", fake, "--seed",
                             "5", "--case", "3", "--timeout", "10", "--keep", dir.File("kept"),
                             kSeedReport},
@@ -181,6 +187,27 @@ TEST(FuzzDriver, KeepsAFailingMutantAndPrintsHowToReplayIt) {
       << ended.out;
   EXPECT_NE(ended.out.find("--seed 5 --case 3 " + kSeedReport), std::string::npos) << ended.out;
   EXPECT_NE(ended.out.find("1 cases, 20 runs"), std::string::npos) << ended.out;  // 19 commands + view
+}
+
+// Two workers share five cases: every case runs once, in one of them, and the summary adds up
+// what both found (the same "gpuscope" crashing on every command).
+TEST(FuzzDriver, WorkersShareTheCasesAndAddUpWhatTheyFound) {
+  ScratchDir dir;
+  std::string fake = CrashingGpuscope(dir);
+  Ended ended = RunBounded({GPUSCOPE_BINARY_DIR "/bin/reader_fuzz", "--gpuscope", fake, "--seed",
+                            "5", "--cases", "5", "--commands-per-case", "2", "--jobs", "2",
+                            "--timeout", "10", "--keep", dir.File("kept"), kSeedReport},
+                           std::chrono::seconds(120), dir.path());
+  EXPECT_EQ(ended.exit_code, 1) << ended.out << ended.err;
+  EXPECT_NE(ended.out.find(", 2 workers,"), std::string::npos) << ended.out;
+  for (int index = 0; index < 5; ++index) {
+    std::string failure = "FAILURE case " + std::to_string(index) + " (seed 5)";
+    EXPECT_NE(ended.out.find(failure), std::string::npos) << failure << "\n" << ended.out;
+    EXPECT_TRUE(std::filesystem::exists(dir.File("kept") + "/seed5-case" + std::to_string(index) +
+                                        ".sqlite"));
+  }
+  EXPECT_NE(ended.out.find("5 cases, 10 runs in "), std::string::npos) << ended.out;
+  EXPECT_NE(ended.out.find("10 failures in 5 cases (seed 5)"), std::string::npos) << ended.out;
 }
 
 }  // namespace

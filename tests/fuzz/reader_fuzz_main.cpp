@@ -5,19 +5,26 @@
 // generator derived from the seed, so `--case N` replays one case alone.
 //
 //   reader_fuzz --gpuscope build/bin/gpuscope [--seed S] [--cases N | --case K]
-//               [--commands-per-case C] [--timeout SECONDS] [--keep DIR] [--verbose] REPORT...
+//               [--commands-per-case C] [--jobs J] [--timeout SECONDS] [--keep DIR] [--verbose]
+//               REPORT...
 //
 // --commands-per-case C: each mutant meets C of the readers (the view probe among them),
 // drawn by the case's own generator, instead of all of them: for the same time, many more
 // mutants, and over many cases every reader meets as many as before. 0 (the default): all.
+//
+// --jobs J: J worker processes share the cases (worker k runs cases k, k+J, ...), each in a
+// scratch directory of its own; a case's mutant and readers do not depend on J.
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -36,6 +43,7 @@ struct Options {
   std::uint64_t seed = 14;
   std::uint64_t first_case = 0, cases = 20;
   std::uint64_t commands_per_case = 0;  // 0: every reader on every mutant
+  std::uint64_t jobs = 1;
   std::chrono::milliseconds timeout{30000};
   std::string keep_dir = "fuzz-failures";
   bool verbose = false;  // a line per case and per run, with the error it met
@@ -45,8 +53,8 @@ struct Options {
 int Usage(const std::string& problem) {
   std::cerr << "reader_fuzz: " << problem
             << "\nusage: reader_fuzz --gpuscope PATH [--seed S] [--cases N | --case K] "
-               "[--commands-per-case C] [--timeout SECONDS] [--keep DIR] [--verbose] "
-               "REPORT...\n";
+               "[--commands-per-case C] [--jobs J] [--timeout SECONDS] [--keep DIR] "
+               "[--verbose] REPORT...\n";
   return 2;
 }
 
@@ -67,6 +75,8 @@ std::optional<Options> Parse(int argc, char** argv, int& status) {
         options.cases = 1;
       } else if (arg == "--commands-per-case") {
         options.commands_per_case = std::stoull(value());
+      } else if (arg == "--jobs") {
+        options.jobs = std::max<std::uint64_t>(1, std::stoull(value()));
       } else if (arg == "--timeout") {
         options.timeout = std::chrono::milliseconds(std::stoull(value()) * 1000);
       } else if (arg == "--verbose") {
@@ -206,15 +216,17 @@ class CaseRunner {
       if (arg == mutant_) arg = kept;
     }
     args.insert(args.begin(), options_.gpuscope);
-    std::cout << "FAILURE case " << index << " (seed " << options_.seed << "): " << reason << "\n"
-              << "  mutant of " << seed << ":\n";
-    for (const std::string& step : steps_) std::cout << "    " << step.substr(0, 300) << "\n";
-    std::cout << "  kept: " << kept << "\n"
-              << "  run it again: " << ShellLine(args) << "\n"
-              << "  or the whole case: " << ShellLine(ReplayCommand(index)) << "\n";
+    // One block, written at once: the reports of parallel workers do not interleave.
+    std::ostringstream out;
+    out << "FAILURE case " << index << " (seed " << options_.seed << "): " << reason << "\n"
+        << "  mutant of " << seed << ":\n";
+    for (const std::string& step : steps_) out << "    " << step.substr(0, 300) << "\n";
+    out << "  kept: " << kept << "\n"
+        << "  run it again: " << ShellLine(args) << "\n"
+        << "  or the whole case: " << ShellLine(ReplayCommand(index)) << "\n";
     std::string tail = err.size() > 3000 ? "..." + err.substr(err.size() - 3000) : err;
-    if (!tail.empty()) std::cout << "  stderr:\n" << tail << (tail.back() == '\n' ? "" : "\n");
-    std::cout.flush();
+    if (!tail.empty()) out << "  stderr:\n" << tail << (tail.back() == '\n' ? "" : "\n");
+    std::cout << out.str() << std::flush;
   }
 
   std::vector<std::string> ReplayCommand(std::uint64_t index) const {
@@ -237,6 +249,80 @@ class CaseRunner {
   std::vector<std::string> steps_;
 };
 
+// What one worker found, sent to the parent through a pipe as it is.
+struct WorkerResult {
+  Tally tally;
+  std::uint64_t failed_cases = 0;
+};
+
+// Runs the cases first_case + k, + k + jobs, ...; prints progress every 10 of its cases.
+WorkerResult RunCases(const Options& options, std::uint64_t worker, const std::string& scratch) {
+  WorkerResult result;
+  CaseRunner runner(options, scratch + "/case" + std::to_string(worker));
+  std::uint64_t done = 0;
+  for (std::uint64_t i = worker; i < options.cases; i += options.jobs) {
+    if (!runner.Run(options.first_case + i, result.tally)) ++result.failed_cases;
+    ++done;
+    if (!options.verbose && done % 10 == 0 && i + options.jobs < options.cases) {
+      std::string who = options.jobs > 1 ? "worker " + std::to_string(worker) + ": " : "";
+      std::cout << "reader fuzz: " << who << done << " cases, " << result.failed_cases << " failed"
+                << std::endl;
+    }
+  }
+  return result;
+}
+
+// Forks the workers and adds up what they send back; a worker that dies without sending
+// its result counts as a failed case, never as a pass.
+WorkerResult RunWorkers(const Options& options, const std::string& scratch) {
+  WorkerResult total;
+  std::vector<std::pair<pid_t, int>> workers;
+  for (std::uint64_t k = 0; k < options.jobs; ++k) {
+    int fds[2];
+    if (::pipe(fds) != 0) {
+      std::cerr << "reader_fuzz: cannot create a pipe for worker " << k << "\n";
+      ++total.failed_cases;
+      continue;
+    }
+    std::cout.flush();
+    pid_t pid = ::fork();
+    if (pid == 0) {
+      ::close(fds[0]);
+      WorkerResult result = RunCases(options, k, scratch);
+      std::cout.flush();
+      bool sent = ::write(fds[1], &result, sizeof result) == static_cast<ssize_t>(sizeof result);
+      ::_exit(sent ? 0 : 1);
+    }
+    ::close(fds[1]);
+    if (pid < 0) {
+      ::close(fds[0]);
+      std::cerr << "reader_fuzz: cannot start worker " << k << "\n";
+      ++total.failed_cases;
+      continue;
+    }
+    workers.emplace_back(pid, fds[0]);
+  }
+  for (auto [pid, fd] : workers) {
+    WorkerResult result;
+    bool received = ::read(fd, &result, sizeof result) == static_cast<ssize_t>(sizeof result);
+    ::close(fd);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    if (!received) {
+      std::cout << "FAILURE: a worker (pid " << pid << ") ended without its result" << std::endl;
+      ++total.failed_cases;
+      continue;
+    }
+    total.tally.runs += result.tally.runs;
+    total.tally.outputs += result.tally.outputs;
+    total.tally.clean_errors += result.tally.clean_errors;
+    total.tally.failures += result.tally.failures;
+    total.tally.not_under_sanitizer += result.tally.not_under_sanitizer;
+    total.failed_cases += result.failed_cases;
+  }
+  return total;
+}
+
 int Main(int argc, char** argv) {
   int status = 0;
   std::optional<Options> options = Parse(argc, argv, status);
@@ -246,26 +332,22 @@ int Main(int argc, char** argv) {
     std::cerr << "reader_fuzz: cannot create a scratch directory in /tmp\n";
     return 1;
   }
+  options->jobs = std::min(options->jobs, std::max<std::uint64_t>(1, options->cases));
   std::cout << "reader fuzz: seed " << options->seed << ", cases " << options->first_case << ".."
             << options->first_case + options->cases - 1 << " over " << options->reports.size()
-            << " reports, " << options->timeout.count() / 1000 << " s per command, gpuscope "
+            << " reports, " << options->timeout.count() / 1000 << " s per command, "
+            << options->jobs << (options->jobs == 1 ? " worker" : " workers") << ", gpuscope "
             << options->gpuscope << std::endl;
   auto start = std::chrono::steady_clock::now();
-  Tally tally;
-  std::uint64_t failed_cases = 0;
-  CaseRunner runner(*options, std::string(scratch) + "/case");
-  for (std::uint64_t i = 0; i < options->cases; ++i) {
-    if (!runner.Run(options->first_case + i, tally)) ++failed_cases;
-    if (!options->verbose && (i + 1) % 10 == 0 && i + 1 < options->cases) {
-      std::cout << "reader fuzz: " << i + 1 << " cases, " << failed_cases << " failed" << std::endl;
-    }
-  }
+  WorkerResult result =
+      options->jobs == 1 ? RunCases(*options, 0, scratch) : RunWorkers(*options, scratch);
   fs::remove_all(scratch);
   auto seconds = std::chrono::duration_cast<std::chrono::seconds>(
                      std::chrono::steady_clock::now() - start).count();
+  const Tally& tally = result.tally;
   std::cout << "reader fuzz: " << options->cases << " cases, " << tally.runs << " runs in "
             << seconds << " s: " << tally.outputs << " outputs, " << tally.clean_errors
-            << " clean errors, " << tally.failures << " failures in " << failed_cases
+            << " clean errors, " << tally.failures << " failures in " << result.failed_cases
             << " cases (seed " << options->seed << ")" << std::endl;
   if (tally.not_under_sanitizer > 0) {
     std::cout << "reader fuzz: " << tally.not_under_sanitizer
@@ -273,7 +355,7 @@ int Main(int argc, char** argv) {
                  "(RTLD_DEEPBIND): not judged here; the normal build's run covers them"
               << std::endl;
   }
-  return failed_cases == 0 ? 0 : 1;
+  return result.failed_cases == 0 ? 0 : 1;
 }
 
 }  // namespace

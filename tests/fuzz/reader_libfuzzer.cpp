@@ -3,8 +3,9 @@
 // reading command runs in-process on the mutant (cli::Dispatch, the viewer's routes). A
 // crash, a sanitizer report or a hang is libFuzzer's to catch; output that breaks the readers'
 // promise (outcome.h: exit 0 with garbled JSON or HTML, an error without its one-line message,
-// an /api answer that is not JSON) aborts, so libFuzzer keeps the input. README says how to run
-// it; GPUSCOPE_FUZZ_SEED_REPORT picks the seed report (default tests/data/reports/h100_add.sqlite).
+// an /api answer that is not JSON) aborts, so libFuzzer keeps the input. docs/contributing.md says
+// how to run it; GPUSCOPE_FUZZ_SEED_REPORT picks the seed report (default
+// tests/data/reports/h100_add.sqlite).
 #include <stdlib.h>
 #include <unistd.h>
 

@@ -2,7 +2,7 @@
 // nvidia-smi lists two GPUs or more): torchrun of the NCCL examples (examples/nccl) on two
 // GPUs, every rank under gpuscope, started by torchrun itself:
 //
-//   python3 -m torch.distributed.run --standalone --nproc-per-node 2 --no-python \
+//   python3 -m torch.distributed.run --standalone --nproc-per-node 2 --no-python  (one line)
 //       gpuscope run -o <dir>/rank%q{RANK}.sqlite -- python3 examples/nccl/ddp_train.py ...
 //
 // (`torch.distributed.run` is torchrun; --no-python runs gpuscope as each rank's program, and
@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "../analysis/json_checker.h"
+#include "../analysis/json_expect.h"
 #include "python_modules.h"
 #include "report_expectations.h"
 #include "store/profile_store.h"
@@ -39,6 +40,7 @@ namespace gpuscope::gpu_test {
 namespace {
 
 using analysis::testing::JsonValue;
+using analysis::testing::ParsedJsonOrFail;
 
 constexpr int kRanks = 2;
 constexpr int kSteps = 20;
@@ -129,13 +131,6 @@ void ExpectNcclTraced(const Report& report, const std::string& path) {
   }
 }
 
-JsonValue ParsedJson(const std::string& text) {
-  std::string error;
-  std::optional<JsonValue> parsed = analysis::testing::ParseJson(text, &error);
-  EXPECT_TRUE(parsed.has_value()) << error << "\n" << text.substr(0, 2000);
-  return parsed.value_or(JsonValue{});
-}
-
 // The value of the first column whose header starts with `prefix` ("Wait on ranks" with or
 // without its unit), as a number.
 double NumberField(const JsonValue& row, std::string_view prefix) {
@@ -199,7 +194,7 @@ TEST(GpuMultiGpu, DdpTrainingEveryRankTracedAlignedAndTheStragglerNamed) {
       RunCommand({GpuscopeBinary(), "stats", "--report", "rank_align,rank_comm_sum", "--format",
                   "json", paths[0], paths[1]});
   ASSERT_EQ(stats.exit_code, 0) << stats.Describe();
-  JsonValue tables = ParsedJson(stats.out);
+  JsonValue tables = ParsedJsonOrFail(stats.out);
   std::map<int, const JsonValue*> align = RowsByRank(tables, "rank_align");
   ASSERT_EQ(align.size(), static_cast<std::size_t>(kRanks)) << stats.out;
   std::vector<std::int64_t> offset(kRanks);
@@ -236,7 +231,7 @@ TEST(GpuMultiGpu, DdpTrainingEveryRankTracedAlignedAndTheStragglerNamed) {
   ASSERT_EQ(ranks.exit_code, 0) << ranks.Describe();
   std::vector<const JsonValue*> stragglers;
   // Kept for the whole test: `stragglers` points into it.
-  const JsonValue page = ParsedJson(ranks.out);
+  const JsonValue page = ParsedJsonOrFail(ranks.out);
   ObjectsNaming(page, "rank_straggler", stragglers);
   ASSERT_EQ(stragglers.size(), 1u) << ranks.out;
   const JsonValue* message = stragglers[0]->Find("message");

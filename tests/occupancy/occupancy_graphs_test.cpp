@@ -5,7 +5,7 @@
 namespace gpuscope::analysis {
 namespace {
 
-ArchitectureLimits Arch(std::string_view cc) {
+ArchitectureLimits ArchOf(std::string_view cc) {
   StatusOr<ArchitectureLimits> arch = ParseComputeCapability(cc);
   EXPECT_TRUE(arch.ok());
   return arch.value();
@@ -47,7 +47,7 @@ TEST(OccupancyGraphs, CoverTheDocumentedRanges) {
 
 // Each point is the calculator's own answer for the varied launch.
 TEST(OccupancyGraphs, PointsAreTheCalculatorsAnswers) {
-  const ArchitectureLimits arch = Arch("9.0");
+  const ArchitectureLimits arch = ArchOf("9.0");
   const OccupancyInput input = IssueExample();
   StatusOr<std::vector<OccupancyGraph>> graphs = ComputeOccupancyGraphs(arch, input);
   ASSERT_TRUE(graphs.ok());
@@ -82,7 +82,7 @@ TEST(OccupancyGraphs, PointsAreTheCalculatorsAnswers) {
 // Sizes over 48 KB are drawn as if the kernel opted in, and a configuration the driver chose
 // for the launch's own size is not applied to other sizes.
 TEST(OccupancyGraphs, SharedMemoryGraphAssumesTheOptIn) {
-  const ArchitectureLimits arch = Arch("9.0");
+  const ArchitectureLimits arch = ArchOf("9.0");
   OccupancyInput input = IssueExample();
   input.shared_memory_config = 8 * 1024;
   StatusOr<std::vector<OccupancyGraph>> graphs = ComputeOccupancyGraphs(arch, input);
@@ -96,7 +96,7 @@ TEST(OccupancyGraphs, SharedMemoryGraphAssumesTheOptIn) {
 TEST(OccupancyGraphs, RejectInvalidInput) {
   OccupancyInput input = IssueExample();
   input.threads_per_block = 2048;
-  EXPECT_FALSE(ComputeOccupancyGraphs(Arch("9.0"), input).ok());
+  EXPECT_FALSE(ComputeOccupancyGraphs(ArchOf("9.0"), input).ok());
 }
 
 }  // namespace

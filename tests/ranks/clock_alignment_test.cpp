@@ -25,7 +25,7 @@ constexpr std::int64_t kErrorBoundNs = 1'000;
 
 // 64 ranks on 8 hosts, every host's clock off by its own amount (the reference host's too,
 // so that offsets are relative to it), a straggler that the ends must not be fooled by.
-RankReportsSpec SixtyFourRanks() {
+RankReportsSpec SixtyFourRanksOnEightHosts() {
   RankReportsSpec spec;
   spec.ranks = 64;
   spec.ranks_per_host = 8;
@@ -40,7 +40,7 @@ RankReportsSpec SixtyFourRanks() {
 
 TEST(AlignReports, RecoversEveryHostsClockOffsetFromCollectives) {
   ScratchDir dir;
-  RankReportsSpec spec = SixtyFourRanks();
+  RankReportsSpec spec = SixtyFourRanksOnEightHosts();
   std::vector<std::string> paths = store::testing::WriteRankReports(spec, dir.path());
   ASSERT_EQ(paths.size(), 64u);
   // Given out of rank order: the result is in rank order anyway.

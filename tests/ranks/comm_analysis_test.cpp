@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "analysis/ranks/comm_tables.h"
+#include "find_finding.h"
 #include "store/testing/report_builder.h"
 #include "store/testing/scratch_dir.h"
 
@@ -67,17 +68,10 @@ std::vector<RankClock> WriteJob(const Job& job, const std::string& dir) {
       }
     }
     EXPECT_TRUE(report.Close().ok());
-    clocks.push_back(
-        {path, r, "node0", options.pid, 0, 0, "reference", static_cast<std::size_t>(r)});
+    clocks.push_back({path, r, "node0", options.pid, 0, 0, "reference", static_cast<std::size_t>(r),
+                      std::nullopt, std::nullopt});
   }
   return clocks;
-}
-
-const Finding* FindRule(const CommAnalysis& analysis, std::string_view id) {
-  for (const Finding& finding : analysis.findings) {
-    if (finding.rule_id == id) return &finding;
-  }
-  return nullptr;
 }
 
 TEST(CommAnalysis, NamesTheStragglerWithTheTimeTheOthersLost) {

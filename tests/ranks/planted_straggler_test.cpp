@@ -7,6 +7,7 @@
 
 #include "analysis/ranks/clock_alignment.h"
 #include "analysis/ranks/comm_analysis.h"
+#include "find_finding.h"
 #include "store/testing/rank_reports.h"
 #include "store/testing/scratch_dir.h"
 
@@ -15,7 +16,7 @@ namespace {
 
 using store::testing::RankReportsSpec;
 
-RankReportsSpec SixtyFourRanks() {
+RankReportsSpec SixtyFourRanksOnSixteenHosts() {
   RankReportsSpec spec;
   spec.ranks = 64;
   spec.ranks_per_host = 4;
@@ -34,16 +35,9 @@ StatusOr<CommAnalysis> Analyze(const RankReportsSpec& spec, const std::string& d
   return AnalyzeCommunication(*clocks);
 }
 
-const Finding* FindRule(const CommAnalysis& analysis, std::string_view id) {
-  for (const Finding& finding : analysis.findings) {
-    if (finding.rule_id == id) return &finding;
-  }
-  return nullptr;
-}
-
 TEST(PlantedStraggler, IsNamedWithTheTimeTheOthersLost) {
   store::testing::ScratchDir dir;
-  RankReportsSpec spec = SixtyFourRanks();
+  RankReportsSpec spec = SixtyFourRanksOnSixteenHosts();
   spec.straggler_rank = 37;
   spec.straggler_delay_ns = 2'000'000;
   StatusOr<CommAnalysis> analysis = Analyze(spec, dir.path());
@@ -71,7 +65,7 @@ TEST(PlantedStraggler, IsNamedWithTheTimeTheOthersLost) {
 
 TEST(PlantedStraggler, NoneWhenNonePlanted) {
   store::testing::ScratchDir dir;
-  StatusOr<CommAnalysis> analysis = Analyze(SixtyFourRanks(), dir.path());
+  StatusOr<CommAnalysis> analysis = Analyze(SixtyFourRanksOnSixteenHosts(), dir.path());
   ASSERT_TRUE(analysis.ok()) << analysis.status().message();
   EXPECT_EQ(analysis->matched_collectives, 10u);
   EXPECT_EQ(FindRule(*analysis, "rank_straggler"), nullptr);
@@ -81,7 +75,7 @@ TEST(PlantedStraggler, NoneWhenNonePlanted) {
 
 TEST(PlantedStraggler, BreakdownAddsUp) {
   store::testing::ScratchDir dir;
-  StatusOr<CommAnalysis> analysis = Analyze(SixtyFourRanks(), dir.path());
+  StatusOr<CommAnalysis> analysis = Analyze(SixtyFourRanksOnSixteenHosts(), dir.path());
   ASSERT_TRUE(analysis.ok()) << analysis.status().message();
   for (const RankResult& rank : analysis->ranks) {
     const RankBreakdown& b = rank.breakdown;

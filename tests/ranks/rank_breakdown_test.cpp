@@ -12,7 +12,7 @@ namespace {
 using store::testing::kUs;
 using store::testing::ReportBuilder;
 
-constexpr std::string_view kAllReduce =
+constexpr std::string_view kNcclAllReduceKernel =
     "_Z39ncclDevKernel_AllReduce_Sum_f32_RING_LL24ncclDevKernelArgsStorageILm4096EE";
 
 // Times in us after the origin:
@@ -36,11 +36,11 @@ std::string WriteKnownReport(const std::string& dir) {
     report.Api("cudaLaunchKernel", launch * kUs, 5 * kUs, id);
   };
   kernel("_Z11gemm_kernelv", 7, 1000, 1100, 990);
-  kernel(kAllReduce, 8, 1050, 1200, 995);
+  kernel(kNcclAllReduceKernel, 8, 1050, 1200, 995);
   kernel("_Z11gemm_kernelv", 7, 1300, 1400, 1250);
   std::uint32_t copy = report.Copy(1500 * kUs, 50 * kUs);
   report.Api("cudaMemcpyAsync", 1350 * kUs, 5 * kUs, copy);
-  kernel(kAllReduce, 8, 1550, 1700, 1360);
+  kernel(kNcclAllReduceKernel, 8, 1550, 1700, 1360);
   std::uint32_t memset = report.Memset(1800 * kUs, 20 * kUs);
   report.Api("cudaMemsetAsync", 1650 * kUs, 100 * kUs, memset);
   report.Api("cuMemsetD8Async", 1710 * kUs, 10 * kUs, memset,

@@ -139,7 +139,9 @@ TEST(NvdisasmLocator, PrefersTheVariableThenPath) {
   env["CUDA_HOME"] = dir.path() + "/..";
   std::optional<std::string> none = FindNvdisasm(lookup);
   // Only a machine with the toolkit in the default place finds one now.
-  if (::access("/usr/local/cuda/bin/nvdisasm", X_OK) != 0) EXPECT_FALSE(none.has_value());
+  if (::access("/usr/local/cuda/bin/nvdisasm", X_OK) != 0) {
+    EXPECT_FALSE(none.has_value());
+  }
 }
 
 }  // namespace

@@ -225,7 +225,9 @@ TEST(SourceFiles, TheNamedFileIsStoredAndItsLineQuoted) {
   EXPECT_EQ(top[0].value, 500u);
   EXPECT_EQ(top[0].opcodes, std::vector<std::string>{"DADD"});
   EXPECT_EQ(top[0].Summary(), "500 DADD at k.cu:4");
-  if (!line4.empty()) EXPECT_EQ(top[0].source_text, line4);
+  if (!line4.empty()) {
+    EXPECT_EQ(top[0].source_text, line4);
+  }
   if (made_file) fs::remove(source, error);
   if (made_dir) fs::remove(source.parent_path(), error);
 }

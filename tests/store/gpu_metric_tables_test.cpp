@@ -1,6 +1,8 @@
 // GPU metrics (`run --gpu-metrics`) through the production writer and back through the typed
 // readers: metrics, samples (values packed as doubles), the sampling state (the latest wins),
 // damaged sample rows left out and counted, and reports without the tables.
+#include "store/gpu_metric_tables.h"
+
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
@@ -9,22 +11,16 @@
 #include <string>
 #include <vector>
 
-#include "store/gpu_metric_tables.h"
 #include "store/report_reader.h"
 #include "store/testing/report_builder.h"
 #include "store/testing/scratch_dir.h"
+#include "store_test_util.h"
 
 namespace gpuscope::store {
 namespace {
 
 using testing::kUs;
 using testing::ReportBuilder;
-
-std::unique_ptr<ReportReader> OpenReport(const std::string& path) {
-  StatusOr<std::unique_ptr<ReportReader>> opened = ReportReader::Open(path);
-  EXPECT_TRUE(opened.ok()) << opened.status().message();
-  return opened.ok() ? std::move(*opened) : nullptr;
-}
 
 std::vector<StoredGpuMetricSample> AllSamples(const ReportReader& report, std::uint64_t* damaged) {
   std::vector<StoredGpuMetricSample> samples;
@@ -64,7 +60,7 @@ TEST(GpuMetricTables, RoundTrip) {
   testing::ScratchDir dir;
   const std::string path = dir.File("r.sqlite");
   WriteTwoDevices(path);
-  std::unique_ptr<ReportReader> report = OpenReport(path);
+  std::unique_ptr<ReportReader> report = test::OpenReport(path);
   ASSERT_NE(report, nullptr);
   ASSERT_TRUE(HasGpuMetricTables(*report));
 
@@ -122,7 +118,7 @@ TEST(GpuMetricTables, DamagedSamplesAreLeftOutAndCounted) {
           "UPDATE gpu_metric_samples SET \"end\" = start - 1 WHERE id = 2;"
           "INSERT INTO gpu_metric_samples(device_id, start, \"end\", metric_values) "
           "VALUES (9, 1, 2, x'0000000000000000');");
-  std::unique_ptr<ReportReader> report = OpenReport(path);
+  std::unique_ptr<ReportReader> report = test::OpenReport(path);
   ASSERT_NE(report, nullptr);
   std::uint64_t damaged = 0;
   std::vector<StoredGpuMetricSample> samples = AllSamples(*report, &damaged);
@@ -136,7 +132,7 @@ TEST(GpuMetricTables, ReportsWithoutTheTablesHaveNoGpuMetrics) {
   const std::string path = dir.File("r.sqlite");
   WriteTwoDevices(path);
   Execute(path, "DROP TABLE gpu_metric_samples; DROP TABLE gpu_metrics; DROP TABLE gpu_metric_sampling;");
-  std::unique_ptr<ReportReader> report = OpenReport(path);
+  std::unique_ptr<ReportReader> report = test::OpenReport(path);
   ASSERT_NE(report, nullptr);
   EXPECT_FALSE(HasGpuMetricTables(*report));
   EXPECT_TRUE(ReadGpuMetrics(*report)->empty());

@@ -19,12 +19,6 @@ namespace {
 using testing::kTraceOrigin;
 using testing::ReportBuilder;
 
-std::unique_ptr<ReportReader> OpenReport(const std::string& path) {
-  auto opened = ReportReader::Open(path);
-  EXPECT_TRUE(opened.ok()) << opened.status().message();
-  return opened.ok() ? std::move(opened.value()) : nullptr;
-}
-
 TEST(RankIdentity, WrittenAndReadBack) {
   test::TempDir dir;
   const std::string path = dir.File("rank3.sqlite");
@@ -37,7 +31,7 @@ TEST(RankIdentity, WrittenAndReadBack) {
   ReportBuilder report(path, options);
   ASSERT_TRUE(report.Close().ok()) << report.status().message();
 
-  auto reader = OpenReport(path);
+  auto reader = test::OpenReport(path);
   ASSERT_NE(reader, nullptr);
   EXPECT_EQ(reader->schema_version(), kSchemaVersion);
   const ProcessInfo& process = reader->process();
@@ -56,7 +50,7 @@ TEST(RankIdentity, UnknownStaysUnknown) {
   const std::string path = dir.File("r.sqlite");
   ReportBuilder report(path);
   ASSERT_TRUE(report.Close().ok()) << report.status().message();
-  auto reader = OpenReport(path);
+  auto reader = test::OpenReport(path);
   ASSERT_NE(reader, nullptr);
   const ProcessInfo& process = reader->process();
   EXPECT_EQ(process.boot_id, "");
@@ -71,7 +65,7 @@ TEST(RankIdentity, UnknownStaysUnknown) {
   options.rank = 0;
   ReportBuilder rank_zero(zero, options);
   ASSERT_TRUE(rank_zero.Close().ok());
-  auto zero_reader = OpenReport(zero);
+  auto zero_reader = test::OpenReport(zero);
   ASSERT_NE(zero_reader, nullptr);
   EXPECT_EQ(zero_reader->process().rank, 0);
   EXPECT_EQ(zero_reader->process().rank_variable, "RANK");
@@ -86,7 +80,7 @@ TEST(ClockSamples, WrittenAndReadBackInOrderWithAbsoluteCuptiTime) {
   report.ClockSample(500 * testing::kMs, -60, -999'000);
   ASSERT_TRUE(report.Close().ok()) << report.status().message();
 
-  auto reader = OpenReport(path);
+  auto reader = test::OpenReport(path);
   ASSERT_NE(reader, nullptr);
   const std::vector<ClockSample>& samples = reader->ClockSamples();
   ASSERT_EQ(samples.size(), 3u);
@@ -132,7 +126,7 @@ TEST(ClockSamples, GpuPairUncertaintyRoundTripsAndOlderSchema3ReportsReadWithout
   report.Write(pair);
   ASSERT_TRUE(report.Close().ok()) << report.status().message();
   {
-    auto reader = OpenReport(path);
+    auto reader = test::OpenReport(path);
     ASSERT_NE(reader, nullptr);
     ASSERT_EQ(reader->ClockSamples().size(), 2u);
     EXPECT_FALSE(reader->ClockSamples()[0].gpu_uncertainty_ns.has_value());
@@ -151,7 +145,7 @@ TEST(ClockSamples, GpuPairUncertaintyRoundTripsAndOlderSchema3ReportsReadWithout
                 "c.realtime_ns, c.monotonic_ns, c.device_id, c.gpu_ns, "
                 "c.realtime_ns - (c.cupti_ns + t.ns) AS realtime_minus_cupti "
                 "FROM clock_samples c CROSS JOIN time_base t");
-  auto reader = OpenReport(path);
+  auto reader = test::OpenReport(path);
   ASSERT_NE(reader, nullptr);
   ASSERT_EQ(reader->ClockSamples().size(), 2u);
   EXPECT_EQ(reader->ClockSamples()[1].gpu_ns, static_cast<std::int64_t>(kTraceOrigin) + 1'600);
@@ -179,7 +173,7 @@ TEST(ClockSamples, SampleWithoutCuptiTimeIsCountedNotStored) {
   writer.OnClockSample(timed);
   ASSERT_TRUE(writer.Close().ok()) << writer.status().message();
   EXPECT_EQ(writer.records_not_written(), 1u);
-  auto reader = OpenReport(path);
+  auto reader = test::OpenReport(path);
   ASSERT_NE(reader, nullptr);
   EXPECT_EQ(reader->ClockSamples().size(), 1u);
   EXPECT_EQ(reader->records_not_written(), 1u);
@@ -201,7 +195,7 @@ TEST(ClockSamples, DamagedRowsAreLeftOutAndCounted) {
                 "WHERE name = 'clock_samples'");
   test::ExecSql(path, "UPDATE clock_samples SET realtime_ns = NULL WHERE id = 1");
   test::ExecSql(path, "UPDATE clock_samples SET device_id = -4 WHERE id = 3");
-  auto reader = OpenReport(path);
+  auto reader = test::OpenReport(path);
   ASSERT_NE(reader, nullptr);
   ASSERT_EQ(reader->ClockSamples().size(), 1u);
   EXPECT_EQ(reader->ClockSamples()[0].cupti_ns, kTraceOrigin + 10);
@@ -217,7 +211,7 @@ TEST(RankIdentity, OlderReportsReadAsUnknownRankWithoutClockSamples) {
     test::TempDir dir;
     const std::string path = dir.File(std::filesystem::path(name).filename().string());
     std::filesystem::copy_file(std::string(GPUSCOPE_TEST_DATA_DIR) + "/reports/" + name, path);
-    auto reader = OpenReport(path);
+    auto reader = test::OpenReport(path);
     ASSERT_NE(reader, nullptr);
     EXPECT_LT(reader->schema_version(), kFirstSchemaWithRanks);
     const ProcessInfo& process = reader->process();
@@ -255,7 +249,7 @@ TEST(RankIdentity, VersionTwoLayoutReadsWithoutTheNewColumns) {
                 "ALTER TABLE process2 RENAME TO process; "
                 "UPDATE meta SET value = '2' WHERE key = 'schema_version'; "
                 "PRAGMA user_version = 2;");
-  auto reader = OpenReport(path);
+  auto reader = test::OpenReport(path);
   ASSERT_NE(reader, nullptr);
   EXPECT_EQ(reader->schema_version(), 2);
   EXPECT_EQ(reader->process().pid, 4242u);

@@ -25,12 +25,6 @@ struct RankKernels {
   std::size_t compute = 0;
 };
 
-std::unique_ptr<ReportReader> OpenReport(const std::string& path) {
-  auto opened = ReportReader::Open(path);
-  EXPECT_TRUE(opened.ok()) << opened.status().message();
-  return opened.ok() ? std::move(opened.value()) : nullptr;
-}
-
 RankKernels ReadKernels(const ReportReader& reader) {
   RankKernels kernels;
   Status status = reader.ForEachKernel([&](const KernelRow& row) {
@@ -67,7 +61,7 @@ TEST(RankReports, IdentityHostsAndPathsInRankOrder) {
   EXPECT_EQ(paths[7], dir.File("rank7.sqlite"));
   std::map<std::string, std::set<std::string>> boot_ids_by_host;
   for (int rank = 0; rank < spec.ranks; ++rank) {
-    auto reader = OpenReport(paths[static_cast<std::size_t>(rank)]);
+    auto reader = test::OpenReport(paths[static_cast<std::size_t>(rank)]);
     ASSERT_NE(reader, nullptr);
     const ProcessInfo& process = reader->process();
     EXPECT_EQ(process.rank, rank);
@@ -98,7 +92,7 @@ TEST(RankReports, AllReducesEndTogetherInTrueTimeAndTheStragglerArrivesLast) {
   ASSERT_EQ(paths.size(), 8u);
   std::vector<RankKernels> ranks;
   for (const std::string& path : paths) {
-    auto reader = OpenReport(path);
+    auto reader = test::OpenReport(path);
     ASSERT_NE(reader, nullptr);
     ranks.push_back(ReadKernels(*reader));
     EXPECT_EQ(ranks.back().compute, static_cast<std::size_t>(spec.steps * spec.kernels_per_step));
@@ -138,7 +132,7 @@ TEST(RankReports, ClockSamplesOnEachHostsClocks) {
   ASSERT_EQ(paths.size(), 8u);
   std::map<int, std::set<std::int64_t>> monotonic_minus_cupti;  // by host
   for (int rank = 0; rank < spec.ranks; ++rank) {
-    auto reader = OpenReport(paths[static_cast<std::size_t>(rank)]);
+    auto reader = test::OpenReport(paths[static_cast<std::size_t>(rank)]);
     ASSERT_NE(reader, nullptr);
     const std::vector<ClockSample>& samples = reader->ClockSamples();
     // The start's host pair alone (as the injection: no context yet), the end's host pair and
@@ -173,7 +167,7 @@ TEST(RankReports, NvtxStepsAndNcclRanges) {
   spec.ranks = 2;
   const std::vector<std::string> paths = testing::WriteRankReports(spec, dir.path());
   ASSERT_EQ(paths.size(), 2u);
-  auto reader = OpenReport(paths[1]);
+  auto reader = test::OpenReport(paths[1]);
   ASSERT_NE(reader, nullptr);
   std::vector<std::string> steps;
   int nccl_ranges = 0;
@@ -214,7 +208,7 @@ TEST(RankReports, WithoutNcclNoCollectives) {
   spec.nccl = false;
   const std::vector<std::string> paths = testing::WriteRankReports(spec, dir.path());
   ASSERT_EQ(paths.size(), 2u);
-  auto reader = OpenReport(paths[0]);
+  auto reader = test::OpenReport(paths[0]);
   ASSERT_NE(reader, nullptr);
   const RankKernels kernels = ReadKernels(*reader);
   EXPECT_TRUE(kernels.all_reduce.empty());
@@ -228,7 +222,7 @@ TEST(RankReports, SameSeedSameReportsOtherSeedOtherJitter) {
     const std::vector<std::string> paths = testing::WriteRankReports(spec, dir.path());
     EXPECT_EQ(paths.size(), 2u);
     if (paths.empty()) return ends;
-    auto reader = OpenReport(paths[1]);
+    auto reader = test::OpenReport(paths[1]);
     if (reader == nullptr) return ends;
     EXPECT_TRUE(reader
                     ->ForEachKernel([&](const KernelRow& row) {

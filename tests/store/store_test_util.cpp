@@ -84,4 +84,10 @@ void ExecSql(const std::string& path, const std::string& sql) {
   sqlite3_close(db);
 }
 
+std::unique_ptr<ReportReader> OpenReport(const std::string& path) {
+  StatusOr<std::unique_ptr<ReportReader>> opened = ReportReader::Open(path);
+  EXPECT_TRUE(opened.ok()) << opened.status().message();
+  return opened.ok() ? std::move(*opened) : nullptr;
+}
+
 }  // namespace gpuscope::store::test

@@ -1,13 +1,16 @@
-// Helpers for the store tests: a scratch directory, raw SQL on a report, and file surgery
-// for the damaged-file tests. Sample records come from store/testing/sample_records.h.
+// Helpers for the store tests: a scratch directory, raw SQL on a report, a report opened for
+// reading, and file surgery for the damaged-file tests. Sample records come from
+// store/testing/sample_records.h.
 #pragma once
 
 #include <sqlite3.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "store/report_reader.h"
 #include "store/testing/scratch_dir.h"
 
 namespace gpuscope::store::test {
@@ -29,5 +32,8 @@ std::uint32_t FileChangeCounter(const std::string& path);
 std::string QueryText(const std::string& path, const std::string& sql);
 std::int64_t QueryInt(const std::string& path, const std::string& sql);
 void ExecSql(const std::string& path, const std::string& sql);
+
+// The report opened for reading, or nullptr and a test failure that says why.
+std::unique_ptr<ReportReader> OpenReport(const std::string& path);
 
 }  // namespace gpuscope::store::test

@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "../analysis/json_checker.h"
+#include "../analysis/json_expect.h"
 #include "../export/test_reports.h"
 #include "gpuscope_process.h"
 #include "http_client.h"
@@ -22,6 +23,7 @@ std::span<const EmbeddedFile> PlaceholderWebAssets();  // generated from tests/v
 namespace {
 
 using analysis::testing::JsonValue;
+using analysis::testing::ParsedJsonOrFail;
 using analysis::testing::ParseJson;
 using cli::testing::Finished;
 using cli::testing::RunGpuscope;
@@ -52,13 +54,6 @@ void WriteReports(const ScratchDir& dir) {
   ASSERT_TRUE(b.Close().ok());
 }
 
-JsonValue Parse(const std::string& text) {
-  std::string error;
-  auto parsed = ParseJson(text, &error);
-  EXPECT_TRUE(parsed.has_value()) << error << "\n" << text;
-  return parsed.value_or(JsonValue{});
-}
-
 TEST(AxisAlignment, ParsesTheThreeModes) {
   EXPECT_EQ(ParseAxisAlignment("starts")->mode, AxisAlignment::Mode::kStarts);
   EXPECT_EQ(ParseAxisAlignment("absolute")->mode, AxisAlignment::Mode::kAbsolute);
@@ -86,7 +81,7 @@ TEST(AxisAlignment, TheServerSaysWhereTheRangeFirstStartsInEachReport) {
 
   testing::RawResponse anchors = testing::Get(server.port(), "/api/alignment?nvtx=step%202");
   ASSERT_EQ(anchors.status, 200) << anchors.body;
-  JsonValue answer = Parse(anchors.body);
+  JsonValue answer = ParsedJsonOrFail(anchors.body);
   EXPECT_EQ(answer.Find("range")->text, "step 2");
   const std::vector<JsonValue>& starts = answer.Find("starts")->array;
   ASSERT_EQ(starts.size(), 2u);
@@ -97,12 +92,12 @@ TEST(AxisAlignment, TheServerSaysWhereTheRangeFirstStartsInEachReport) {
   // A range one report lacks: one line naming that report.
   testing::RawResponse missing = testing::Get(server.port(), "/api/alignment?nvtx=step%201");
   EXPECT_EQ(missing.status, 404);
-  EXPECT_EQ(Parse(missing.body).Find("error")->text,
+  EXPECT_EQ(ParsedJsonOrFail(missing.body).Find("error")->text,
             "cannot align on NVTX range 'step 1': no range of that name in report #1 (b.sqlite)");
   // A mark has no extent: it is no range to align on, in either report.
   testing::RawResponse mark = testing::Get(server.port(), "/api/alignment?nvtx=step%203");
   EXPECT_EQ(mark.status, 404);
-  EXPECT_EQ(Parse(mark.body).Find("error")->text,
+  EXPECT_EQ(ParsedJsonOrFail(mark.body).Find("error")->text,
             "cannot align on NVTX range 'step 3': no range of that name in reports #0 "
             "(a.sqlite), #1 (b.sqlite)");
   EXPECT_EQ(testing::Get(server.port(), "/api/alignment?nvtx=").status, 400);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "../analysis/json_checker.h"
+#include "../analysis/json_expect.h"
 #include "../export/test_reports.h"
 #include "viewer/viewer_data.h"
 #include "viewer/viewer_routes.h"
@@ -18,6 +19,7 @@ namespace gpuscope::viewer {
 namespace {
 
 using analysis::testing::JsonValue;
+using analysis::testing::ParsedJsonOrFail;
 using analysis::testing::ParseJson;
 using exporter::testing::ScratchDir;
 
@@ -25,13 +27,6 @@ const std::string kReports = std::string(GPUSCOPE_TEST_DATA_DIR) + "/reports/";
 const std::string kMetricsReport = kReports + "h100_metrics_full.sqlite";
 const std::string kTracedReport = kReports + "h100_add.sqlite";
 constexpr const char* kBankConflicts = "k_smem_bank_conflicts(float*, int)";
-
-JsonValue Parse(const std::string& text) {
-  std::string error;
-  auto parsed = ParseJson(text, &error);
-  EXPECT_TRUE(parsed.has_value()) << error << "\n" << text.substr(0, 400);
-  return parsed.value_or(JsonValue{});
-}
 
 std::unique_ptr<ViewerData> Open(const std::vector<std::string>& paths) {
   auto data = ViewerData::Open(paths);
@@ -42,7 +37,7 @@ std::unique_ptr<ViewerData> Open(const std::vector<std::string>& paths) {
 JsonValue KernelPage(ViewerData& data, std::size_t report, const std::string& name) {
   StatusOr<std::string> json = data.KernelJson(report, name);
   EXPECT_TRUE(json.ok()) << json.status().message();
-  return Parse(json.ok() ? json.value() : "{}");
+  return ParsedJsonOrFail(json.ok() ? json.value() : "{}");
 }
 
 const JsonValue* FindByName(const JsonValue& list, const std::string& name) {
@@ -198,7 +193,7 @@ TEST(KernelProfilePageTest, TracedOnlyKernelsAndReportsKeepTheEmptyFields) {
   // A kernel of the profiled program that no filter selected.
   ExpectNoProfile(KernelPage(*data, 0, "init_fill_float(float*, long, unsigned int)"));
   ExpectNoProfile(KernelPage(*data, 1, "add(int, int, int*)"));
-  JsonValue reports = Parse(data->ReportsJson());
+  JsonValue reports = ParsedJsonOrFail(data->ReportsJson());
   ASSERT_EQ(reports.array.size(), 2u);
   EXPECT_TRUE(reports.array[0].Find("has_metrics")->boolean);
   EXPECT_FALSE(reports.array[1].Find("has_metrics")->boolean);
@@ -219,7 +214,7 @@ TEST(KernelProfilePageTest, EveryKernelPageOfTheEmbeddedReportIsValidJson) {
   ASSERT_NE(data, nullptr);
   StatusOr<std::string> all = data->AllKernelsJson(0);
   ASSERT_TRUE(all.ok()) << all.status().message();
-  JsonValue pages = Parse(all.value());
+  JsonValue pages = ParsedJsonOrFail(all.value());
   ASSERT_EQ(pages.object.size(), 12u);
   std::size_t with_findings = 0, profiled = 0;
   for (const auto& [name, page] : pages.object) {
@@ -245,7 +240,7 @@ TEST(KernelProfilePageTest, ApiKernelRouteAnswersTheProfileFields) {
   HttpResponse response = HandleViewerRequest(*data, {}, request);
   EXPECT_EQ(response.status, 200) << response.body;
   EXPECT_EQ(response.body, data->KernelJson(0, kBankConflicts).value());
-  JsonValue page = Parse(response.body);
+  JsonValue page = ParsedJsonOrFail(response.body);
   EXPECT_EQ(page.Find("findings")->array[0].Find("rule")->text, "smem_bank_conflicts");
 }
 

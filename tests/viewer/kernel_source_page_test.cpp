@@ -9,6 +9,7 @@
 #include <string>
 
 #include "../analysis/json_checker.h"
+#include "../analysis/json_expect.h"
 #include "../export/test_reports.h"
 #include "../source/probe_source_report.h"
 #include "analysis/source/source_summary.h"
@@ -20,6 +21,7 @@ namespace gpuscope::viewer {
 namespace {
 
 using analysis::testing::JsonValue;
+using analysis::testing::ParsedJsonOrFail;
 using analysis::testing::ParseJson;
 using exporter::testing::ScratchDir;
 
@@ -30,13 +32,6 @@ constexpr const char* kNoCounters =
     "no source counters were collected for this launch; profile with --set full or --section "
     "SourceCounters";
 
-JsonValue Parse(const std::string& text) {
-  std::string error;
-  auto parsed = ParseJson(text, &error);
-  EXPECT_TRUE(parsed.has_value()) << error << "\n" << text.substr(0, 400);
-  return parsed.value_or(JsonValue{});
-}
-
 // GET /api/kernel?report=0&name=`name`, as the browser asks.
 JsonValue ApiKernel(ViewerData& data, const std::string& name) {
   HttpRequest request;
@@ -45,7 +40,7 @@ JsonValue ApiKernel(ViewerData& data, const std::string& name) {
   request.query = {{"report", "0"}, {"name", name}};
   HttpResponse response = HandleViewerRequest(data, {}, request);
   EXPECT_EQ(response.status, 200) << response.body;
-  return Parse(response.body);
+  return ParsedJsonOrFail(response.body);
 }
 
 double Number(const JsonValue* value) {
@@ -203,8 +198,8 @@ TEST_F(KernelSourcePageTest, TheReportPageEmbedsTheSameSourceTab) {
   StatusOr<std::string> one = data->KernelJson(0, testing::kProbeKernelName);
   StatusOr<std::string> all = data->AllKernelsJson(0);
   ASSERT_TRUE(one.ok() && all.ok());
-  const JsonValue page = Parse(*one);
-  const JsonValue embedded = Parse(*all);
+  const JsonValue page = ParsedJsonOrFail(*one);
+  const JsonValue embedded = ParsedJsonOrFail(*all);
   const JsonValue* kernel = embedded.Find(testing::kProbeKernelName);
   ASSERT_NE(kernel, nullptr);
   EXPECT_TRUE(kernel->Find("source")->Find("available")->boolean);

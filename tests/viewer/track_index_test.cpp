@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "../analysis/json_checker.h"
+#include "../analysis/json_expect.h"
 #include "../export/test_reports.h"
 #include "store/report_reader.h"
 #include "store/report_writer.h"
@@ -16,6 +17,7 @@ namespace gpuscope::viewer {
 namespace {
 
 using analysis::testing::JsonValue;
+using analysis::testing::ParsedJsonOrFail;
 using analysis::testing::ParseJson;
 using exporter::testing::kRichStart;
 using exporter::testing::ScratchDir;
@@ -28,13 +30,6 @@ std::unique_ptr<TrackIndex> BuildIndex(const std::string& path,
   auto index = TrackIndex::Build(*reader);
   EXPECT_TRUE(index.ok()) << index.status().message();
   return std::move(index.value());
-}
-
-JsonValue Parse(const std::string& text) {
-  std::string error;
-  auto parsed = ParseJson(text, &error);
-  EXPECT_TRUE(parsed.has_value()) << error << "\n" << text.substr(0, 400);
-  return parsed.value_or(JsonValue{});
 }
 
 class RichIndexTest : public ::testing::Test {
@@ -107,7 +102,7 @@ TEST_F(RichIndexTest, CounterTrackFollowsAllocations) {
   EXPECT_EQ(memory->counter[0].value, 1 << 20);
   EXPECT_EQ(memory->counter[1].value, 0);
   JsonValue answer =
-      Parse(SlicesJson(*index_, *memory, {kRichStart + 1000, kRichStart + 100000, 100}));
+      ParsedJsonOrFail(SlicesJson(*index_, *memory, {kRichStart + 1000, kRichStart + 100000, 100}));
   const JsonValue* counter = answer.Find("counter");
   ASSERT_NE(counter, nullptr);
   ASSERT_EQ(counter->array.size(), 2u);  // the value in force at the left edge, then the free
@@ -117,7 +112,8 @@ TEST_F(RichIndexTest, CounterTrackFollowsAllocations) {
 TEST_F(RichIndexTest, WindowIncludesEventsStartedBeforeIt) {
   const Track* nvtx = index_->FindTrack("n77");
   // A window inside "inner": outer and inner are running, nothing starts inside it.
-  JsonValue answer = Parse(SlicesJson(*index_, *nvtx, {kRichStart + 2000, kRichStart + 3000, 10}));
+  JsonValue answer =
+      ParsedJsonOrFail(SlicesJson(*index_, *nvtx, {kRichStart + 2000, kRichStart + 3000, 10}));
   const JsonValue* slices = answer.Find("slices");
   ASSERT_EQ(slices->array.size(), 2u);
   EXPECT_EQ(slices->array[0].Find("name")->text, "outer");
@@ -165,7 +161,7 @@ TEST(LevelOfDetailTest, AnswerStaysProportionalToPixelsOnAMillionEvents) {
   ASSERT_GT(gpu->events.size(), 500'000u);
   const std::uint64_t t0 = gpu->events.front().start, t1 = gpu->events.back().end;
   for (std::uint32_t px : {100u, 1000u, 4000u}) {
-    JsonValue whole = Parse(SlicesJson(*index, *gpu, {t0, t1, px}));
+    JsonValue whole = ParsedJsonOrFail(SlicesJson(*index, *gpu, {t0, t1, px}));
     std::size_t entries = whole.Find("slices")->array.size() + whole.Find("buckets")->array.size();
     EXPECT_LE(entries, 2u * px + 2) << px;
     // Buckets account for every event they merge.
@@ -177,7 +173,7 @@ TEST(LevelOfDetailTest, AnswerStaysProportionalToPixelsOnAMillionEvents) {
   }
   // Zoomed in to ~20 events: every one comes back as a slice.
   std::uint64_t z0 = gpu->events[1000].start, z1 = gpu->events[1019].end;
-  JsonValue zoomed = Parse(SlicesJson(*index, *gpu, {z0, z1, 2000}));
+  JsonValue zoomed = ParsedJsonOrFail(SlicesJson(*index, *gpu, {z0, z1, 2000}));
   EXPECT_GE(zoomed.Find("slices")->array.size(), 20u);
   EXPECT_LE(zoomed.Find("slices")->array.size(), 22u);
   EXPECT_TRUE(zoomed.Find("buckets")->array.empty());

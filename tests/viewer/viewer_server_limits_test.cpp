@@ -143,7 +143,9 @@ TEST_F(ViewerServerLimitsTest, TenIdleConnectionsDoNotDelayARequest) {
     idle.push_back(Connect(server->port()));
     ASSERT_GE(idle.back(), 0);
     // Half of them started a request and stopped.
-    if (i % 2) ASSERT_EQ(::send(idle.back(), "GET /api/rep", 12, MSG_NOSIGNAL), 12);
+    if (i % 2) {
+      ASSERT_EQ(::send(idle.back(), "GET /api/rep", 12, MSG_NOSIGNAL), 12);
+    }
   }
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
   Clock::time_point start = Clock::now();

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "../analysis/json_checker.h"
+#include "../analysis/json_expect.h"
 #include "../export/test_reports.h"
 #include "http_client.h"
 #include "running_server.h"
@@ -21,6 +22,7 @@ std::span<const EmbeddedFile> PlaceholderWebAssets();  // generated from tests/v
 namespace {
 
 using analysis::testing::JsonValue;
+using analysis::testing::ParsedJsonOrFail;
 using analysis::testing::ParseJson;
 using exporter::testing::kHostileKernel;
 using exporter::testing::kRichStart;
@@ -28,13 +30,6 @@ using exporter::testing::ScratchDir;
 using testing::Get;
 using testing::RawResponse;
 using testing::SendRaw;
-
-JsonValue Parse(const std::string& text) {
-  std::string error;
-  auto parsed = ParseJson(text, &error);
-  EXPECT_TRUE(parsed.has_value()) << error << "\n" << text.substr(0, 400);
-  return parsed.value_or(JsonValue{});
-}
 
 std::string UrlEncode(std::string_view text) {
   static const char* kHex = "0123456789ABCDEF";
@@ -74,7 +69,7 @@ class ViewerServerTest : public ::testing::Test {
     RawResponse response = Get(port(), target);
     EXPECT_EQ(response.status, expected_status) << target << ": " << response.body;
     EXPECT_NE(response.head.find("Content-Type: application/json"), std::string::npos);
-    return Parse(response.body);
+    return ParsedJsonOrFail(response.body);
   }
 
   static inline ScratchDir* dir_ = nullptr;
@@ -332,7 +327,7 @@ TEST_F(ViewerServerTest, TheReportListNamesEachReportByItsFileNameAlone) {
   ASSERT_EQ(response.status, 200);
   // Where the reports lie is none of the page's business (nor of a page that reads it).
   EXPECT_EQ(response.body.find(dir_->path()), std::string::npos) << response.body.substr(0, 400);
-  JsonValue reports = Parse(response.body);
+  JsonValue reports = ParsedJsonOrFail(response.body);
   ASSERT_EQ(reports.array.size(), 2u);
   EXPECT_EQ(reports.array[0].Find("path")->text, "a.sqlite");
   EXPECT_EQ(reports.array[1].Find("path")->text, "b.sqlite");

@@ -16,7 +16,7 @@ constexpr std::string_view kNcclPrefix = "nccl";  // older: ncclAllReduceRingLLK
 
 // The function's own name: the source name inside an Itanium mangled name (_Z<length><name>),
 // or a demangled name without a leading return type and without its parameters.
-std::string_view FunctionName(std::string_view name) {
+std::string_view OwnFunctionName(std::string_view name) {
   if (name.starts_with("_Z")) {
     std::size_t pos = 2;
     if (pos < name.size() && name[pos] == 'L') ++pos;  // internal linkage
@@ -36,7 +36,7 @@ std::string_view FunctionName(std::string_view name) {
 // What follows NCCL's prefix in the function name ("AllReduce_Sum_f32_RING_LL"); nullopt
 // for a kernel that is not NCCL's.
 std::optional<std::string_view> NcclSuffix(std::string_view mangled_or_demangled) {
-  std::string_view function = FunctionName(mangled_or_demangled);
+  std::string_view function = OwnFunctionName(mangled_or_demangled);
   for (std::string_view prefix : {kDevKernelPrefix, kKernelPrefix}) {
     if (function.starts_with(prefix)) return function.substr(prefix.size());
   }

@@ -7,7 +7,7 @@ namespace {
 
 // "ncclAllReduce" from "ncclAllReduce", "ncclAllReduce(): commHash ...": the identifier at
 // the start of the message.
-std::string_view FunctionName(std::string_view message) {
+std::string_view LeadingIdentifier(std::string_view message) {
   std::size_t length = 0;
   while (
       length < message.size() &&
@@ -49,7 +49,7 @@ std::optional<NcclApiCall> RecognizeNcclApiCall(const model::NvtxRecord& range) 
   if (range.kind == model::NvtxKind::kMark || range.end < range.start || range.end == 0) {
     return std::nullopt;
   }
-  std::string_view name = FunctionName(range.name);
+  std::string_view name = LeadingIdentifier(range.name);
   // NCCL's functions are nccl<Capital>...; a user's range "nccl_step" is not one.
   bool nccl_name = name.size() > 4 && name.starts_with("nccl") &&
                    std::isupper(static_cast<unsigned char>(name[4])) != 0;

@@ -11,7 +11,7 @@ namespace {
 // ncu's threshold: a gap of more than 10 occupancy points.
 constexpr double kMinGapPoints = 10.0;
 
-std::optional<Finding> Evaluate(const RuleInputs& in) {
+std::optional<Finding> EvaluateAchievedOccupancy(const RuleInputs& in) {
   const auto achieved = in.Metric("sm__warps_active.avg.pct_of_peak_sustained_active");
   const auto& occupancy = in.occupancy();
   if (!achieved || !occupancy || occupancy->blocks_per_sm <= 0 || in.grid_smaller_than_sms()) {
@@ -49,7 +49,7 @@ const Rule& AchievedOccupancyRule() {
       "achieved occupancy more than 10 points below the theoretical one (or below what the grid "
       "can fill)",
       "(allowed - achieved) / allowed x (1 - busiest unit throughput %)",
-      Evaluate};
+      EvaluateAchievedOccupancy};
   return rule;
 }
 

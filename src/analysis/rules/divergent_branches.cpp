@@ -9,7 +9,7 @@ namespace {
 // Fewer than 90% of a warp's threads active per executed instruction, on average.
 constexpr double kMaxActiveShare = 0.9;
 
-std::optional<Finding> Evaluate(const RuleInputs& in) {
+std::optional<Finding> EvaluateDivergentBranches(const RuleInputs& in) {
   const auto active = in.Metric("smsp__thread_inst_executed_per_inst_executed.ratio");
   const auto divergent = in.Metric("smsp__sass_branch_targets_threads_divergent.sum");
   if (!active || !divergent || *divergent <= 0 || !in.sm_pct()) return std::nullopt;
@@ -51,7 +51,7 @@ const Rule& DivergentBranchesRule() {
                          "divergent branch targets, with < 90% of a warp's 32 threads active "
                          "per executed instruction",
                          "(1 - active threads per warp / 32) x SM throughput %",
-                         Evaluate};
+                         EvaluateDivergentBranches};
   return rule;
 }
 

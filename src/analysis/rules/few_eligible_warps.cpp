@@ -7,7 +7,7 @@ namespace {
 // ncu's target: one instruction issued on at least 60% of cycles.
 constexpr double kIssueActiveTarget = 0.6;
 
-std::optional<Finding> Evaluate(const RuleInputs& in) {
+std::optional<Finding> EvaluateFewEligibleWarps(const RuleInputs& in) {
   const auto issue = in.Metric("smsp__issue_active.avg.per_cycle_active");
   const auto active = in.Metric("smsp__warps_active.avg.per_cycle_active");
   const auto eligible = in.Metric("smsp__warps_eligible.avg.per_cycle_active");
@@ -42,7 +42,7 @@ const Rule& FewEligibleWarpsRule() {
                          "that is not memory-bound",
                          "(1 - issued warps per scheduler per cycle) x (1 - busiest unit "
                          "throughput %)",
-                         Evaluate};
+                         EvaluateFewEligibleWarps};
   return rule;
 }
 

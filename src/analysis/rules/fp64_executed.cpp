@@ -6,7 +6,7 @@
 namespace gpuscope::analysis::rules {
 namespace {
 
-std::optional<Finding> Evaluate(const RuleInputs& in) {
+std::optional<Finding> EvaluateFp64Executed(const RuleInputs& in) {
   const auto fp32 = ReadFpCounts(in, 'f');
   const auto fp64 = ReadFpCounts(in, 'd');
   if (!fp32 || !fp64 || fp64->Total() <= 0 || LooksLikeFp32Data(*fp32, *fp64)) {
@@ -37,7 +37,7 @@ const Rule& Fp64ExecutedRule() {
                          "FP64 instructions executed in a kernel whose arithmetic is FP64 (FP32 "
                          "less than half as frequent)",
                          "",
-                         Evaluate};
+                         EvaluateFp64Executed};
   return rule;
 }
 

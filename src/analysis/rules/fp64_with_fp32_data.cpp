@@ -10,7 +10,7 @@
 namespace gpuscope::analysis::rules {
 namespace {
 
-std::optional<Finding> Evaluate(const RuleInputs& in) {
+std::optional<Finding> EvaluateFp64WithFp32Data(const RuleInputs& in) {
   const auto fp32 = ReadFpCounts(in, 'f');
   const auto fp64 = ReadFpCounts(in, 'd');
   if (!fp32 || !fp64 || !LooksLikeFp32Data(*fp32, *fp64)) return std::nullopt;
@@ -51,7 +51,7 @@ const Rule& Fp64WithFp32DataRule() {
       "FP64 instructions executed while FP32 arithmetic is at least half as frequent (FP32 data "
       "promoted by a double literal or accumulator)",
       "max(FP64 pipe %, XU pipe %) x min(1, SM throughput / busiest unit throughput)",
-      Evaluate};
+      EvaluateFp64WithFp32Data};
   return rule;
 }
 

@@ -7,7 +7,7 @@
 namespace gpuscope::analysis::rules {
 namespace {
 
-std::optional<Finding> Evaluate(const RuleInputs& in) {
+std::optional<Finding> EvaluateLocalMemorySpills(const RuleInputs& in) {
   const auto local = in.Sum(
       {"smsp__sass_inst_executed_op_local_ld.sum", "smsp__sass_inst_executed_op_local_st.sum"});
   const auto other = in.Sum(
@@ -60,7 +60,7 @@ const Rule& LocalMemorySpillsRule() {
       "local loads or stores executed (register spills, stack arrays)",
       "local / (local + global + shared memory instructions) x max(memory throughput %, "
       "(long scoreboard + LG throttle stalls) / warp cycles per issued instruction)",
-      Evaluate};
+      EvaluateLocalMemorySpills};
   return rule;
 }
 

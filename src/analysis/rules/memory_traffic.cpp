@@ -7,7 +7,7 @@ namespace gpuscope::analysis::rules {
 
 namespace {
 
-std::optional<Finding> Evaluate(const RuleInputs& in) {
+std::optional<Finding> EvaluateMemoryTraffic(const RuleInputs& in) {
   if (!in.memory_bound()) return std::nullopt;
   const auto dram_bytes = in.Metric("dram__bytes.sum");
   const auto dram_rate = in.Metric("dram__bytes.sum.per_second");
@@ -38,7 +38,7 @@ const Rule& MemoryTrafficRule() {
                          "memory-bound kernel (busiest memory unit >= 60% and above SM): DRAM "
                          "bytes and bandwidth vs peak, L2 throughput and hit rate",
                          "",
-                         Evaluate};
+                         EvaluateMemoryTraffic};
   return rule;
 }
 

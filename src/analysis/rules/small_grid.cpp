@@ -7,7 +7,7 @@
 namespace gpuscope::analysis::rules {
 namespace {
 
-std::optional<Finding> Evaluate(const RuleInputs& in) {
+std::optional<Finding> EvaluateSmallGrid(const RuleInputs& in) {
   if (!in.grid_smaller_than_sms()) return std::nullopt;
   const double blocks = static_cast<double>(in.grid_blocks());
   // Speedup = 1 - blocks / SMs: the share of SMs left idle (ncu's estimate for small grids).
@@ -39,7 +39,7 @@ const Rule& SmallGridRule() {
                          "fewer blocks in the grid than SMs on the device (less than one wave; "
                          "launch-bound when it also lasts < 10 us)",
                          "min(1 - grid blocks / SMs, 100% - busiest unit throughput %)",
-                         Evaluate};
+                         EvaluateSmallGrid};
   return rule;
 }
 

@@ -9,7 +9,7 @@ namespace {
 // At least this share of the shared-memory wavefronts are conflicts.
 constexpr double kMinConflictShare = 0.05;
 
-std::optional<Finding> Evaluate(const RuleInputs& in) {
+std::optional<Finding> EvaluateSmemBankConflicts(const RuleInputs& in) {
   const auto conflicts = in.Sum({"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
                                  "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"});
   const auto wavefronts = in.Sum({"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
@@ -60,7 +60,7 @@ const Rule& SmemBankConflictsRule() {
       "shared-memory bank conflicts make >= 5% of the shared wavefronts (n-way = wavefronts / "
       "requests)",
       "bank conflicts / shared wavefronts x L1/TEX throughput %",
-      Evaluate};
+      EvaluateSmemBankConflicts};
   return rule;
 }
 

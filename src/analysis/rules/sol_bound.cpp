@@ -27,7 +27,7 @@ std::optional<std::pair<std::string, double>> BusiestBreakdown(const RuleInputs&
   return best;
 }
 
-std::optional<Finding> Evaluate(const RuleInputs& in) {
+std::optional<Finding> EvaluateSolBound(const RuleInputs& in) {
   if (!in.sm_pct() || !in.memory_pct()) return std::nullopt;
   const double sm = *in.sm_pct();
   const double memory = *in.memory_pct();
@@ -78,7 +78,7 @@ const Rule& SolBoundRule() {
       "L2, DRAM) of the SOL header; >= 80%: High Throughput, >= 60%: compute/memory bound, "
       "else latency bound; names the busiest breakdown row",
       "",
-      Evaluate};
+      EvaluateSolBound};
   return rule;
 }
 

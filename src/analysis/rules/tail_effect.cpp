@@ -10,7 +10,7 @@ namespace {
 // Below 1% the tail is noise.
 constexpr double kMinSpeedupPct = 1.0;
 
-std::optional<Finding> Evaluate(const RuleInputs& in) {
+std::optional<Finding> EvaluateTailEffect(const RuleInputs& in) {
   const auto& occupancy = in.occupancy();
   if (!occupancy || occupancy->blocks_per_sm <= 0 || in.num_sms() == 0) return std::nullopt;
   const double per_wave = static_cast<double>(occupancy->blocks_per_sm) * in.num_sms();
@@ -50,7 +50,7 @@ const Rule& TailEffectRule() {
                          "the grid ends with a partial wave of blocks (estimate >= 1%)",
                          "min((1 - partial wave fill) / number of waves (rounded up), "
                          "100% - busiest unit throughput %)",
-                         Evaluate};
+                         EvaluateTailEffect};
   return rule;
 }
 

@@ -83,7 +83,7 @@ std::string Advice(const RuleInputs& in, const OccupancyResult& r, OccupancyReso
   return {};
 }
 
-std::optional<Finding> Evaluate(const RuleInputs& in) {
+std::optional<Finding> EvaluateTheoreticalOccupancy(const RuleInputs& in) {
   const auto& occupancy = in.occupancy();
   if (!occupancy || occupancy->blocks_per_sm <= 0 || occupancy->occupancy_percent >= 100.0 ||
       in.grid_smaller_than_sms() || !in.sm_pct()) {
@@ -122,7 +122,7 @@ const Rule& TheoreticalOccupancyRule() {
       "theoretical occupancy (our calculator) below 100%, with the limiting resource and the "
       "register or shared-memory budget that fits one more block",
       "(1 - theoretical occupancy) x (1 - busiest unit throughput %)",
-      Evaluate};
+      EvaluateTheoreticalOccupancy};
   return rule;
 }
 

@@ -83,7 +83,7 @@ std::string StallPlaces(const RuleInputs& in, const StallReason& reason) {
          ".";
 }
 
-std::optional<Finding> Evaluate(const RuleInputs& in) {
+std::optional<Finding> EvaluateTopStallReason(const RuleInputs& in) {
   const auto latency = in.Metric("smsp__average_warp_latency_per_inst_issued.ratio");
   const auto issue = in.Metric("smsp__issue_active.avg.per_cycle_active");
   if (!latency || !issue || *latency <= 0 || *issue >= kMaxIssueActive ||
@@ -135,7 +135,7 @@ const Rule& TopStallReasonRule() {
       "schedulers issue on < 80% of cycles and one stall reason takes >= 20% of the warp cycles "
       "per issued instruction (INF when it is a memory stall of a memory-bound kernel)",
       "stall cycles / warp cycles per issued instruction x (1 - busiest unit throughput %)",
-      Evaluate};
+      EvaluateTopStallReason};
   return rule;
 }
 

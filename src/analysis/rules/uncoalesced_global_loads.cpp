@@ -6,7 +6,7 @@
 namespace gpuscope::analysis::rules {
 namespace {
 
-std::optional<Finding> Evaluate(const RuleInputs& in) {
+std::optional<Finding> EvaluateUncoalescedGlobalLoads(const RuleInputs& in) {
   return AccessPatternFinding(in, /*load=*/true, UncoalescedGlobalLoadsRule());
 }
 
@@ -19,7 +19,7 @@ const Rule& UncoalescedGlobalLoadsRule() {
                          "global loads use < 28 of the 32 bytes of each sector "
                          "(smsp__sass_average_data_bytes_per_sector_mem_global_op_ld)",
                          kAccessPatternFormula,
-                         Evaluate};
+                         EvaluateUncoalescedGlobalLoads};
   return rule;
 }
 

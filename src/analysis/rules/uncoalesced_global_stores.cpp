@@ -6,7 +6,7 @@
 namespace gpuscope::analysis::rules {
 namespace {
 
-std::optional<Finding> Evaluate(const RuleInputs& in) {
+std::optional<Finding> EvaluateUncoalescedGlobalStores(const RuleInputs& in) {
   return AccessPatternFinding(in, /*load=*/false, UncoalescedGlobalStoresRule());
 }
 
@@ -19,7 +19,7 @@ const Rule& UncoalescedGlobalStoresRule() {
                          "global stores use < 28 of the 32 bytes of each sector "
                          "(smsp__sass_average_data_bytes_per_sector_mem_global_op_st)",
                          kAccessPatternFormula,
-                         Evaluate};
+                         EvaluateUncoalescedGlobalStores};
   return rule;
 }
 

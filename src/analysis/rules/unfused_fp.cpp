@@ -14,7 +14,7 @@ struct Candidate {
   double speedup = 0;
 };
 
-std::optional<Finding> Evaluate(const RuleInputs& in) {
+std::optional<Finding> EvaluateUnfusedFp(const RuleInputs& in) {
   std::optional<Candidate> best;
   const std::pair<char, const char*> precisions[] = {
       {'f', "sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active"},
@@ -56,7 +56,7 @@ const Rule& UnfusedFpRule() {
       "FP32 or FP64 adds and multiplies that could pair into FMAs make >= 10% of the "
       "precision's arithmetic (and the estimate is >= 1%)",
       "min(add, mul) / (add + mul + fma) x FMA (or FP64) pipe %",
-      Evaluate};
+      EvaluateUnfusedFp};
   return rule;
 }
 
