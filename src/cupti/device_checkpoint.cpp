@@ -9,16 +9,18 @@
 #include "cupti/cupti_error.h"
 
 namespace gpuscope::cupti {
-namespace {
 
 using NV::Cupti::Checkpoint::CUpti_Checkpoint;
 using CheckpointCall = CUptiResult (*)(CUpti_Checkpoint*);
 
+// Outside the anonymous namespace: DeviceCheckpoint::Handle, which has linkage, holds one.
 struct CheckpointLibrary {
   CheckpointCall save = nullptr;
   CheckpointCall restore = nullptr;
   CheckpointCall free = nullptr;
 };
+
+namespace {
 
 StatusOr<const CheckpointLibrary*> Library() {
   static std::once_flag once;
