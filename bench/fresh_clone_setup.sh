@@ -28,7 +28,7 @@ status=0
 scripts/test.sh >"$work/test.log" 2>&1 || status=$?
 test_s=$(( SECONDS - start ))
 build_s=$(sed -n 's/^test: build took \([0-9]*\) s$/\1/p' "$work/test.log")
-summary=$(grep -E "tests passed|tests failed" "$work/test.log" | tail -1)
+summary=$(grep -E "tests passed|tests failed" "$work/test.log" | tail -1 || true)
 echo "test.sh: ${test_s} s (of which the build ${build_s:-?} s), exit $status; ${summary}"
 echo "both: $(( setup_s + test_s )) s; log: $work/test.log"
 exit $status
