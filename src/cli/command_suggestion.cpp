@@ -52,11 +52,13 @@ bool IsSqliteFile(const std::string& path) {
   return std::memcmp(header, "SQLite format 3", sizeof header) == 0;  // with its NUL
 }
 
+std::string ReportIsNoProgramError(const std::string& word) {
+  return "'" + word + "' is a report, not a program to trace: did you mean 'gpuscope stats " +
+         word + "'?";
+}
+
 std::optional<std::string> NotAProgramError(const std::string& word) {
-  if (IsSqliteFile(word)) {
-    return "'" + word + "' is a report, not a program to trace: did you mean 'gpuscope stats " +
-           word + "'?";
-  }
+  if (IsSqliteFile(word)) return ReportIsNoProgramError(word);
   if (std::optional<std::string_view> command = NearMissCommand(word)) {
     return "unknown command '" + word + "': did you mean " + std::string(*command) +
            "? (to trace a program of that name: gpuscope run -- " + word + ")";

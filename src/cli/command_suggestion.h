@@ -18,6 +18,9 @@ std::optional<std::string_view> NearMissCommand(std::string_view word);
 // An SQLite file (a gpuscope report, or any database): by its 16-byte header.
 bool IsSqliteFile(const std::string& path);
 
+// "'r.sqlite' is a report, not a program to trace: did you mean 'gpuscope stats r.sqlite'?"
+std::string ReportIsNoProgramError(const std::string& word);
+
 // The usage error for `gpuscope WORD`, or nullopt when WORD is a program to trace.
 std::optional<std::string> NotAProgramError(const std::string& word);
 

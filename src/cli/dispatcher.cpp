@@ -13,9 +13,9 @@ namespace gpuscope::cli {
 
 int Dispatch(std::span<const std::string> args) {
   if (args.empty()) {
-    CommandError("no command or program given");
-    std::cerr << ShortUsage(MainUsage(), "");
-    return kExitUsage;
+    // `gpuscope` alone asks what it can do: the help, as `gpuscope --help` prints it.
+    std::cout << MainUsage();
+    return kExitOk;
   }
   const std::string& first = args[0];
   if (first == "--help" || first == "-h") {

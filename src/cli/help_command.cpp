@@ -78,6 +78,10 @@ int HelpCommand(std::span<const std::string> args) {
     std::cout << MainUsage();
     return kExitOk;
   }
+  if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h")) {
+    std::cout << HelpUsage();
+    return kExitOk;
+  }
   const Command* command = FindCommand(args[0]);
   if (command == nullptr || args.size() > 1) {
     CommandError(command == nullptr ? "unknown command '" + args[0] + "'"

@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "cli/child_environment.h"
+#include "cli/command_suggestion.h"
 #include "cli/exit_codes.h"
 #include "cli/install_paths.h"
 #include "cli/manifest_file.h"
@@ -52,6 +53,11 @@ bool PrepareRun(const RunOptions& options, const std::string& working_directory,
                 const std::vector<std::pair<std::string, std::string>>& profile_variables) {
   const std::string& name = options.program.at(0);
   ResolvedProgram program = ResolveProgramFromEnvironment(name);
+  // `gpuscope run r.sqlite`: a report where the program belongs is said to be one (as the short
+  // form says), not "not executable" or exec'd.
+  if (program.problem != ProgramProblem::kNotFound && IsSqliteFile(program.path)) {
+    return Fail(failure, kExitUsage, ReportIsNoProgramError(name));
+  }
   if (program.problem != ProgramProblem::kNone) {
     return Fail(failure, kExitProgramNotFound, DescribeProgramProblem(name, program.problem));
   }

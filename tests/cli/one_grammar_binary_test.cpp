@@ -47,6 +47,33 @@ TEST(OneGrammar, EveryCommandSaysUsageErrorsWithOnePrefix) {
   EXPECT_EQ(profiled.err.find("==ERROR=="), std::string::npos) << profiled.err;
 }
 
+// What a newcomer types first: `gpuscope` alone and `gpuscope help --help` show help, and a
+// report where a program belongs is named for what it is, by `run` as by the short form.
+TEST(OneGrammar, GpuscopeAloneAndHelpOfHelpPrintTheHelp) {
+  Finished alone = RunGpuscope({});
+  EXPECT_EQ(alone.exit_code, 0) << alone.err;
+  EXPECT_EQ(alone.err, "");
+  EXPECT_EQ(alone.out, RunGpuscope({"--help"}).out);
+  EXPECT_EQ(alone.out.rfind("Usage: gpuscope", 0), 0u) << alone.out;
+  Finished help = RunGpuscope({"help", "--help"});
+  EXPECT_EQ(help.exit_code, 0) << help.err;
+  EXPECT_EQ(help.out.rfind("Usage: gpuscope help [command]\n", 0), 0u) << help.out;
+}
+
+TEST(OneGrammar, RunOfAReportSaysItIsAReportAsTheShortFormDoes) {
+  const std::string report = RecordedReport("h100_add.sqlite");
+  const std::string expected = "gpuscope: error: '" + report +
+                               "' is a report, not a program to trace: did you mean 'gpuscope "
+                               "stats " +
+                               report + "'?\n";
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"run", "--", report}, {"run", report}, {report}}) {
+    Finished ran = RunGpuscope(args);
+    EXPECT_EQ(ran.exit_code, 2) << args.size() << ": " << ran.err;
+    EXPECT_EQ(ran.err, expected) << args.size();
+  }
+}
+
 TEST(OneGrammar, EveryCommandThatPrintsTablesTakesFormatAndCsv) {
   const std::string trace = RecordedReport("h100_nvtx_ranges.sqlite");
   const std::string profiled = RecordedReport("h100_metrics_full.sqlite");

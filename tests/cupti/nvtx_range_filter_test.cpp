@@ -44,7 +44,9 @@ TEST(NvtxRangeFilter, UnsupportedAndEmptyFormsAreOneLineErrors) {
   for (const char* text : {"A/B/", "[A", "B]", "A/*/B", "", "/", "D@", "@name"}) {
     StatusOr<NvtxRangeSpec> spec = ParseNvtxRangeSpec(text);
     EXPECT_FALSE(spec.ok()) << text;
-    if (!spec.ok()) EXPECT_EQ(spec.status().message().find('\n'), std::string::npos);
+    if (!spec.ok()) {
+      EXPECT_EQ(spec.status().message().find('\n'), std::string::npos);
+    }
   }
 }
 

@@ -18,7 +18,7 @@ constexpr LaunchConfig kConfig{{4, 1, 1}, {128, 1, 1}};
 KernelLaunches Group(const std::string& name, std::vector<double> durations,
                      std::map<std::string, std::vector<double>> metrics = {}) {
   KernelLaunches g;
-  g.key = {name, std::nullopt};
+  g.key.name = name;
   g.configs = {kConfig};
   g.function_name = name;
   g.launches = durations.size();
@@ -29,7 +29,10 @@ KernelLaunches Group(const std::string& name, std::vector<double> durations,
 }
 
 ReportKernels Report(std::string path, std::vector<KernelLaunches> kernels) {
-  return {std::move(path), std::move(kernels), {}};
+  ReportKernels report;
+  report.path = std::move(path);
+  report.kernels = std::move(kernels);
+  return report;
 }
 
 TEST(Summarize, MeanAndRelativeRange) {
@@ -216,7 +219,9 @@ TEST(DiffReports, ColumnsNeverRunTogetherAndMetricsHaveNcuNames) {
   const std::string& rule = table[0];
   for (std::size_t i = 1; i + 1 < table.size(); ++i) {
     for (std::size_t p = 4; p < rule.size() && p < table[i].size(); ++p) {
-      if (rule[p] == ' ') EXPECT_EQ(table[i][p], ' ') << "column gap at " << p << ":\n" << text;
+      if (rule[p] == ' ') {
+        EXPECT_EQ(table[i][p], ' ') << "column gap at " << p << ":\n" << text;
+      }
     }
   }
 }

@@ -12,17 +12,21 @@
 // drawn by the case's own generator, instead of all of them: for the same time, many more
 // mutants, and over many cases every reader meets as many as before. 0 (the default): all.
 //
-// --jobs J: J worker processes share the cases (worker k runs cases k, k+J, ...), each in a
-// scratch directory of its own; a case's mutant and readers do not depend on J.
+// --jobs J: J worker processes share the cases, each taking the next case not yet taken (cases
+// differ in cost by seconds), in a scratch directory of its own; a case's mutant and readers do
+// not depend on J.
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <new>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -255,15 +259,37 @@ struct WorkerResult {
   std::uint64_t failed_cases = 0;
 };
 
-// Runs the cases first_case + k, + k + jobs, ...; prints progress every 10 of its cases.
-WorkerResult RunCases(const Options& options, std::uint64_t worker, const std::string& scratch) {
+// The index of the next case to run, shared by the workers (memory mapped before the fork).
+class CaseCounter {
+ public:
+  CaseCounter() {
+    void* shared = ::mmap(nullptr, sizeof(std::atomic<std::uint64_t>), PROT_READ | PROT_WRITE,
+                          MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    next_ = shared == MAP_FAILED ? &local_ : new (shared) std::atomic<std::uint64_t>(0);
+  }
+  ~CaseCounter() {
+    if (next_ != &local_) ::munmap(next_, sizeof(std::atomic<std::uint64_t>));
+  }
+  CaseCounter(const CaseCounter&) = delete;
+  CaseCounter& operator=(const CaseCounter&) = delete;
+  std::uint64_t Take() { return next_->fetch_add(1); }
+
+ private:
+  static_assert(std::atomic<std::uint64_t>::is_always_lock_free, "shared between processes");
+  std::atomic<std::uint64_t> local_{0};  // without shared memory: one worker takes them all
+  std::atomic<std::uint64_t>* next_;
+};
+
+// Runs cases until none is left; prints progress every 10 of its cases.
+WorkerResult RunCases(const Options& options, std::uint64_t worker, CaseCounter& counter,
+                      const std::string& scratch) {
   WorkerResult result;
   CaseRunner runner(options, scratch + "/case" + std::to_string(worker));
   std::uint64_t done = 0;
-  for (std::uint64_t i = worker; i < options.cases; i += options.jobs) {
+  for (std::uint64_t i = counter.Take(); i < options.cases; i = counter.Take()) {
     if (!runner.Run(options.first_case + i, result.tally)) ++result.failed_cases;
     ++done;
-    if (!options.verbose && done % 10 == 0 && i + options.jobs < options.cases) {
+    if (!options.verbose && done % 10 == 0) {
       std::string who = options.jobs > 1 ? "worker " + std::to_string(worker) + ": " : "";
       std::cout << "reader fuzz: " << who << done << " cases, " << result.failed_cases << " failed"
                 << std::endl;
@@ -274,7 +300,7 @@ WorkerResult RunCases(const Options& options, std::uint64_t worker, const std::s
 
 // Forks the workers and adds up what they send back; a worker that dies without sending
 // its result counts as a failed case, never as a pass.
-WorkerResult RunWorkers(const Options& options, const std::string& scratch) {
+WorkerResult RunWorkers(const Options& options, CaseCounter& counter, const std::string& scratch) {
   WorkerResult total;
   std::vector<std::pair<pid_t, int>> workers;
   for (std::uint64_t k = 0; k < options.jobs; ++k) {
@@ -288,7 +314,7 @@ WorkerResult RunWorkers(const Options& options, const std::string& scratch) {
     pid_t pid = ::fork();
     if (pid == 0) {
       ::close(fds[0]);
-      WorkerResult result = RunCases(options, k, scratch);
+      WorkerResult result = RunCases(options, k, counter, scratch);
       std::cout.flush();
       bool sent = ::write(fds[1], &result, sizeof result) == static_cast<ssize_t>(sizeof result);
       ::_exit(sent ? 0 : 1);
@@ -339,8 +365,9 @@ int Main(int argc, char** argv) {
             << options->jobs << (options->jobs == 1 ? " worker" : " workers") << ", gpuscope "
             << options->gpuscope << std::endl;
   auto start = std::chrono::steady_clock::now();
-  WorkerResult result =
-      options->jobs == 1 ? RunCases(*options, 0, scratch) : RunWorkers(*options, scratch);
+  CaseCounter counter;
+  WorkerResult result = options->jobs == 1 ? RunCases(*options, 0, counter, scratch)
+                                           : RunWorkers(*options, counter, scratch);
   fs::remove_all(scratch);
   auto seconds = std::chrono::duration_cast<std::chrono::seconds>(
                      std::chrono::steady_clock::now() - start).count();

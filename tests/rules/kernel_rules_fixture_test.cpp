@@ -51,6 +51,33 @@ void ExpectTop(const std::vector<Finding>& findings, const std::string& rule_id)
   EXPECT_FALSE(findings.front().speedup_formula.empty());
 }
 
+// A grid smaller than the GPU is launch-bound only when its launch is as short as the launch
+// overhead (k_tiny: 2-3 us); the same grid lasting 282 us is told to spread its work instead.
+TEST_F(KernelRulesFixture, SmallGridCallsOnlyAShortLaunchLaunchBound) {
+  const metrics::KernelProfile* tiny = nullptr;
+  for (const metrics::KernelProfile& p : *profiles_) {
+    if (p.function_name == "k_tiny") tiny = &p;
+  }
+  ASSERT_NE(tiny, nullptr);
+  auto small_grid = [](const metrics::KernelProfile& profile) -> std::string {
+    for (const Finding& finding : RunKernelRules(profile)) {
+      if (finding.rule_id == "small_grid") return finding.message;
+    }
+    return "no small_grid finding";
+  };
+  const std::string recorded = small_grid(*tiny);
+  EXPECT_NE(recorded.find("of the order of the launch overhead itself: it is launch-bound"),
+            std::string::npos)
+      << recorded;
+  metrics::KernelProfile long_launch = *tiny;
+  long_launch.metrics["gpu__time_duration.sum"] = 282'000.0;  // ns
+  const std::string slow = small_grid(long_launch);
+  EXPECT_NE(slow.find("The launch lasts 282.00 us. Spread the work over more blocks."),
+            std::string::npos)
+      << slow;
+  EXPECT_EQ(slow.find("launch overhead"), std::string::npos) << slow;
+}
+
 TEST_F(KernelRulesFixture, PlantedProblemsAreTheTopFinding) {
   ExpectTop(FindingsOf("k_smem_bank_conflicts"), "smem_bank_conflicts");
   ExpectTop(FindingsOf("k_uncoalesced_stride33"), "uncoalesced_global_loads");

@@ -21,11 +21,13 @@ std::optional<Finding> EvaluateSmallGrid(const RuleInputs& in) {
                         " multiprocessors: less than one wave, and " +
                         Count(in.num_sms() - blocks) + " SMs stay idle.";
   if (const auto duration = in.Metric("gpu__time_duration.sum")) {
-    message += " The launch lasts " + Fixed(*duration / 1000.0, 2) +
-               " us, of the order of the launch overhead itself";
-    message += *duration < 10000.0 ? ": it is launch-bound. Batch the work of several launches "
-                                     "into one, or fuse it into a neighbouring kernel."
-                                   : ". Spread the work over more blocks.";
+    // Only a launch of a few microseconds is of the order of the launch overhead; a longer one
+    // is simply too narrow for the GPU.
+    message += " The launch lasts " + Fixed(*duration / 1000.0, 2) + " us";
+    message += *duration < 10000.0
+                   ? ", of the order of the launch overhead itself: it is launch-bound. Batch the "
+                     "work of several launches into one, or fuse it into a neighbouring kernel."
+                   : ". Spread the work over more blocks.";
   }
   return MakeFinding(SmallGridRule(), "Small Grid", message, speedup);
 }
