@@ -7,7 +7,6 @@
 #pragma once
 
 #include <iostream>
-#include <string>
 #include <string_view>
 
 #include "render/escaping.h"
@@ -16,12 +15,6 @@ namespace gpuscope::cli {
 
 inline void CommandError(std::string_view message) {
   std::cerr << "gpuscope: error: " << render::TerminalText(message) << '\n';
-}
-
-// `message` about the report at `path`, naming it once: "path: message" unless the message
-// (SQLite's, the reader's) already quotes the path.
-inline std::string NamingPath(const std::string& message, const std::string& path) {
-  return message.find(path) != std::string::npos ? message : path + ": " + message;
 }
 
 }  // namespace gpuscope::cli

@@ -48,6 +48,12 @@ class [[nodiscard]] StatusOr {
   Status status_;
 };
 
+// `message` about the file at `path`, naming it once: "path: message" unless the message (SQLite's,
+// a reader's) already quotes the path. For errors about one of several reports.
+inline std::string NamingPath(const std::string& message, const std::string& path) {
+  return message.find(path) != std::string::npos ? message : path + ": " + message;
+}
+
 }  // namespace gpuscope
 
 #define GPUSCOPE_RETURN_IF_ERROR(expr)   \

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "../analysis/json_expect.h"
+
 namespace gpuscope::cli::testing {
 
 std::string RecordedReport(const std::string& name) {
@@ -9,10 +11,7 @@ std::string RecordedReport(const std::string& name) {
 }
 
 analysis::testing::JsonValue ParsedJson(const std::string& text) {
-  std::string error;
-  std::optional<analysis::testing::JsonValue> parsed = analysis::testing::ParseJson(text, &error);
-  EXPECT_TRUE(parsed.has_value()) << error << "\n" << text;
-  return parsed.value_or(analysis::testing::JsonValue{});
+  return analysis::testing::ParsedJsonOrFail(text);
 }
 
 }  // namespace gpuscope::cli::testing

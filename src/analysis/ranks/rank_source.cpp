@@ -81,21 +81,13 @@ StatusOr<RankSource> ReadRankSource(const store::ReportReader& report) {
   return source;
 }
 
-namespace {
-
-std::string NamingPath(const Status& status, const std::string& path) {
-  const std::string& message = status.message();
-  return message.find(path) != std::string::npos ? message : path + ": " + message;
-}
-
-}  // namespace
-
 StatusOr<std::vector<RankSource>> ReadRankSources(const Reports& reports) {
   GPUSCOPE_RETURN_IF_ERROR(CheckReports(reports));
   std::vector<RankSource> sources(reports.size());
   GPUSCOPE_RETURN_IF_ERROR(ForEachReportInParallel(reports.size(), [&](std::size_t i) -> Status {
     StatusOr<RankSource> source = ReadRankSource(*reports[i]);
-    if (!source.ok()) return Status::Error(NamingPath(source.status(), reports[i]->path()));
+    if (!source.ok())
+      return Status::Error(NamingPath(source.status().message(), reports[i]->path()));
     sources[i] = std::move(source.value());
     return {};
   }));
@@ -107,9 +99,9 @@ StatusOr<std::vector<RankSource>> ReadRankSources(const std::vector<std::string>
   std::vector<RankSource> sources(paths.size());
   GPUSCOPE_RETURN_IF_ERROR(ForEachReportInParallel(paths.size(), [&](std::size_t i) -> Status {
     StatusOr<std::unique_ptr<store::ReportReader>> reader = store::ReportReader::Open(paths[i]);
-    if (!reader.ok()) return Status::Error(NamingPath(reader.status(), paths[i]));
+    if (!reader.ok()) return Status::Error(NamingPath(reader.status().message(), paths[i]));
     StatusOr<RankSource> source = ReadRankSource(*reader.value());
-    if (!source.ok()) return Status::Error(NamingPath(source.status(), paths[i]));
+    if (!source.ok()) return Status::Error(NamingPath(source.status().message(), paths[i]));
     sources[i] = std::move(source.value());
     return {};
   }));
