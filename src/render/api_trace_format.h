@@ -1,5 +1,5 @@
 // nvprof's --print-api-trace layout: "Start  Duration  Name", one line per API call.
-// ApiTraceRow is compact and string-free for the same reason as GpuTraceRow.
+// ApiTraceRow is compact and owns no strings for the same reason as analysis::GpuActivity.
 #pragma once
 
 #include <cstdint>

@@ -17,6 +17,8 @@ using analysis::FormatBytes;
 using analysis::FormatCsvTime;
 using analysis::FormatThroughput;
 using analysis::FormatTime;
+using analysis::GpuActivity;
+using analysis::GpuActivityKind;
 using analysis::HasTimestamps;
 using analysis::kMemsetName;
 using analysis::MemoryKindName;
@@ -51,6 +53,11 @@ std::uint64_t SharedBytes(std::int32_t bytes) {
   return bytes > 0 ? static_cast<std::uint64_t>(bytes) : 0;
 }
 
+// nvprof's SrcMemType column: a copy's source, a memset's memory (which it writes to).
+model::MemoryKind SrcMemType(const GpuActivity& row) {
+  return row.kind == GpuActivityKind::kMemset ? row.dst_kind : row.src_kind;
+}
+
 std::string CsvNumber(double value) {
   char buffer[48];
   std::snprintf(buffer, sizeof buffer, "%f", value);
@@ -58,62 +65,6 @@ std::string CsvNumber(double value) {
 }
 
 }  // namespace
-
-GpuTraceRow KernelTraceRow(const model::KernelRecord& kernel, std::uint32_t name_group,
-                           std::uint32_t report) {
-  GpuTraceRow row;
-  row.activity = GpuActivity::kKernel;
-  row.start = kernel.start;
-  row.end = kernel.end;
-  row.name_group = name_group;
-  row.report = report;
-  row.device_id = kernel.device_id;
-  row.context_id = kernel.context_id;
-  row.stream_id = kernel.stream_id;
-  row.correlation_id = kernel.correlation_id;
-  row.grid[0] = kernel.grid_x;
-  row.grid[1] = kernel.grid_y;
-  row.grid[2] = kernel.grid_z;
-  row.block[0] = kernel.block_x;
-  row.block[1] = kernel.block_y;
-  row.block[2] = kernel.block_z;
-  row.registers = kernel.registers_per_thread;
-  row.static_shared_memory = kernel.static_shared_memory;
-  row.dynamic_shared_memory = kernel.dynamic_shared_memory;
-  return row;
-}
-
-GpuTraceRow MemcpyTraceRow(const model::MemcpyRecord& copy, std::uint32_t report) {
-  GpuTraceRow row;
-  row.activity = GpuActivity::kMemcpy;
-  row.start = copy.start;
-  row.end = copy.end;
-  row.bytes = copy.bytes;
-  row.report = report;
-  row.device_id = copy.device_id;
-  row.context_id = copy.context_id;
-  row.stream_id = copy.stream_id;
-  row.correlation_id = copy.correlation_id;
-  row.copy_kind = copy.copy_kind;
-  row.src_kind = copy.src_kind;
-  row.dst_kind = copy.dst_kind;
-  return row;
-}
-
-GpuTraceRow MemsetTraceRow(const model::MemsetRecord& memset, std::uint32_t report) {
-  GpuTraceRow row;
-  row.activity = GpuActivity::kMemset;
-  row.start = memset.start;
-  row.end = memset.end;
-  row.bytes = memset.bytes;
-  row.report = report;
-  row.device_id = memset.device_id;
-  row.context_id = memset.context_id;
-  row.stream_id = memset.stream_id;
-  row.correlation_id = memset.correlation_id;
-  row.src_kind = memset.memory_kind;
-  return row;
-}
 
 GpuTraceFormatter::GpuTraceFormatter(const OutputOptions& options, const NameGroups* kernel_names,
                                      DeviceLabels* devices)
@@ -124,13 +75,13 @@ GpuTraceFormatter::GpuTraceFormatter(const OutputOptions& options, const NameGro
   device_width_ = std::max(kMinDeviceWidth, devices->widest() + 2);
 }
 
-std::string GpuTraceFormatter::RowName(const GpuTraceRow& row) const {
-  switch (row.activity) {
-    case GpuActivity::kKernel:
+std::string GpuTraceFormatter::RowName(const GpuActivity& row) const {
+  switch (row.kind) {
+    case GpuActivityKind::kKernel:
       return kernel_names_->name(row.name_group);
-    case GpuActivity::kMemcpy:
+    case GpuActivityKind::kMemcpy:
       return std::string(NvprofCopyName(row.copy_kind));
-    case GpuActivity::kMemset:
+    case GpuActivityKind::kMemset:
       break;
   }
   return std::string(kMemsetName);
@@ -166,7 +117,7 @@ void GpuTraceFormatter::WriteHeader(std::ostream& out) {
   out << line_;
 }
 
-void GpuTraceFormatter::WriteRow(const GpuTraceRow& row, std::uint64_t base, std::ostream& out) {
+void GpuTraceFormatter::WriteRow(const GpuActivity& row, std::uint64_t base, std::ostream& out) {
   if (options_.csv) {
     WriteCsvRow(row, base, out);
   } else {
@@ -174,11 +125,11 @@ void GpuTraceFormatter::WriteRow(const GpuTraceRow& row, std::uint64_t base, std
   }
 }
 
-void GpuTraceFormatter::WriteTextRow(const GpuTraceRow& row, std::uint64_t base,
+void GpuTraceFormatter::WriteTextRow(const GpuActivity& row, std::uint64_t base,
                                      std::ostream& out) {
   bool timed = HasTimestamps(row.start, row.end);
   std::uint64_t duration = timed ? row.end - row.start : 0;
-  bool kernel = row.activity == GpuActivity::kKernel;
+  bool kernel = row.kind == GpuActivityKind::kKernel;
   line_.clear();
   // A start before the base can only come from a corrupt report: shown as 0, not wrapped.
   double since_base = timed && row.start > base ? static_cast<double>(row.start - base) : 0;
@@ -194,8 +145,8 @@ void GpuTraceFormatter::WriteTextRow(const GpuTraceRow& row, std::uint64_t base,
               kNumberWidth);
   AppendRight(line_, kernel ? "-" : FormatBytes(row.bytes), kNumberWidth);
   AppendRight(line_, kernel || !timed ? "-" : FormatThroughput(row.bytes, duration), kWordWidth);
-  AppendRight(line_, kernel ? "-" : MemoryKindName(row.src_kind), kWordWidth);
-  AppendRight(line_, row.activity == GpuActivity::kMemcpy ? MemoryKindName(row.dst_kind) : "-",
+  AppendRight(line_, kernel ? "-" : MemoryKindName(SrcMemType(row)), kWordWidth);
+  AppendRight(line_, row.kind == GpuActivityKind::kMemcpy ? MemoryKindName(row.dst_kind) : "-",
               kWordWidth);
   AppendRight(line_, devices_->Label(row.report, row.device_id), device_width_);
   AppendRight(line_, std::to_string(row.context_id), kNumberWidth);
@@ -210,10 +161,10 @@ void GpuTraceFormatter::WriteTextRow(const GpuTraceRow& row, std::uint64_t base,
   out << line_;
 }
 
-void GpuTraceFormatter::WriteCsvRow(const GpuTraceRow& row, std::uint64_t base, std::ostream& out) {
+void GpuTraceFormatter::WriteCsvRow(const GpuActivity& row, std::uint64_t base, std::ostream& out) {
   bool timed = HasTimestamps(row.start, row.end);
   std::uint64_t duration = timed ? row.end - row.start : 0;
-  bool kernel = row.activity == GpuActivity::kKernel;
+  bool kernel = row.kind == GpuActivityKind::kKernel;
   line_.clear();
   if (timed) {
     double since_base = row.start > base ? static_cast<double>(row.start - base) : 0;
@@ -238,8 +189,8 @@ void GpuTraceFormatter::WriteCsvRow(const GpuTraceRow& row, std::uint64_t base, 
       line_.append(CsvNumber(gigabytes / (static_cast<double>(duration) * 1e-9)));
     }
     line_.push_back(',');
-    line_.append(CsvQuoted(MemoryKindName(row.src_kind))).push_back(',');
-    if (row.activity == GpuActivity::kMemcpy) line_.append(CsvQuoted(MemoryKindName(row.dst_kind)));
+    line_.append(CsvQuoted(MemoryKindName(SrcMemType(row)))).push_back(',');
+    if (row.kind == GpuActivityKind::kMemcpy) line_.append(CsvQuoted(MemoryKindName(row.dst_kind)));
     line_.push_back(',');
   }
   line_.append(CsvQuoted(devices_->Label(row.report, row.device_id))).push_back(',');

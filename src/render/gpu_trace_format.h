@@ -1,48 +1,18 @@
-// nvprof's --print-gpu-trace layout: one line per kernel, copy and memset.
-//
-// GpuTraceRow is the compact, self-contained form of one line (no strings: a kernel's
-// name is a NameGroups index), so that rows can be spilled to a file while streams are
-// merged (spill_merge.h) and formatted later.
+// nvprof's --print-gpu-trace layout: one line per kernel, copy and memset
+// (analysis::GpuActivity, a kernel's name given by its NameGroups index).
 #pragma once
 
 #include <cstdint>
 #include <ostream>
 #include <string>
 
+#include "analysis/gpu_activity.h"
 #include "analysis/name_groups.h"
 #include "model/records.h"
 #include "render/device_labels.h"
 #include "render/output_options.h"
 
 namespace gpuscope::render {
-
-enum class GpuActivity : std::uint8_t { kKernel, kMemcpy, kMemset };
-
-struct GpuTraceRow {
-  std::uint64_t start = 0;
-  std::uint64_t end = 0;
-  std::uint64_t bytes = 0;       // copies and memsets
-  std::uint32_t name_group = 0;  // kernels: index into the trace's NameGroups
-  std::uint32_t report = 0;      // index into the list of reports (for the device label)
-  std::uint32_t device_id = 0;
-  std::uint32_t context_id = 0;
-  std::uint32_t stream_id = 0;
-  std::uint32_t correlation_id = 0;
-  std::int32_t grid[3] = {0, 0, 0};
-  std::int32_t block[3] = {0, 0, 0};
-  std::int32_t static_shared_memory = 0;
-  std::int32_t dynamic_shared_memory = 0;
-  std::uint16_t registers = 0;
-  GpuActivity activity = GpuActivity::kKernel;
-  model::CopyKind copy_kind = model::CopyKind::kUnknown;
-  model::MemoryKind src_kind = model::MemoryKind::kUnknown;  // memsets: the memory set
-  model::MemoryKind dst_kind = model::MemoryKind::kUnknown;
-};
-
-GpuTraceRow KernelTraceRow(const model::KernelRecord& kernel, std::uint32_t name_group,
-                           std::uint32_t report);
-GpuTraceRow MemcpyTraceRow(const model::MemcpyRecord& copy, std::uint32_t report);
-GpuTraceRow MemsetTraceRow(const model::MemsetRecord& memset, std::uint32_t report);
 
 // Writes the header, the rows and nvprof's footnotes, in text columns or CSV.
 //
@@ -57,13 +27,13 @@ class GpuTraceFormatter {
                     DeviceLabels* devices);
 
   void WriteHeader(std::ostream& out);
-  void WriteRow(const GpuTraceRow& row, std::uint64_t base, std::ostream& out);
+  void WriteRow(const analysis::GpuActivity& row, std::uint64_t base, std::ostream& out);
   void WriteFooter(std::ostream& out);
 
  private:
-  void WriteTextRow(const GpuTraceRow& row, std::uint64_t base, std::ostream& out);
-  void WriteCsvRow(const GpuTraceRow& row, std::uint64_t base, std::ostream& out);
-  std::string RowName(const GpuTraceRow& row) const;
+  void WriteTextRow(const analysis::GpuActivity& row, std::uint64_t base, std::ostream& out);
+  void WriteCsvRow(const analysis::GpuActivity& row, std::uint64_t base, std::ostream& out);
+  std::string RowName(const analysis::GpuActivity& row) const;
 
   OutputOptions options_;
   const analysis::NameGroups* kernel_names_;

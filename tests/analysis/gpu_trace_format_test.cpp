@@ -8,6 +8,7 @@
 #include <sstream>
 #include <string>
 
+#include "analysis/gpu_activity.h"
 #include "analysis/name_groups.h"
 #include "render/api_trace_format.h"
 #include "render/device_labels.h"
@@ -19,10 +20,6 @@ using render::ApiTraceFormatter;
 using render::ApiTraceRow;
 using render::DeviceLabels;
 using render::GpuTraceFormatter;
-using render::GpuTraceRow;
-using render::KernelTraceRow;
-using render::MemcpyTraceRow;
-using render::MemsetTraceRow;
 using render::OutputOptions;
 
 using model::CopyKind;
@@ -30,7 +27,7 @@ using model::MemoryKind;
 
 constexpr std::uint64_t kBase = 1'700'000'000'000'000'000;
 
-GpuTraceRow Copy(std::uint64_t start_ms_x100, std::uint64_t duration, CopyKind kind, MemoryKind src,
+GpuActivity Copy(std::uint64_t start_ms_x100, std::uint64_t duration, CopyKind kind, MemoryKind src,
                  MemoryKind dst, std::uint64_t bytes) {
   model::MemcpyRecord copy;
   copy.start = kBase + start_ms_x100 * 10'000;
@@ -41,14 +38,20 @@ GpuTraceRow Copy(std::uint64_t start_ms_x100, std::uint64_t duration, CopyKind k
   copy.bytes = bytes;
   copy.context_id = 1;
   copy.stream_id = 7;
-  return MemcpyTraceRow(copy, 0);
+  return FromMemcpy(copy);
+}
+
+GpuActivity KernelRow(const model::KernelRecord& kernel, std::uint32_t name_group) {
+  GpuActivity row = FromKernel(kernel);
+  row.name_group = name_group;
+  return row;
 }
 
 class GpuTraceFormatTest : public ::testing::Test {
  protected:
   GpuTraceFormatTest() { devices_.Add(0, 0, "Tesla T4"); }
 
-  GpuTraceRow VectorAdd() {
+  GpuActivity VectorAdd() {
     model::KernelRecord kernel;
     kernel.start = kBase + 466'210'000;
     kernel.end = kernel.start + 4992;
@@ -62,7 +65,7 @@ class GpuTraceFormatTest : public ::testing::Test {
     kernel.correlation_id = 130;
     auto group = static_cast<std::uint32_t>(
         names_.GroupFor("vectorAdd(int const *, int const *, int*, int)"));
-    return KernelTraceRow(kernel, group, 0);
+    return KernelRow(kernel, group);
   }
 
   NameGroups names_;
@@ -116,8 +119,8 @@ TEST_F(GpuTraceFormatTest, MemsetsUntimedRowsAndUnknownDevices) {
   auto group = static_cast<std::uint32_t>(names_.GroupFor("k"));
   GpuTraceFormatter formatter({}, &names_, &devices_);
   std::ostringstream out;
-  formatter.WriteRow(MemsetTraceRow(memset, 0), kBase, out);
-  formatter.WriteRow(KernelTraceRow(untimed, group, 0), kBase, out);
+  formatter.WriteRow(FromMemset(memset), kBase, out);
+  formatter.WriteRow(KernelRow(untimed, group), kBase, out);
   const char* expected =
       // clang-format off
       "     0ns  1.8880us                    -               -         -         -         -  1.0039KB  519.27MB/s      Device           -     Tesla T4 (0)         1         7  [CUDA memset]\n"
@@ -152,9 +155,9 @@ TEST_F(GpuTraceFormatTest, CsvMatchesNvprof) {
   copy.correlation_id = 305;
   std::ostringstream out;
   formatter.WriteHeader(out);
-  formatter.WriteRow(MemsetTraceRow(memset, 0), kBase, out);
-  formatter.WriteRow(MemcpyTraceRow(copy, 0), kBase, out);
-  GpuTraceRow kernel = VectorAdd();
+  formatter.WriteRow(FromMemset(memset), kBase, out);
+  formatter.WriteRow(FromMemcpy(copy), kBase, out);
+  GpuActivity kernel = VectorAdd();
   kernel.static_shared_memory = 2048;
   formatter.WriteRow(kernel, kBase, out);
   const char* expected =

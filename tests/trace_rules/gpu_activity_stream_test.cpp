@@ -10,9 +10,6 @@
 namespace gpuscope::analysis::testing {
 namespace {
 
-using trace_rules::ActivityKind;
-using trace_rules::GpuActivity;
-
 TEST(GpuActivityStream, MergesTablesInStartOrder) {
   ScratchDir dir;
   std::string path = dir.File("r.sqlite");
@@ -33,8 +30,8 @@ TEST(GpuActivityStream, MergesTablesInStartOrder) {
       *reader.value(), [&](const GpuActivity& activity) { seen.push_back(activity); });
   ASSERT_TRUE(streamed.ok()) << streamed.message();
   ASSERT_EQ(seen.size(), 3u * kRows);
-  const ActivityKind kinds[] = {ActivityKind::kKernel, ActivityKind::kMemcpy,
-                                ActivityKind::kMemset};
+  const GpuActivityKind kinds[] = {GpuActivityKind::kKernel, GpuActivityKind::kMemcpy,
+                                GpuActivityKind::kMemset};
   for (std::size_t i = 0; i < seen.size(); ++i) {
     ASSERT_EQ(seen[i].kind, kinds[i % 3]) << i;
     ASSERT_EQ(seen[i].start, kT0 + i * kUs + 1) << i;

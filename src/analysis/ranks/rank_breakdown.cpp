@@ -51,7 +51,7 @@ class BreakdownBuilder {
   BreakdownBuilder(CallQueue& calls, std::int64_t offset_ns, RankCommunication& out)
       : calls_(calls), offset_ns_(offset_ns), out_(out) {}
 
-  void OnActivity(const trace_rules::GpuActivity& activity) {
+  void OnActivity(const GpuActivity& activity) {
     auto start = static_cast<std::int64_t>(activity.start);
     auto end = static_cast<std::int64_t>(activity.end);
     TakeCallsUntil(start);
@@ -61,7 +61,7 @@ class BreakdownBuilder {
     }
     // Every call taken so far began no later than `start`, so before any later gap begins.
     if (!calls_in_gap_.empty()) calls_in_gap_.clear();
-    if (activity.kind != trace_rules::ActivityKind::kKernel) return;
+    if (activity.kind != GpuActivityKind::kKernel) return;
     kernels_.Add(start, end);
     const std::string* kind = NcclKind(activity.kernel_name);
     if (kind == nullptr) {
@@ -147,7 +147,7 @@ StatusOr<RankCommunication> ReadRankCommunication(const std::string& path, std::
     });
     BreakdownBuilder builder(calls.queue(), offset_ns, result);
     GPUSCOPE_RETURN_IF_ERROR(trace_rules::ForEachGpuActivity(
-        **reader, [&](const trace_rules::GpuActivity& activity) { builder.OnActivity(activity); }));
+        **reader, [&](const GpuActivity& activity) { builder.OnActivity(activity); }));
     builder.TakeRemainingCalls();
     GPUSCOPE_RETURN_IF_ERROR(calls.queue().status());
     builder.Finish();

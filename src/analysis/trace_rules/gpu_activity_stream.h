@@ -9,7 +9,7 @@
 
 #include <functional>
 
-#include "analysis/trace_rules/gpu_activity.h"
+#include "analysis/gpu_activity.h"
 #include "store/report_reader.h"
 #include "util/status.h"
 

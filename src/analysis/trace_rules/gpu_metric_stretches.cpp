@@ -86,7 +86,7 @@ class GpuMetricStretchesRule final : public TraceRule {
   }
 
   void OnGpuActivity(const GpuActivity& activity) override {
-    if (activity.kind != ActivityKind::kKernel) return;
+    if (activity.kind != GpuActivityKind::kKernel) return;
     auto found = devices_.find(activity.device_id);
     if (found == devices_.end()) return;
     Device& device = found->second;

@@ -23,7 +23,7 @@ constexpr std::uint64_t kMinStretchKernels = 20;
 class LaunchBoundKernelsRule final : public TraceRule {
  public:
   void OnGpuActivity(const GpuActivity& activity) override {
-    if (activity.kind != ActivityKind::kKernel) return;
+    if (activity.kind != GpuActivityKind::kKernel) return;
     Stretch& stretch = stretches_[activity.device_id];
     bool tiny = activity.duration_ns() < kTinyKernelNs;
     bool continues = stretch.kernels > 0 && activity.start >= stretch.end &&

@@ -21,7 +21,7 @@ constexpr double kPinnedGainShare = 0.5;
 class PageableCopiesRule final : public TraceRule {
  public:
   void OnGpuActivity(const GpuActivity& activity) override {
-    if (activity.kind != ActivityKind::kMemcpy) return;
+    if (activity.kind != GpuActivityKind::kMemcpy) return;
     if (activity.src_kind != model::MemoryKind::kPageable &&
         activity.dst_kind != model::MemoryKind::kPageable) {
       return;

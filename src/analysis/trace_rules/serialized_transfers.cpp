@@ -23,7 +23,7 @@ constexpr double kMaxOverlapShare = 0.01;
 constexpr std::size_t kMaxStreamsTracked = 64;
 
 bool HostDeviceCopy(const GpuActivity& activity) {
-  if (activity.kind != ActivityKind::kMemcpy) return false;
+  if (activity.kind != GpuActivityKind::kMemcpy) return false;
   if (activity.copy_kind != model::CopyKind::kHtoD &&
       activity.copy_kind != model::CopyKind::kDtoH) {
     return false;
@@ -37,7 +37,7 @@ class SerializedTransfersRule final : public TraceRule {
  public:
   void OnGpuActivity(const GpuActivity& activity) override {
     bool copy = HostDeviceCopy(activity);
-    if (!copy && activity.kind != ActivityKind::kKernel) return;
+    if (!copy && activity.kind != GpuActivityKind::kKernel) return;
     Device& device = devices_[activity.device_id];
     if (device.streams.size() < kMaxStreamsTracked) device.streams.insert(activity.stream_id);
     // Rows arrive in start order, so whatever of the other kind is still running overlaps.

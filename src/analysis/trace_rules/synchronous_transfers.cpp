@@ -21,12 +21,12 @@ bool UsesPageable(const GpuActivity& activity) {
 class SynchronousTransfersRule final : public TraceRule {
  public:
   void OnGpuActivity(const GpuActivity& activity) override {
-    if (activity.kind == ActivityKind::kKernel || activity.is_async) return;
-    if (activity.kind == ActivityKind::kMemcpy &&
+    if (activity.kind == GpuActivityKind::kKernel || activity.is_async) return;
+    if (activity.kind == GpuActivityKind::kMemcpy &&
         (UsesPageable(activity) || activity.copy_kind == model::CopyKind::kDtoD)) {
       return;
     }
-    bool copy = activity.kind == ActivityKind::kMemcpy;
+    bool copy = activity.kind == GpuActivityKind::kMemcpy;
     ++(copy ? copies_ : memsets_);
     time_ns_ += activity.duration_ns();
     examples_.Offer(CiteActivity(

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "analysis/finding.h"
-#include "analysis/trace_rules/gpu_activity.h"
+#include "analysis/gpu_activity.h"
 #include "model/records.h"
 #include "store/report_reader.h"
 

@@ -1,14 +1,14 @@
-#include "analysis/trace_rules/gpu_activity.h"
+#include "analysis/gpu_activity.h"
 
-namespace gpuscope::analysis::trace_rules {
+namespace gpuscope::analysis {
 
-const char* ActivityTable(ActivityKind kind) {
+const char* ActivityTable(GpuActivityKind kind) {
   switch (kind) {
-    case ActivityKind::kKernel:
+    case GpuActivityKind::kKernel:
       return "kernels";
-    case ActivityKind::kMemcpy:
+    case GpuActivityKind::kMemcpy:
       return "memcpys";
-    case ActivityKind::kMemset:
+    case GpuActivityKind::kMemset:
       return "memsets";
   }
   return "?";
@@ -16,25 +16,36 @@ const char* ActivityTable(ActivityKind kind) {
 
 GpuActivity FromKernel(const model::KernelRecord& record) {
   GpuActivity activity;
-  activity.kind = ActivityKind::kKernel;
+  activity.kind = GpuActivityKind::kKernel;
   activity.start = record.start;
   activity.end = record.end;
   activity.device_id = record.device_id;
   activity.stream_id = record.stream_id;
   activity.correlation_id = record.correlation_id;
+  activity.context_id = record.context_id;
   activity.kernel_name = record.mangled_name;
+  activity.grid[0] = record.grid_x;
+  activity.grid[1] = record.grid_y;
+  activity.grid[2] = record.grid_z;
+  activity.block[0] = record.block_x;
+  activity.block[1] = record.block_y;
+  activity.block[2] = record.block_z;
+  activity.registers = record.registers_per_thread;
+  activity.static_shared_memory = record.static_shared_memory;
+  activity.dynamic_shared_memory = record.dynamic_shared_memory;
   activity.is_async = true;  // a launch never waits for the kernel
   return activity;
 }
 
 GpuActivity FromMemcpy(const model::MemcpyRecord& record) {
   GpuActivity activity;
-  activity.kind = ActivityKind::kMemcpy;
+  activity.kind = GpuActivityKind::kMemcpy;
   activity.start = record.start;
   activity.end = record.end;
   activity.device_id = record.device_id;
   activity.stream_id = record.stream_id;
   activity.correlation_id = record.correlation_id;
+  activity.context_id = record.context_id;
   activity.is_async = record.is_async;
   activity.bytes = record.bytes;
   activity.copy_kind = record.copy_kind;
@@ -45,16 +56,17 @@ GpuActivity FromMemcpy(const model::MemcpyRecord& record) {
 
 GpuActivity FromMemset(const model::MemsetRecord& record) {
   GpuActivity activity;
-  activity.kind = ActivityKind::kMemset;
+  activity.kind = GpuActivityKind::kMemset;
   activity.start = record.start;
   activity.end = record.end;
   activity.device_id = record.device_id;
   activity.stream_id = record.stream_id;
   activity.correlation_id = record.correlation_id;
+  activity.context_id = record.context_id;
   activity.is_async = record.is_async;
   activity.bytes = record.bytes;
   activity.dst_kind = record.memory_kind;
   return activity;
 }
 
-}  // namespace gpuscope::analysis::trace_rules
+}  // namespace gpuscope::analysis
