@@ -49,7 +49,7 @@ std::vector<std::vector<std::string>> Readers(const TempDir& dir, const std::str
 // byte for byte as it was.
 void ExpectRefusedUnchanged(const TempDir& dir, const std::string& report,
                             const std::string& object) {
-  const std::string before = testing::ReadFile(report);
+  const std::string before = testing::ReadWholeFile(report);
   for (const std::vector<std::string>& args : Readers(dir, report)) {
     const Finished run = RunGpuscope(args);
     EXPECT_EQ(run.exit_code, 1) << args[0] << " " << args[1] << ": " << run.err;
@@ -59,7 +59,7 @@ void ExpectRefusedUnchanged(const TempDir& dir, const std::string& report,
                            ", which gpuscope never creates)\n")
         << args[0] << " " << args[1];
   }
-  EXPECT_TRUE(testing::ReadFile(report) == before) << "the report was written to";
+  EXPECT_TRUE(testing::ReadWholeFile(report) == before) << "the report was written to";
   EXPECT_FALSE(testing::FileExists(report + "-journal"));
   EXPECT_FALSE(testing::FileExists(dir.File("r.html")));
 }

@@ -170,7 +170,7 @@ TEST(HostileReports, AStartAtInt64MaxIsOutsideTheRunForEveryReader) {
   // The HTML report's timeline comes from the other reader (store/timeline_rows.h).
   Finished html = RunGpuscope({"report", "-o", dir.File("r.html"), report});
   EXPECT_EQ(html.exit_code, 0) << html.err;
-  EXPECT_NE(testing::ReadFile(dir.File("r.html")).find(skipped), std::string::npos);
+  EXPECT_NE(testing::ReadWholeFile(dir.File("r.html")).find(skipped), std::string::npos);
   RunEveryReader(dir, report);
 }
 

@@ -139,7 +139,7 @@ TEST(ImpossibleMetricValues, TheHtmlReportWarnsAndShowsNone) {
   const std::string html = dir.File("r.html");
   Finished written = RunGpuscope({"report", "-o", html, report});
   ASSERT_EQ(written.exit_code, 0) << written.err;
-  const std::string page = testing::ReadFile(html);
+  const std::string page = testing::ReadWholeFile(html);
   EXPECT_NE(page.find(kWarning), std::string::npos);
   EXPECT_EQ(page.find("1042392291"), std::string::npos);
   EXPECT_EQ(page.find("9223372036854775807"), std::string::npos);

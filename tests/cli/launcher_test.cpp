@@ -40,7 +40,7 @@ TEST(Launcher, GivesTheProgramExactlyTheRequestedEnvironmentPlusItsPid) {
   ASSERT_TRUE(started.ok());
   ASSERT_EQ(WaitForProgram(started.pid).exit_code, 0);
   std::string pid = std::to_string(started.pid);
-  EXPECT_EQ(testing::ReadFile(out), pid + " " + pid + " yes unset\n");
+  EXPECT_EQ(testing::ReadWholeFile(out), pid + " " + pid + " yes unset\n");
 }
 
 TEST(Launcher, KeepsArgvZeroAsTyped) {
@@ -49,7 +49,7 @@ TEST(Launcher, KeepsArgvZeroAsTyped) {
   StartResult started = StartProgram({"/bin/sh", {"my-name", "-c", "echo $0 > " + out}, {}});
   ASSERT_TRUE(started.ok());
   WaitForProgram(started.pid);
-  EXPECT_EQ(testing::ReadFile(out), "my-name\n");
+  EXPECT_EQ(testing::ReadWholeFile(out), "my-name\n");
 }
 
 TEST(Launcher, ExecFailureComesBackThroughThePipeAs127) {
@@ -69,7 +69,7 @@ TEST(Launcher, ScriptWithoutInterpreterLineRunsUnderSh) {
   StartResult started = StartProgram({script, {"plain", "arg1"}, {}});
   ASSERT_TRUE(started.ok()) << started.failure;
   EXPECT_EQ(WaitForProgram(started.pid).exit_code, 0);
-  EXPECT_EQ(testing::ReadFile(out), "ran arg1\n");
+  EXPECT_EQ(testing::ReadWholeFile(out), "ran arg1\n");
 }
 
 TEST(Launcher, ForwardsSigtermToTheProgramAndSurvives) {
@@ -117,13 +117,13 @@ unsigned long long IgnoredSignals(const std::string& status_text) {
 TEST(Launcher, ProgramInheritsTheCallersDispositionsNotTheLaunchers) {
   testing::TempDir dir;
   std::string out = dir.File("status.txt");
-  unsigned long long ours = IgnoredSignals(testing::ReadFile("/proc/self/status"));
+  unsigned long long ours = IgnoredSignals(testing::ReadWholeFile("/proc/self/status"));
   // grep reads its own status: the launcher ignores SIGINT while the program runs, and that
   // must not leak into the program.
   StartResult started = StartProgram(Shell("exec grep SigIgn /proc/self/status > " + out));
   ASSERT_TRUE(started.ok());
   WaitForProgram(started.pid);
-  unsigned long long program = IgnoredSignals(testing::ReadFile(out));
+  unsigned long long program = IgnoredSignals(testing::ReadWholeFile(out));
   for (int signal : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD}) {
     unsigned long long bit = 1ull << (signal - 1);
     EXPECT_EQ(program & bit, ours & bit) << "signal " << signal;

@@ -60,7 +60,7 @@ TEST(LogOutput, WritesPrefixedLinesAndTablesToTheFile) {
   (*log)->stream() << "            Type  Time(%)\n";
   (*log)->Line(31134, "Report: r.sqlite");
   log->reset();
-  EXPECT_EQ(testing::ReadFile(dir.File("gpuscope.log")),
+  EXPECT_EQ(testing::ReadWholeFile(dir.File("gpuscope.log")),
             "==31134== Profiling application: ./sample\n"
             "            Type  Time(%)\n"
             "==31134== Report: r.sqlite\n");
@@ -75,13 +75,13 @@ TEST(LogOutput, ReplacesAnExistingLogOnlyWhenForced) {
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.status().message(),
             dir.File("gpuscope.log") + " already exists (use -f to overwrite it)");
-  EXPECT_EQ(testing::ReadFile(dir.File("gpuscope.log")), "old contents\n");
+  EXPECT_EQ(testing::ReadWholeFile(dir.File("gpuscope.log")), "old contents\n");
   StatusOr<std::unique_ptr<LogOutput>> log =
       LogOutput::Open({LogTarget::Kind::kFile, dir.File("gpuscope.log")}, {}, true);
   ASSERT_TRUE(log.ok());
   (*log)->Line(1, "new");
   log->reset();
-  EXPECT_EQ(testing::ReadFile(dir.File("gpuscope.log")), "==1== new\n");
+  EXPECT_EQ(testing::ReadWholeFile(dir.File("gpuscope.log")), "==1== new\n");
 }
 
 TEST(LogOutput, UnwritableFileIsAnError) {

@@ -70,7 +70,7 @@ TEST(Manifest, CreatesAnEmptyPrivateFileInTmpdirAndReadsItBack) {
   }
   ASSERT_TRUE(path.ok()) << path.status().message();
   EXPECT_EQ(path->rfind(dir.path() + "/gpuscope-manifest-", 0), 0u) << path.value();
-  EXPECT_EQ(testing::ReadFile(path.value()), "");
+  EXPECT_EQ(testing::ReadWholeFile(path.value()), "");
 
   dir.Write(path->substr(dir.path().size() + 1), "42\t1\t/r.sqlite\n");
   StatusOr<Manifest> manifest = TakeManifest(path.value(), 42);

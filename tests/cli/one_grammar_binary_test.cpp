@@ -18,7 +18,7 @@ namespace {
 using testing::FileExists;
 using testing::Finished;
 using testing::RecordedReport;
-using testing::ReadFile;
+using testing::ReadWholeFile;
 using testing::RunGpuscope;
 using testing::TempDir;
 
@@ -122,10 +122,10 @@ TEST(OneGrammar, ExportTakesDashFAsForceAndStillReadsTheOldDashFFormat) {
   Finished refused = RunGpuscope({"export", "-o", json, report});
   EXPECT_EQ(refused.exit_code, 1);
   EXPECT_EQ(refused.err, "gpuscope: error: " + json + " already exists (use -f to overwrite it)\n");
-  EXPECT_EQ(ReadFile(json), "kept unless forced\n");
+  EXPECT_EQ(ReadWholeFile(json), "kept unless forced\n");
   Finished forced = RunGpuscope({"export", "-f", "-o", json, report});
   EXPECT_EQ(forced.exit_code, 0) << forced.err;
-  EXPECT_EQ(ReadFile(json).rfind("{", 0), 0u);
+  EXPECT_EQ(ReadWholeFile(json).rfind("{", 0), 0u);
 
   // `-f csv` (export's -f before): --format csv, with a warning that says so.
   const std::string tables = dir.File("tables");
@@ -141,12 +141,12 @@ TEST(OneGrammar, DashONamesTheChartOfRooflineAndOccupancy) {
   const std::string roof = dir.File("roof.svg");
   Finished roofline = RunGpuscope({"roofline", "-o", roof, RecordedReport("h100_metrics_full.sqlite")});
   EXPECT_EQ(roofline.exit_code, 0) << roofline.err;
-  EXPECT_NE(ReadFile(roof).find("<svg"), std::string::npos);
+  EXPECT_NE(ReadWholeFile(roof).find("<svg"), std::string::npos);
   const std::string graphs = dir.File("occupancy.svg");
   Finished occupancy = RunGpuscope(
       {"occupancy", "--cc", "9.0", "--threads", "256", "--regs", "40", "-o", graphs});
   EXPECT_EQ(occupancy.exit_code, 0) << occupancy.err;
-  EXPECT_NE(ReadFile(graphs).find("<svg"), std::string::npos);
+  EXPECT_NE(ReadWholeFile(graphs).find("<svg"), std::string::npos);
   // Existing: replaced only with -f, as everywhere.
   Finished again = RunGpuscope(
       {"occupancy", "--cc", "9.0", "--threads", "256", "--regs", "40", "-o", graphs});

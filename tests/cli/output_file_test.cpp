@@ -14,7 +14,7 @@ namespace gpuscope::cli {
 namespace {
 
 using testing::FileExists;
-using testing::ReadFile;
+using testing::ReadWholeFile;
 using testing::TempDir;
 
 std::size_t EntriesIn(const std::string& dir) {
@@ -52,7 +52,7 @@ TEST(OutputFile, CommitReplacesTheFileKeepingItsPermissionsAndSymlinks) {
   ASSERT_NE(file, nullptr);
   file->stream() << "new\n";
   ASSERT_TRUE(file->Commit().ok());
-  EXPECT_EQ(ReadFile(target), "new\n");
+  EXPECT_EQ(ReadWholeFile(target), "new\n");
   struct stat info {};
   ASSERT_EQ(lstat(link.c_str(), &info), 0);
   EXPECT_TRUE(S_ISLNK(info.st_mode));
@@ -113,8 +113,8 @@ TEST(OutputFile, ALinkRetargetedWhileWritingIsNotCommitted) {
   EXPECT_EQ(committed.message(),
             link + " was changed to name another file while it was written; not writing it");
   file.reset();
-  EXPECT_EQ(ReadFile(first), "first\n");
-  EXPECT_EQ(ReadFile(second), "second\n");
+  EXPECT_EQ(ReadWholeFile(first), "first\n");
+  EXPECT_EQ(ReadWholeFile(second), "second\n");
   EXPECT_EQ(EntriesIn(dir.path()), 3u);
 }
 

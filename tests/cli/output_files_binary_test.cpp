@@ -25,7 +25,7 @@ namespace {
 
 using testing::FileExists;
 using testing::Finished;
-using testing::ReadFile;
+using testing::ReadWholeFile;
 using testing::RunGpuscope;
 using testing::TempDir;
 
@@ -117,13 +117,13 @@ std::vector<Writer> Readers() {
 TEST_P(OutputFilesOfReaders, OutputThatIsTheInputIsRefusedEvenWithForce) {
   const Writer& writer = GetParam();
   std::string input = InputFor(writer, dir_);
-  const std::string before = ReadFile(input);
+  const std::string before = ReadWholeFile(input);
   for (bool force : {false, true}) {
     std::vector<std::string> args = writer.args(input, input);
     Finished ran = RunGpuscope(force ? With(args, writer.force) : args);
     ExpectRefusal(ran,
                   input + " is an input of this command; not overwriting it with " + writer.what);
-    EXPECT_TRUE(ReadFile(input) == before) << writer.name << ": the input changed";
+    EXPECT_TRUE(ReadWholeFile(input) == before) << writer.name << ": the input changed";
   }
   ExpectNoTemporaryFiles(dir_.path());
 }
@@ -131,7 +131,7 @@ TEST_P(OutputFilesOfReaders, OutputThatIsTheInputIsRefusedEvenWithForce) {
 TEST_P(OutputFilesOfReaders, OutputThatNamesTheInputAnotherWayIsRefused) {
   const Writer& writer = GetParam();
   std::string input = InputFor(writer, dir_);
-  const std::string before = ReadFile(input);
+  const std::string before = ReadWholeFile(input);
   ASSERT_EQ(symlink(input.c_str(), dir_.File("link.out").c_str()), 0);
   ASSERT_EQ(mkdir(dir_.File("sub").c_str(), 0755), 0);
   ASSERT_EQ(link(input.c_str(), dir_.File("hard.out").c_str()), 0);
@@ -141,7 +141,7 @@ TEST_P(OutputFilesOfReaders, OutputThatNamesTheInputAnotherWayIsRefused) {
     Finished ran = RunGpuscope(With(writer.args(output, input), writer.force));
     ExpectRefusal(ran, output + " is the same file as the input " + input +
                            "; not overwriting it with " + writer.what);
-    EXPECT_TRUE(ReadFile(input) == before) << writer.name << " through " << output;
+    EXPECT_TRUE(ReadWholeFile(input) == before) << writer.name << " through " << output;
   }
   ExpectNoTemporaryFiles(dir_.path());
 }
@@ -152,12 +152,12 @@ TEST_P(OutputFiles, AnotherReportIsNeverOverwritten) {
   std::string input = InputFor(writer, dir_);
   std::string other = dir_.File("other.sqlite");
   testing::WriteAddProgramReport(other, 5151);
-  const std::string before = ReadFile(other);
+  const std::string before = ReadWholeFile(other);
   for (bool force : {false, true}) {
     std::vector<std::string> args = writer.args(other, input);
     Finished ran = RunGpuscope(force ? With(args, writer.force) : args);
     ExpectRefusal(ran, other + " is a gpuscope report; not overwriting it with " + writer.what);
-    EXPECT_TRUE(ReadFile(other) == before) << writer.name << ": the report changed";
+    EXPECT_TRUE(ReadWholeFile(other) == before) << writer.name << ": the report changed";
   }
 }
 
@@ -169,11 +169,11 @@ TEST_P(OutputFiles, ExistingFileIsReplacedOnlyWithForce) {
   EXPECT_EQ(ran.exit_code, 1);
   EXPECT_NE(ran.err.find(output + " already exists (use " + writer.force), std::string::npos)
       << ran.err;
-  EXPECT_TRUE(ReadFile(output) == "an earlier output\n") << writer.name << " replaced it";
+  EXPECT_TRUE(ReadWholeFile(output) == "an earlier output\n") << writer.name << " replaced it";
 
   ran = RunGpuscope(With(writer.args(output, input), writer.force));
   EXPECT_EQ(ran.exit_code, 0) << ran.err;
-  EXPECT_FALSE(ReadFile(output) == "an earlier output\n") << writer.name << " did not replace it";
+  EXPECT_FALSE(ReadWholeFile(output) == "an earlier output\n") << writer.name << " did not replace it";
   ExpectNoTemporaryFiles(dir_.path());
 }
 
@@ -181,7 +181,7 @@ TEST_P(OutputFiles, ExistingFileIsReplacedOnlyWithForce) {
 class FifoReader {
  public:
   explicit FifoReader(const std::string& path)
-      : path_(path), thread_([this] { text_ = ReadFile(path_); }) {}
+      : path_(path), thread_([this] { text_ = ReadWholeFile(path_); }) {}
   // After the writer ended: a reader still waiting for one (the writer refused) is let go.
   std::string Finish() {
     int fd = open(path_.c_str(), O_WRONLY | O_NONBLOCK);
@@ -285,14 +285,14 @@ class CsvOutputFiles : public ::testing::Test {
 TEST_F(CsvOutputFiles, DirectoryThatIsTheInputOrAReportIsRefused) {
   std::string other = dir_.File("other.sqlite");
   testing::WriteAddProgramReport(other, 5151);
-  const std::string input_before = ReadFile(input_), other_before = ReadFile(other);
+  const std::string input_before = ReadWholeFile(input_), other_before = ReadWholeFile(other);
   Finished ran =
       RunGpuscope({"export", "--format", "csv", "--force-overwrite", "-o", input_, input_});
   ExpectRefusal(ran,
                 input_ + " is an input of this command; not overwriting it with the CSV tables");
   ran = RunGpuscope({"export", "--format", "csv", "--force-overwrite", "-o", other, input_});
   ExpectRefusal(ran, other + " is a gpuscope report; not overwriting it with the CSV tables");
-  EXPECT_TRUE(ReadFile(input_) == input_before && ReadFile(other) == other_before);
+  EXPECT_TRUE(ReadWholeFile(input_) == input_before && ReadWholeFile(other) == other_before);
 }
 
 TEST_F(CsvOutputFiles, TablesAreReplacedOnlyWithForce) {
@@ -304,10 +304,10 @@ TEST_F(CsvOutputFiles, TablesAreReplacedOnlyWithForce) {
   EXPECT_EQ(ran.exit_code, 1);
   EXPECT_NE(ran.err.find("already exists (use -f to overwrite it)"), std::string::npos)
       << ran.err;
-  EXPECT_EQ(ReadFile(kernels), "edited by hand\n");
+  EXPECT_EQ(ReadWholeFile(kernels), "edited by hand\n");
   ran = RunGpuscope({"export", "--format", "csv", "-f", "-o", out, input_});
   EXPECT_EQ(ran.exit_code, 0) << ran.err;
-  EXPECT_NE(ReadFile(kernels).find("_Z3addiiPi"), std::string::npos) << ReadFile(kernels);
+  EXPECT_NE(ReadWholeFile(kernels).find("_Z3addiiPi"), std::string::npos) << ReadWholeFile(kernels);
   ExpectNoTemporaryFiles(out);
 }
 
@@ -346,7 +346,7 @@ TEST(OutputFilesCutShort, TheOldFileStaysWholeAndNoTemporaryFileIsLeft) {
         EXPECT_EQ(ran.exit_code, 1) << writer.name << ": " << ran.err;
         EXPECT_NE(ran.err.find("gpuscope: error: cannot write"), std::string::npos) << ran.err;
       }
-      EXPECT_TRUE(ReadFile(output) == "the old output\n")
+      EXPECT_TRUE(ReadWholeFile(output) == "the old output\n")
           << writer.name << (killed ? " killed: " : " failed: ") << "the old output was lost";
       ExpectNoTemporaryFiles(dir.path());
     }
@@ -371,7 +371,7 @@ TEST(OutputFilesCutShort, ReadOnlyDirectoryLeavesTheOldFile) {
   });
   chmod(dir.File("locked").c_str(), 0755);
   EXPECT_EQ(err, "exit 1: gpuscope: error: cannot write '" + output + "': Permission denied\n");
-  EXPECT_TRUE(ReadFile(output) == "the old page\n") << "the old page was replaced";
+  EXPECT_TRUE(ReadWholeFile(output) == "the old page\n") << "the old page was replaced";
   ExpectNoTemporaryFiles(dir.File("locked"));
 }
 

@@ -13,7 +13,7 @@
 namespace gpuscope::cli {
 namespace {
 
-using testing::ReadFile;
+using testing::ReadWholeFile;
 using testing::TempDir;
 
 class RunLogFile : public ::testing::Test {
@@ -43,10 +43,10 @@ class RunLogFile : public ::testing::Test {
 TEST_F(RunLogFile, NeverOverwritesAReportEvenWithForce) {
   std::string other = dir_.File("other.sqlite");
   testing::WriteAddProgramReport(other, 5151);
-  const std::string before = ReadFile(other);
+  const std::string before = ReadWholeFile(other);
   ExpectRefusedBeforeTheStart(Run({"-f", "--log-file", other}),
                               other + " is a gpuscope report; not overwriting it with the log");
-  EXPECT_TRUE(ReadFile(other) == before) << "the report changed";
+  EXPECT_TRUE(ReadWholeFile(other) == before) << "the report changed";
 }
 
 TEST_F(RunLogFile, NeverOverwritesTheReportOfTheSameRun) {
@@ -62,27 +62,27 @@ TEST_F(RunLogFile, NeverOverwritesTheReportOfTheSameRun) {
 TEST_F(RunLogFile, NeverOverwritesTheProgram) {
   std::string program = dir_.File("program");
   std::filesystem::copy_file("/bin/true", program);
-  const std::string before = ReadFile(program);
+  const std::string before = ReadWholeFile(program);
   testing::Finished ran = testing::RunGpuscope(
       {"run", "-f", "-o", dir_.File("r_%p.sqlite"), "--log-file", program, "--", program},
       {{"GPUSCOPE_INJECTION_LIBRARY", placeholder_library_}});
   EXPECT_EQ(ran.exit_code, 1);
   EXPECT_EQ(ran.err, "gpuscope: error: " + program +
                          " is an input of this command; not overwriting it with the log\n");
-  EXPECT_TRUE(ReadFile(program) == before) << "the program changed";
+  EXPECT_TRUE(ReadWholeFile(program) == before) << "the program changed";
 }
 
 TEST_F(RunLogFile, ExistingLogIsReplacedOnlyWithForce) {
   std::string log = dir_.Write("gpuscope.log", "an earlier log\n");
   ExpectRefusedBeforeTheStart(Run({"--log-file", log}),
                               log + " already exists (use -f to overwrite it)");
-  EXPECT_EQ(ReadFile(log), "an earlier log\n");
+  EXPECT_EQ(ReadWholeFile(log), "an earlier log\n");
 
   testing::Finished ran = Run({"-f", "--log-file", log});
   EXPECT_EQ(ran.exit_code, 0) << ran.err;
   EXPECT_TRUE(testing::FileExists(marker_));
-  EXPECT_NE(ReadFile(log).find("gpuscope is profiling process"), std::string::npos)
-      << ReadFile(log);
+  EXPECT_NE(ReadWholeFile(log).find("gpuscope is profiling process"), std::string::npos)
+      << ReadWholeFile(log);
 }
 
 // The report itself (-o) is never written through a symbolic link, even with -f: the
@@ -97,7 +97,7 @@ TEST_F(RunLogFile, AReportPathThatIsASymbolicLinkIsRefusedBeforeTheStart) {
                              {{"GPUSCOPE_INJECTION_LIBRARY", placeholder_library_}});
     ExpectRefusedBeforeTheStart(
         ran, "report " + link + " is a symbolic link to " + target + "; not writing through it");
-    EXPECT_EQ(ReadFile(target), "the user's notes\n");
+    EXPECT_EQ(ReadWholeFile(target), "the user's notes\n");
   }
 }
 

@@ -84,7 +84,7 @@ TEST(OutputSize, ATenMegabyteKernelNameIsWrittenShortened) {
   Finished html = RunGpuscope({"report", "-o", dir.File("r.html"), report});
   EXPECT_EQ(html.exit_code, 0) << html.err;
   EXPECT_LT(SizeOf(dir.File("r.html")), 4 * kMegabyte);
-  EXPECT_NE(testing::ReadFile(dir.File("r.html")).find(kShortened), std::string::npos);
+  EXPECT_NE(testing::ReadWholeFile(dir.File("r.html")).find(kShortened), std::string::npos);
 }
 
 TEST(OutputSize, ATenMegabyteProfiledKernelNameIsPrintedShortened) {
@@ -136,7 +136,7 @@ TEST(OutputSize, AMillionEventReportStaysWithinTheHtmlCap) {
             std::string::npos)
       << html.err;
   EXPECT_NE(html.err.find("of cuda_api_trace"), std::string::npos) << html.err;
-  EXPECT_NE(testing::ReadFile(dir.File("r.html")).find("\"embedded_rows\":{"), std::string::npos);
+  EXPECT_NE(testing::ReadWholeFile(dir.File("r.html")).find("\"embedded_rows\":{"), std::string::npos);
 }
 
 }  // namespace

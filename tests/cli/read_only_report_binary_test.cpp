@@ -82,7 +82,7 @@ void ExpectShownNotStored(const TempDir& dir, const std::string& report,
   for (std::string& arg : args) {
     if (arg == "REPORT") arg = report;
   }
-  const std::string before = testing::ReadFile(report);
+  const std::string before = testing::ReadWholeFile(report);
   const Finished run = RunUnprivileged(args);
   EXPECT_EQ(run.exit_code, 0) << command[0] << " " << command[1] << ": " << run.err;
   EXPECT_FALSE(run.out.empty());
@@ -95,7 +95,7 @@ void ExpectShownNotStored(const TempDir& dir, const std::string& report,
   }
   EXPECT_EQ(not_stored, 1u) << run.err;
   EXPECT_EQ(run.err.find("gpuscope: error:"), std::string::npos) << run.err;
-  EXPECT_TRUE(testing::ReadFile(report) == before) << "the report changed";
+  EXPECT_TRUE(testing::ReadWholeFile(report) == before) << "the report changed";
 }
 
 TEST(ReadOnlyReportBinary, ReadOnlyFileShowsTheDetailsPage) {
@@ -133,7 +133,7 @@ TEST(ReadOnlyReportBinary, ReadOnlyFileGivesAnHtmlReportWithFindings) {
   const Finished run = RunUnprivileged({"report", "-o", dir.File("r.html"), report});
   EXPECT_EQ(run.exit_code, 0) << run.err;
   EXPECT_NE(run.err.find("the results are shown all the same"), std::string::npos) << run.err;
-  EXPECT_NE(testing::ReadFile(dir.File("r.html")).find("Shared Memory Bank Conflicts"),
+  EXPECT_NE(testing::ReadWholeFile(dir.File("r.html")).find("Shared Memory Bank Conflicts"),
             std::string::npos);
 }
 

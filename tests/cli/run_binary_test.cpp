@@ -20,7 +20,7 @@ namespace {
 
 using testing::FileExists;
 using testing::GpuscopeProcess;
-using testing::ReadFile;
+using testing::ReadWholeFile;
 using testing::RunGpuscope;
 using testing::TempDir;
 
@@ -285,7 +285,7 @@ TEST_F(RunBinaryWithReports, KilledProgramsLogFileIsCompleteBeforeGpuscopeEnds) 
   testing::Finished result = RunGpuscope(
       Run({"--log-file", log, "--", "sh", "-c", Register("$$", "$PPID") + "kill -9 $$"}), Env());
   EXPECT_EQ(result.signal, SIGKILL);
-  std::string text = ReadFile(log);
+  std::string text = ReadWholeFile(log);
   EXPECT_NE(text.find("Program terminated by signal 9 (SIGKILL)"), std::string::npos) << text;
   EXPECT_NE(text.find(testing::kAddProgramSummary), std::string::npos) << text;
   EXPECT_NE(text.find("== Report: "), std::string::npos) << text;
@@ -445,7 +445,7 @@ TEST_F(RunBinary, LogFileGetsGpuscopesLinesNamedWithTheProgramsPid) {
   EXPECT_EQ(result.exit_code, 4);
   std::string pid = result.out.substr(0, result.out.find('\n'));
   EXPECT_EQ(result.err, "");
-  std::string log = ReadFile(dir_.File("log_" + pid + ".txt"));
+  std::string log = ReadWholeFile(dir_.File("log_" + pid + ".txt"));
   EXPECT_NE(log.find("==" + pid + "== gpuscope is profiling process " + pid +
                      ", command: sh -c echo $$; exit 4\n"),
             std::string::npos)

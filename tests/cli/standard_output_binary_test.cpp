@@ -24,7 +24,7 @@ namespace {
 
 using exporter::testing::ExecSql;
 using testing::GpuscopeBinary;
-using testing::ReadFile;
+using testing::ReadWholeFile;
 using testing::RecordedReport;
 using testing::TempDir;
 
@@ -72,7 +72,7 @@ Ended RunWithStdout(const std::vector<std::string>& args, int stdout_fd, const T
   int status = 0;
   waitpid(pid, &status, 0);
   ended.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  ended.err = ReadFile(err_path);
+  ended.err = ReadWholeFile(err_path);
   return ended;
 }
 

@@ -18,13 +18,6 @@ std::string TempDir::Write(const std::string& name, const std::string& content, 
   return path;
 }
 
-std::string ReadFile(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  std::ostringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
-
 bool FileExists(const std::string& path) { return access(path.c_str(), F_OK) == 0; }
 
 }  // namespace gpuscope::cli::testing

@@ -14,7 +14,7 @@ class TempDir : public store::testing::ScratchDir {
   std::string Write(const std::string& name, const std::string& content, int mode = 0644) const;
 };
 
-std::string ReadFile(const std::string& path);
+using ::gpuscope::store::testing::ReadWholeFile;
 bool FileExists(const std::string& path);
 
 }  // namespace gpuscope::cli::testing

@@ -83,13 +83,6 @@ void WriteSyntheticReport(const std::string& path, std::uint64_t kernels) {
   ASSERT_TRUE(written.ok()) << written.message();
 }
 
-std::string ReadWholeFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 void ExecSql(const std::string& path, const std::string& sql) {
   sqlite3* db = nullptr;
   ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);

@@ -43,6 +43,6 @@ void ExecSql(const std::string& path, const std::string& sql);
 // The fixtures' scratch directory, under the name the export and viewer tests use.
 using store::testing::ScratchDir;
 
-std::string ReadWholeFile(const std::string& path);
+using ::gpuscope::store::testing::ReadWholeFile;
 
 }  // namespace gpuscope::exporter::testing

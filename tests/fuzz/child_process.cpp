@@ -11,13 +11,6 @@
 
 namespace gpuscope::fuzz {
 
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 ChildProcess::ChildProcess(const std::vector<std::string>& argv, const std::string& stdout_path,
                            const std::string& stderr_path)
     : stdout_path_(stdout_path), stderr_path_(stderr_path) {
@@ -83,8 +76,8 @@ Ended ChildProcess::Wait(Clock::time_point deadline) {
   pid_ = -1;
   if (WIFEXITED(status)) ended.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status) && !ended.timed_out) ended.signal = WTERMSIG(status);
-  if (!stdout_path_.empty()) ended.out = ReadFile(stdout_path_);
-  ended.err = ReadFile(stderr_path_);
+  if (!stdout_path_.empty()) ended.out = ReadWholeFile(stdout_path_);
+  ended.err = ReadWholeFile(stderr_path_);
   return ended;
 }
 

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "store/testing/scratch_dir.h"
+
 namespace gpuscope::fuzz {
 
 // How a command ended.
@@ -46,6 +48,6 @@ Ended RunBounded(const std::vector<std::string>& argv, std::chrono::milliseconds
                  const std::string& scratch_dir);
 
 // A file's contents ("" when it cannot be read).
-std::string ReadFile(const std::string& path);
+using ::gpuscope::store::testing::ReadWholeFile;
 
 }  // namespace gpuscope::fuzz

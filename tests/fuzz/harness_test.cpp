@@ -111,8 +111,8 @@ TEST(FuzzMutants, OneSeedAndCaseGiveOneMutant) {
     std::vector<std::string> steps = WriteMutant(kSeedReport, dir.File("a.sqlite"), first);
     EXPECT_EQ(WriteMutant(kSeedReport, dir.File("b.sqlite"), second), steps);
     EXPECT_FALSE(steps.empty()) << index;
-    EXPECT_EQ(ReadFile(dir.File("a.sqlite")), ReadFile(dir.File("b.sqlite"))) << index;
-    EXPECT_NE(ReadFile(dir.File("a.sqlite")), ReadFile(kSeedReport)) << index;
+    EXPECT_EQ(ReadWholeFile(dir.File("a.sqlite")), ReadWholeFile(dir.File("b.sqlite"))) << index;
+    EXPECT_NE(ReadWholeFile(dir.File("a.sqlite")), ReadWholeFile(kSeedReport)) << index;
   }
 }
 
@@ -123,7 +123,7 @@ TEST(FuzzMutants, AnSqlMutationChangesTheReportAsItSays) {
   SeededRandom random(3);
   std::optional<std::string> sql = MutateSql(path, random);
   ASSERT_TRUE(sql.has_value());
-  EXPECT_NE(ReadFile(path), ReadFile(kSeedReport)) << *sql;
+  EXPECT_NE(ReadWholeFile(path), ReadWholeFile(kSeedReport)) << *sql;
   // Replaying the printed SQL on a fresh copy gives the same database content.
   std::string replay = dir.File("replay.sqlite");
   std::filesystem::copy_file(kSeedReport, replay);

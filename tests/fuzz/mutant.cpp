@@ -20,7 +20,7 @@ void WriteFile(const std::string& path, const std::string& bytes) {
 std::vector<std::string> WriteMutant(const std::string& seed_path, const std::string& path,
                                      RandomSource& random) {
   std::vector<std::string> steps;
-  WriteFile(path, ReadFile(seed_path));
+  WriteFile(path, ReadWholeFile(seed_path));
   // One mutant in eight is byte damage alone, one in eight SQL and then bytes, the rest SQL
   // (most byte damage is refused on open, by SQLite or by the reader's integrity check).
   std::uint64_t plan = random.Below(8);
@@ -37,7 +37,7 @@ std::vector<std::string> WriteMutant(const std::string& seed_path, const std::st
     }
   }
   if (plan <= 1) {
-    std::string bytes = ReadFile(path);
+    std::string bytes = ReadWholeFile(path);
     std::uint64_t count = 1 + random.Below(2);
     for (std::uint64_t i = 0; i < count; ++i) steps.push_back("bytes: " + MutateBytes(bytes, random));
     WriteFile(path, bytes);

@@ -40,11 +40,11 @@ std::string OutputProblem(const Ended& ended, const Expected& expected) {
     case OutputKind::kStdoutJson:
       return IsJson(ended.out, &error) ? "" : "exit 0 with invalid JSON on stdout: " + error;
     case OutputKind::kJsonFile:
-      return IsJson(ReadFile(expected.output_path), &error)
+      return IsJson(ReadWholeFile(expected.output_path), &error)
                  ? ""
                  : "exit 0 with invalid JSON in " + expected.output_path + ": " + error;
     case OutputKind::kHtmlFile: {
-      std::string page = ReadFile(expected.output_path);
+      std::string page = ReadWholeFile(expected.output_path);
       std::size_t end = page.rfind("</html>");
       if (end == std::string::npos || page.find_first_not_of(" \n", end + 7) != std::string::npos) {
         return "exit 0 with an HTML page that does not end with </html>: " + expected.output_path;

@@ -158,10 +158,10 @@ class CaseRunner {
     RestoreMutant();
     ViewProbeResult view = ProbeView(options_.gpuscope, mutant_, seed, work_dir_, options_.timeout);
     tally.Count(view.outcome.verdict);
-    if (options_.verbose) Trace(view.args, view.outcome, ReadFile(work_dir_ + "/view.stderr"));
+    if (options_.verbose) Trace(view.args, view.outcome, ReadWholeFile(work_dir_ + "/view.stderr"));
     if (view.outcome.verdict == Verdict::kFailure) {
       ok = false;
-      Report(index, seed, view.args, view.outcome.reason, ReadFile(work_dir_ + "/view.stderr"));
+      Report(index, seed, view.args, view.outcome.reason, ReadWholeFile(work_dir_ + "/view.stderr"));
     }
     return ok;
   }

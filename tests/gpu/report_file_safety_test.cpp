@@ -13,21 +13,17 @@
 
 #include "report_expectations.h"
 #include "store/testing/scoped_umask.h"
+#include "store/testing/scratch_dir.h"
 #include "traced_run.h"
 
 namespace gpuscope::gpu_test {
 namespace {
 
+using ::gpuscope::store::testing::ReadWholeFile;
+
 using store::testing::ScopedUmask;
 
 constexpr const char* kNotes = "the user's notes\n";
-
-std::string ReadWhole(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 int ModeOf(const std::string& path) { return store::testing::FileMode(path.c_str()); }
 
@@ -53,7 +49,7 @@ TEST(GpuReportFile, TheLauncherRefusesASymbolicLinkAtTheReportPath) {
   EXPECT_EQ(result.err, "gpuscope: error: report " + link + " is a symbolic link to " + target +
                             "; not writing through it\n");
   EXPECT_EQ(result.out.find("vector_add:"), std::string::npos) << "the program ran";
-  EXPECT_EQ(ReadWhole(target), kNotes);
+  EXPECT_EQ(ReadWholeFile(target), kNotes);
   struct stat info {};
   ASSERT_EQ(lstat(link.c_str(), &info), 0);
   EXPECT_TRUE(S_ISLNK(info.st_mode)) << "the link stays a link";
@@ -83,7 +79,7 @@ TEST(GpuReportFile, TheInjectionRefusesALinkThatAppearedAfterTheLaunchersCheck) 
     const std::string refusal = "gpuscope: report " + link + " is a symbolic link to " + target +
                                 "; not writing through it; this process is not traced";
     EXPECT_EQ(CountOccurrences(result.err, refusal), 1) << result.err;
-    EXPECT_EQ(ReadWhole(target), kNotes);
+    EXPECT_EQ(ReadWholeFile(target), kNotes);
   }
 }
 

@@ -14,12 +14,15 @@
 #include <iterator>
 #include <string>
 
+#include "store/testing/scratch_dir.h"
 #include "temp_dir.h"
 
 extern char** environ;
 
 namespace gpuscope::inject::testing {
 namespace {
+
+using ::gpuscope::store::testing::ReadWholeFile;
 
 struct PythonRun {
   bool started = false;
@@ -39,11 +42,6 @@ PythonRun RunPython(const std::string& script, const std::string& marker) {
   return run;
 }
 
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
 constexpr const char* kRegister =
     "import ctypes, sys\n"
     "probe = ctypes.CDLL(sys.argv[1])\n"
@@ -56,7 +54,7 @@ TEST(ExitHooksTest, RunsWhenPythonDiesOfAnUncaughtKeyboardInterrupt) {
   if (!run.started) GTEST_SKIP() << "python3 is not on PATH";
   ASSERT_TRUE(WIFSIGNALED(run.status)) << "status " << run.status;
   EXPECT_EQ(WTERMSIG(run.status), SIGINT) << "CPython kills itself with SIGINT";
-  EXPECT_EQ(ReadFile(marker), "exit hook ran\n") << "the hook ran once, from Py_AtExit";
+  EXPECT_EQ(ReadWholeFile(marker), "exit hook ran\n") << "the hook ran once, from Py_AtExit";
 }
 
 TEST(ExitHooksTest, ANormalPythonExitRunsItFromBothRegistrations) {
@@ -67,7 +65,7 @@ TEST(ExitHooksTest, ANormalPythonExitRunsItFromBothRegistrations) {
   ASSERT_TRUE(WIFEXITED(run.status)) << "status " << run.status;
   EXPECT_EQ(WEXITSTATUS(run.status), 3);
   // Py_AtExit first, then C's atexit: the session's End is idempotent for this reason.
-  EXPECT_EQ(ReadFile(marker), "exit hook ran\nexit hook ran\n");
+  EXPECT_EQ(ReadWholeFile(marker), "exit hook ran\nexit hook ran\n");
 }
 
 }  // namespace

@@ -33,10 +33,13 @@
 #include "recording_sink.h"
 #include "store/report_reader.h"
 #include "store/report_writer.h"
+#include "store/testing/scratch_dir.h"
 #include "temp_dir.h"
 
 namespace gpuscope::inject::testing {
 namespace {
+
+using ::gpuscope::store::testing::ReadWholeFile;
 
 // What the fake backend saw; owned by the test so it outlives the session.
 struct BackendLog {
@@ -208,11 +211,6 @@ class SessionTest : public ::testing::Test {
     return Session::Begin(config, std::make_unique<FakeBackend>(log_), Factory(), timeouts, pool);
   }
 
-  std::string ReadFile(const std::string& path) {
-    std::ifstream in(path);
-    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  }
-
   TempDir dir_;
   BackendLog log_;
   RecordingSink sink_;
@@ -233,7 +231,7 @@ TEST_F(SessionTest, BeginCreatesTheReportRegistersItAndPrintsTheBanner) {
   EXPECT_EQ(created_path_, expected_path);
   EXPECT_TRUE(created_overwrite_) << "the placeholder claimed for us may be replaced";
   EXPECT_EQ(session->report_path(), expected_path);
-  EXPECT_EQ(ReadFile(dir_.path() + "/manifest"),
+  EXPECT_EQ(ReadWholeFile(dir_.path() + "/manifest"),
             pid + "\t" + std::to_string(getppid()) + "\t" + expected_path + "\n");
   EXPECT_EQ(err, "==" + pid + "== gpuscope is profiling process " + pid +
                      ", command: " + CommandLineOfThisProcess() + "\n");
@@ -262,7 +260,7 @@ TEST_F(SessionTest, TheEndStopsSamplingTakesTheLastClockPairFlushesThenReleasesS
   ASSERT_NE(session, nullptr);
   session->End();
   std::vector<std::string> events;
-  std::istringstream lines(ReadFile(log_.events_path));
+  std::istringstream lines(ReadWholeFile(log_.events_path));
   for (std::string line; std::getline(lines, line);) events.push_back(line.substr(line.find(' ') + 1));
   const auto at = [&](const char* event) {
     return std::find(events.begin(), events.end(), event) - events.begin();
@@ -480,7 +478,7 @@ TEST_F(SessionTest, StandsDownWhenTheBackendIsTaken) {
                      "== gpuscope: CUPTI is already in use by CUPTI for torch in this process; "
                      "gpuscope stands down and records nothing\n");
   EXPECT_TRUE(created_path_.empty()) << "no report";
-  EXPECT_EQ(ReadFile(dir_.path() + "/manifest"), "") << "no manifest line";
+  EXPECT_EQ(ReadWholeFile(dir_.path() + "/manifest"), "") << "no manifest line";
   EXPECT_FALSE(log_.started);
 }
 
@@ -519,7 +517,7 @@ TEST_F(SessionTest, AnExistingReportIsNeverOverwrittenWithoutForce) {
                      dir_.path() + "/run-1.sqlite instead (-f overwrites)\n"),
             std::string::npos)
       << err;
-  EXPECT_EQ(ReadFile(dir_.path() + "/run.sqlite"), "earlier");
+  EXPECT_EQ(ReadWholeFile(dir_.path() + "/run.sqlite"), "earlier");
   session->End();
 }
 
@@ -553,7 +551,7 @@ TEST_F(SessionTest, ASymbolicLinkAtTheReportPathIsRefusedOnceAndTheProgramRunsOn
                      "/notes.txt; not writing through it; this process is not traced\n");
   EXPECT_TRUE(created_path_.empty()) << "no sink was created";
   EXPECT_EQ(log_.releases, 1);
-  EXPECT_EQ(ReadFile(dir_.path() + "/notes.txt"), "the user's notes");
+  EXPECT_EQ(ReadWholeFile(dir_.path() + "/notes.txt"), "the user's notes");
 }
 
 TEST_F(SessionTest, AReportThatCannotBeCreatedLeavesCuptiToOthers) {
@@ -820,7 +818,7 @@ TEST_F(SessionTest, RecordsArrivingAfterTheReportClosedAreCountedAtTheVeryEnd) {
   ASSERT_EQ(waitpid(program, &status, 0), program);
   ASSERT_TRUE(WIFEXITED(status)) << "status " << status;
   ASSERT_EQ(WEXITSTATUS(status), 0);
-  const std::string err = ReadFile(err_path);
+  const std::string err = ReadWholeFile(err_path);
   const std::string expected = "==" + std::to_string(program) +
                                "== gpuscope: 2 records arrived after the report was closed and "
                                "are not in it: 2 kernel late_kernel\n";

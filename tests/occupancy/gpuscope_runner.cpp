@@ -14,13 +14,6 @@ extern char** environ;
 
 namespace gpuscope::occupancy_testing {
 
-std::string ReadWholeFile(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  std::ostringstream content;
-  content << file.rdbuf();
-  return content.str();
-}
-
 // Output goes to files rather than pipes: no deadlock however much the command prints.
 Ran RunGpuscope(const std::vector<std::string>& args) {
   ScratchDir dir;

@@ -20,6 +20,6 @@ Ran RunGpuscope(const std::vector<std::string>& args);
 // A fresh directory, removed with its contents at destruction.
 using ScratchDir = store::testing::ScratchDir;
 
-std::string ReadWholeFile(const std::string& path);
+using ::gpuscope::store::testing::ReadWholeFile;
 
 }  // namespace gpuscope::occupancy_testing

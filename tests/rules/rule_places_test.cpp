@@ -29,6 +29,8 @@
 namespace gpuscope::evaluate {
 namespace {
 
+using ::gpuscope::store::testing::ReadWholeFile;
+
 using analysis::metrics::KernelProfile;
 using analysis::source::KernelSource;
 
@@ -44,13 +46,6 @@ constexpr const char* kAcc = "_Z3accPKfPdi";
 // The probe's lines 22 and 23 as they are in source_probe.cu, trimmed.
 constexpr const char* kLine22 = "for (int i = 0; i < 64; ++i) s += a[(threadIdx.x + i) % n] * 1.5;";
 constexpr const char* kLine23 = "out[blockIdx.x * blockDim.x + threadIdx.x] += (float)s;";
-
-std::string ReadText(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 // What the rules need beyond the metrics named by each test: a grid that fills the GPU.
 KernelProfile Profile(std::int64_t id, std::map<std::string, double> metrics) {
@@ -105,8 +100,8 @@ class RulePlaces : public ::testing::Test {
     store::SourceRows& rows = evaluation->rows;
     EXPECT_FALSE(rows.instructions.empty());
     rows.files.clear();
-    rows.files[kProbeSource] = ReadText(kData + "source_probe.cu");
-    rows.files[kAccSource] = ReadText(kData + "k.cu");
+    rows.files[kProbeSource] = ReadWholeFile(kData + "source_probe.cu");
+    rows.files[kAccSource] = ReadWholeFile(kData + "k.cu");
     if (!keep_lines) {
       for (store::SassInstructionRow& row : rows.instructions) {
         row.file.reset();

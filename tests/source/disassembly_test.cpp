@@ -18,14 +18,9 @@
 namespace gpuscope::disassembly {
 namespace {
 
-const std::string kData = std::string(GPUSCOPE_TEST_DATA_DIR) + "/sass/";
+using ::gpuscope::store::testing::ReadWholeFile;
 
-std::string ReadText(const std::string& path) {
-  std::ifstream in(path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+const std::string kData = std::string(GPUSCOPE_TEST_DATA_DIR) + "/sass/";
 
 void WriteScript(const std::string& path, const std::string& body) {
   std::ofstream(path) << "#!/bin/sh\n" << body << "\n";
@@ -33,7 +28,7 @@ void WriteScript(const std::string& path, const std::string& body) {
 }
 
 TEST(NvdisasmListing, ReadsEveryInstructionOfTheRecordedKernel) {
-  SassListing listing = ParseNvdisasmListing(ReadText(kData + "k.nvdisasm.txt"));
+  SassListing listing = ParseNvdisasmListing(ReadWholeFile(kData + "k.nvdisasm.txt"));
   ASSERT_EQ(listing.size(), 1u);
   const std::vector<SassInstruction>& acc = listing.at("_Z3accPKfPdi");
   ASSERT_FALSE(acc.empty());
@@ -49,7 +44,7 @@ TEST(NvdisasmListing, ReadsEveryInstructionOfTheRecordedKernel) {
 }
 
 TEST(NvdisasmListing, SplitsTheProbesThreeFunctions) {
-  SassListing listing = ParseNvdisasmListing(ReadText(kData + "probe.nvdisasm.txt"));
+  SassListing listing = ParseNvdisasmListing(ReadWholeFile(kData + "probe.nvdisasm.txt"));
   ASSERT_EQ(listing.size(), 3u);
   std::size_t total = 0;
   for (const auto& [name, instructions] : listing) total += instructions.size();
@@ -82,7 +77,7 @@ TEST(NvdisasmRun, RunsTheProgramOnATemporaryCopyOfTheCubin) {
   std::vector<std::uint8_t> cubin = store::testing::ReadBinaryFile(kData + "k.cubin");
   StatusOr<std::string> listing = RunNvdisasm(kData + "fake_nvdisasm.sh", cubin);
   ASSERT_TRUE(listing.ok()) << listing.status().message();
-  EXPECT_EQ(*listing, ReadText(kData + "k.nvdisasm.txt"));
+  EXPECT_EQ(*listing, ReadWholeFile(kData + "k.nvdisasm.txt"));
 }
 
 TEST(NvdisasmRun, ReportsFailuresInOneLine) {
@@ -117,7 +112,7 @@ TEST(NvdisasmRun, RemovesItsTemporaryFile) {
   WriteScript(dir.File("record"), "echo \"$2\" > '" + dir.File("given") + "'");
   const std::vector<std::uint8_t> bytes = {7};
   ASSERT_TRUE(RunNvdisasm(dir.File("record"), bytes).ok());
-  std::string given = ReadText(dir.File("given"));
+  std::string given = ReadWholeFile(dir.File("given"));
   while (!given.empty() && given.back() == '\n') given.pop_back();
   ASSERT_FALSE(given.empty());
   EXPECT_NE(::access(given.c_str(), F_OK), 0) << given;

@@ -9,21 +9,17 @@
 #include "store/report_reader.h"
 #include "store/testing/report_builder.h"
 #include "store/testing/sass_fixtures.h"
+#include "store/testing/scratch_dir.h"
 
 namespace gpuscope::testing {
 namespace {
+
+using ::gpuscope::store::testing::ReadWholeFile;
 
 const std::string kData = std::string(GPUSCOPE_TEST_DATA_DIR) + "/sass/";
 constexpr std::uint64_t kProbeCrc = 57506000;
 // Where the recorded cubin's line table says the source was (the machine that built it).
 constexpr const char* kProbeSource = "/work/main/.carry/probe/source_probe.cu";
-
-std::string ReadText(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 }  // namespace
 
@@ -66,7 +62,7 @@ Status WriteProbeSourceReport(const ProbeSourceReport& report) {
   if (!evaluation.ok()) return evaluation.status();
   if (evaluation->rows.instructions.empty()) return Status::Error("the evaluation read no SASS");
   if (report.store_source_text) {
-    evaluation->rows.files[kProbeSource] = ReadText(kData + "source_probe.cu");
+    evaluation->rows.files[kProbeSource] = ReadWholeFile(kData + "source_probe.cu");
   }
   if (!report.keep_lines) {
     for (store::SassInstructionRow& row : evaluation->rows.instructions) {

@@ -14,10 +14,13 @@
 #include "store/report_writer.h"
 #include "store/testing/sample_records.h"
 #include "store/testing/scoped_umask.h"
+#include "store/testing/scratch_dir.h"
 #include "store_test_util.h"
 
 namespace gpuscope::store {
 namespace {
+
+using ::gpuscope::store::testing::ReadWholeFile;
 
 using testing::FileMode;
 using testing::ScopedUmask;
@@ -25,11 +28,6 @@ using testing::ScopedUmask;
 constexpr const char* kPrecious = "someone's file, not a report";
 
 int Mode(const std::string& path) { return FileMode(path.c_str()); }
-
-std::string Contents(const std::string& path) {
-  std::vector<char> bytes = test::ReadFileBytes(path);
-  return std::string(bytes.begin(), bytes.end());
-}
 
 // A file the link points at, and the link at the report path.
 struct PlantedLink {
@@ -53,7 +51,7 @@ TEST(ReportFileSafety, ASymbolicLinkAtTheReportPathIsRefusedAndItsTargetUntouche
     ASSERT_FALSE(writer.ok());
     EXPECT_EQ(writer.status().message(), "report " + planted.link + " is a symbolic link to " +
                                              planted.target + "; not writing through it");
-    EXPECT_EQ(Contents(planted.target), kPrecious);
+    EXPECT_EQ(ReadWholeFile(planted.target), kPrecious);
     EXPECT_EQ(Mode(planted.target), 0644);
     EXPECT_FALSE(test::FileExists(planted.link + "-wal"));
   }
@@ -84,10 +82,10 @@ TEST(ReportFileSafety, CompanionFileLinksAreRemovedNotFollowed) {
   ASSERT_TRUE(writer.ok()) << writer.status().message();
   writer.value()->OnKernel(testing::SampleKernel(0));
   writer.value()->Flush();
-  EXPECT_EQ(Contents(target), kPrecious);
+  EXPECT_EQ(ReadWholeFile(target), kPrecious);
   EXPECT_EQ(Mode(path + "-wal"), 0600) << "a file of its own, not the link";
   ASSERT_TRUE(writer.value()->Close().ok());
-  EXPECT_EQ(Contents(target), kPrecious);
+  EXPECT_EQ(ReadWholeFile(target), kPrecious);
 }
 
 TEST(ReportFileSafety, ReportAndItsWalArePrivateFromCreationToFinalisation) {

@@ -21,4 +21,8 @@ class ScratchDir {
   std::string path_;
 };
 
+// The whole of a file (binary-safe); empty when it cannot be read, so that the comparison
+// which follows fails and shows what was expected.
+std::string ReadWholeFile(const std::string& path);
+
 }  // namespace gpuscope::store::testing

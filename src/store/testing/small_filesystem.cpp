@@ -15,6 +15,8 @@
 #include <fstream>
 #include <iterator>
 
+#include "store/testing/scratch_dir.h"
+
 namespace gpuscope::store::testing {
 
 namespace {
@@ -76,11 +78,6 @@ std::string EnterPrivateMountNamespace() {
   }
   std::string result = body(directory);
   _exit(WriteAll(result_fd, "R" + result) ? 0 : 3);
-}
-
-std::string ReadWholeFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
 }  // namespace
