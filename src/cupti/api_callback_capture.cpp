@@ -492,4 +492,17 @@ void DrainCapturedApiCalls(bool final) {
 
 std::uint64_t CapturedApiCallsLost() { return g_lost.load(std::memory_order_relaxed); }
 
+namespace {
+
+bool CaptureApiCall(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) {
+  if (const CUpti_CallbackData* api = ApiCallbackData(domain, data)) OnApiCallback(domain, cbid, *api);
+  return false;
+}
+
+constinit CallbackFunction g_api_capture_callbacks{&CaptureApiCall};
+
+}  // namespace
+
+CallbackHandler& ApiCaptureCallbacks() { return g_api_capture_callbacks; }
+
 }  // namespace gpuscope::cupti

@@ -30,6 +30,7 @@
 
 #include <cstdint>
 
+#include "cupti/callback_table.h"
 #include "util/status.h"
 
 namespace gpuscope::cupti {
@@ -44,6 +45,9 @@ void SetApiCallbackRecording(bool on);
 // From the callback, for CUPTI_CB_DOMAIN_RUNTIME_API and _DRIVER_API; never throws.
 void OnApiCallback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                    const CUpti_CallbackData& data);
+// The callback handler (CallbackSlot::kApiCapture): every runtime and driver callback to
+// OnApiCallback, none consumed.
+CallbackHandler& ApiCaptureCallbacks();
 
 // Hands every thread's captured calls to the buffer collector (activity.h). `final`: also
 // the calls still held on the starting thread (the process ends). Any thread but the

@@ -38,6 +38,30 @@ bool Chosen(const std::vector<bool>* sites, CUpti_CallbackId cbid) {
   return sites != nullptr && cbid < sites->size() && (*sites)[cbid];
 }
 
+bool TakeStackAtSite(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) {
+  const CUpti_CallbackData* api = ApiCallbackData(domain, data);
+  if (api == nullptr) return false;
+  inject::CallStacks* stacks = g_stacks.load(std::memory_order_acquire);
+  if (stacks == nullptr) return false;
+  const bool runtime = domain == CUPTI_CB_DOMAIN_RUNTIME_API;
+  if (!Chosen(runtime ? g_runtime_sites : g_driver_sites, cbid)) return false;
+  if (api->callbackSite == CUPTI_API_EXIT) {
+    if (runtime && t_open_runtime_sites > 0) --t_open_runtime_sites;
+    return false;
+  }
+  if (runtime) {
+    ++t_open_runtime_sites;
+  } else if (t_open_runtime_sites > 0) {
+    return false;  // made by the runtime call, whose stack is the program's
+  }
+  // No API record will come for a call made while recording is off (cudaProfilerStop).
+  if (!TracingKindsEnabled()) return false;
+  stacks->Capture(api->correlationId);
+  return false;
+}
+
+constinit CallbackFunction g_backtrace_site_callbacks{&TakeStackAtSite};
+
 }  // namespace
 
 bool IsBacktraceSite(std::string_view name) {
@@ -77,24 +101,6 @@ Status EnableBacktraceSites(CUpti_SubscriberHandle subscriber, inject::CallStack
   return Status();
 }
 
-void OnBacktraceSiteCallback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
-                             const CUpti_CallbackData& api) {
-  inject::CallStacks* stacks = g_stacks.load(std::memory_order_acquire);
-  if (stacks == nullptr) return;
-  const bool runtime = domain == CUPTI_CB_DOMAIN_RUNTIME_API;
-  if (!Chosen(runtime ? g_runtime_sites : g_driver_sites, cbid)) return;
-  if (api.callbackSite == CUPTI_API_EXIT) {
-    if (runtime && t_open_runtime_sites > 0) --t_open_runtime_sites;
-    return;
-  }
-  if (runtime) {
-    ++t_open_runtime_sites;
-  } else if (t_open_runtime_sites > 0) {
-    return;  // made by the runtime call, whose stack is the program's
-  }
-  // No API record will come for a call made while recording is off (cudaProfilerStop).
-  if (!TracingKindsEnabled()) return;
-  stacks->Capture(api.correlationId);
-}
+CallbackHandler& BacktraceSiteCallbacks() { return g_backtrace_site_callbacks; }
 
 }  // namespace gpuscope::cupti

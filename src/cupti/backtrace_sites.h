@@ -14,6 +14,7 @@
 
 #include <string_view>
 
+#include "cupti/callback_table.h"
 #include "inject/call_stacks.h"
 #include "util/status.h"
 
@@ -26,9 +27,9 @@ bool IsBacktraceSite(std::string_view name);
 // (which must live as long as the process).
 Status EnableBacktraceSites(CUpti_SubscriberHandle subscriber, inject::CallStacks& stacks);
 
-// From the subscriber's callback, before anything else looks at an API callback: takes the
-// stack of a chosen call at its enter site. Never throws; cheap for calls not chosen.
-void OnBacktraceSiteCallback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
-                             const CUpti_CallbackData& api);
+// The callback handler (CallbackSlot::kBacktraces): takes the stack of a chosen call at its
+// enter site, into the stacks EnableBacktraceSites was given (none before). Consumes nothing;
+// cheap for calls not chosen.
+CallbackHandler& BacktraceSiteCallbacks();
 
 }  // namespace gpuscope::cupti

@@ -9,20 +9,20 @@
 #include <string>
 #include <vector>
 
-#include "inject/collector.h"
 #include "cupti/activity.h"
-#include "cupti/capture_callbacks.h"
 #include "cupti/api_callback_capture.h"
 #include "cupti/backtrace_sites.h"
+#include "cupti/callback_table.h"
+#include "cupti/capture_callbacks.h"
 #include "cupti/cupti_error.h"
 #include "cupti/gpu_clock.h"
 #include "cupti/gpu_metric_sampler.h"
 #include "cupti/kernel_profiler.h"
 #include "cupti/launch_call.h"
 #include "cupti/own_replay_scope.h"
-#include "cupti/source_passes.h"
-#include "inject/own_replay_calls.h"
+#include "cupti/profiler_api_calls.h"
 #include "cupti/sticky_error_watch.h"
+#include "inject/collector.h"
 #include "inject/log.h"
 #include "inject/nvtx_start_end_ids.h"
 
@@ -30,22 +30,11 @@ namespace gpuscope::cupti {
 namespace {
 
 CUpti_SubscriberHandle g_subscriber = nullptr;
-std::atomic<bool> g_ignore_callbacks{false};
 // Whether nvtxRangeStart* ids are recorded: only while the tracing kinds (MARKER among them)
 // are on, since an id whose range is not recorded would never be taken again.
 std::atomic<bool> g_record_range_starts{false};
 // Whether NVTX is in the --trace list: the nvtxRangeStart callbacks are never on otherwise.
 std::atomic<bool> g_trace_nvtx{true};
-// `gpuscope profile`: the kernel profiler the launch callbacks go to, or nullptr. Published
-// once by EnableKernelProfiler and never withdrawn: the object belongs to the CuptiBackend,
-// which the session keeps until the process ends (CUPTI calls back until then).
-std::atomic<KernelProfiler*> g_kernel_profiler{nullptr};
-// `gpuscope run --gpu-metrics`: the sampler told of contexts, or nullptr. Published once, never
-// withdrawn (owned by the CuptiBackend, which lives until the process ends).
-std::atomic<GpuMetricSampler*> g_gpu_metric_sampler{nullptr};
-// Told of the process's first sticky error (SetStickyErrorHandler). Published once, before the
-// callbacks are enabled, and never destroyed: callbacks may come until the process ends.
-std::atomic<const StickyErrorHandler*> g_sticky_error_handler{nullptr};
 
 // Never destroyed: CUDA destroys its contexts after our exit handler, and after this
 // library's static destructors have run (they were registered before our atexit handler).
@@ -68,32 +57,35 @@ void NoteDropped(std::uint64_t dropped) {
   if (inject::Collector* collector = BufferCollector()) collector->AddDroppedRecords(dropped);
 }
 
-void OnContextCreated(CUcontext context) {
-  ProcessGpuClock().NoteContextCreated(context);
-  {
+// kContextsArrive: the context has its GPU clock entry and is in the live list before any
+// feature hears of it; on its destruction the clock forgets it first.
+bool OnContextsArrive(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) {
+  if (domain != CUPTI_CB_DOMAIN_RESOURCE) return false;
+  const CUcontext context = static_cast<const CUpti_ResourceData*>(data)->context;
+  if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED) {
+    ProcessGpuClock().NoteContextCreated(context);
     std::lock_guard<std::mutex> lock(g_contexts_mutex);
     LiveContexts().push_back(context);
+  } else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
+    ProcessGpuClock().ForgetContext(context);
   }
-  if (GpuMetricSampler* sampler = g_gpu_metric_sampler.load(std::memory_order_acquire)) {
-    sampler->OnContextCreated(context);
-  }
+  return false;
 }
 
-void OnContextDestroyStarting(CUcontext context) {
-  ProcessGpuClock().ForgetContext(context);
-  if (KernelProfiler* profiler = g_kernel_profiler.load(std::memory_order_acquire)) {
-    profiler->ForgetContext(context);
+// kContextsLeave: once every feature forgot the context, its finished records are delivered
+// and its loss count read while it exists.
+bool OnContextsLeave(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) {
+  if (domain != CUPTI_CB_DOMAIN_RESOURCE || cbid != CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
+    return false;
   }
-  if (GpuMetricSampler* sampler = g_gpu_metric_sampler.load(std::memory_order_acquire)) {
-    sampler->OnContextDestroyStarting(context);
-  }
-  // Deliver the context's finished records and read its loss count while it exists.
+  const CUcontext context = static_cast<const CUpti_ResourceData*>(data)->context;
   Status flushed = FlushAll(/*forced=*/false);
   if (!flushed.ok()) inject::LogDebug("context destruction: " + flushed.message());
   NoteDropped(TakeDroppedRecords(context));
   std::lock_guard<std::mutex> lock(g_contexts_mutex);
   std::vector<CUcontext>& live = LiveContexts();
   live.erase(std::remove(live.begin(), live.end(), context), live.end());
+  return false;
 }
 
 constexpr CUpti_CallbackId kNvtxRangeStartCallbacks[] = {
@@ -139,96 +131,44 @@ void OnProfilerStop() {
   inject::LogDebug("cudaProfilerStop: not recording");
 }
 
-// nvtxRangeStart* returned the id of a start/end range: CUPTI's marker id (verified).
-void OnNvtxRangeStarted(const CUpti_NvtxData& nvtx) {
-  if (!g_record_range_starts.load(std::memory_order_acquire)) return;
-  if (nvtx.functionReturnValue == nullptr) return;
+// kNvtxRangeStarts: nvtxRangeStart* returned the id of a start/end range, CUPTI's marker id
+// (verified).
+bool OnNvtxRangeStarted(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) {
+  if (domain != CUPTI_CB_DOMAIN_NVTX ||
+      std::find(std::begin(kNvtxRangeStartCallbacks), std::end(kNvtxRangeStartCallbacks), cbid) ==
+          std::end(kNvtxRangeStartCallbacks)) {
+    return false;
+  }
+  if (!g_record_range_starts.load(std::memory_order_acquire)) return false;
+  const auto& nvtx = *static_cast<const CUpti_NvtxData*>(data);
+  if (nvtx.functionReturnValue == nullptr) return false;
   // nvtxRangeId_t is a uint64_t (nvToolsExt.h); CUPTI's marker ids are 32-bit.
   const auto range_id = *static_cast<const std::uint64_t*>(nvtx.functionReturnValue);
   inject::ProcessNvtxStartEndIds().Add(static_cast<std::uint32_t>(range_id));
+  return false;
 }
 
-bool IsProfilerStart(CUpti_CallbackDomain domain, CUpti_CallbackId cbid) {
-  return (domain == CUPTI_CB_DOMAIN_RUNTIME_API &&
-          cbid == CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStart_v4000) ||
-         (domain == CUPTI_CB_DOMAIN_DRIVER_API && cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStart);
+// kProfilerControl: the exits of cudaProfilerStart/Stop (runtime or driver) turn the tracing
+// kinds on and off.
+bool OnProfilerControl(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) {
+  const CUpti_CallbackData* api = ApiCallbackData(domain, data);
+  if (api == nullptr || api->callbackSite != CUPTI_API_EXIT) return false;
+  if (IsProfilerStartCall(domain, cbid)) OnProfilerStart();
+  if (IsProfilerStopCall(domain, cbid)) OnProfilerStop();
+  return false;
 }
 
-bool IsProfilerStop(CUpti_CallbackDomain domain, CUpti_CallbackId cbid) {
-  return (domain == CUPTI_CB_DOMAIN_RUNTIME_API &&
-          cbid == CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStop_v4000) ||
-         (domain == CUPTI_CB_DOMAIN_DRIVER_API && cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStop);
-}
+// The handlers of the features that are on whenever CUPTI is subscribed. Constant-initialised
+// and trivially destructible, like the table: callbacks come until the process ends.
+constinit CallbackFunction g_contexts_arrive{&OnContextsArrive};
+constinit CallbackFunction g_nvtx_range_starts{&OnNvtxRangeStarted};
+constinit CallbackFunction g_profiler_control{&OnProfilerControl};
+constinit CallbackFunction g_contexts_leave{&OnContextsLeave};
 
-// Runs on the program's threads, inside CUDA calls: nothing may escape it.
+// Runs on the program's threads, inside CUDA calls: the table lets nothing escape it.
 void CUPTIAPI OnCallback(void* /*userdata*/, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                          const void* data) {
-  if (g_ignore_callbacks.load(std::memory_order_acquire) || data == nullptr) return;
-  try {
-    if (domain == CUPTI_CB_DOMAIN_RESOURCE) {
-      const auto* resource = static_cast<const CUpti_ResourceData*>(data);
-      if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED) OnContextCreated(resource->context);
-      if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
-        OnContextDestroyStarting(resource->context);
-      }
-      if (cbid == CUPTI_CBID_RESOURCE_MODULE_LOADED && resource->resourceDescriptor != nullptr) {
-        const auto* module = static_cast<const CUpti_ModuleResourceData*>(resource->resourceDescriptor);
-        if (KernelProfiler* profiler = g_kernel_profiler.load(std::memory_order_acquire)) {
-          profiler->OnModuleLoaded(module->pCubin, module->cubinSize);
-        }
-      }
-      return;
-    }
-    if (domain == CUPTI_CB_DOMAIN_NVTX) {
-      const auto* nvtx = static_cast<const CUpti_NvtxData*>(data);
-      if (std::find(std::begin(kNvtxRangeStartCallbacks), std::end(kNvtxRangeStartCallbacks),
-                    cbid) != std::end(kNvtxRangeStartCallbacks)) {
-        OnNvtxRangeStarted(*nvtx);
-      }
-      // --replay-mode app-range --nvtx-include: the other NVTX callbacks are its own.
-      KernelProfiler* profiler = g_kernel_profiler.load(std::memory_order_acquire);
-      if (profiler != nullptr && profiler->app_range()) profiler->OnNvtxCallback(cbid, *nvtx);
-      return;
-    }
-    if (domain != CUPTI_CB_DOMAIN_RUNTIME_API && domain != CUPTI_CB_DOMAIN_DRIVER_API) return;
-    const auto* api = static_cast<const CUpti_CallbackData*>(data);
-    // gpuscope's own replay of a launch (source counters): not the program's calls.
-    if (ReplayingOnThisThread()) {
-      if (api->callbackSite == CUPTI_API_ENTER && !IsReplayedProgramCall(api->correlationId)) {
-        inject::NoteOwnReplayCall(api->correlationId);
-      }
-      return;
-    }
-    OnBacktraceSiteCallback(domain, cbid, *api);  // --backtrace; before the calls that return below
-    // --api-capture callback: every runtime and driver call passes here (the others return
-    // at once: the capture has not started).
-    OnApiCallback(domain, cbid, *api);
-    if (std::optional<CaptureCall> capture = CaptureCallOf(domain, cbid)) {
-      OnStreamCaptureCallback(*capture, *api);
-      return;
-    }
-    if (IsStickyErrorWatchedCall(domain, cbid)) {
-      std::optional<StickyErrorCall> error = OnStickyErrorWatchedCall(domain, *api);
-      const StickyErrorHandler* handler = g_sticky_error_handler.load(std::memory_order_acquire);
-      if (error && handler != nullptr) (*handler)(*error);
-      return;
-    }
-    KernelProfiler* profiler = g_kernel_profiler.load(std::memory_order_acquire);
-    if (profiler != nullptr && IsKernelLaunchCallback(domain, cbid)) {
-      profiler->OnLaunchCallback(domain, cbid, *api);
-      return;
-    }
-    // app-range: a range begins at cudaProfilerStart's exit and ends at cudaProfilerStop's
-    // enter (range_boundaries.h).
-    if (profiler != nullptr && profiler->app_range() &&
-        (IsProfilerStart(domain, cbid) || IsProfilerStop(domain, cbid))) {
-      profiler->OnProfilerApiCallback(domain, cbid, *api);
-    }
-    if (api->callbackSite != CUPTI_API_EXIT) return;
-    if (IsProfilerStart(domain, cbid)) OnProfilerStart();
-    if (IsProfilerStop(domain, cbid)) OnProfilerStop();
-  } catch (...) {
-  }
+  ProcessCallbackTable().Dispatch(domain, cbid, data);
 }
 
 Status Enable(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const char* what) {
@@ -273,6 +213,15 @@ Status Subscribe() {
   }
   inject::LogDebug("subscribed to CUPTI " + std::to_string(version) + " (" + LoadedCuptiPath() +
                    ")");
+  // The features on whenever CUPTI is subscribed, before any of their callbacks is enabled.
+  CallbackTable& table = ProcessCallbackTable();
+  table.Register(CallbackSlot::kContextsArrive, g_contexts_arrive);
+  table.Register(CallbackSlot::kNvtxRangeStarts, g_nvtx_range_starts);
+  table.Register(CallbackSlot::kOwnReplay, OwnReplayCallbacks());
+  table.Register(CallbackSlot::kStreamCapture, StreamCaptureCallbacks());
+  table.Register(CallbackSlot::kStickyErrors, StickyErrorCallbacks());
+  table.Register(CallbackSlot::kProfilerControl, g_profiler_control);
+  table.Register(CallbackSlot::kContextsLeave, g_contexts_leave);
   return Status();
 }
 
@@ -320,6 +269,7 @@ Status EnableCallbacks(bool profiler_control, bool tracing_now, bool trace_nvtx)
 Status EnableApiCallbackCapture(bool recording_now) {
   if (g_subscriber == nullptr) return Status::Error("CUPTI is not subscribed");
   BeginApiCallbackCapture(recording_now);
+  ProcessCallbackTable().Register(CallbackSlot::kApiCapture, ApiCaptureCallbacks());
   Status first_error = CuptiStatus(cuptiEnableDomain(1, g_subscriber, CUPTI_CB_DOMAIN_RUNTIME_API),
                                    "enabling the runtime API callbacks");
   Status driver = CuptiStatus(cuptiEnableDomain(1, g_subscriber, CUPTI_CB_DOMAIN_DRIVER_API),
@@ -332,29 +282,24 @@ Status EnableApiCallbackCapture(bool recording_now) {
 
 Status EnableBacktraces(inject::CallStacks& stacks) {
   if (g_subscriber == nullptr) return Status::Error("CUPTI is not subscribed");
+  // Before the sites' callbacks are enabled; it takes no stack until `stacks` is set.
+  ProcessCallbackTable().Register(CallbackSlot::kBacktraces, BacktraceSiteCallbacks());
   return EnableBacktraceSites(g_subscriber, stacks);
 }
 
-void SetStickyErrorHandler(StickyErrorHandler handler) {
-  if (g_sticky_error_handler.load() != nullptr) return;  // once per process
-  g_sticky_error_handler.store(new StickyErrorHandler(std::move(handler)),
-                               std::memory_order_release);
-}
-
 void SetGpuMetricSampler(GpuMetricSampler& sampler) {
-  GpuMetricSampler* none = nullptr;
-  (void)g_gpu_metric_sampler.compare_exchange_strong(none, &sampler);  // once per process
+  ProcessCallbackTable().Register(CallbackSlot::kGpuMetricSampler, sampler);  // once per process
 }
 
 Status EnableKernelProfiler(KernelProfiler& profiler) {
   if (g_subscriber == nullptr) return Status::Error("CUPTI is not subscribed");
-  if (g_kernel_profiler.load() != nullptr) {
+  if (ProcessCallbackTable().Registered(CallbackSlot::kKernelProfiler)) {
     return Status::Error("the kernel profiler was started twice");
   }
   // cuptiProfilerInitialize waits for the first selected launch: here we are inside cuInit,
   // where it fails (CUPTI_ERROR_UNKNOWN on the H200).
   GPUSCOPE_RETURN_IF_ERROR(WatchKernelLaunches(g_subscriber));
-  g_kernel_profiler.store(&profiler, std::memory_order_release);
+  ProcessCallbackTable().Register(CallbackSlot::kKernelProfiler, profiler);
   if (profiler.source_counters()) {
     GPUSCOPE_RETURN_IF_ERROR(Enable(CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_LOADED,
                                     "enabling the module-loaded callback"));
@@ -396,7 +341,7 @@ std::uint64_t TakeDroppedRecordsOfLiveContexts() {
   return total;
 }
 
-void IgnoreCallbacksFromNowOn() { g_ignore_callbacks.store(true, std::memory_order_release); }
+void IgnoreCallbacksFromNowOn() { ProcessCallbackTable().IgnoreFromNowOn(); }
 
 std::vector<CUcontext> LiveContextsNow() {
   std::lock_guard<std::mutex> lock(g_contexts_mutex);

@@ -19,6 +19,10 @@
 // activity records cost; with --api-capture callback every runtime and driver call has its
 // callbacks (api_callback_capture.h).
 //
+// Every callback goes to the process's table of handlers (callback_table.h): the order the
+// features see it in is declared there, and each feature's handler is registered here when
+// the feature is enabled (the ones always on by Subscribe).
+//
 // DEVICE and CONTEXT records stay enabled outside cudaProfilerStart/Stop: they are
 // one-off descriptions that the recorded kernels refer to (a context created before the
 // start would otherwise have no row). Runtime and driver API records do not: nvprof
@@ -29,11 +33,9 @@
 #include <cupti.h>
 
 #include <cstdint>
-#include <functional>
 #include <span>
 #include <vector>
 
-#include "cupti/sticky_error_watch.h"
 #include "inject/call_stacks.h"
 
 #include "util/status.h"
@@ -56,12 +58,6 @@ Status EnableCallbacks(bool profiler_control, bool tracing_now, bool trace_nvtx 
 // --api-capture callback (api_callback_capture.h): every runtime and driver callback from
 // now on, on the thread inside cuInit. `recording_now`: false waits for cudaProfilerStart.
 Status EnableApiCallbackCapture(bool recording_now);
-
-// Runs on the program's thread inside the first watched call that returned a sticky error,
-// before the call returns to the program.
-using StickyErrorHandler = std::function<void(const StickyErrorCall&)>;
-// Set before EnableCallbacks; once per process (a later handler is ignored).
-void SetStickyErrorHandler(StickyErrorHandler handler);
 
 // `--backtrace`: the enter callbacks of launches, copies, memsets and syncs take the host call
 // stack into `stacks` (backtrace_sites.h), which must live as long as the process.

@@ -94,4 +94,22 @@ void OnStreamCaptureCallback(CaptureCall call, const CUpti_CallbackData& data) {
   }
 }
 
+namespace {
+
+bool ConsumeStreamCaptureCall(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                              const void* data) {
+  const CUpti_CallbackData* api = ApiCallbackData(domain, data);
+  if (api == nullptr) return false;
+  std::optional<CaptureCall> capture = CaptureCallOf(domain, cbid);
+  if (!capture) return false;
+  OnStreamCaptureCallback(*capture, *api);
+  return true;
+}
+
+constinit CallbackFunction g_stream_capture_callbacks{&ConsumeStreamCaptureCall};
+
+}  // namespace
+
+CallbackHandler& StreamCaptureCallbacks() { return g_stream_capture_callbacks; }
+
 }  // namespace gpuscope::cupti

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "cupti/callback_table.h"
 #include "util/status.h"
 
 namespace gpuscope::cupti {
@@ -24,5 +25,9 @@ Status WatchStreamCaptures(CUpti_SubscriberHandle subscriber);
 // A callback of a capture call (CaptureCallOf has a value): begin entered, begin returned
 // (started when the call succeeded), end returned.
 void OnStreamCaptureCallback(CaptureCall call, const CUpti_CallbackData& data);
+
+// The callback handler (CallbackSlot::kStreamCapture): consumes the capture calls' callbacks
+// and tells each to OnStreamCaptureCallback.
+CallbackHandler& StreamCaptureCallbacks();
 
 }  // namespace gpuscope::cupti

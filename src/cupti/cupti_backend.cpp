@@ -6,6 +6,7 @@
 #include "cupti/gpu_clock.h"
 #include "cupti/gpu_metric_sampler.h"
 #include "cupti/kernel_profiler.h"
+#include "cupti/sticky_error_watch.h"
 #include "cupti/translate.h"
 #include "inject/host_clocks.h"
 #include "inject/log.h"

@@ -41,6 +41,15 @@ Status GpuMetricSampler::Start() {
   return inject::StartBackgroundThread("gpuscope-pm", [this] { Loop(); }, thread_);
 }
 
+bool GpuMetricSampler::Handle(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                              const void* data) {
+  if (domain != CUPTI_CB_DOMAIN_RESOURCE) return false;
+  const CUcontext context = static_cast<const CUpti_ResourceData*>(data)->context;
+  if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED) OnContextCreated(context);
+  if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) OnContextDestroyStarting(context);
+  return false;
+}
+
 void GpuMetricSampler::OnContextCreated(CUcontext context) {
   try {
     std::uint32_t device = 0;

@@ -21,13 +21,14 @@
 #include <utility>
 #include <vector>
 
+#include "cupti/callback_table.h"
 #include "cupti/pm_sampling_device.h"
 #include "inject/config.h"
 #include "inject/gpu_metric_batch.h"
 
 namespace gpuscope::cupti {
 
-class GpuMetricSampler {
+class GpuMetricSampler final : public CallbackHandler {
  public:
   using Submit = std::function<void(inject::GpuMetricBatch)>;
   // How often the hardware buffer is decoded: at 10 kHz, 200 samples per decode.
@@ -41,6 +42,9 @@ class GpuMetricSampler {
   // Starts the sampler thread; an error says why no device will be sampled.
   Status Start();
 
+  // Its part of the subscriber callback (CallbackSlot::kGpuMetricSampler): context creation
+  // and destruction, to the two below; consumes nothing.
+  bool Handle(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) override;
   // CUPTI's resource callbacks (the program's threads; never throw, never block on the GPU).
   void OnContextCreated(CUcontext context);
   // Stops the device's sampling before its context goes (waits for the sampler's current step).

@@ -46,6 +46,7 @@
 #include <unordered_map>
 
 #include "cupti/activity.h"
+#include "cupti/callback_table.h"
 #include "cupti/context_range_profiler.h"
 #include "cupti/counter_passes.h"
 #include "cupti/launch_selection.h"
@@ -64,16 +65,22 @@ struct KernelProfilerHooks {
   bool progress = true;  // the ncu-like "Profiling ..." line per measured kernel
 };
 
-// One per process: the launch callbacks reach it through the pointer EnableKernelProfiler
-// publishes (callbacks.h), and its per-thread launch state is per thread, not per object.
-// Once published it must live until the process ends (CUPTI calls back until then).
-class KernelProfiler {
+// One per process: the callbacks reach it through the callback table's slot
+// (CallbackSlot::kKernelProfiler) EnableKernelProfiler registers it in (callbacks.h), and its
+// per-thread launch state is per thread, not per object. Once registered it must live until
+// the process ends (CUPTI calls back until then).
+class KernelProfiler final : public CallbackHandler {
  public:
   KernelProfiler(const inject::ProfileConfig& config, KernelProfilerHooks hooks);
   KernelProfiler(const KernelProfiler&) = delete;
   KernelProfiler& operator=(const KernelProfiler&) = delete;
 
   std::size_t metric_count() const { return config_.metrics.size(); }
+
+  // Its part of the subscriber callback (kernel_profiler_callbacks.cpp): consumes the kernel
+  // launch calls; sees context destruction, module loads, and with app-range the NVTX
+  // callbacks and cudaProfilerStart/Stop.
+  bool Handle(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) override;
 
   // A context is being destroyed: its range profiler goes with it (a later context may get
   // the same address). Never throws.

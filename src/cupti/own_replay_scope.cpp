@@ -15,7 +15,21 @@ namespace {
 thread_local bool t_replaying = false;
 thread_local std::uint32_t t_program_ids[2] = {0, 0};
 
+bool ConsumeOwnReplayCall(CUpti_CallbackDomain domain, CUpti_CallbackId /*cbid*/,
+                          const void* data) {
+  const CUpti_CallbackData* api = ApiCallbackData(domain, data);
+  if (api == nullptr || !ReplayingOnThisThread()) return false;
+  if (api->callbackSite == CUPTI_API_ENTER && !IsReplayedProgramCall(api->correlationId)) {
+    inject::NoteOwnReplayCall(api->correlationId);
+  }
+  return true;
+}
+
+constinit CallbackFunction g_own_replay_callbacks{&ConsumeOwnReplayCall};
+
 }  // namespace
+
+CallbackHandler& OwnReplayCallbacks() { return g_own_replay_callbacks; }
 
 bool ReplayingOnThisThread() { return t_replaying; }
 

@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstdint>
 
+#include "cupti/callback_table.h"
 #include "util/status.h"
 
 namespace gpuscope::cupti {
@@ -23,6 +24,10 @@ bool ReplayingOnThisThread();
 // gives the calls gpuscope makes inside the program's launch call the program call's
 // correlation id (seen on the H100): those ids are the program's records, never left out.
 bool IsReplayedProgramCall(std::uint32_t correlation_id);
+
+// The callback handler (CallbackSlot::kOwnReplay) that consumes the runtime and driver calls
+// gpuscope makes while replaying on this thread, their correlation ids noted as its own.
+CallbackHandler& OwnReplayCallbacks();
 
 // Sets the thread's replay flag, and the ids of the program's launch calls, for a scope.
 class OwnReplayScope {

@@ -2,6 +2,8 @@
 
 #include <generated_nvtx_meta.h>
 
+#include "cupti/profiler_api_calls.h"
+
 namespace gpuscope::cupti {
 namespace {
 
@@ -9,18 +11,6 @@ namespace {
 // tokens have the top bit set, the profiler range is token 1 in a space of its own (bit 62).
 constexpr std::uint64_t kPushTokenBit = 1ull << 63;
 constexpr std::uint64_t kProfilerToken = 1ull << 62;
-
-bool IsProfilerStartCall(CUpti_CallbackDomain domain, CUpti_CallbackId cbid) {
-  return (domain == CUPTI_CB_DOMAIN_RUNTIME_API &&
-          cbid == CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStart_v4000) ||
-         (domain == CUPTI_CB_DOMAIN_DRIVER_API && cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStart);
-}
-
-bool IsProfilerStopCall(CUpti_CallbackDomain domain, CUpti_CallbackId cbid) {
-  return (domain == CUPTI_CB_DOMAIN_RUNTIME_API &&
-          cbid == CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStop_v4000) ||
-         (domain == CUPTI_CB_DOMAIN_DRIVER_API && cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStop);
-}
 
 // The ASCII message of an event attribute structure; nullptr for any other kind.
 const char* AsciiMessage(const nvtxEventAttributes_t* attributes) {

@@ -49,8 +49,29 @@ bool Contains(const CUpti_CallbackId (&ids)[N], CUpti_CallbackId cbid) {
 // Watched calls this thread is inside of (a runtime call and the driver call it makes).
 thread_local int t_watched_depth = 0;
 std::atomic<bool> g_first_error_returned{false};
+// Told of the process's first sticky error (SetStickyErrorHandler). Published once and never
+// destroyed: callbacks may come until the process ends.
+std::atomic<const StickyErrorHandler*> g_handler{nullptr};
+
+bool ConsumeWatchedCall(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) {
+  const CUpti_CallbackData* api = ApiCallbackData(domain, data);
+  if (api == nullptr || !IsStickyErrorWatchedCall(domain, cbid)) return false;
+  std::optional<StickyErrorCall> error = OnStickyErrorWatchedCall(domain, *api);
+  const StickyErrorHandler* handler = g_handler.load(std::memory_order_acquire);
+  if (error && handler != nullptr) (*handler)(*error);
+  return true;
+}
+
+constinit CallbackFunction g_sticky_error_callbacks{&ConsumeWatchedCall};
 
 }  // namespace
+
+void SetStickyErrorHandler(StickyErrorHandler handler) {
+  if (g_handler.load() != nullptr) return;  // once per process
+  g_handler.store(new StickyErrorHandler(std::move(handler)), std::memory_order_release);
+}
+
+CallbackHandler& StickyErrorCallbacks() { return g_sticky_error_callbacks; }
 
 bool IsStickyErrorWatchedCall(CUpti_CallbackDomain domain, CUpti_CallbackId cbid) {
   if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) return Contains(kRuntimeCalls, cbid);

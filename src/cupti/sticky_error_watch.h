@@ -21,6 +21,7 @@
 #include <optional>
 #include <string>
 
+#include "cupti/callback_table.h"
 #include "model/records.h"
 #include "util/status.h"
 
@@ -43,6 +44,16 @@ Status WatchStickyErrors(CUpti_SubscriberHandle subscriber);
 // call returns the same error: only the process's first one is returned.
 std::optional<StickyErrorCall> OnStickyErrorWatchedCall(CUpti_CallbackDomain domain,
                                                         const CUpti_CallbackData& data);
+
+// Runs on the program's thread inside the first watched call that returned a sticky error,
+// before the call returns to the program.
+using StickyErrorHandler = std::function<void(const StickyErrorCall&)>;
+// Once per process (a later handler is ignored); before then an error is not told.
+void SetStickyErrorHandler(StickyErrorHandler handler);
+
+// The callback handler (CallbackSlot::kStickyErrors): consumes the watched calls' callbacks,
+// follows them with OnStickyErrorWatchedCall and tells its error to the handler.
+CallbackHandler& StickyErrorCallbacks();
 
 // Forgets that the process's first sticky error was returned (for tests).
 void ForgetStickyErrorForTesting();
