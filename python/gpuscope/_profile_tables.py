@@ -1,5 +1,6 @@
-"""The tables `gpuscope profile` writes (src/store/schema.sql) as DataFrames, selected as the
-C++ reader selects them (src/store/profile_store.cpp, source_tables.cpp):
+"""The tables `gpuscope profile` writes (src/store/profile_table_defs.h, source_table_defs.h)
+as DataFrames, selected as the C++ reader selects them (src/store/profile_store.cpp,
+source_tables.cpp):
 
 - ids of names become the names (strings.value; '' for an id that names none, as C++'s
   value_or("")), enumerations their names (replay_modes, profile_outcomes);
@@ -12,6 +13,8 @@ C++ reader selects them (src/store/profile_store.cpp, source_tables.cpp):
   (counter data and cubins are CUPTI's and the driver's images, not values).
 
 Each table is one query; its columns are (name, kind), the kind saying how _columns reads it.
+The tables read as stored take their columns and kinds from the C++ declarations
+(DECLARATIONS.report_table_columns); the others join names in and are written out here.
 """
 
 from dataclasses import dataclass
@@ -19,6 +22,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from gpuscope import _columns
+from gpuscope._tables import DECLARATIONS
 
 
 @dataclass(frozen=True)
@@ -60,6 +64,28 @@ def _profiled_kernels_sql(has):
         "ORDER BY p.profile_index, p.id")
 
 
+def _kind(sql_type):
+    """How a column of the declared SQL type reads, as the C++ reader reads it: NULL as 0 or ''
+    where the declaration forbids it, NA where NULL means something (no estimate, no text)."""
+    nullable = "NOT NULL" not in sql_type and "PRIMARY KEY" not in sql_type
+    stored = sql_type.split()[0]
+    if stored == "REAL":
+        return "real"
+    if stored == "TEXT":
+        return "optional_text" if nullable else "text"
+    return "optional_integer" if nullable else "integer"
+
+
+def _as_declared(name, order_by):
+    """The table `name` read as stored: every declared column, in schema order."""
+    columns = tuple((c.name, _kind(c.sql_type))
+                    for c in DECLARATIONS.report_table_columns[name].columns)
+    select = ", ".join(f"CAST({column} AS TEXT)" if kind.endswith("text") else column
+                       for column, kind in columns)
+    return ProfileTable(name, columns,
+                        lambda has: f"SELECT {select} FROM {name} ORDER BY {order_by}", (name,))
+
+
 _TABLES = (
     # One row per profiled launch (or `--replay-mode app-range` range: range_kernels launches).
     ProfileTable("profiled_kernels", (
@@ -72,30 +98,11 @@ _TABLES = (
         _profiled_kernels_sql, ("profiled_kernels",)),
     # Long: one row per kernel and metric (ncu's raw page); value NaN: CUPTI could not
     # evaluate it. Wide: .pivot(index="profiled_kernel_id", columns="metric", values="value").
-    ProfileTable("kernel_metrics", (
-        ("profiled_kernel_id", "integer"), ("metric", "text"), ("value", "real"),
-        ("unit", "text")),
-        lambda has: "SELECT profiled_kernel_id, CAST(metric AS TEXT), value, CAST(unit AS TEXT) "
-                    "FROM kernel_metrics ORDER BY profiled_kernel_id, metric",
-        ("kernel_metrics",)),
+    _as_declared("kernel_metrics", "profiled_kernel_id, metric"),
     # The guided analysis' findings, biggest estimated speedup first (rank 0).
-    ProfileTable("kernel_findings", (
-        ("profiled_kernel_id", "integer"), ("rank", "integer"), ("rule_id", "text"),
-        ("severity", "text"), ("section", "text"), ("title", "text"), ("message", "text"),
-        ("speedup_pct", "real"), ("speedup_formula", "text")),
-        lambda has: "SELECT profiled_kernel_id, rank, CAST(rule_id AS TEXT), "
-                    "CAST(severity AS TEXT), CAST(section AS TEXT), CAST(title AS TEXT), "
-                    "CAST(message AS TEXT), speedup_pct, CAST(speedup_formula AS TEXT) "
-                    "FROM kernel_findings ORDER BY profiled_kernel_id, rank",
-        ("kernel_findings",)),
+    _as_declared("kernel_findings", "profiled_kernel_id, rank"),
     # How the source-counter passes of each launch went.
-    ProfileTable("kernel_source", (
-        ("profiled_kernel_id", "integer"), ("message", "text"), ("total_samples", "integer"),
-        ("dropped_samples", "integer"), ("sampling_period", "integer")),
-        lambda has: "SELECT profiled_kernel_id, CAST(message AS TEXT), total_samples, "
-                    "dropped_samples, sampling_period FROM kernel_source "
-                    "ORDER BY profiled_kernel_id",
-        ("kernel_source",)),
+    _as_declared("kernel_source", "profiled_kernel_id"),
     # Source counters, long: one row per launch, instruction and counter (SASS metric or
     # PC-sampling stall reason). Report.source() puts them beside the SASS and lines.
     ProfileTable("instruction_values", (
@@ -125,11 +132,7 @@ _TABLES = (
                     "ORDER BY i.cubin_crc, i.function_id, i.pc_offset",
         ("sass_instructions", "source_files")),
     # The source files the lines are in, with their text when it was readable at evaluation.
-    ProfileTable("source_files", (
-        ("id", "integer"), ("path", "text"), ("content", "optional_text")),
-        lambda has: "SELECT id, CAST(path AS TEXT), CAST(content AS TEXT) FROM source_files "
-                    "ORDER BY id",
-        ("source_files",)),
+    _as_declared("source_files", "id"),
 )
 
 PROFILE_TABLES = {table.name: table for table in _TABLES}

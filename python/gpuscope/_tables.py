@@ -1,4 +1,6 @@
-"""The report's event tables as declared once in C++ (src/store/event_table_defs.h).
+"""The report's tables as declared once in C++: the event tables with how each column is
+stored (src/store/event_table_defs.h), and every table with its columns' SQL types and
+meanings (src/store/report_tables.h).
 
 event_tables.json is what tests/python/print_event_tables prints from those declarations;
 the CTest test Python.EventTablesMatchDeclarations fails when the copy here differs, so a
@@ -29,12 +31,27 @@ class Table:
 
 
 @dataclass(frozen=True)
+class ReportColumn:
+    name: str
+    sql_type: str  # with its constraints, e.g. "TEXT NOT NULL"
+    doc: str
+
+
+@dataclass(frozen=True)
+class ReportTable:
+    name: str
+    doc: str
+    columns: tuple  # of ReportColumn, in schema order
+
+
+@dataclass(frozen=True)
 class Declarations:
     format: str
     application_id: int
     schema_version: int
     oldest_readable_schema_version: int
-    tables: dict  # name -> Table, in schema order
+    tables: dict  # event table name -> Table, in schema order
+    report_table_columns: dict  # name of any table -> ReportTable, in creation order
     # Lower-cased names of every table and view a report may hold (what the schema creates).
     report_tables: tuple
     report_views: tuple
@@ -50,8 +67,12 @@ def load_declarations(path=DECLARATIONS_FILE):
     for table in data["tables"]:
         columns = tuple(Column(c["name"], c["stored"], c["doc"]) for c in table["columns"])
         tables[table["name"]] = Table(table["name"], table["start_column"], columns)
+    report_tables = {
+        table["name"]: ReportTable(table["name"], table["doc"], tuple(
+            ReportColumn(c["name"], c["sql_type"], c["doc"]) for c in table["columns"]))
+        for table in data["report_table_columns"]}
     return Declarations(data["format"], data["application_id"], data["schema_version"],
-                        data["oldest_readable_schema_version"], tables,
+                        data["oldest_readable_schema_version"], tables, report_tables,
                         tuple(data["report_tables"]), tuple(data["report_views"]))
 
 

@@ -1,27 +1,8 @@
 #include "store/batched_insert.h"
 
+#include "store/insert_sql.h"
+
 namespace gpuscope::store {
-
-namespace {
-
-std::string InsertSql(std::string_view table, std::span<const ColumnInfo> columns, int rows) {
-  std::string sql = "INSERT INTO " + std::string(table) + "(";
-  for (std::size_t c = 0; c < columns.size(); ++c) {
-    if (c != 0) sql += ", ";
-    sql += '"';
-    sql += columns[c].name;
-    sql += '"';
-  }
-  sql += ") VALUES ";
-  for (int r = 0; r < rows; ++r) {
-    sql += r == 0 ? "(" : ", (";
-    for (std::size_t c = 0; c < columns.size(); ++c) sql += c == 0 ? "?" : ", ?";
-    sql += ")";
-  }
-  return sql;
-}
-
-}  // namespace
 
 Status BatchedInsert::Prepare(sqlite3* db, const EventTableInfo& table) {
   const std::span<const ColumnInfo> columns = table.columns;
@@ -31,9 +12,10 @@ Status BatchedInsert::Prepare(sqlite3* db, const EventTableInfo& table) {
   nulls_.assign(slots, 0);
   bound_values_.assign(slots, 0);
   bound_nulls_.assign(slots, 0);
-  StatusOr<Statement> batch = Statement::Prepare(db, InsertSql(table.name, columns, kRowsPerBatch));
+  StatusOr<Statement> batch =
+      Statement::Prepare(db, InsertSql(table.name, columns, {}, kRowsPerBatch));
   if (!batch.ok()) return batch.status();
-  StatusOr<Statement> single = Statement::Prepare(db, InsertSql(table.name, columns, 1));
+  StatusOr<Statement> single = Statement::Prepare(db, InsertSql(table.name, columns));
   if (!single.ok()) return single.status();
   batch_ = std::move(batch.value());
   single_ = std::move(single.value());

@@ -2,22 +2,26 @@
 
 #include <sqlite3.h>
 
+#include <string>
 #include <string_view>
 #include <utility>
 
+#include "store/create_table_sql.h"
+#include "store/profile_table_defs.h"
 #include "store/report_update.h"
+#include "store/source_table_defs.h"
 #include "store/sqlite_util.h"
 #include "util/comma_list.h"
 
 namespace gpuscope::store {
 namespace {
 
-// Reports written before kernel_findings existed lack it; evaluating them again adds it.
-constexpr const char* kCreateFindings =
-    "CREATE TABLE IF NOT EXISTS kernel_findings (profiled_kernel_id INTEGER NOT NULL, rank "
-    "INTEGER NOT NULL, rule_id TEXT NOT NULL, severity TEXT NOT NULL, section TEXT NOT NULL, "
-    "title TEXT NOT NULL, message TEXT NOT NULL, speedup_pct REAL, speedup_formula TEXT NOT "
-    "NULL, PRIMARY KEY (profiled_kernel_id, rank)) WITHOUT ROWID";
+// Creates `table` as a new report has it, unless the report has it: reports older than the
+// evaluation's tables lack them (kernel_findings, the source tables), and a crafted one may.
+bool CreateIfMissing(sqlite3* db, const TableInfo& table) {
+  const std::string create = CreateTableSql(table, /*if_not_exists=*/true);
+  return sqlite3_exec(db, create.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK;
+}
 
 // Each step below finalises its statements before it returns: COMMIT, ROLLBACK and the close
 // then find no statement of theirs still active.
@@ -89,7 +93,7 @@ bool StoreRequest(sqlite3* db, const ProfileRequest& request) {
 
 bool ReplaceFindings(sqlite3* db,
                      const std::map<std::int64_t, std::vector<StoredFinding>>& findings) {
-  if (sqlite3_exec(db, kCreateFindings, nullptr, nullptr, nullptr) != SQLITE_OK) return false;
+  if (!CreateIfMissing(db, kKernelFindingsTable)) return false;
   return ReplaceRowsOfKernels(
       db, "kernel_findings",
       "INSERT INTO kernel_findings(profiled_kernel_id, rank, rule_id, severity, section, title, "
@@ -106,20 +110,10 @@ bool ReplaceFindings(sqlite3* db,
       });
 }
 
-// Reports written before the source tables existed lack them (they have no source counters
-// either, but a crafted one may): created here as schema.sql declares them.
-constexpr const char* kCreateSourceTables[] = {
-    "CREATE TABLE IF NOT EXISTS sass_instructions (cubin_crc INTEGER NOT NULL, function_id "
-    "INTEGER NOT NULL, pc_offset INTEGER NOT NULL, sass TEXT, file_id INTEGER, line INTEGER, "
-    "PRIMARY KEY (cubin_crc, function_id, pc_offset)) WITHOUT ROWID",
-    "CREATE TABLE IF NOT EXISTS source_files (id INTEGER PRIMARY KEY, path TEXT NOT NULL "
-    "UNIQUE, content TEXT)",
-};
-
 // The files first (their ids are what the instructions store), then the instructions.
 bool StoreSource(sqlite3* db, const SourceRows& source) {
-  for (const char* create : kCreateSourceTables) {
-    if (sqlite3_exec(db, create, nullptr, nullptr, nullptr) != SQLITE_OK) return false;
+  if (!CreateIfMissing(db, kSassInstructionsTable) || !CreateIfMissing(db, kSourceFilesTable)) {
+    return false;
   }
   StatusOr<Statement> add_file =
       Statement::Prepare(db, "INSERT OR IGNORE INTO source_files(path, content) VALUES (?1, ?2)");

@@ -1,5 +1,5 @@
-// The report's event tables, each declared once: the table (its name, the model record
-// it stores, the row type the reader streams, the column its rows are ordered by) and its
+// The report's event tables, each declared once: the table (its name, what a row is, the model
+// record it stores, the row type the reader streams, the column its rows are ordered by) and its
 // columns in schema order after the `id` rowid, each with its documentation, how it is
 // stored and the member it holds (event_column.h). The writer's binds, the reader's decodes,
 // `row_order` and the tables' CREATE statements (create_table_sql.h, executed where
@@ -37,17 +37,39 @@ struct TableOf {
 };
 
 // clang-format off
-struct Kernels : TableOf<KernelRecord, KernelRow> { static constexpr std::string_view kName = "kernels"; };
-struct Memcpys : TableOf<MemcpyRecord> { static constexpr std::string_view kName = "memcpys"; };
-struct Memsets : TableOf<MemsetRecord> { static constexpr std::string_view kName = "memsets"; };
+struct Kernels : TableOf<KernelRecord, KernelRow> {
+  static constexpr std::string_view kName = "kernels";
+  static constexpr std::string_view kDoc = "One row per kernel executed on a GPU.";
+};
+struct Memcpys : TableOf<MemcpyRecord> {
+  static constexpr std::string_view kName = "memcpys";
+  static constexpr std::string_view kDoc = "One row per memory copy.";
+};
+struct Memsets : TableOf<MemsetRecord> {
+  static constexpr std::string_view kName = "memsets";
+  static constexpr std::string_view kDoc = "One row per memset.";
+};
 struct Memory : TableOf<MemoryRecord> {
   static constexpr std::string_view kName = "memory";
+  static constexpr std::string_view kDoc = "One row per device memory allocation or free.";
   static constexpr std::string_view kStartColumn = "timestamp";
 };
-struct Syncs : TableOf<SyncRecord> { static constexpr std::string_view kName = "syncs"; };
-struct ApiCalls : TableOf<ApiCallRecord, ApiCallRow> { static constexpr std::string_view kName = "api_calls"; };
-struct Nvtx : TableOf<NvtxRecord> { static constexpr std::string_view kName = "nvtx"; };
-struct Overheads : TableOf<OverheadRecord> { static constexpr std::string_view kName = "overheads"; };
+struct Syncs : TableOf<SyncRecord> {
+  static constexpr std::string_view kName = "syncs";
+  static constexpr std::string_view kDoc = "One row per synchronisation: an event, stream or context synchronize, a stream wait.";
+};
+struct ApiCalls : TableOf<ApiCallRecord, ApiCallRow> {
+  static constexpr std::string_view kName = "api_calls";
+  static constexpr std::string_view kDoc = "One row per CUDA runtime or driver API call.";
+};
+struct Nvtx : TableOf<NvtxRecord> {
+  static constexpr std::string_view kName = "nvtx";
+  static constexpr std::string_view kDoc = "One row per NVTX mark or range.";
+};
+struct Overheads : TableOf<OverheadRecord> {
+  static constexpr std::string_view kName = "overheads";
+  static constexpr std::string_view kDoc = "One row per span of CUPTI's own overhead.";
+};
 
 // The columns of every event table, table by table. The class of a column's member says
 // which table it belongs to (its Record, or its Row for kWriterFlag); within a table the

@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "store/event_table_defs.h"
+#include "store/table_info.h"
 
 namespace gpuscope::store {
 
@@ -23,18 +24,19 @@ struct TableList {};
 using EventTableList = TableList<Kernels, Memcpys, Memsets, Memory,
                                  Syncs, ApiCalls, Nvtx, Overheads>;
 
-// A declared column as plain data (for SQL text; the hot paths use the declarations).
-struct ColumnInfo {
-  std::string_view name;
-  std::string_view sql_type;
-  std::string_view doc;  // '\n' separates its lines
-};
-
 struct EventTableInfo {
-  std::string_view name;                // table name in schema.sql
+  std::string_view name;
   std::string_view start_column;        // the column rows are ordered by
   std::span<const ColumnInfo> columns;  // in schema order, after the `id` rowid
+  std::string_view doc = {};            // what a row is
 };
+
+// The event table as every report table is declared (its CREATE statement, the readers'
+// schema checks, the Python package's columns).
+constexpr TableInfo AsTableInfo(const EventTableInfo& table) {
+  return {.name = table.name, .doc = table.doc, .columns = table.columns,
+          .insertion_order_id = true};
+}
 
 namespace internal {
 
@@ -111,7 +113,7 @@ namespace internal {
 template <typename... Tables>
 constexpr auto MakeEventTableInfos(TableList<Tables...>) {
   return std::array<EventTableInfo, sizeof...(Tables)>{
-      {{Tables::kName, Tables::kStartColumn, kColumnInfos<Tables>}...}};
+      {{Tables::kName, Tables::kStartColumn, kColumnInfos<Tables>, Tables::kDoc}...}};
 }
 
 template <typename Table, typename... Tables>

@@ -13,6 +13,7 @@
 #include "store/event_tables.h"
 #include "store/hostile_file_guard.h"
 #include "store/report_file_check.h"
+#include "store/report_tables.h"
 #include "store/report_text.h"
 #include "store/schema.h"
 #include "store/schema_objects.h"
@@ -127,27 +128,19 @@ Status ReportReader::Load() {
 // Every table of the schema that the file has must be a table: a view in its place (one
 // that recurses forever, say) would run whatever SQL the file brings each time we read it.
 Status ReportReader::CheckTablesAreTables() {
-  std::vector<std::string> names;
-  for (const EventTableInfo& table : kEventTables) names.emplace_back(table.name);
-  std::string_view schema = SchemaSql();
-  constexpr std::string_view kCreate = "CREATE TABLE ";
-  for (std::size_t at = schema.find(kCreate); at != std::string_view::npos;
-       at = schema.find(kCreate, at + 1)) {
-    std::size_t begin = at + kCreate.size();
-    std::size_t end = schema.find_first_of(" (", begin);
-    if (end != std::string_view::npos) names.emplace_back(schema.substr(begin, end - begin));
-  }
   StatusOr<Statement> stmt =
       Statement::Prepare(db_, "SELECT type FROM sqlite_master WHERE name = ?1 COLLATE NOCASE");
   if (!stmt.ok()) return ReadError();
-  for (const std::string& name : names) {
+  for (const TableInfo& table : kReportTables) {
+    const std::string_view name = table.name;
     BindText(stmt->get(), 1, name);
     int rc;
     while ((rc = sqlite3_step(stmt->get())) == SQLITE_ROW) {
       std::string_view type = ColumnText(stmt->get(), 0);
       if (type == "view") {
         return Status::Error(std::string(kOpenAction) + " " + path_ + ": not a gpuscope report (" +
-                             name + " is a " + std::string(type) + ", not a table)");
+                             std::string(name) + " is a " + std::string(type) +
+                             ", not a table)");
       }
     }
     sqlite3_reset(stmt->get());

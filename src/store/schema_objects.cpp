@@ -3,7 +3,7 @@
 #include <set>
 #include <string_view>
 
-#include "store/event_tables.h"
+#include "store/report_tables.h"
 #include "store/schema.h"
 #include "store/sqlite_util.h"
 
@@ -23,7 +23,7 @@ bool StartsWithNoCase(std::string_view text, std::string_view prefix) {
   return text.size() >= prefix.size() && Lower(text.substr(0, prefix.size())) == Lower(prefix);
 }
 
-// schema.sql without its `--` comments (which mention "CREATE TABLE" in prose).
+// schema.sql without its `--` comments (which mention "CREATE VIEW" in prose).
 std::string SchemaStatements() {
   std::string statements;
   std::string_view schema = SchemaSql();
@@ -37,7 +37,7 @@ std::string SchemaStatements() {
   return statements;
 }
 
-// The names that follow each `keyword` ("CREATE TABLE ") in schema.sql, lower-cased.
+// The names that follow each `keyword` ("CREATE VIEW ") in schema.sql, lower-cased.
 std::set<std::string> NamesAfter(const std::string& statements, std::string_view keyword) {
   std::set<std::string> names;
   for (std::size_t at = statements.find(keyword); at != std::string::npos;
@@ -54,15 +54,13 @@ struct KnownObjects {
   std::set<std::string> views;
 };
 
-// Every table gpuscope creates is in schema.sql (the evaluation's too: it creates them again
-// in reports older than they are) or is an event table, whose CREATE is generated.
+// Every table gpuscope creates is declared in report_tables.h (the evaluation's too: it
+// creates them again in reports older than they are); every view is in schema.sql.
 const KnownObjects& Known() {
   static const KnownObjects known = [] {
     KnownObjects objects;
-    const std::string statements = SchemaStatements();
-    objects.tables = NamesAfter(statements, "CREATE TABLE ");
-    objects.views = NamesAfter(statements, "CREATE VIEW ");
-    for (const EventTableInfo& table : kEventTables) objects.tables.insert(Lower(table.name));
+    for (const TableInfo& table : kReportTables) objects.tables.insert(Lower(table.name));
+    objects.views = NamesAfter(SchemaStatements(), "CREATE VIEW ");
     return objects;
   }();
   return known;

@@ -1,6 +1,6 @@
-// What a report's schema may hold: exactly the objects gpuscope creates (the tables and views
-// of schema.sql, the event tables, the evaluation's tables, and the indexes SQLite makes for
-// their UNIQUE and PRIMARY KEY constraints). Anything else is SQL the file brings: a trigger
+// What a report's schema may hold: exactly the objects gpuscope creates (the declared tables,
+// report_tables.h, the views of schema.sql, and the indexes SQLite makes for the tables'
+// UNIQUE and PRIMARY KEY constraints). Anything else is SQL the file brings: a trigger
 // runs when gpuscope writes to the report (the evaluation caches its results there), and a
 // table, view or index of another name is nothing gpuscope made. Such a file is refused whole,
 // on open, before any of its SQL can run. Internal to src/store.

@@ -1,8 +1,9 @@
-// Prints the report's event tables as JSON, straight from their one declaration
+// Prints the report's tables as JSON, straight from their one declaration: the event tables
 // (src/store/event_table_defs.h): per table its name and start column, per column its SQL
-// name, how it is stored and its meaning; and the names of every table and view a report may
-// hold (the objects the statements that create a report make), which the readers of both
-// sides check a file's schema against. The Python package (python/gpuscope) reads a copy
+// name, how it is stored and its meaning; every table of a report (src/store/report_tables.h)
+// with its columns, their SQL types and meanings; and the names of every table and view a
+// report may hold (the objects the statements that create a report make), which the readers
+// of both sides check a file's schema against. The Python package (python/gpuscope) reads a copy
 // of this output (python/gpuscope/event_tables.json); tests/python checks that the copy is
 // what this program prints, so the two sides cannot drift apart.
 #include <sqlite3.h>
@@ -17,6 +18,7 @@
 #include "render/escaping.h"
 #include "store/create_table_sql.h"
 #include "store/event_tables.h"
+#include "store/report_tables.h"
 #include "store/schema.h"
 
 namespace {
@@ -94,6 +96,28 @@ std::vector<std::string> SchemaObjectNames(std::string_view type) {
   return names;
 }
 
+// Every declared table, in creation order: its name, what a row is and its columns.
+void PrintReportTables() {
+  using gpuscope::store::kReportTables;
+  std::cout << "  \"report_table_columns\": [\n";
+  for (std::size_t t = 0; t < kReportTables.size(); ++t) {
+    const gpuscope::store::TableInfo& table = kReportTables[t];
+    std::cout << "    {\"name\": " << JsonString(table.name) << ", \"doc\": "
+              << JsonString(table.doc) << ", \"columns\": [\n";
+    std::vector<gpuscope::store::ColumnInfo> columns;
+    if (table.insertion_order_id) columns.push_back(gpuscope::store::kInsertionOrderId);
+    columns.insert(columns.end(), table.columns.begin(), table.columns.end());
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+      std::cout << "      {\"name\": " << JsonString(columns[c].name)
+                << ", \"sql_type\": " << JsonString(columns[c].sql_type)
+                << ", \"doc\": " << JsonString(columns[c].doc) << "}"
+                << (c + 1 < columns.size() ? ",\n" : "\n");
+    }
+    std::cout << "    ]}" << (t + 1 < kReportTables.size() ? ",\n" : "\n");
+  }
+  std::cout << "  ],\n";
+}
+
 void PrintNames(std::string_view key, const std::vector<std::string>& names, bool last) {
   std::cout << "  " << JsonString(key) << ": [";
   for (std::size_t i = 0; i < names.size(); ++i) {
@@ -112,6 +136,7 @@ int main() {
             << gpuscope::store::kOldestReadableSchemaVersion << ",\n  \"tables\": [\n";
   PrintTables(gpuscope::store::EventTableList{});
   std::cout << "  ],\n";
+  PrintReportTables();
   PrintNames("report_tables", SchemaObjectNames("table"), false);
   PrintNames("report_views", SchemaObjectNames("view"), true);
   std::cout << "}\n";

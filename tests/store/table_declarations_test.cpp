@@ -1,16 +1,21 @@
-// The event tables are declared once (src/store/event_table_defs.h): a report gets their
-// CREATE statements from the declarations alone, in schema.sql's layout, and reports recorded
-// on the GPU before the declarations existed have exactly those statements (the schema did
-// not change). When they disagree, these tests name the table and the line.
+// Every table of a report is declared once (src/store/report_tables.h lists them): a report
+// gets their CREATE statements from the declarations alone, in schema.sql's layout, and
+// reports recorded on the GPU before the declarations existed have the same tables (the event
+// tables byte for byte; the others, first written by hand in schema.sql, the same statements
+// but for comments and spacing). When they disagree, these tests name the table and the line.
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
+#include <fstream>
+#include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "store/create_table_sql.h"
 #include "store/event_tables.h"
+#include "store/report_tables.h"
 #include "store/report_writer.h"
 #include "store/schema.h"
 #include "store_test_util.h"
@@ -50,7 +55,7 @@ void ExpectDeclaredTables(const std::string& path, bool version_3 = false) {
   for (const EventTableInfo& declared : kEventTables) {
     const EventTableInfo table = version_3 ? AsInVersion3(declared, columns) : declared;
     SCOPED_TRACE("table " + std::string(table.name));
-    const std::vector<std::string> expected = Lines(CreateTableSql(table));
+    const std::vector<std::string> expected = Lines(CreateTableSql(AsTableInfo(table)));
     const std::vector<std::string> stored = Lines(StoredStatement(path, table.name));
     ASSERT_FALSE(stored.empty()) << path << " has no table " << table.name;
     for (std::size_t i = 0; i < std::min(expected.size(), stored.size()); ++i) {
@@ -65,24 +70,19 @@ void ExpectDeclaredTables(const std::string& path, bool version_3 = false) {
   }
 }
 
-TEST(TableDeclarations, SchemaSqlLeavesTheEventTablesToTheirDeclarations) {
+TEST(TableDeclarations, SchemaSqlLeavesTheTablesToTheirDeclarations) {
   const std::string schema(SchemaSql());
-  std::size_t marker = schema.find("\n-- @event-tables\n");
-  ASSERT_NE(marker, std::string::npos) << "schema.sql has no line `-- @event-tables`";
-  EXPECT_EQ(schema.find("\n-- @event-tables\n", marker + 1), std::string::npos);
-  for (const EventTableInfo& table : kEventTables) {
-    EXPECT_EQ(schema.find("CREATE TABLE " + std::string(table.name) + " ("), std::string::npos)
-        << "schema.sql writes " << table.name << " out again: it is declared once, in "
-        << "event_table_defs.h";
-  }
+  std::size_t marker = schema.find("\n-- @tables\n");
+  ASSERT_NE(marker, std::string::npos) << "schema.sql has no line `-- @tables`";
+  EXPECT_EQ(schema.find("\n-- @tables\n", marker + 1), std::string::npos);
+  EXPECT_EQ(schema.find("CREATE TABLE"), std::string::npos)
+      << "schema.sql writes a table out: every table is declared once, in report_tables.h";
   // The report's statements: schema.sql with every declared table at the marker, in order.
   const std::string& report_schema = ReportSchemaSql();
-  std::size_t at = report_schema.find(CreateTableSql(kEventTables[0]));
-  EXPECT_EQ(at, marker + 1);
-  for (const EventTableInfo& table : kEventTables) {
-    std::size_t found = report_schema.find(CreateTableSql(table));
-    ASSERT_NE(found, std::string::npos) << table.name;
-    EXPECT_GE(found, at) << table.name << " out of order";
+  std::size_t at = marker + 1;
+  for (const TableInfo& table : kReportTables) {
+    std::size_t found = report_schema.find(CreateTableSql(table), at);
+    ASSERT_NE(found, std::string::npos) << table.name << " missing or out of order";
     at = found;
   }
 }
@@ -94,6 +94,69 @@ TEST(TableDeclarations, ANewReportHasTheDeclaredTables) {
   ASSERT_TRUE(writer.ok()) << writer.status().message();
   ASSERT_TRUE(writer.value()->Close().ok());
   ExpectDeclaredTables(path);
+  for (const TableInfo& table : kReportTables) {
+    EXPECT_EQ(StoredStatement(path, table.name), CreateTableSql(table));
+  }
+  EXPECT_EQ(test::QueryInt(path, "SELECT count(*) FROM sqlite_master WHERE type = 'table'"),
+            static_cast<std::int64_t>(kReportTables.size()));
+}
+
+// A statement without its comments and spacing: what SQLite makes of it.
+std::string Normalized(const std::string& sql) {
+  std::string text = std::regex_replace(sql, std::regex("--[^\n]*"), "");
+  text = std::regex_replace(text, std::regex("\\s+"), " ");
+  text = std::regex_replace(text, std::regex(" ?([(),;]) ?"), "$1");
+  return std::regex_replace(text, std::regex("^ | ?;?$"), "");
+}
+
+// The tables first written by hand in schema.sql are, in the reports recorded with it (schema
+// version 4, tests/data/reports/README.md), the statements their declarations make.
+TEST(TableDeclarations, ReportsRecordedOnTheGpuHaveEveryDeclaredTable) {
+  const std::string reports = std::string(GPUSCOPE_TEST_DATA_DIR) + "/reports/";
+  for (const char* name :
+       {"h100_add.sqlite", "h100_metrics_full.sqlite", "h100_nvtx_ranges.sqlite"}) {
+    for (const TableInfo& table : kReportTables) {
+      SCOPED_TRACE(std::string(name) + ", table " + std::string(table.name));
+      const std::string stored = StoredStatement(reports + name, table.name);
+      ASSERT_FALSE(stored.empty());
+      EXPECT_EQ(Normalized(stored), Normalized(CreateTableSql(table)));
+    }
+  }
+}
+
+// docs/report-schema.md lists the tables a report has: each declared one, none other.
+TEST(TableDeclarations, TheDocumentationListsEveryDeclaredTable) {
+  std::ifstream in(std::string(GPUSCOPE_SOURCE_DIR) + "/docs/report-schema.md");
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string doc = text.str();
+  const std::size_t begin = doc.find("\n## Tables\n");
+  ASSERT_NE(begin, std::string::npos) << "docs/report-schema.md has no section Tables";
+  const std::string section = doc.substr(begin, doc.find("\n## ", begin + 1) - begin);
+  std::set<std::string> listed;
+  const std::regex table_row(R"(^\| ([^|]+) \|)");
+  const std::regex name("`(\\w+)`");
+  std::istringstream lines(section);
+  for (std::string line; std::getline(lines, line);) {
+    std::smatch row;
+    if (!std::regex_search(line, row, table_row)) continue;
+    const std::string names = row[1];
+    for (auto it = std::sregex_iterator(names.begin(), names.end(), name);
+         it != std::sregex_iterator(); ++it) {
+      listed.insert((*it)[1]);
+    }
+  }
+  std::set<std::string> declared;
+  for (const TableInfo& table : kReportTables) declared.emplace(table.name);
+  EXPECT_EQ(listed, declared);
+}
+
+TEST(TableDeclarations, EveryColumnIsDocumented) {
+  for (const TableInfo& table : kReportTables) {
+    for (const ColumnInfo& column : table.columns) {
+      EXPECT_FALSE(column.doc.empty()) << table.name << "." << column.name;
+    }
+  }
 }
 
 // Reports recorded on the GPU (tests/data/reports/README.md) have the tables exactly as
@@ -121,17 +184,37 @@ TEST(TableDeclarations, StartColumnIsATimeColumnOfTheTable) {
 
 TEST(TableDeclarations, CreateTableSqlUsesSchemaLayout) {
   // A small fixed example of the layout: names padded to one column, the last column
-  // without a comma, comment continuation lines under the "--".
+  // without a comma, comment continuation lines under the "--", the key's comment right of
+  // the others.
   static constexpr ColumnInfo kColumns[] = {{"start", "INTEGER", "ns, relative"},
                                             {"end", "INTEGER", "first line\nsecond line"}};
   const EventTableInfo table{"example", "start", kColumns};
-  EXPECT_EQ(CreateTableSql(table),
+  EXPECT_EQ(CreateTableSql(AsTableInfo(table)),
             "CREATE TABLE example (\n"
             "  id    INTEGER PRIMARY KEY,  -- insertion order\n"
             "  start INTEGER,  -- ns, relative\n"
             "  \"end\" INTEGER   -- first line\n"
             "                  -- second line\n"
             ");");
+}
+
+TEST(TableDeclarations, CreateTableSqlWritesConstraintsAndTrailer) {
+  static constexpr ColumnInfo kColumns[] = {{"a", "INTEGER NOT NULL", "first"},
+                                            {"bb", "TEXT", "second"}};
+  const TableInfo table{.name = "example",
+                        .doc = "not in the statement",
+                        .columns = kColumns,
+                        .constraint = "PRIMARY KEY (a, bb)",
+                        .trailer = "x  what x means\n   more",
+                        .without_rowid = true};
+  EXPECT_EQ(CreateTableSql(table, /*if_not_exists=*/true),
+            "CREATE TABLE IF NOT EXISTS example (\n"
+            "  a  INTEGER NOT NULL,  -- first\n"
+            "  bb TEXT,              -- second\n"
+            "  PRIMARY KEY (a, bb)\n"
+            "  -- x  what x means\n"
+            "  --    more\n"
+            ") WITHOUT ROWID;");
 }
 
 }  // namespace
