@@ -38,16 +38,10 @@ std::span<const Command> Commands() {
        ExportUsage},
       {"view", "serve the interactive viewer for reports on 127.0.0.1", ViewCommand, ViewUsage},
       {"report", "write one self-contained HTML viewer file to share", ReportCommand, ReportUsage},
-      {"help", "show the help of gpuscope or of one command", HelpCommand, HelpUsage},
+      {"help", "show the help of gpuscope or of one command",
+       [](std::span<const std::string> args) { return HelpCommand(Commands(), args); }, HelpUsage},
   };
   return kCommands;
-}
-
-const Command* FindCommand(std::string_view name) {
-  for (const Command& command : Commands()) {
-    if (command.name == name) return &command;
-  }
-  return nullptr;
 }
 
 }  // namespace gpuscope::cli

@@ -9,25 +9,12 @@
 #include "cli/exit_codes.h"
 #include "cli/format_option.h"
 #include "cli/option_parser.h"
+#include "cli/option_targets.h"
 #include "render/diff_format.h"
 #include "store/report_reader.h"
 
 namespace gpuscope::cli {
 namespace {
-
-enum DiffOptionId { kFormat, kCsv, kMatch, kFailOn, kAll, kHelp };
-
-constexpr OptionSpec kDiffOptions[] = {
-    FormatOption(kFormat, "column|csv|json"),
-    CsvOption(kCsv),
-    {kMatch, "match", 0, "name|name+config|name+callsite",
-     "pair kernels by name (default), by name, grid and block, or by name and --backtrace call site"},
-    {kFailOn, "fail-on", 0, "regression",
-     "exit 3 when a kernel's or NVTX range's GPU time got worse beyond noise"},
-    {kAll, "all", 0, "",
-     "also list values that changed within noise or not at all (CSV and JSON always do)"},
-    {kHelp, "help", 'h', "", "show this help"},
-};
 
 struct DiffOptions {
   OutputFormat format = OutputFormat::kColumn;
@@ -39,56 +26,52 @@ struct DiffOptions {
   bool help = false;
 };
 
-Status Apply(const ParsedOption& option, DiffOptions& options) {
-  switch (static_cast<DiffOptionId>(option.id)) {
-    case kFormat: {
-      StatusOr<OutputFormat> format = ParseFormatOption(option.value, kAllFormats);
-      if (!format.ok()) return format.status();
-      options.format = *format;
-      return {};
-    }
-    case kCsv:
-      options.format = OutputFormat::kCsv;
-      return {};
-    case kMatch: {
-      std::optional<analysis::diff::MatchBy> match = analysis::diff::ParseMatchBy(option.value);
-      if (!match) {
-        return Status::Error("option '--match' expects name, name+config or name+callsite, not '" +
-                             option.value + "'");
-      }
-      options.match = *match;
-      return {};
-    }
-    case kFailOn:
-      if (option.value != "regression") {
-        return Status::Error("option '--fail-on' expects regression, not '" + option.value + "'");
-      }
-      options.fail_on_regression = true;
-      return {};
-    case kAll:
-      options.all = true;
-      return {};
-    case kHelp:
-      options.help = true;
-      return {};
-  }
-  return {};
+std::vector<OptionSpec> DiffOptionSpecs(DiffOptions& options) {
+  return {
+      FormatOption(options.format),
+      CsvOption(options.format),
+      {"match", 0, "name|name+config|name+callsite",
+       "pair kernels by name (default), by name, grid and block, or by name and --backtrace call "
+       "site",
+       [&options](const ParsedOption& option) {
+         std::optional<analysis::diff::MatchBy> match = analysis::diff::ParseMatchBy(option.value);
+         if (!match) {
+           return Status::Error(
+               "option '--match' expects name, name+config or name+callsite, not '" + option.value +
+               "'");
+         }
+         options.match = *match;
+         return Status();
+       }},
+      {"fail-on", 0, "regression",
+       "exit 3 when a kernel's or NVTX range's GPU time got worse beyond noise",
+       [&options](const ParsedOption& option) {
+         if (option.value != "regression") {
+           return Status::Error("option '--fail-on' expects regression, not '" + option.value +
+                                "'");
+         }
+         options.fail_on_regression = true;
+         return Status();
+       }},
+      {"all", 0, "",
+       "also list values that changed within noise or not at all (CSV and JSON always do)",
+       SetFlag(options.all)},
+      {"help", 'h', "", "show this help", SetFlag(options.help)},
+  };
 }
 
 StatusOr<DiffOptions> ParseDiffOptions(std::span<const std::string> args) {
-  StatusOr<ParsedCommandLine> parsed = ParseOptions(kDiffOptions, args, OperandMode::kInterleaved);
-  if (!parsed.ok()) return parsed.status();
   DiffOptions options;
-  for (const ParsedOption& option : parsed->options) {
-    if (Status applied = Apply(option, options); !applied.ok()) return applied;
-  }
+  StatusOr<std::vector<std::string>> reports =
+      ParseCommandLine(DiffOptionSpecs(options), args, OperandMode::kInterleaved);
+  if (!reports.ok()) return reports.status();
   if (options.help) return options;
-  if (parsed->operands.size() != 2) {
+  if (reports->size() != 2) {
     return Status::Error("expected two reports, BEFORE and AFTER, got " +
-                         std::to_string(parsed->operands.size()));
+                         std::to_string(reports->size()));
   }
-  options.before = parsed->operands[0];
-  options.after = parsed->operands[1];
+  options.before = (*reports)[0];
+  options.after = (*reports)[1];
   return options;
 }
 
@@ -145,6 +128,7 @@ int DiffCommand(std::span<const std::string> args) {
 }
 
 std::string DiffUsage() {
+  DiffOptions described;  // the declarations need fields to name; none is filled
   return "Usage: gpuscope diff [--match name|name+config|name+callsite]\n"
          "                     [--format column|csv|json | --csv]\n"
          "                     [--fail-on regression] [--all] BEFORE AFTER\n"
@@ -164,7 +148,7 @@ std::string DiffUsage() {
          "and range); 1 when a report cannot be read; 2 for a usage error.\n"
          "\n"
          "Options:\n" +
-         FormatOptionHelp(kDiffOptions);
+         FormatOptionHelp(DiffOptionSpecs(described));
 }
 
 }  // namespace gpuscope::cli

@@ -11,6 +11,7 @@
 #include "cli/command_prologue.h"
 #include "cli/exit_codes.h"
 #include "cli/option_parser.h"
+#include "cli/option_targets.h"
 #include "cli/output_file.h"
 #include "export/chrome_trace.h"
 #include "export/csv_tables.h"
@@ -19,20 +20,6 @@
 namespace gpuscope::cli {
 namespace {
 
-enum ExportOptionId { kFormat, kOutput, kForceOverwrite, kHelp };
-
-constexpr OptionSpec kExportOptions[] = {
-    {kFormat, "format", 0, "chrome|csv", "output format (default chrome)"},
-    {kOutput, "output", 'o', "path",
-     "chrome: the JSON file ('-' for stdout; default <report stem>.json next to the first "
-     "report); csv: the directory (default <report stem>_csv next to each report)"},
-    // -f as in every other command, nsys and ncu; `-f chrome|csv` (its meaning here before)
-    // is still read as --format (LegacyFormatSpelling).
-    {kForceOverwrite, "force-overwrite", 'f', "",
-     "replace existing output files (never a report or an input)"},
-    {kHelp, "help", 'h', "", "show this help"},
-};
-
 struct ExportOptions {
   bool csv = false;
   std::string output;
@@ -40,6 +27,29 @@ struct ExportOptions {
   bool help = false;
   std::vector<std::string> reports;
 };
+
+std::vector<OptionSpec> ExportOptionSpecs(ExportOptions& options) {
+  return {
+      {"format", 0, "chrome|csv", "output format (default chrome)",
+       [&options](const ParsedOption& option) {
+         if (option.value != "chrome" && option.value != "csv") {
+           return Status::Error("option '" + option.spelling + "' expects chrome or csv, not '" +
+                                option.value + "'");
+         }
+         options.csv = option.value == "csv";
+         return Status();
+       }},
+      {"output", 'o', "path",
+       "chrome: the JSON file ('-' for stdout; default <report stem>.json next to the first "
+       "report); csv: the directory (default <report stem>_csv next to each report)",
+       StoreNonEmptyText(options.output, "a path")},
+      // -f as in every other command, nsys and ncu; `-f chrome|csv` (its meaning here before)
+      // is still read as --format (LegacyFormatSpelling).
+      {"force-overwrite", 'f', "", "replace existing output files (never a report or an input)",
+       SetFlag(options.force_overwrite)},
+      {"help", 'h', "", "show this help", SetFlag(options.help)},
+  };
+}
 
 // `-f` meant --format in export until it became --force-overwrite like everywhere else. The
 // old spelling stays readable where that is unambiguous: `-f` followed by a format name
@@ -75,33 +85,11 @@ std::vector<std::string> LegacyFormatSpelling(std::span<const std::string> args)
 
 StatusOr<ExportOptions> ParseExportOptions(std::span<const std::string> args) {
   const std::vector<std::string> words = LegacyFormatSpelling(args);
-  StatusOr<ParsedCommandLine> parsed =
-      ParseOptions(kExportOptions, words, OperandMode::kInterleaved);
-  if (!parsed.ok()) return parsed.status();
   ExportOptions options;
-  for (const ParsedOption& option : parsed->options) {
-    switch (static_cast<ExportOptionId>(option.id)) {
-      case kFormat:
-        if (option.value != "chrome" && option.value != "csv") {
-          return Status::Error("option '" + option.spelling + "' expects chrome or csv, not '" +
-                               option.value + "'");
-        }
-        options.csv = option.value == "csv";
-        break;
-      case kOutput:
-        if (option.value.empty())
-          return Status::Error("option '" + option.spelling + "' needs a path");
-        options.output = option.value;
-        break;
-      case kForceOverwrite:
-        options.force_overwrite = true;
-        break;
-      case kHelp:
-        options.help = true;
-        break;
-    }
-  }
-  options.reports = std::move(parsed->operands);
+  StatusOr<std::vector<std::string>> reports =
+      ParseCommandLine(ExportOptionSpecs(options), words, OperandMode::kInterleaved);
+  if (!reports.ok()) return reports.status();
+  options.reports = std::move(*reports);
   if (!options.help && options.reports.empty()) return Status::Error("no report given");
   return options;
 }
@@ -270,6 +258,7 @@ int ExportCommand(std::span<const std::string> args) {
 }
 
 std::string ExportUsage() {
+  ExportOptions described;  // the declarations need fields to name; none is filled
   return "Usage: gpuscope export [--format chrome|csv] [-o output] [-f] "
          "<report>...\n"
          "\n"
@@ -287,7 +276,7 @@ std::string ExportUsage() {
          "is still read as --format, with a warning.)\n"
          "\n"
          "Options:\n" +
-         FormatOptionHelp(kExportOptions);
+         FormatOptionHelp(ExportOptionSpecs(described));
 }
 
 }  // namespace gpuscope::cli

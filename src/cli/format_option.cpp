@@ -1,7 +1,10 @@
 #include "cli/format_option.h"
 
 #include <algorithm>
+#include <span>
 #include <string>
+
+#include "cli/option_targets.h"
 
 namespace gpuscope::cli {
 namespace {
@@ -28,8 +31,6 @@ std::string Alternatives(std::span<const OutputFormat> formats) {
   return text;
 }
 
-}  // namespace
-
 StatusOr<OutputFormat> ParseFormatOption(std::string_view value,
                                          std::span<const OutputFormat> supported) {
   StatusOr<OutputFormat> format = render::ParseStatsFormat(value);
@@ -40,5 +41,38 @@ StatusOr<OutputFormat> ParseFormatOption(std::string_view value,
   }
   return format;
 }
+
+constexpr std::string_view kCsvHelp = "the same as --format csv (nvprof's and ncu's spelling)";
+
+}  // namespace
+
+OptionSpec FormatOption(OutputFormat& format) {
+  static constexpr OutputFormat kAllFormats[] = {OutputFormat::kColumn, OutputFormat::kCsv,
+                                                 OutputFormat::kJson};
+  return {"format", 0, "column|csv|json", "output format (default column)",
+          [&format](const ParsedOption& option) {
+            StatusOr<OutputFormat> parsed = ParseFormatOption(option.value, kAllFormats);
+            if (!parsed.ok()) return parsed.status();
+            format = *parsed;
+            return Status();
+          }};
+}
+
+OptionSpec FormatOption(bool& csv) {
+  static constexpr OutputFormat kColumnAndCsv[] = {OutputFormat::kColumn, OutputFormat::kCsv};
+  return {"format", 0, "column|csv", "output format (default column)",
+          [&csv](const ParsedOption& option) {
+            StatusOr<OutputFormat> parsed = ParseFormatOption(option.value, kColumnAndCsv);
+            if (!parsed.ok()) return parsed.status();
+            csv = *parsed == OutputFormat::kCsv;
+            return Status();
+          }};
+}
+
+OptionSpec CsvOption(OutputFormat& format) {
+  return {"csv", 0, "", kCsvHelp, SetTo(format, OutputFormat::kCsv)};
+}
+
+OptionSpec CsvOption(bool& csv) { return {"csv", 0, "", kCsvHelp, SetFlag(csv)}; }
 
 }  // namespace gpuscope::cli

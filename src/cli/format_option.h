@@ -4,9 +4,6 @@
 // another is a usage error naming them, never a silent fallback.
 #pragma once
 
-#include <span>
-#include <string_view>
-
 #include "cli/option_parser.h"
 #include "render/stats_table_format.h"
 #include "util/status.h"
@@ -15,21 +12,13 @@ namespace gpuscope::cli {
 
 using OutputFormat = render::StatsFormat;
 
-inline constexpr OutputFormat kColumnAndCsv[] = {OutputFormat::kColumn, OutputFormat::kCsv};
-inline constexpr OutputFormat kAllFormats[] = {OutputFormat::kColumn, OutputFormat::kCsv,
-                                               OutputFormat::kJson};
-
-// The option declarations, with the formats in the value name ("column|csv").
-constexpr OptionSpec FormatOption(int id, std::string_view formats) {
-  return {id, "format", 0, formats, "output format (default column)"};
-}
-constexpr OptionSpec CsvOption(int id) {
-  return {id, "csv", 0, "", "the same as --format csv (nvprof's and ncu's spelling)"};
-}
-
-// The value of --format, one of `supported`: "option '--format' expects column or csv, not
-// 'json'".
-StatusOr<OutputFormat> ParseFormatOption(std::string_view value,
-                                         std::span<const OutputFormat> supported);
+// --format column|csv|json, filling `format`.
+OptionSpec FormatOption(OutputFormat& format);
+// --format column|csv, for the commands whose only other format is CSV: `csv` says whether
+// it was asked for.
+OptionSpec FormatOption(bool& csv);
+// --csv, with the help line of the commands that say only that it is --format csv.
+OptionSpec CsvOption(OutputFormat& format);
+OptionSpec CsvOption(bool& csv);
 
 }  // namespace gpuscope::cli

@@ -4,7 +4,6 @@
 #include <iostream>
 
 #include "cli/command_error.h"
-#include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/install_paths.h"
 #include "cli/option_parser.h"
@@ -16,15 +15,15 @@
 
 namespace gpuscope::cli {
 
-std::string MainUsage() {
+std::string MainUsage(std::span<const Command> commands) {
   std::string text =
       "Usage: gpuscope <command> [options] [args]\n"
       "       gpuscope [run options] <program> [args]   (short for gpuscope run)\n"
       "\n"
       "Commands:\n";
   std::size_t width = 0;
-  for (const Command& command : Commands()) width = std::max(width, command.name.size());
-  for (const Command& command : Commands()) {
+  for (const Command& command : commands) width = std::max(width, command.name.size());
+  for (const Command& command : commands) {
     text += "  " + std::string(command.name) + std::string(width - command.name.size() + 2, ' ') +
             std::string(command.summary) + "\n";
   }
@@ -73,20 +72,20 @@ std::string HelpUsage() {
          "Shows the help of gpuscope, or of one command.\n";
 }
 
-int HelpCommand(std::span<const std::string> args) {
+int HelpCommand(std::span<const Command> commands, std::span<const std::string> args) {
   if (args.empty()) {
-    std::cout << MainUsage();
+    std::cout << MainUsage(commands);
     return kExitOk;
   }
   if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h")) {
     std::cout << HelpUsage();
     return kExitOk;
   }
-  const Command* command = FindCommand(args[0]);
+  const Command* command = FindCommand(commands, args[0]);
   if (command == nullptr || args.size() > 1) {
     CommandError(command == nullptr ? "unknown command '" + args[0] + "'"
                                     : std::string("too many arguments"));
-    std::cerr << ShortUsage(MainUsage(), "");
+    std::cerr << ShortUsage(MainUsage(commands), "");
     return kExitUsage;
   }
   std::cout << command->usage();

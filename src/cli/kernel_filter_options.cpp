@@ -3,19 +3,11 @@
 #include <charconv>
 #include <set>
 
+#include "cli/option_targets.h"
 #include "util/comma_list.h"
 
 namespace gpuscope::cli {
 namespace {
-
-enum KernelFilterOptionId {
-  kKernelName = kFirstKernelFilterOption,
-  kKernelNameBase,
-  kLaunchSkip,
-  kLaunchCount,
-  kKernelId,
-  kDevices,
-};
 
 StatusOr<std::uint64_t> ParseCount(const ParsedOption& option) {
   std::uint64_t value = 0;
@@ -46,7 +38,7 @@ StatusOr<std::set<std::uint32_t>> ParseDevices(const std::string& text) {
 
 }  // namespace
 
-std::vector<OptionSpec> KernelFilterOptionSpecs(std::string_view verb) {
+std::vector<OptionSpec> KernelFilterOptionSpecs(std::string_view verb, KernelFilterText& filter) {
   // The help lines live as long as the process: the specs refer to them.
   static const std::string profile_only = "profile only kernels with this name (in --kernel-name-base)";
   static const std::string print_only = "print only kernels with this name (in --kernel-name-base)";
@@ -57,61 +49,37 @@ std::vector<OptionSpec> KernelFilterOptionSpecs(std::string_view verb) {
   static const std::string profile_devices = "profile only launches on these devices";
   static const std::string print_devices = "print only launches on these devices";
   const bool profile = verb == "profile";
-  return {
-      {kKernelName, "kernel-name", 'k', "name|regex:expr", profile ? profile_only : print_only},
-      {kKernelNameBase, "kernel-name-base", 0, "function|demangled|mangled",
-       "the name -k and --kernel-id match (default function)"},
-      {kLaunchSkip, "launch-skip", 's', "N", "skip the first N matching launches"},
-      {kLaunchCount, "launch-count", 'c', "N", profile ? profile_count : print_count},
-      {kKernelId, "kernel-id", 0, "ctx:stream:name:invocation", profile ? profile_id : print_id},
-      {kDevices, "devices", 0, "0,1,...", profile ? profile_devices : print_devices},
+  // Each filter keeps its text once checked, and says that a filter was given.
+  auto checked_text = [&filter](std::string& field, auto check) {
+    return Marking(filter.any_given, [&field, check](const ParsedOption& option) {
+      GPUSCOPE_RETURN_IF_ERROR(check(option.value).status());
+      field = option.value;
+      return Status();
+    });
   };
-}
-
-StatusOr<bool> ApplyKernelFilterOption(const ParsedOption& option, KernelFilterText& filter) {
-  switch (option.id) {
-    case kKernelName: {
-      StatusOr<NameMatcher> matcher = NameMatcher::Parse(option.value);
-      if (!matcher.ok()) return matcher.status();
-      filter.kernel_name = option.value;
-      break;
-    }
-    case kKernelNameBase: {
-      StatusOr<NameBase> base = ParseNameBase(option.value);
-      if (!base.ok()) return base.status();
-      filter.kernel_name_base = option.value;
-      break;
-    }
-    case kLaunchSkip: {
+  auto count = [&filter](std::optional<std::uint64_t>& field, std::uint64_t least) {
+    return Marking(filter.any_given, [&field, least](const ParsedOption& option) {
       StatusOr<std::uint64_t> n = ParseCount(option);
       if (!n.ok()) return n.status();
-      filter.launch_skip = *n;
-      break;
-    }
-    case kLaunchCount: {
-      StatusOr<std::uint64_t> n = ParseCount(option);
-      if (!n.ok()) return n.status();
-      if (*n == 0) return Status::Error("option '" + option.spelling + "' must be at least 1");
-      filter.launch_count = *n;
-      break;
-    }
-    case kKernelId: {
-      StatusOr<KernelIdFilter> id = ParseKernelId(option.value);
-      if (!id.ok()) return id.status();
-      filter.kernel_id = option.value;
-      break;
-    }
-    case kDevices: {
-      StatusOr<std::set<std::uint32_t>> devices = ParseDevices(option.value);
-      if (!devices.ok()) return devices.status();
-      filter.devices = option.value;
-      break;
-    }
-    default:
-      return false;
-  }
-  filter.any_given = true;
-  return true;
+      if (*n < least) return Status::Error("option '" + option.spelling + "' must be at least 1");
+      field = *n;
+      return Status();
+    });
+  };
+  return {
+      {"kernel-name", 'k', "name|regex:expr", profile ? profile_only : print_only,
+       checked_text(filter.kernel_name, NameMatcher::Parse)},
+      {"kernel-name-base", 0, "function|demangled|mangled",
+       "the name -k and --kernel-id match (default function)",
+       checked_text(filter.kernel_name_base, ParseNameBase)},
+      {"launch-skip", 's', "N", "skip the first N matching launches", count(filter.launch_skip, 0)},
+      {"launch-count", 'c', "N", profile ? profile_count : print_count,
+       count(filter.launch_count, 1)},
+      {"kernel-id", 0, "ctx:stream:name:invocation", profile ? profile_id : print_id,
+       checked_text(filter.kernel_id, ParseKernelId)},
+      {"devices", 0, "0,1,...", profile ? profile_devices : print_devices,
+       checked_text(filter.devices, ParseDevices)},
+  };
 }
 
 StatusOr<KernelFilterSpec> ToKernelFilterSpec(const KernelFilterText& filter) {

@@ -30,16 +30,9 @@ struct KernelFilterText {
   bool any_given = false;  // whether any of these options was given
 };
 
-// Option ids of the filters; a command's own ids must stay below kFirstKernelFilterOption.
-inline constexpr int kFirstKernelFilterOption = 1000;
-
-// The filters' option declarations. `verb` says what a selected launch gets: "profile",
-// "print".
-std::vector<OptionSpec> KernelFilterOptionSpecs(std::string_view verb);
-
-// Applies `option` to `filter` when it is one of the filters (then true), with its value
-// checked; false for any other option.
-StatusOr<bool> ApplyKernelFilterOption(const ParsedOption& option, KernelFilterText& filter);
+// The filters' option declarations, filling `filter`. `verb` says what a selected launch
+// gets: "profile", "print".
+std::vector<OptionSpec> KernelFilterOptionSpecs(std::string_view verb, KernelFilterText& filter);
 
 // The filter the texts describe (they were checked when applied).
 StatusOr<KernelFilterSpec> ToKernelFilterSpec(const KernelFilterText& filter);

@@ -1,49 +1,23 @@
 #include "cli/nvprof_output.h"
 
+#include "cli/option_targets.h"
 #include "render/api_trace.h"
 #include "render/gpu_trace.h"
 #include "render/nvprof_summary.h"
 
 namespace gpuscope::cli {
 
-namespace {
-
-enum NvprofSelectionOptionId {
-  kPrintGpuTrace = kFirstNvprofSelectionOption,
-  kPrintApiTrace,
-  kPrintGpuSummary,
-  kPrintApiSummary,
-};
-
-constexpr OptionSpec kNvprofSelectionOptions[] = {
-    {kPrintGpuTrace, "print-gpu-trace", 0, "",
-     "nvprof's trace: one row per kernel, copy and memset"},
-    {kPrintApiTrace, "print-api-trace", 0, "", "nvprof's trace: one row per CUDA API call"},
-    {kPrintGpuSummary, "print-gpu-summary", 0, "", "only the GPU activities of the summary"},
-    {kPrintApiSummary, "print-api-summary", 0, "", "only the API calls of the summary"},
-};
-
-}  // namespace
-
-std::span<const OptionSpec> NvprofSelectionOptionSpecs() { return kNvprofSelectionOptions; }
-
-bool ApplyNvprofSelectionOption(const ParsedOption& option, NvprofSelection& selection) {
-  switch (option.id) {
-    case kPrintGpuTrace:
-      selection.gpu_trace = true;
-      return true;
-    case kPrintApiTrace:
-      selection.api_trace = true;
-      return true;
-    case kPrintGpuSummary:
-      selection.gpu_summary = true;
-      return true;
-    case kPrintApiSummary:
-      selection.api_summary = true;
-      return true;
-    default:
-      return false;
-  }
+std::vector<OptionSpec> NvprofSelectionOptionSpecs(NvprofSelection& selection) {
+  return {
+      {"print-gpu-trace", 0, "", "nvprof's trace: one row per kernel, copy and memset",
+       SetFlag(selection.gpu_trace)},
+      {"print-api-trace", 0, "", "nvprof's trace: one row per CUDA API call",
+       SetFlag(selection.api_trace)},
+      {"print-gpu-summary", 0, "", "only the GPU activities of the summary",
+       SetFlag(selection.gpu_summary)},
+      {"print-api-summary", 0, "", "only the API calls of the summary",
+       SetFlag(selection.api_summary)},
+  };
 }
 
 Status WriteNvprofOutput(const analysis::Reports& reports, const NvprofSelection& selection,

@@ -4,7 +4,7 @@
 #pragma once
 
 #include <ostream>
-#include <span>
+#include <vector>
 
 #include "analysis/report_checks.h"
 #include "cli/option_parser.h"
@@ -20,12 +20,8 @@ struct NvprofSelection {
   bool api_summary = false;
 };
 
-// The four --print-* options, declared once for both commands; a command's own option ids
-// stay below kFirstNvprofSelectionOption.
-inline constexpr int kFirstNvprofSelectionOption = 1100;
-std::span<const OptionSpec> NvprofSelectionOptionSpecs();
-// Sets the table `option` asks for when it is one of the four (then true); false otherwise.
-bool ApplyNvprofSelectionOption(const ParsedOption& option, NvprofSelection& selection);
+// The four --print-* options, declared once for both commands, filling `selection`.
+std::vector<OptionSpec> NvprofSelectionOptionSpecs(NvprofSelection& selection);
 
 // In nvprof's order: traces first, then the summary. With nothing selected the whole summary
 // is printed; asking for a trace replaces the summary, asking for one summary half prints

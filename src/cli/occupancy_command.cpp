@@ -10,53 +10,13 @@
 #include "cli/exit_codes.h"
 #include "cli/format_option.h"
 #include "cli/option_parser.h"
+#include "cli/option_targets.h"
 #include "cli/output_file.h"
 #include "render/occupancy_format.h"
 #include "render/occupancy_svg.h"
 
 namespace gpuscope::cli {
 namespace {
-
-enum OccupancyOptionId {
-  kCc,
-  kThreads,
-  kRegs,
-  kSmem,
-  kDynSmem,
-  kMaxDynSmem,
-  kCarveout,
-  kSmemConfig,
-  kBarriers,
-  kGraphs,
-  kFormat,
-  kCsv,
-  kOutput,
-  kSvg,
-  kForceOverwrite,
-  kHelp,
-};
-
-constexpr OptionSpec kOccupancyOptions[] = {
-    {kCc, "cc", 0, "MAJOR.MINOR", "compute capability, 7.0 to 12.1 (e.g. 9.0 for H100/H200)"},
-    {kThreads, "threads", 0, "N", "threads per block (1..1024)"},
-    {kRegs, "regs", 0, "N", "registers per thread (0..255)"},
-    {kSmem, "smem", 0, "BYTES", "static shared memory per block (default 0; 4K = 4096)"},
-    {kDynSmem, "dyn-smem", 0, "BYTES", "dynamic shared memory per block (default 0)"},
-    {kMaxDynSmem, "max-dyn-smem", 0, "BYTES",
-     "the kernel's cudaFuncAttributeMaxDynamicSharedMemorySize (default 48 KB - static)"},
-    {kCarveout, "carveout", 0, "PERCENT|default",
-     "preferred shared-memory carveout, % of the largest (default: no preference)"},
-    {kSmemConfig, "smem-config", 0, "BYTES",
-     "the carveout the SM ran with (Nsight Compute's Shared Memory Configuration Size)"},
-    {kBarriers, "barriers", 0, "N", "block barriers the kernel uses (default 1)"},
-    {kGraphs, "graphs", 0, "", "also print the three occupancy graphs as tables"},
-    FormatOption(kFormat, "column|csv"),
-    {kCsv, "csv", 0, "", "write CSV instead of text"},
-    {kOutput, "output", 'o', "FILE", "also write the three graphs as an SVG chart to FILE"},
-    {kSvg, "svg", 0, "FILE", "the same as --output"},
-    {kForceOverwrite, "force-overwrite", 'f', "", "replace an existing FILE (never a report)"},
-    {kHelp, "help", 'h', "", "show this help"},
-};
 
 struct OccupancyOptions {
   std::optional<analysis::ArchitectureLimits> arch;
@@ -105,110 +65,94 @@ StatusOr<std::int64_t> ParseBytes(const ParsedOption& option) {
   return value * scale;
 }
 
-Status Apply(const ParsedOption& option, OccupancyOptions& options) {
+OptionTarget StoreCount(int& field, std::int64_t max) {
+  return [&field, max](const ParsedOption& option) {
+    StatusOr<std::int64_t> value = ParseCount(option, max);
+    if (!value.ok()) return value.status();
+    field = static_cast<int>(*value);
+    return Status();
+  };
+}
+
+template <typename Bytes>  // std::int64_t, or std::optional of it where unset means "default"
+OptionTarget StoreBytes(Bytes& field) {
+  return [&field](const ParsedOption& option) {
+    StatusOr<std::int64_t> bytes = ParseBytes(option);
+    if (!bytes.ok()) return bytes.status();
+    field = *bytes;
+    return Status();
+  };
+}
+
+Status StoreCarveout(const ParsedOption& option, std::optional<int>& carveout_percent) {
+  if (option.value == "default") {
+    carveout_percent.reset();
+    return {};
+  }
+  std::string_view text = option.value;
+  if (text.ends_with('%')) text.remove_suffix(1);
+  ParsedOption number = option;
+  number.value = std::string(text);
+  StatusOr<std::int64_t> value = ParseCount(number, 100);
+  if (!value.ok()) {
+    return Status::Error(
+        "option '--carveout' expects a percentage from 0 to 100 or "
+        "'default', not '" +
+        option.value + "'");
+  }
+  carveout_percent = static_cast<int>(*value);
+  return {};
+}
+
+std::vector<OptionSpec> OccupancyOptionSpecs(OccupancyOptions& options) {
   analysis::OccupancyInput& input = options.input;
   // Counts are checked against the capability's limits later (ValidateOccupancyInput);
   // here only against what fits an int, so the error names the real limit.
   constexpr std::int64_t kMaxCount = 1 << 20;
-  switch (static_cast<OccupancyOptionId>(option.id)) {
-    case kCc: {
-      StatusOr<analysis::ArchitectureLimits> arch = analysis::ParseComputeCapability(option.value);
-      if (!arch.ok()) return arch.status();
-      options.arch = arch.value();
-      return {};
-    }
-    case kThreads: {
-      StatusOr<std::int64_t> value = ParseCount(option, kMaxCount);
-      if (!value.ok()) return value.status();
-      input.threads_per_block = static_cast<int>(*value);
-      options.has_threads = true;
-      return {};
-    }
-    case kRegs: {
-      StatusOr<std::int64_t> value = ParseCount(option, kMaxCount);
-      if (!value.ok()) return value.status();
-      input.registers_per_thread = static_cast<int>(*value);
-      options.has_regs = true;
-      return {};
-    }
-    case kSmem:
-    case kDynSmem:
-    case kMaxDynSmem:
-    case kSmemConfig: {
-      StatusOr<std::int64_t> bytes = ParseBytes(option);
-      if (!bytes.ok()) return bytes.status();
-      if (option.id == kSmem) input.static_shared_memory = *bytes;
-      if (option.id == kDynSmem) input.dynamic_shared_memory = *bytes;
-      if (option.id == kMaxDynSmem) input.max_dynamic_shared_memory = *bytes;
-      if (option.id == kSmemConfig) input.shared_memory_config = *bytes;
-      return {};
-    }
-    case kCarveout: {
-      if (option.value == "default") {
-        input.carveout_percent.reset();
-        return {};
-      }
-      std::string_view text = option.value;
-      if (text.ends_with('%')) text.remove_suffix(1);
-      ParsedOption number = option;
-      number.value = std::string(text);
-      StatusOr<std::int64_t> value = ParseCount(number, 100);
-      if (!value.ok()) {
-        return Status::Error(
-            "option '--carveout' expects a percentage from 0 to 100 or "
-            "'default', not '" +
-            option.value + "'");
-      }
-      input.carveout_percent = static_cast<int>(*value);
-      return {};
-    }
-    case kBarriers: {
-      StatusOr<std::int64_t> value = ParseCount(option, kMaxCount);
-      if (!value.ok()) return value.status();
-      input.barriers_per_block = static_cast<int>(*value);
-      return {};
-    }
-    case kGraphs:
-      options.graphs = true;
-      return {};
-    case kFormat: {
-      StatusOr<OutputFormat> format = ParseFormatOption(option.value, kColumnAndCsv);
-      if (!format.ok()) return format.status();
-      options.csv = *format == OutputFormat::kCsv;
-      return {};
-    }
-    case kCsv:
-      options.csv = true;
-      return {};
-    case kOutput:
-    case kSvg:
-      if (option.value.empty()) {
-        return Status::Error("option '" + option.spelling + "' needs a file name");
-      }
-      options.svg_path = option.value;
-      return {};
-    case kForceOverwrite:
-      options.force_overwrite = true;
-      return {};
-    case kHelp:
-      options.help = true;
-      return {};
-  }
-  return Status::Error("internal error: unhandled option '" + option.spelling + "'");
+  return {
+      {"cc", 0, "MAJOR.MINOR", "compute capability, 7.0 to 12.1 (e.g. 9.0 for H100/H200)",
+       StoreParsed(options.arch, analysis::ParseComputeCapability)},
+      {"threads", 0, "N", "threads per block (1..1024)",
+       Marking(options.has_threads, StoreCount(input.threads_per_block, kMaxCount))},
+      {"regs", 0, "N", "registers per thread (0..255)",
+       Marking(options.has_regs, StoreCount(input.registers_per_thread, kMaxCount))},
+      {"smem", 0, "BYTES", "static shared memory per block (default 0; 4K = 4096)",
+       StoreBytes(input.static_shared_memory)},
+      {"dyn-smem", 0, "BYTES", "dynamic shared memory per block (default 0)",
+       StoreBytes(input.dynamic_shared_memory)},
+      {"max-dyn-smem", 0, "BYTES",
+       "the kernel's cudaFuncAttributeMaxDynamicSharedMemorySize (default 48 KB - static)",
+       StoreBytes(input.max_dynamic_shared_memory)},
+      {"carveout", 0, "PERCENT|default",
+       "preferred shared-memory carveout, % of the largest (default: no preference)",
+       [&input](const ParsedOption& option) {
+         return StoreCarveout(option, input.carveout_percent);
+       }},
+      {"smem-config", 0, "BYTES",
+       "the carveout the SM ran with (Nsight Compute's Shared Memory Configuration Size)",
+       StoreBytes(input.shared_memory_config)},
+      {"barriers", 0, "N", "block barriers the kernel uses (default 1)",
+       StoreCount(input.barriers_per_block, kMaxCount)},
+      {"graphs", 0, "", "also print the three occupancy graphs as tables", SetFlag(options.graphs)},
+      FormatOption(options.csv),
+      {"csv", 0, "", "write CSV instead of text", SetFlag(options.csv)},
+      {"output", 'o', "FILE", "also write the three graphs as an SVG chart to FILE",
+       StoreNonEmptyText(options.svg_path, "a file name")},
+      {"svg", 0, "FILE", "the same as --output",
+       StoreNonEmptyText(options.svg_path, "a file name")},
+      {"force-overwrite", 'f', "", "replace an existing FILE (never a report)",
+       SetFlag(options.force_overwrite)},
+      {"help", 'h', "", "show this help", SetFlag(options.help)},
+  };
 }
 
 StatusOr<OccupancyOptions> ParseOccupancyOptions(std::span<const std::string> args) {
-  StatusOr<ParsedCommandLine> parsed =
-      ParseOptions(kOccupancyOptions, args, OperandMode::kInterleaved);
-  if (!parsed.ok()) return parsed.status();
   OccupancyOptions options;
-  for (const ParsedOption& option : parsed->options) {
-    GPUSCOPE_RETURN_IF_ERROR(Apply(option, options));
-  }
+  StatusOr<std::vector<std::string>> operands =
+      ParseCommandLine(OccupancyOptionSpecs(options), args, OperandMode::kInterleaved);
+  if (!operands.ok()) return operands.status();
   if (options.help) return options;
-  if (!parsed->operands.empty()) {
-    return Status::Error("unexpected argument '" + parsed->operands.front() + "'");
-  }
+  if (!operands->empty()) return Status::Error("unexpected argument '" + operands->front() + "'");
   if (!options.arch) return Status::Error("--cc is required (e.g. --cc 9.0)");
   if (!options.has_threads) return Status::Error("--threads is required");
   if (!options.has_regs) return Status::Error("--regs is required");
@@ -294,6 +238,7 @@ int OccupancyCommand(std::span<const std::string> args) {
 }
 
 std::string OccupancyUsage() {
+  OccupancyOptions described;  // the declarations need fields to name; none is filled
   return "Usage: gpuscope occupancy --cc MAJOR.MINOR --threads N --regs N [--smem BYTES]\n"
          "                          [--dyn-smem BYTES] [--carveout PERCENT] [--graphs]\n"
          "                          [--format column|csv | --csv | -o FILE.svg [-f]]\n"
@@ -307,7 +252,7 @@ std::string OccupancyUsage() {
          "only with -f, and a gpuscope report never).\n"
          "\n"
          "Options:\n" +
-         FormatOptionHelp(kOccupancyOptions) +
+         FormatOptionHelp(OccupancyOptionSpecs(described)) +
          "\n"
          "A configuration that fits no block on an SM prints 0 blocks and why; it exits 0.\n"
          "Values no launch can have on that capability are usage errors (exit 2).\n";

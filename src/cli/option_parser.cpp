@@ -26,8 +26,8 @@ Status MissingValue(std::string_view spelling, const OptionSpec& spec) {
 
 // Parses one word that starts with '-' (and is not "-" or "--"). `next` is the index of the
 // word after it; a separate value advances it.
-StatusOr<ParsedOption> ParseOneOption(std::span<const OptionSpec> specs,
-                                      std::span<const std::string> args, std::size_t& next) {
+StatusOr<GivenOption> ParseOneOption(std::span<const OptionSpec> specs,
+                                     std::span<const std::string> args, std::size_t& next) {
   const std::string& word = args[next - 1];
   if (word.starts_with("--")) {
     std::string_view body = std::string_view(word).substr(2);
@@ -40,13 +40,13 @@ StatusOr<ParsedOption> ParseOneOption(std::span<const OptionSpec> specs,
       if (equals != std::string_view::npos) {
         return Status::Error("option '" + spelling + "' takes no value");
       }
-      return ParsedOption{spec->id, spelling, ""};
+      return GivenOption{spec, {spelling, ""}};
     }
     if (equals != std::string_view::npos) {
-      return ParsedOption{spec->id, spelling, std::string(body.substr(equals + 1))};
+      return GivenOption{spec, {spelling, std::string(body.substr(equals + 1))}};
     }
     if (next >= args.size()) return MissingValue(spelling, *spec);
-    return ParsedOption{spec->id, spelling, args[next++]};
+    return GivenOption{spec, {spelling, args[next++]}};
   }
 
   // A short option: "-f", "-o value", "-ovalue" (and "-o=value", which users type by analogy
@@ -58,15 +58,15 @@ StatusOr<ParsedOption> ParseOneOption(std::span<const OptionSpec> specs,
     // Flags are not bundled ("-fh"): gpuscope has too few short flags for that to help, and
     // rejecting it keeps "-foo" from silently meaning "-f -o o".
     if (word.size() > 2) return Status::Error("unknown option '" + word + "'");
-    return ParsedOption{spec->id, spelling, ""};
+    return GivenOption{spec, {spelling, ""}};
   }
   if (word.size() > 2) {
     std::string_view attached = std::string_view(word).substr(2);
     if (attached.starts_with('=')) attached.remove_prefix(1);
-    return ParsedOption{spec->id, spelling, std::string(attached)};
+    return GivenOption{spec, {spelling, std::string(attached)}};
   }
   if (next >= args.size()) return MissingValue(spelling, *spec);
-  return ParsedOption{spec->id, spelling, args[next++]};
+  return GivenOption{spec, {spelling, args[next++]}};
 }
 
 }  // namespace
@@ -90,11 +90,27 @@ StatusOr<ParsedCommandLine> ParseOptions(std::span<const OptionSpec> specs,
       parsed.operands.push_back(word);
       continue;
     }
-    StatusOr<ParsedOption> option = ParseOneOption(specs, args, next);
+    StatusOr<GivenOption> option = ParseOneOption(specs, args, next);
     if (!option.ok()) return option.status();
     parsed.options.push_back(std::move(option.value()));
   }
   return parsed;
+}
+
+Status ApplyOptions(const ParsedCommandLine& parsed) {
+  for (const GivenOption& given : parsed.options) {
+    GPUSCOPE_RETURN_IF_ERROR(given.spec->target(given.option));
+  }
+  return {};
+}
+
+StatusOr<std::vector<std::string>> ParseCommandLine(std::span<const OptionSpec> specs,
+                                                    std::span<const std::string> args,
+                                                    OperandMode mode) {
+  StatusOr<ParsedCommandLine> parsed = ParseOptions(specs, args, mode);
+  if (!parsed.ok()) return parsed.status();
+  GPUSCOPE_RETURN_IF_ERROR(ApplyOptions(*parsed));
+  return std::move(parsed->operands);
 }
 
 std::string FormatOptionHelp(std::span<const OptionSpec> specs) {
@@ -115,21 +131,6 @@ std::string ShortUsage(std::string_view help, std::string_view command) {
   std::string out(help.substr(0, blank == std::string_view::npos ? help.size() : blank + 1));
   out += "Try 'gpuscope " + std::string(command) + (command.empty() ? "" : " ") + "--help'.\n";
   return out;
-}
-
-StatusOr<bool> ParseOnOff(const ParsedOption& option) {
-  if (option.value == "on") return true;
-  if (option.value == "off") return false;
-  return Status::Error("option '" + option.spelling + "' expects 'on' or 'off', not '" +
-                       option.value + "'");
-}
-
-StatusOr<ReportPermissions> ParseReportPermissionsOption(const ParsedOption& option) {
-  if (std::optional<ReportPermissions> parsed = ParseReportPermissions(option.value)) {
-    return *parsed;
-  }
-  return Status::Error("option '" + option.spelling + "' expects 'private' or 'umask', not '" +
-                       option.value + "'");
 }
 
 }  // namespace gpuscope::cli

@@ -50,7 +50,7 @@ bool PrintProcessReport(const ManifestEntry& entry, const RunOptions& options,
   const long pid = entry.pid;
   std::string shown_path = DisplayPath(entry.report_path, working_directory);
   Status finalized = store::FinalizeReport(entry.report_path);
-  if (finalized.ok() && options.backtrace) {
+  if (finalized.ok() && options.traced.backtrace) {
     Status symbolized = SymbolizeStacks(entry.report_path);
     if (!symbolized.ok()) log.Line(pid, "Warning: " + symbolized.message());
   }
@@ -65,7 +65,7 @@ bool PrintProcessReport(const ManifestEntry& entry, const RunOptions& options,
   if (!finalized.ok()) log.Line(pid, "Warning: " + finalized.message());
   const store::ReportReader& reader = *report.value();
 
-  if (!options.quiet) {
+  if (!options.traced.quiet) {
     const std::string& recorded = reader.process().command_line;
     log.Line(pid, "Profiling application: " +
                       (recorded.empty() ? std::string(fallback_command_line) : recorded));
@@ -83,7 +83,7 @@ bool PrintProcessReport(const ManifestEntry& entry, const RunOptions& options,
   for (const std::string& warning : analysis::SkippedRowWarnings(reader)) {
     log.Line(pid, "Warning: " + warning);
   }
-  if (!options.quiet) log.Line(pid, "Report: " + shown_path);
+  if (!options.traced.quiet) log.Line(pid, "Report: " + shown_path);
   return true;
 }
 

@@ -166,7 +166,7 @@ std::optional<int> CheckAndAnnounce(const ProfileOptions& options, const Profile
                  "to ask)");
     return kExitUsage;
   }
-  if (!options.quiet) {
+  if (!options.traced.quiet) {
     std::string what = std::to_string(plan.metrics.size()) + " metrics";
     if (!plan.section_ids.empty()) {
       what += " in " + std::to_string(plan.section_ids.size()) + " sections";
@@ -230,15 +230,15 @@ std::optional<int> RunProgram(const ProfileOptions& options, const ProfileReques
   for (std::uint32_t pass = 0; pass < runs; ++pass) {
     const bool last = pass + 1 == runs;
     RunOptions run;
-    run.report_pattern = last ? options.report_pattern
-                              : scratch.replay_dir + "/pass" + std::to_string(pass) + "_%p.sqlite";
-    run.force_overwrite = options.force_overwrite || !last;
-    run.report_permissions = options.report_permissions;
+    run.traced = options.traced;
+    if (!last) {
+      run.traced.report_pattern =
+          scratch.replay_dir + "/pass" + std::to_string(pass) + "_%p.sqlite";
+      run.traced.force_overwrite = true;
+    }
     // Application replay keeps one image per profiled launch between runs, numbered per
     // process: child processes would write over the root's.
     if (application) run.follow_children = false;
-    run.quiet = options.quiet;
-    run.backtrace = options.backtrace;
     run.jit_line_info = plan.source_counters;  // line tables from JIT compilers (contract)
     run.program = options.program;
     VariableList variables = ProfileVariables(options, plan, scratch.config_file);
@@ -246,7 +246,7 @@ std::optional<int> RunProgram(const ProfileOptions& options, const ProfileReques
       variables.emplace_back(contract::kReplayPassVariable, std::to_string(pass));
       variables.emplace_back(contract::kReplayPassesVariable, std::to_string(runs));
       variables.emplace_back(contract::kReplayDirVariable, scratch.replay_dir);
-      if (!options.quiet) {
+      if (!options.traced.quiet) {
         Say("Application replay: run " + std::to_string(pass + 1) + " of " + std::to_string(runs));
       }
     }
@@ -315,7 +315,7 @@ std::vector<std::string> EvaluateReports(TracedProgram& program, const ProfileOp
       Say("Report (not evaluated): " + entry.report_path);
       continue;
     }
-    if (options.backtrace) {
+    if (options.traced.backtrace) {
       Status symbolized = SymbolizeStacks(entry.report_path);
       if (!symbolized.ok()) CommandError(symbolized.message());
     }

@@ -7,16 +7,14 @@
 #include <vector>
 
 #include "cli/kernel_filter_options.h"
+#include "cli/profile_output.h"
+#include "cli/traced_run_options.h"
 #include "util/kernel_filter.h"
-#include "util/report_permissions.h"
 #include "util/status.h"
 
 namespace gpuscope::cli {
 
 inline constexpr const char* kDefaultProfileReportPattern = "gpuscope_profile_%p.sqlite";
-
-enum class ProfilePage { kDetails, kRaw };
-enum class ProfileSummary { kNone, kPerKernel };
 
 struct ProfileOptions {
   // Which launches (the raw texts are handed to the injection; parsed here to reject errors
@@ -46,11 +44,7 @@ struct ProfileOptions {
   bool csv = false;
   ProfilePage page = ProfilePage::kDetails;
   ProfileSummary print_summary = ProfileSummary::kNone;
-  std::string report_pattern = kDefaultProfileReportPattern;
-  bool force_overwrite = false;
-  ReportPermissions report_permissions = kDefaultReportPermissions;  // --report-permissions
-  bool quiet = false;
-  bool backtrace = false;  // --backtrace, as for `gpuscope run`
+  TracedRunOptions traced{.report_pattern = kDefaultProfileReportPattern};
   bool help = false;
 
   std::vector<std::string> program;

@@ -8,11 +8,13 @@
 #include <string>
 #include <vector>
 
-#include "cli/profile_options.h"
 #include "util/kernel_filter.h"
 #include "util/status.h"
 
 namespace gpuscope::cli {
+
+enum class ProfilePage { kDetails, kRaw };
+enum class ProfileSummary { kNone, kPerKernel };
 
 struct ProfileOutputOptions {
   bool csv = false;

@@ -10,19 +10,11 @@
 #include "cli/distinct_reports.h"
 #include "cli/format_option.h"
 #include "cli/option_parser.h"
+#include "cli/option_targets.h"
 #include "render/ranks_page.h"
 
 namespace gpuscope::cli {
 namespace {
-
-enum RanksOptionId { kFormat, kCsv, kThreads, kHelp };
-
-constexpr OptionSpec kRanksOptions[] = {
-    FormatOption(kFormat, "column|csv|json"),
-    CsvOption(kCsv),
-    {kThreads, "threads", 'j', "N", "read N reports at a time (default: one per core)"},
-    {kHelp, "help", 'h', "", "show this help"},
-};
 
 struct RanksOptions {
   OutputFormat format = OutputFormat::kColumn;
@@ -47,34 +39,28 @@ StatusOr<unsigned> ParseThreads(const ParsedOption& option) {
   return threads;
 }
 
+std::vector<OptionSpec> RanksOptionSpecs(RanksOptions& options) {
+  return {
+      FormatOption(options.format),
+      CsvOption(options.format),
+      {"threads", 'j', "N", "read N reports at a time (default: one per core)",
+       [&options](const ParsedOption& option) {
+         StatusOr<unsigned> threads = ParseThreads(option);
+         if (!threads.ok()) return threads.status();
+         options.threads = *threads;
+         return Status();
+       }},
+      {"help", 'h', "", "show this help", SetFlag(options.help)},
+  };
+}
+
 StatusOr<RanksOptions> ParseRanksOptions(std::span<const std::string> args) {
-  StatusOr<ParsedCommandLine> parsed = ParseOptions(kRanksOptions, args, OperandMode::kInterleaved);
-  if (!parsed.ok()) return parsed.status();
   RanksOptions options;
-  for (const ParsedOption& option : parsed->options) {
-    switch (static_cast<RanksOptionId>(option.id)) {
-      case kFormat: {
-        StatusOr<OutputFormat> format = ParseFormatOption(option.value, kAllFormats);
-        if (!format.ok()) return format.status();
-        options.format = *format;
-        break;
-      }
-      case kCsv:
-        options.format = OutputFormat::kCsv;
-        break;
-      case kThreads: {
-        StatusOr<unsigned> threads = ParseThreads(option);
-        if (!threads.ok()) return threads.status();
-        options.threads = *threads;
-        break;
-      }
-      case kHelp:
-        options.help = true;
-        break;
-    }
-  }
+  StatusOr<std::vector<std::string>> reports =
+      ParseCommandLine(RanksOptionSpecs(options), args, OperandMode::kInterleaved);
+  if (!reports.ok()) return reports.status();
   if (options.help) return options;
-  options.reports = parsed->operands;
+  options.reports = std::move(*reports);
   if (options.reports.empty()) return Status::Error("no report given");
   return options;
 }
@@ -82,6 +68,7 @@ StatusOr<RanksOptions> ParseRanksOptions(std::span<const std::string> args) {
 }  // namespace
 
 std::string RanksUsage() {
+  RanksOptions described;  // the declarations need fields to name; none is filled
   return "Usage: gpuscope ranks [--format column|csv|json | --csv] [-j N] REPORT...\n"
          "\n"
          "The reports of one multi-rank job (one per rank: `gpuscope run -o rank%q{RANK}`) on\n"
@@ -95,7 +82,7 @@ std::string RanksUsage() {
          "(rank_straggler, rank_imbalance, exposed_communication: `gpuscope rules --list`).\n"
          "The same tables: `gpuscope stats --report rank_align,rank_comm_sum,nccl_sum`.\n"
          "\n" +
-         FormatOptionHelp(kRanksOptions);
+         FormatOptionHelp(RanksOptionSpecs(described));
 }
 
 int RanksCommand(std::span<const std::string> args) {

@@ -7,6 +7,7 @@
 #include "cli/command_prologue.h"
 #include "cli/exit_codes.h"
 #include "cli/option_parser.h"
+#include "cli/option_targets.h"
 #include "cli/output_file.h"
 #include "evaluate/report_evaluation.h"
 #include "render/escaping.h"
@@ -18,21 +19,6 @@
 namespace gpuscope::cli {
 namespace {
 
-enum ReportOptionId { kOutput, kForceOverwrite, kMaxEvents, kAlign, kHelp };
-
-constexpr OptionSpec kReportOptions[] = {
-    {kOutput, "output", 'o', "file.html",
-     "the HTML file to write (default <report stem>.html next to the first report)"},
-    {kForceOverwrite, "force-overwrite", 'f', "",
-     "replace an existing HTML file (never a report or an input)"},
-    {kMaxEvents, "max-events", 0, "N",
-     "timeline events embedded per report (default 200000); a larger report is cut in time"},
-    {kAlign, "align", 0, viewer::kAxisAlignmentSyntax,
-     "time axis of several reports: their starts together (default), CUPTI's absolute time, "
-     "or the first instance of an NVTX range together (nvtx:\"step 3\")"},
-    {kHelp, "help", 'h', "", "show this help"},
-};
-
 struct ReportOptions {
   std::string output;
   bool force_overwrite = false;
@@ -42,44 +28,40 @@ struct ReportOptions {
   std::vector<std::string> reports;
 };
 
+std::vector<OptionSpec> ReportOptionSpecs(ReportOptions& options) {
+  return {
+      {"output", 'o', "file.html",
+       "the HTML file to write (default <report stem>.html next to the first report)",
+       StoreNonEmptyText(options.output, "a path")},
+      {"force-overwrite", 'f', "", "replace an existing HTML file (never a report or an input)",
+       SetFlag(options.force_overwrite)},
+      {"max-events", 0, "N",
+       "timeline events embedded per report (default 200000); a larger report is cut in time",
+       [&options](const ParsedOption& option) {
+         const std::string& text = option.value;
+         auto [end, error] =
+             std::from_chars(text.data(), text.data() + text.size(), options.max_events);
+         if (error != std::errc() || end != text.data() + text.size() || text.empty() ||
+             options.max_events == 0) {
+           return Status::Error("option '" + option.spelling +
+                                "' expects a positive number, not '" + text + "'");
+         }
+         return Status();
+       }},
+      {"align", 0, viewer::kAxisAlignmentSyntax,
+       "time axis of several reports: their starts together (default), CUPTI's absolute time, "
+       "or the first instance of an NVTX range together (nvtx:\"step 3\")",
+       StoreParsed(options.align, viewer::ParseAxisAlignment)},
+      {"help", 'h', "", "show this help", SetFlag(options.help)},
+  };
+}
+
 StatusOr<ReportOptions> ParseReportOptions(std::span<const std::string> args) {
-  StatusOr<ParsedCommandLine> parsed =
-      ParseOptions(kReportOptions, args, OperandMode::kInterleaved);
-  if (!parsed.ok()) return parsed.status();
   ReportOptions options;
-  for (const ParsedOption& option : parsed->options) {
-    switch (static_cast<ReportOptionId>(option.id)) {
-      case kOutput:
-        if (option.value.empty())
-          return Status::Error("option '" + option.spelling + "' needs a path");
-        options.output = option.value;
-        break;
-      case kForceOverwrite:
-        options.force_overwrite = true;
-        break;
-      case kMaxEvents: {
-        const std::string& text = option.value;
-        auto [end, error] =
-            std::from_chars(text.data(), text.data() + text.size(), options.max_events);
-        if (error != std::errc() || end != text.data() + text.size() || text.empty() ||
-            options.max_events == 0) {
-          return Status::Error("option '" + option.spelling + "' expects a positive number, not '" +
-                               text + "'");
-        }
-        break;
-      }
-      case kAlign: {
-        StatusOr<viewer::AxisAlignment> align = viewer::ParseAxisAlignment(option.value);
-        if (!align.ok()) return align.status();
-        options.align = std::move(align.value());
-        break;
-      }
-      case kHelp:
-        options.help = true;
-        break;
-    }
-  }
-  options.reports = std::move(parsed->operands);
+  StatusOr<std::vector<std::string>> reports =
+      ParseCommandLine(ReportOptionSpecs(options), args, OperandMode::kInterleaved);
+  if (!reports.ok()) return reports.status();
+  options.reports = std::move(*reports);
   if (!options.help && options.reports.empty()) return Status::Error("no report given");
   return options;
 }
@@ -153,6 +135,7 @@ int ReportCommand(std::span<const std::string> args) {
 }
 
 std::string ReportUsage() {
+  ReportOptions described;  // the declarations need fields to name; none is filled
   return "Usage: gpuscope report [-o out.html] [-f] [--align starts|absolute|nvtx:NAME] "
          "<report>...\n"
          "\n"
@@ -164,7 +147,7 @@ std::string ReportUsage() {
          "file the command reads, never.\n"
          "\n"
          "Options:\n" +
-         FormatOptionHelp(kReportOptions);
+         FormatOptionHelp(ReportOptionSpecs(described));
 }
 
 }  // namespace gpuscope::cli

@@ -12,6 +12,7 @@
 #include "cli/exit_codes.h"
 #include "cli/format_option.h"
 #include "cli/option_parser.h"
+#include "cli/option_targets.h"
 #include "cli/output_file.h"
 #include "render/roofline_format.h"
 #include "render/roofline_svg.h"
@@ -19,18 +20,6 @@
 
 namespace gpuscope::cli {
 namespace {
-
-enum RooflineOptionId { kFormat, kCsv, kOutput, kSvg, kForceOverwrite, kHelp };
-
-constexpr OptionSpec kRooflineOptions[] = {
-    FormatOption(kFormat, "column|csv"),
-    {kCsv, "csv", 0, "", "write CSV (one row per kernel, unscaled values) instead of text"},
-    {kOutput, "output", 'o', "FILE", "also write the roofline chart of all kernels to FILE (SVG)"},
-    {kSvg, "svg", 0, "FILE", "the same as --output"},
-    {kForceOverwrite, "force-overwrite", 'f', "",
-     "replace an existing FILE (never a report or an input)"},
-    {kHelp, "help", 'h', "", "show this help"},
-};
 
 struct RooflineOptions {
   bool csv = false;
@@ -40,39 +29,28 @@ struct RooflineOptions {
   bool help = false;
 };
 
+std::vector<OptionSpec> RooflineOptionSpecs(RooflineOptions& options) {
+  return {
+      FormatOption(options.csv),
+      {"csv", 0, "", "write CSV (one row per kernel, unscaled values) instead of text",
+       SetFlag(options.csv)},
+      {"output", 'o', "FILE", "also write the roofline chart of all kernels to FILE (SVG)",
+       StoreNonEmptyText(options.svg_path, "a file name")},
+      {"svg", 0, "FILE", "the same as --output",
+       StoreNonEmptyText(options.svg_path, "a file name")},
+      {"force-overwrite", 'f', "", "replace an existing FILE (never a report or an input)",
+       SetFlag(options.force_overwrite)},
+      {"help", 'h', "", "show this help", SetFlag(options.help)},
+  };
+}
+
 StatusOr<RooflineOptions> ParseRooflineOptions(std::span<const std::string> args) {
-  StatusOr<ParsedCommandLine> parsed =
-      ParseOptions(kRooflineOptions, args, OperandMode::kInterleaved);
-  if (!parsed.ok()) return parsed.status();
   RooflineOptions options;
-  for (const ParsedOption& option : parsed->options) {
-    switch (static_cast<RooflineOptionId>(option.id)) {
-      case kFormat: {
-        StatusOr<OutputFormat> format = ParseFormatOption(option.value, kColumnAndCsv);
-        if (!format.ok()) return format.status();
-        options.csv = *format == OutputFormat::kCsv;
-        break;
-      }
-      case kCsv:
-        options.csv = true;
-        break;
-      case kOutput:
-      case kSvg:
-        if (option.value.empty()) {
-          return Status::Error("option '" + option.spelling + "' needs a file name");
-        }
-        options.svg_path = option.value;
-        break;
-      case kForceOverwrite:
-        options.force_overwrite = true;
-        break;
-      case kHelp:
-        options.help = true;
-        break;
-    }
-  }
+  StatusOr<std::vector<std::string>> reports =
+      ParseCommandLine(RooflineOptionSpecs(options), args, OperandMode::kInterleaved);
+  if (!reports.ok()) return reports.status();
   if (options.help) return options;
-  options.reports = parsed->operands;
+  options.reports = std::move(*reports);
   if (options.reports.empty()) return Status::Error("no report given");
   return options;
 }
@@ -158,6 +136,7 @@ int RooflineCommand(std::span<const std::string> args) {
 }
 
 std::string RooflineUsage() {
+  RooflineOptions described;  // the declarations need fields to name; none is filled
   return "Usage: gpuscope roofline [--format column|csv | --csv] [-o FILE.svg [-f]] REPORT...\n"
          "\n"
          "Prints the roofline of every kernel profiled in the reports (gpuscope profile\n"
@@ -169,7 +148,7 @@ std::string RooflineUsage() {
          "gpuscope report. No GPU is needed.\n"
          "\n"
          "Options:\n" +
-         FormatOptionHelp(kRooflineOptions);
+         FormatOptionHelp(RooflineOptionSpecs(described));
 }
 
 }  // namespace gpuscope::cli

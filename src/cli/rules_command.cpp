@@ -8,42 +8,39 @@
 #include "cli/command_prologue.h"
 #include "cli/format_option.h"
 #include "cli/option_parser.h"
+#include "cli/option_targets.h"
 #include "render/escaping.h"
 #include "render/word_wrap.h"
 
 namespace gpuscope::cli {
 namespace {
 
-enum RulesOptionId { kList, kFormat, kCsv, kHelp };
-
-constexpr OptionSpec kRulesOptions[] = {
-    {kList, "list", 'l', "", "list the rules (the default)"},
-    FormatOption(kFormat, "column|csv"),
-    CsvOption(kCsv),
-    {kHelp, "help", 'h', "", "show this help"},
-};
-
 struct RulesOptions {
   bool csv = false;
   bool help = false;
 };
 
+std::vector<OptionSpec> RulesOptionSpecs(RulesOptions& options) {
+  return {
+      // Listing is all the command does: the option is accepted for ncu's habit of asking.
+      {"list", 'l', "", "list the rules (the default)",
+       [](const ParsedOption&) { return Status(); }},
+      FormatOption(options.csv),
+      CsvOption(options.csv),
+      {"help", 'h', "", "show this help", SetFlag(options.help)},
+  };
+}
+
 StatusOr<RulesOptions> ParseRulesOptions(std::span<const std::string> args) {
-  StatusOr<ParsedCommandLine> parsed = ParseOptions(kRulesOptions, args, OperandMode::kInterleaved);
+  RulesOptions options;
+  const std::vector<OptionSpec> specs = RulesOptionSpecs(options);
+  StatusOr<ParsedCommandLine> parsed = ParseOptions(specs, args, OperandMode::kInterleaved);
   if (!parsed.ok()) return parsed.status();
+  // A stray word is named before any option's value is judged.
   if (!parsed->operands.empty()) {
     return Status::Error("unexpected argument '" + parsed->operands.front() + "'");
   }
-  RulesOptions options;
-  for (const ParsedOption& option : parsed->options) {
-    if (option.id == kFormat) {
-      StatusOr<OutputFormat> format = ParseFormatOption(option.value, kColumnAndCsv);
-      if (!format.ok()) return format.status();
-      options.csv = *format == OutputFormat::kCsv;
-    }
-    if (option.id == kCsv) options.csv = true;
-    if (option.id == kHelp) options.help = true;
-  }
+  GPUSCOPE_RETURN_IF_ERROR(ApplyOptions(*parsed));
   return options;
 }
 
@@ -65,6 +62,7 @@ void PrintDescriptions(std::string_view tag,
 }  // namespace
 
 std::string RulesUsage() {
+  RulesOptions described;  // the declarations need fields to name; none is filled
   return "Usage: gpuscope rules [--list] [--format column|csv | --csv]\n"
          "\n"
          "Lists the rules that `gpuscope profile` and `gpuscope stats --page details` run on each\n"
@@ -74,7 +72,7 @@ std::string RulesUsage() {
          "information, WRN: a warning), what it checks, and the formula of its estimated\n"
          "speedup.\n"
          "\n" +
-         FormatOptionHelp(kRulesOptions);
+         FormatOptionHelp(RulesOptionSpecs(described));
 }
 
 int RulesCommand(std::span<const std::string> args) {

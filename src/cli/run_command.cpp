@@ -33,7 +33,7 @@ std::unique_ptr<LogOutput> OpenLog(const RunOptions& options, const TracedProgra
       contract::ExpandReportPath(program.report_pattern(), context, /*is_root=*/true);
   if (report.ok()) inputs.push_back(report.value());
   StatusOr<std::unique_ptr<LogOutput>> log =
-      target.ok() ? LogOutput::Open(target.value(), inputs, options.force_overwrite)
+      target.ok() ? LogOutput::Open(target.value(), inputs, options.traced.force_overwrite)
                   : StatusOr<std::unique_ptr<LogOutput>>(target.status());
   if (log.ok()) return std::move(log.value());
   std::unique_ptr<LogOutput> fallback = LogOutput::Stderr();
@@ -95,7 +95,7 @@ int RunCommand(std::span<const std::string> args) {
   // The injection library prints the "gpuscope is profiling process" banner from inside
   // each traced process (children included), as nvprof did. Output sent to a log file keeps
   // the program's stderr clean (GPUSCOPE_QUIET), so the banner of the root goes to the log.
-  if (options.log_file.has_value() && !options.quiet) {
+  if (options.log_file.has_value() && !options.traced.quiet) {
     log->Line(pid, "gpuscope is profiling process " + std::to_string(pid) +
                        ", command: " + CommandLineText(options.program));
   }

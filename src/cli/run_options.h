@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "cli/nvprof_output.h"
+#include "cli/traced_run_options.h"
 #include "contract/report_path_rules.h"
 #include "render/output_options.h"
-#include "util/report_permissions.h"
 #include "util/status.h"
 #include "util/trace_scope.h"
 
@@ -24,14 +24,9 @@ struct RunOptions {
   render::OutputOptions output;  // --csv, -u, --demangling
 
   std::optional<std::string> log_file;  // pattern; "%1" stdout, "%2" stderr; unset: stderr
-  std::string report_pattern = contract::kDefaultReportPattern;
-  bool force_overwrite = false;
-  ReportPermissions report_permissions = kDefaultReportPermissions;  // --report-permissions
+  TracedRunOptions traced{.report_pattern = contract::kDefaultReportPattern};
   bool profile_from_start = true;
   bool follow_children = true;
-  bool quiet = false;
-  // --backtrace: each launch, copy and synchronising call records its host call stack.
-  bool backtrace = false;
   // `gpuscope profile` with source counters: the JIT compilers' line-table switches for the
   // program (ChildEnvironmentSettings::jit_line_info); `gpuscope run` never sets it.
   bool jit_line_info = false;

@@ -63,14 +63,15 @@ bool PrepareRun(const RunOptions& options, const std::string& working_directory,
   }
 
   PatternContext stand_in = CurrentProcessPatternContext();
-  StatusOr<std::string> report_pattern = PrepareReportPattern(
-      options.report_pattern, options.force_overwrite, stand_in, working_directory, {program.path});
+  StatusOr<std::string> report_pattern =
+      PrepareReportPattern(options.traced.report_pattern, options.traced.force_overwrite, stand_in,
+                           working_directory, {program.path});
   if (!report_pattern.ok()) {
     return Fail(failure, kExitGpuscopeFailure, report_pattern.status().message());
   }
   if (options.log_file.has_value()) {
-    Status log_ok =
-        CheckLogFilePattern(*options.log_file, stand_in, options.force_overwrite, {program.path});
+    Status log_ok = CheckLogFilePattern(*options.log_file, stand_in, options.traced.force_overwrite,
+                                        {program.path});
     if (!log_ok.ok()) return Fail(failure, kExitGpuscopeFailure, log_ok.message());
     // Both expanded with the same stand-in pid, so that "-o r_%p.sqlite --log-file
     // r_%p.sqlite" is caught too.
@@ -105,11 +106,11 @@ bool PrepareRun(const RunOptions& options, const std::string& working_directory,
   settings.report_pattern = report_pattern.value();
   settings.manifest_path = preparation.manifest_path;
   settings.follow_children = options.follow_children;
-  settings.force_overwrite = options.force_overwrite;
-  settings.report_permissions = options.report_permissions;
+  settings.force_overwrite = options.traced.force_overwrite;
+  settings.report_permissions = options.traced.report_permissions;
   settings.profile_from_start = options.profile_from_start;
   settings.trace = options.trace;
-  settings.backtrace = options.backtrace;
+  settings.backtrace = options.traced.backtrace;
   settings.profile_variables = profile_variables;
   settings.jit_line_info = options.jit_line_info;
   settings.gpu_metrics_set = options.gpu_metrics_set;
@@ -126,7 +127,7 @@ bool PrepareRun(const RunOptions& options, const std::string& working_directory,
   }
   // With --log-file the user asked for gpuscope's lines in the log, not on the program's
   // stderr; the launcher writes the banner there itself.
-  settings.quiet = options.quiet || options.log_file.has_value();
+  settings.quiet = options.traced.quiet || options.log_file.has_value();
   preparation.request.executable = program.path;
   preparation.report_pattern = report_pattern.value();
   preparation.request.argv = options.program;

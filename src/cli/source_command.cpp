@@ -5,74 +5,41 @@
 #include "cli/format_option.h"
 #include "cli/kernel_filter_options.h"
 #include "cli/option_parser.h"
+#include "cli/option_targets.h"
 #include "cli/source_output.h"
 
 namespace gpuscope::cli {
 namespace {
-
-enum SourceOptionId { kFormat, kCsv, kPrintSource, kSort, kHelp };
-
-constexpr OptionSpec kSourceOwnOptions[] = {
-    FormatOption(kFormat, "column|csv"),
-    CsvOption(kCsv),
-    {kPrintSource, "print-source", 0, "sass|cuda|cuda,sass", kPrintSourceHelp},
-    {kSort, "sort", 0, "COLUMN", kSortHelp},
-    {kHelp, "help", 'h', "", "show this help"},
-};
-
-std::span<const OptionSpec> SourceOptionSpecs() {
-  static const std::vector<OptionSpec> specs = [] {
-    std::vector<OptionSpec> all(std::begin(kSourceOwnOptions), std::end(kSourceOwnOptions));
-    std::vector<OptionSpec> filters = KernelFilterOptionSpecs("print");
-    all.insert(all.end(), filters.begin(), filters.end());
-    return all;
-  }();
-  return specs;
-}
 
 struct SourceCommandOptions {
   SourceOutputOptions output;
   bool help = false;
 };
 
+// The command's own options, then the kernel filters (shared with `profile`).
+std::vector<OptionSpec> SourceOptionSpecs(SourceCommandOptions& options) {
+  std::vector<OptionSpec> specs = {
+      FormatOption(options.output.csv),
+      CsvOption(options.output.csv),
+      {"print-source", 0, "sass|cuda|cuda,sass", kPrintSourceHelp,
+       StoreParsed(options.output.page.print, ParsePrintSource)},
+      {"sort", 0, "COLUMN", kSortHelp,
+       StoreParsed(options.output.page.sort_column, ParseSortColumn)},
+      {"help", 'h', "", "show this help", SetFlag(options.help)},
+  };
+  std::vector<OptionSpec> filters = KernelFilterOptionSpecs("print", options.output.filter);
+  specs.insert(specs.end(), std::make_move_iterator(filters.begin()),
+               std::make_move_iterator(filters.end()));
+  return specs;
+}
+
 StatusOr<SourceCommandOptions> ParseSourceOptions(std::span<const std::string> args) {
-  StatusOr<ParsedCommandLine> parsed =
-      ParseOptions(SourceOptionSpecs(), args, OperandMode::kInterleaved);
-  if (!parsed.ok()) return parsed.status();
   SourceCommandOptions options;
-  for (const ParsedOption& option : parsed->options) {
-    StatusOr<bool> filter = ApplyKernelFilterOption(option, options.output.filter);
-    if (!filter.ok()) return filter.status();
-    if (*filter) continue;
-    switch (static_cast<SourceOptionId>(option.id)) {
-      case kFormat: {
-        StatusOr<OutputFormat> format = ParseFormatOption(option.value, kColumnAndCsv);
-        if (!format.ok()) return format.status();
-        options.output.csv = *format == OutputFormat::kCsv;
-        break;
-      }
-      case kCsv:
-        options.output.csv = true;
-        break;
-      case kPrintSource: {
-        StatusOr<render::SourcePrint> print = ParsePrintSource(option.value);
-        if (!print.ok()) return print.status();
-        options.output.page.print = *print;
-        break;
-      }
-      case kSort: {
-        StatusOr<std::size_t> column = ParseSortColumn(option.value);
-        if (!column.ok()) return column.status();
-        options.output.page.sort_column = *column;
-        break;
-      }
-      case kHelp:
-        options.help = true;
-        break;
-    }
-  }
+  StatusOr<std::vector<std::string>> reports =
+      ParseCommandLine(SourceOptionSpecs(options), args, OperandMode::kInterleaved);
+  if (!reports.ok()) return reports.status();
   if (options.help) return options;
-  options.output.report_paths = std::move(parsed->operands);
+  options.output.report_paths = std::move(*reports);
   if (options.output.report_paths.empty()) return Status::Error("no report given");
   return options;
 }
@@ -93,6 +60,7 @@ int SourceCommand(std::span<const std::string> args) {
 }
 
 std::string SourceUsage() {
+  SourceCommandOptions described;  // the declarations need fields to name; none is filled
   return "Usage: gpuscope source [options] REPORT...\n"
          "\n"
          "Prints Nsight Compute's source page of the kernels profiled with source counters\n"
@@ -106,7 +74,7 @@ std::string SourceUsage() {
          "-lineinfo). `gpuscope stats --page source` prints the same page. No GPU is needed.\n"
          "\n"
          "Options:\n" +
-         FormatOptionHelp(SourceOptionSpecs());
+         FormatOptionHelp(SourceOptionSpecs(described));
 }
 
 }  // namespace gpuscope::cli

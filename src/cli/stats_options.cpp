@@ -5,6 +5,7 @@
 #include "cli/format_option.h"
 #include "cli/kernel_filter_options.h"
 #include "cli/option_parser.h"
+#include "cli/option_targets.h"
 #include "cli/profile_output.h"
 #include "cli/source_output.h"
 #include "render/stats_report.h"
@@ -12,60 +13,6 @@
 
 namespace gpuscope::cli {
 namespace {
-
-enum StatsOptionId {
-  kReport,
-  kFormat,
-  kCsv,
-  kTimeUnit,
-  kDemangling,
-  kPage,
-  kPrintSummary,
-  kSection,
-  kMetrics,
-  kRules,
-  kPrintSource,
-  kSort,
-  kHelp
-};
-
-constexpr OptionSpec kStatsOwnOptions[] = {
-    {kReport, "report", 'r', "name[,name...]",
-     "print these nsys-style tables instead of nvprof's summary"},
-    FormatOption(kFormat, "column|csv|json"),
-    CsvOption(kCsv),
-    {kTimeUnit, "normalized-time-unit", 'u', "s|ms|us|ns|auto",
-     "time unit of the summary (default auto)"},
-    {kDemangling, "demangling", 0, "on|off", "demangle kernel names in the summary (default on)"},
-    {kPage, "page", 0, "details|raw|source",
-     "the profiled kernels' sections, every metric, or the source page (reports of gpuscope "
-     "profile; source: as `gpuscope source`)"},
-    {kPrintSource, "print-source", 0, "sass|cuda|cuda,sass",
-     "with --page source: sass (default), cuda or cuda,sass rows"},
-    {kSort, "sort", 0, "COLUMN", "with --page source: hottest first by this column"},
-    {kPrintSummary, "print-summary", 0, "none|per-kernel",
-     "per-kernel: aggregate the launches of each kernel (the details page; implies "
-     "--page details)"},
-    {kSection, "section", 0, "name", "with --page: print only this collected section (repeatable)"},
-    {kMetrics, "metrics", 0, "a,b,...",
-     "with --page: print only these collected metrics (details: as their own section)"},
-    {kRules, "rules", 0, "",
-     "the trace rules' findings (pageable and synchronous copies, idle gaps, ...)"},
-    {kHelp, "help", 'h', "", "show this help"},
-};
-
-// The kernel filters (shared with `profile`) come after the command's own options.
-std::span<const OptionSpec> StatsOptionSpecs() {
-  static const std::vector<OptionSpec> specs = [] {
-    std::vector<OptionSpec> all(std::begin(kStatsOwnOptions), std::end(kStatsOwnOptions));
-    std::span<const OptionSpec> print = NvprofSelectionOptionSpecs();
-    all.insert(all.begin() + 3, print.begin(), print.end());  // after -r, --format, --csv
-    std::vector<OptionSpec> filters = KernelFilterOptionSpecs("print");
-    all.insert(all.end(), filters.begin(), filters.end());
-    return all;
-  }();
-  return specs;
-}
 
 std::string KnownReportNames() {
   std::string list;
@@ -94,93 +41,87 @@ Status AddReportNames(const std::string& value, std::vector<std::string>& names)
   return {};
 }
 
-Status Apply(const ParsedOption& option, StatsOptions& options) {
-  if (ApplyNvprofSelectionOption(option, options.print)) return {};
-  StatusOr<bool> filter = ApplyKernelFilterOption(option, options.filter);
-  if (!filter.ok()) return filter.status();
-  if (*filter) return {};
-  switch (static_cast<StatsOptionId>(option.id)) {
-    case kReport:
-      return AddReportNames(option.value, options.report_names);
-    case kFormat: {
-      StatusOr<OutputFormat> format = ParseFormatOption(option.value, kAllFormats);
-      if (!format.ok()) return format.status();
-      options.format = format.value();
-      return {};
-    }
-    case kCsv:
-      options.format = render::StatsFormat::kCsv;
-      return {};
-    case kTimeUnit: {
-      StatusOr<analysis::TimeUnit> unit = analysis::ParseTimeUnit(option.value);
-      if (!unit.ok()) {
-        return Status::Error("option '" + option.spelling +
-                             "' expects s, ms, us, ns or auto, not '" + option.value + "'");
-      }
-      options.output.unit = unit.value();
-      return {};
-    }
-    case kDemangling: {
-      StatusOr<bool> on = ParseOnOff(option);
-      if (!on.ok()) return on.status();
-      options.output.demangle = on.value();
-      return {};
-    }
-    case kPage:
-      if (option.value != "details" && option.value != "raw" && option.value != "source") {
-        return Status::Error("option '--page' expects details, raw or source, not '" +
-                             option.value + "'");
-      }
-      options.page = option.value;
-      return {};
-    case kPrintSummary:
-      if (option.value != "none" && option.value != "per-kernel") {
-        return Status::Error("option '--print-summary' expects none or per-kernel, not '" +
-                             option.value + "'");
-      }
-      options.per_kernel_summary = option.value == "per-kernel";
-      return {};
-    case kSection:
-      options.sections.push_back(option.value);
-      return {};
-    case kMetrics:
-      for (std::string& name : SplitCommaList(option.value)) options.metrics.push_back(std::move(name));
-      if (options.metrics.empty()) return Status::Error("option '--metrics' needs a metric name");
-      return {};
-    case kRules:
-      options.rules = true;
-      return {};
-    case kPrintSource: {
-      StatusOr<render::SourcePrint> print = ParsePrintSource(option.value);
-      if (!print.ok()) return print.status();
-      options.source_page.print = *print;
-      options.source_options_given = true;
-      return {};
-    }
-    case kSort: {
-      StatusOr<std::size_t> column = ParseSortColumn(option.value);
-      if (!column.ok()) return column.status();
-      options.source_page.sort_column = *column;
-      options.source_options_given = true;
-      return {};
-    }
-    case kHelp:
-      options.help = true;
-      return {};
-  }
-  return Status::Error("internal error: unhandled option '" + option.spelling + "'");
-}
+// Which of the nvprof layout's options were given: they are refused with the other layouts.
+struct NvprofLayoutOptionsGiven {
+  bool time_unit = false;
+  bool demangling = false;
+};
 
-bool Given(const ParsedCommandLine& parsed, StatsOptionId id) {
-  for (const ParsedOption& option : parsed.options) {
-    if (option.id == id) return true;
-  }
-  return false;
+// The command's own options with nvprof's --print-* (shared with `run`) after -r, --format and
+// --csv, then the kernel filters (shared with `profile`).
+std::vector<OptionSpec> StatsOptionSpecs(StatsOptions& options, NvprofLayoutOptionsGiven& given) {
+  std::vector<OptionSpec> specs = {
+      {"report", 'r', "name[,name...]", "print these nsys-style tables instead of nvprof's summary",
+       [&options](const ParsedOption& option) {
+         return AddReportNames(option.value, options.report_names);
+       }},
+      FormatOption(options.format),
+      CsvOption(options.format),
+  };
+  std::vector<OptionSpec> print = NvprofSelectionOptionSpecs(options.print);
+  specs.insert(specs.end(), print.begin(), print.end());
+  std::vector<OptionSpec> own = {
+      {"normalized-time-unit", 'u', "s|ms|us|ns|auto", "time unit of the summary (default auto)",
+       Marking(given.time_unit, StoreTimeUnit(options.output.unit))},
+      {"demangling", 0, "on|off", "demangle kernel names in the summary (default on)",
+       Marking(given.demangling, StoreOnOff(options.output.demangle))},
+      {"page", 0, "details|raw|source",
+       "the profiled kernels' sections, every metric, or the source page (reports of gpuscope "
+       "profile; source: as `gpuscope source`)",
+       [&options](const ParsedOption& option) {
+         if (option.value != "details" && option.value != "raw" && option.value != "source") {
+           return Status::Error("option '--page' expects details, raw or source, not '" +
+                                option.value + "'");
+         }
+         options.page = option.value;
+         return Status();
+       }},
+      {"print-source", 0, "sass|cuda|cuda,sass",
+       "with --page source: sass (default), cuda or cuda,sass rows",
+       Marking(options.source_options_given,
+               StoreParsed(options.source_page.print, ParsePrintSource))},
+      {"sort", 0, "COLUMN", "with --page source: hottest first by this column",
+       Marking(options.source_options_given,
+               StoreParsed(options.source_page.sort_column, ParseSortColumn))},
+      {"print-summary", 0, "none|per-kernel",
+       "per-kernel: aggregate the launches of each kernel (the details page; implies "
+       "--page details)",
+       [&options](const ParsedOption& option) {
+         if (option.value != "none" && option.value != "per-kernel") {
+           return Status::Error("option '--print-summary' expects none or per-kernel, not '" +
+                                option.value + "'");
+         }
+         options.per_kernel_summary = option.value == "per-kernel";
+         return Status();
+       }},
+      {"section", 0, "name", "with --page: print only this collected section (repeatable)",
+       AppendText(options.sections)},
+      {"metrics", 0, "a,b,...",
+       "with --page: print only these collected metrics (details: as their own section)",
+       [&options](const ParsedOption& option) {
+         for (std::string& name : SplitCommaList(option.value)) {
+           options.metrics.push_back(std::move(name));
+         }
+         if (options.metrics.empty())
+           return Status::Error("option '--metrics' needs a metric name");
+         return Status();
+       }},
+      {"rules", 0, "",
+       "the trace rules' findings (pageable and synchronous copies, idle gaps, ...)",
+       SetFlag(options.rules)},
+      {"help", 'h', "", "show this help", SetFlag(options.help)},
+  };
+  specs.insert(specs.end(), std::make_move_iterator(own.begin()),
+               std::make_move_iterator(own.end()));
+  std::vector<OptionSpec> filters = KernelFilterOptionSpecs("print", options.filter);
+  specs.insert(specs.end(), std::make_move_iterator(filters.begin()),
+               std::make_move_iterator(filters.end()));
+  return specs;
 }
 
 // Options that only one kind of output reads are refused, with the reason, where another
 // kind is printed: nothing the user asked for is silently ignored.
-Status CheckCombinations(const ParsedCommandLine& parsed, StatsOptions& options) {
+Status CheckCombinations(const NvprofLayoutOptionsGiven& given, StatsOptions& options) {
   bool nvprof_print = options.print.gpu_trace || options.print.api_trace ||
                       options.print.gpu_summary || options.print.api_summary;
   if (options.per_kernel_summary && !options.page) options.page = "details";
@@ -193,12 +134,11 @@ Status CheckCombinations(const ParsedCommandLine& parsed, StatsOptions& options)
                          "cuda_gpu_trace,cuda_api_trace --format json");
   }
   bool nvprof_layout = options.report_names.empty() && !options.page && !options.rules;
-  for (StatsOptionId id : {kTimeUnit, kDemangling}) {
-    if (nvprof_layout || !Given(parsed, id)) continue;
-    return Status::Error(std::string(id == kTimeUnit ? "-u/--normalized-time-unit"
-                                                     : "--demangling") +
-                         " applies to nvprof's summary and traces only (--report tables are in "
-                         "ns with demangled names, as nsys writes them)");
+  if (!nvprof_layout && (given.time_unit || given.demangling)) {
+    return Status::Error(
+        std::string(given.time_unit ? "-u/--normalized-time-unit" : "--demangling") +
+        " applies to nvprof's summary and traces only (--report tables are in "
+        "ns with demangled names, as nsys writes them)");
   }
   const bool selects_profiles =
       options.filter.any_given || !options.sections.empty() || !options.metrics.empty();
@@ -230,17 +170,15 @@ Status CheckCombinations(const ParsedCommandLine& parsed, StatsOptions& options)
 }  // namespace
 
 StatusOr<StatsOptions> ParseStatsOptions(std::span<const std::string> args) {
-  StatusOr<ParsedCommandLine> parsed =
-      ParseOptions(StatsOptionSpecs(), args, OperandMode::kInterleaved);
-  if (!parsed.ok()) return parsed.status();
   StatsOptions options;
-  for (const ParsedOption& option : parsed->options) {
-    GPUSCOPE_RETURN_IF_ERROR(Apply(option, options));
-  }
-  options.report_paths = std::move(parsed->operands);
+  NvprofLayoutOptionsGiven given;
+  StatusOr<std::vector<std::string>> reports =
+      ParseCommandLine(StatsOptionSpecs(options, given), args, OperandMode::kInterleaved);
+  if (!reports.ok()) return reports.status();
+  options.report_paths = std::move(*reports);
   if (options.help) return options;
   if (options.report_paths.empty()) return Status::Error("no report given");
-  GPUSCOPE_RETURN_IF_ERROR(CheckCombinations(*parsed, options));
+  GPUSCOPE_RETURN_IF_ERROR(CheckCombinations(given, options));
   if (options.rules && (options.page || !options.report_names.empty())) {
     return Status::Error("--rules cannot be combined with --page or --report");
   }
@@ -263,6 +201,9 @@ StatusOr<StatsOptions> ParseStatsOptions(std::span<const std::string> args) {
 }
 
 std::string StatsUsage() {
+  // The declarations need fields to name; none is filled.
+  StatsOptions described;
+  NvprofLayoutOptionsGiven given;
   return "Usage: gpuscope stats [options] <report>...\n"
          "\n"
          "Prints nvprof's summary of one or more reports (one per process or rank, aggregated),\n"
@@ -271,7 +212,7 @@ std::string StatsUsage() {
          ".\n"
          "\n"
          "Options:\n" +
-         FormatOptionHelp(StatsOptionSpecs());
+         FormatOptionHelp(StatsOptionSpecs(described, given));
 }
 
 }  // namespace gpuscope::cli

@@ -11,6 +11,7 @@
 #include "cli/command_prologue.h"
 #include "cli/exit_codes.h"
 #include "cli/option_parser.h"
+#include "cli/option_targets.h"
 #include "evaluate/report_evaluation.h"
 #include "render/escaping.h"
 #include "viewer/axis_alignment.h"
@@ -21,18 +22,6 @@
 
 namespace gpuscope::cli {
 namespace {
-
-enum ViewOptionId { kPort, kExitAfter, kAlign, kHelp };
-
-constexpr OptionSpec kViewOptions[] = {
-    {kPort, "port", 'p', "N", "port to listen on (default: a free port)"},
-    {kExitAfter, "exit-after-seconds", 0, "S",
-     "stop serving after S seconds (for scripts and tests)"},
-    {kAlign, "align", 0, viewer::kAxisAlignmentSyntax,
-     "time axis of several reports: their starts together (default), CUPTI's absolute time, "
-     "or the first instance of an NVTX range together (nvtx:\"step 3\")"},
-    {kHelp, "help", 'h', "", "show this help"},
-};
 
 struct ViewOptions {
   std::uint16_t port = 0;
@@ -55,37 +44,38 @@ Status ParseNumber(const ParsedOption& option, T max, T& value) {
   return {};
 }
 
+std::vector<OptionSpec> ViewOptionSpecs(ViewOptions& options) {
+  return {
+      {"port", 'p', "N", "port to listen on (default: a free port)",
+       [&options](const ParsedOption& option) {
+         return ParseNumber<std::uint16_t>(option, 65535, options.port);
+       }},
+      {"exit-after-seconds", 0, "S", "stop serving after S seconds (for scripts and tests)",
+       [&options](const ParsedOption& option) {
+         GPUSCOPE_RETURN_IF_ERROR(
+             ParseNumber<std::uint32_t>(option, 24u * 3600, options.exit_after_seconds));
+         // 0 would mean "until Ctrl-C", the same as leaving the option out: asking for it
+         // and getting a server that never stops would be a silent surprise.
+         if (options.exit_after_seconds == 0) {
+           return Status::Error("option '" + option.spelling +
+                                "' needs at least 1 second (leave it out to serve until Ctrl-C)");
+         }
+         return Status();
+       }},
+      {"align", 0, viewer::kAxisAlignmentSyntax,
+       "time axis of several reports: their starts together (default), CUPTI's absolute time, "
+       "or the first instance of an NVTX range together (nvtx:\"step 3\")",
+       StoreParsed(options.align, viewer::ParseAxisAlignment)},
+      {"help", 'h', "", "show this help", SetFlag(options.help)},
+  };
+}
+
 StatusOr<ViewOptions> ParseViewOptions(std::span<const std::string> args) {
-  StatusOr<ParsedCommandLine> parsed = ParseOptions(kViewOptions, args, OperandMode::kInterleaved);
-  if (!parsed.ok()) return parsed.status();
   ViewOptions options;
-  for (const ParsedOption& option : parsed->options) {
-    switch (static_cast<ViewOptionId>(option.id)) {
-      case kPort:
-        GPUSCOPE_RETURN_IF_ERROR(ParseNumber<std::uint16_t>(option, 65535, options.port));
-        break;
-      case kExitAfter:
-        GPUSCOPE_RETURN_IF_ERROR(
-            ParseNumber<std::uint32_t>(option, 24u * 3600, options.exit_after_seconds));
-        // 0 would mean "until Ctrl-C", the same as leaving the option out: asking for it
-        // and getting a server that never stops would be a silent surprise.
-        if (options.exit_after_seconds == 0) {
-          return Status::Error("option '" + option.spelling +
-                               "' needs at least 1 second (leave it out to serve until Ctrl-C)");
-        }
-        break;
-      case kAlign: {
-        StatusOr<viewer::AxisAlignment> align = viewer::ParseAxisAlignment(option.value);
-        if (!align.ok()) return align.status();
-        options.align = std::move(align.value());
-        break;
-      }
-      case kHelp:
-        options.help = true;
-        break;
-    }
-  }
-  options.reports = std::move(parsed->operands);
+  StatusOr<std::vector<std::string>> reports =
+      ParseCommandLine(ViewOptionSpecs(options), args, OperandMode::kInterleaved);
+  if (!reports.ok()) return reports.status();
+  options.reports = std::move(*reports);
   if (!options.help && options.reports.empty()) return Status::Error("no report given");
   return options;
 }
@@ -178,6 +168,7 @@ int ViewCommand(std::span<const std::string> args) {
 }
 
 std::string ViewUsage() {
+  ViewOptions described;  // the declarations need fields to name; none is filled
   return "Usage: gpuscope view [--port N] [--align starts|absolute|nvtx:NAME] <report>...\n"
          "\n"
          "Serves the interactive viewer for one or more reports on 127.0.0.1 only (never on\n"
@@ -185,7 +176,7 @@ std::string ViewUsage() {
          "start-up and read on demand, so reports of millions of events open. Ctrl-C stops.\n"
          "\n"
          "Options:\n" +
-         FormatOptionHelp(kViewOptions);
+         FormatOptionHelp(ViewOptionSpecs(described));
 }
 
 }  // namespace gpuscope::cli

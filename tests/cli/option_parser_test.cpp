@@ -2,21 +2,33 @@
 
 #include <gtest/gtest.h>
 
+#include "cli/option_targets.h"
+
 namespace gpuscope::cli {
 namespace {
 
-enum { kOutput, kForce, kUnit, kCsv };
-
-constexpr OptionSpec kSpecs[] = {
-    {kOutput, "export-profile", 'o', "file", "report"},
-    {kForce, "force-overwrite", 'f', "", "overwrite"},
-    {kUnit, "normalized-time-unit", 'u', "unit", "unit"},
-    {kCsv, "csv", 0, "", "csv"},
+// Fields the declarations below fill.
+struct Fields {
+  std::string output;
+  bool force = false;
+  std::string unit;
+  bool csv = false;
 };
+
+std::vector<OptionSpec> Specs(Fields& fields) {
+  return {
+      {"export-profile", 'o', "file", "report", StoreText(fields.output)},
+      {"force-overwrite", 'f', "", "overwrite", SetFlag(fields.force)},
+      {"normalized-time-unit", 'u', "unit", "unit", StoreText(fields.unit)},
+      {"csv", 0, "", "csv", SetFlag(fields.csv)},
+  };
+}
 
 StatusOr<ParsedCommandLine> Parse(std::vector<std::string> args,
                                   OperandMode mode = OperandMode::kStopAtFirstOperand) {
-  return ParseOptions(kSpecs, args, mode);
+  static Fields unused;
+  static const std::vector<OptionSpec> specs = Specs(unused);
+  return ParseOptions(specs, args, mode);
 }
 
 TEST(OptionParser, AcceptsEveryValueSpelling) {
@@ -29,8 +41,8 @@ TEST(OptionParser, AcceptsEveryValueSpelling) {
     StatusOr<ParsedCommandLine> parsed = Parse(args);
     ASSERT_TRUE(parsed.ok()) << args[0] << ": " << parsed.status().message();
     ASSERT_EQ(parsed->options.size(), 1u) << args[0];
-    EXPECT_EQ(parsed->options[0].id, kOutput);
-    EXPECT_EQ(parsed->options[0].value, "r.sqlite") << args[0];
+    EXPECT_EQ(parsed->options[0].spec->long_name, "export-profile");
+    EXPECT_EQ(parsed->options[0].option.value, "r.sqlite") << args[0];
     EXPECT_TRUE(parsed->operands.empty());
   }
 }
@@ -38,15 +50,15 @@ TEST(OptionParser, AcceptsEveryValueSpelling) {
 TEST(OptionParser, KeepsTheSpellingForMessages) {
   StatusOr<ParsedCommandLine> parsed = Parse({"-u", "ms", "--normalized-time-unit=s"});
   ASSERT_TRUE(parsed.ok());
-  EXPECT_EQ(parsed->options[0].spelling, "-u");
-  EXPECT_EQ(parsed->options[1].spelling, "--normalized-time-unit");
+  EXPECT_EQ(parsed->options[0].option.spelling, "-u");
+  EXPECT_EQ(parsed->options[1].option.spelling, "--normalized-time-unit");
 }
 
 TEST(OptionParser, ValueMayBeEmptyOrLookLikeAnOption) {
   StatusOr<ParsedCommandLine> parsed = Parse({"--export-profile=", "-o", "-weird"});
   ASSERT_TRUE(parsed.ok());
-  EXPECT_EQ(parsed->options[0].value, "");
-  EXPECT_EQ(parsed->options[1].value, "-weird");
+  EXPECT_EQ(parsed->options[0].option.value, "");
+  EXPECT_EQ(parsed->options[1].option.value, "-weird");
 }
 
 TEST(OptionParser, StopsAtTheFirstOperandSoProgramOptionsAreNotOurs) {
@@ -108,16 +120,68 @@ TEST(OptionParser, RejectsAMissingValue) {
   EXPECT_EQ(parsed.status().message(), "option '-u' needs a value <unit>");
 }
 
-TEST(OptionParser, ParsesOnOff) {
-  EXPECT_TRUE(ParseOnOff({0, "--demangling", "on"}).value());
-  EXPECT_FALSE(ParseOnOff({0, "--demangling", "off"}).value());
-  StatusOr<bool> bad = ParseOnOff({0, "--demangling", "yes"});
+TEST(OptionParser, FillsEachTargetLaterOnesOverridingEarlierOnes) {
+  Fields fields;
+  StatusOr<std::vector<std::string>> operands = ParseCommandLine(
+      Specs(fields), std::vector<std::string>{"-o", "a", "--csv", "-ob", "-u", "ms", "./app", "-f"},
+      OperandMode::kStopAtFirstOperand);
+  ASSERT_TRUE(operands.ok()) << operands.status().message();
+  EXPECT_EQ(fields.output, "b");
+  EXPECT_TRUE(fields.csv);
+  EXPECT_EQ(fields.unit, "ms");
+  EXPECT_FALSE(fields.force);  // "-f" is the program's
+  EXPECT_EQ(*operands, (std::vector<std::string>{"./app", "-f"}));
+}
+
+TEST(OptionParser, ChecksEveryWordBeforeAnyValue) {
+  Fields fields;
+  std::vector<OptionSpec> specs = Specs(fields);
+  specs[0].target = StoreNonEmptyText(fields.output, "a file name");
+  StatusOr<std::vector<std::string>> operands = ParseCommandLine(
+      specs, std::vector<std::string>{"-o", "", "--bogus"}, OperandMode::kInterleaved);
+  ASSERT_FALSE(operands.ok());
+  EXPECT_EQ(operands.status().message(), "unknown option '--bogus'");
+  operands = ParseCommandLine(specs, std::vector<std::string>{"-o", ""}, OperandMode::kInterleaved);
+  ASSERT_FALSE(operands.ok());
+  EXPECT_EQ(operands.status().message(), "option '-o' needs a file name");
+}
+
+TEST(OptionTargets, OnOff) {
+  bool demangle = false;
+  OptionTarget target = StoreOnOff(demangle);
+  ASSERT_TRUE(target({"--demangling", "on"}).ok());
+  EXPECT_TRUE(demangle);
+  ASSERT_TRUE(target({"--demangling", "off"}).ok());
+  EXPECT_FALSE(demangle);
+  Status bad = target({"--demangling", "yes"});
   ASSERT_FALSE(bad.ok());
-  EXPECT_EQ(bad.status().message(), "option '--demangling' expects 'on' or 'off', not 'yes'");
+  EXPECT_EQ(bad.message(), "option '--demangling' expects 'on' or 'off', not 'yes'");
+}
+
+TEST(OptionTargets, ChoiceNamesTheChoicesOnABadValue) {
+  int page = 0;
+  OptionTarget target = StoreChoice<int>(page, {{"details", 1}, {"raw", 2}});
+  ASSERT_TRUE(target({"--page", "raw"}).ok());
+  EXPECT_EQ(page, 2);
+  Status bad = target({"--page", "source"});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.message(), "option '--page' expects details, raw, not 'source'");
+  EXPECT_EQ(page, 2);
+}
+
+TEST(OptionTargets, MarkingSaysTheOptionWasGiven) {
+  bool given = false;
+  std::vector<std::string> sections;
+  OptionTarget target = Marking(given, AppendText(sections));
+  ASSERT_TRUE(target({"--section", "a"}).ok());
+  ASSERT_TRUE(target({"--section", "b"}).ok());
+  EXPECT_TRUE(given);
+  EXPECT_EQ(sections, (std::vector<std::string>{"a", "b"}));
 }
 
 TEST(OptionParser, HelpListsEverySpellingAndDescription) {
-  std::string help = FormatOptionHelp(kSpecs);
+  Fields fields;
+  std::string help = FormatOptionHelp(Specs(fields));
   EXPECT_NE(help.find("  -o, --export-profile <file>\n        report\n"), std::string::npos)
       << help;
   EXPECT_NE(help.find("      --csv\n        csv\n"), std::string::npos) << help;

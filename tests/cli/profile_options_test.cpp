@@ -43,10 +43,10 @@ TEST(ProfileOptions, DefaultsForAPlainProgram) {
   EXPECT_FALSE(parsed->csv);
   EXPECT_EQ(parsed->page, ProfilePage::kDetails);
   EXPECT_EQ(parsed->print_summary, ProfileSummary::kNone);
-  EXPECT_EQ(parsed->report_pattern, kDefaultProfileReportPattern);
-  EXPECT_FALSE(parsed->force_overwrite);
-  EXPECT_EQ(parsed->report_permissions, ReportPermissions::kPrivate);
-  EXPECT_FALSE(parsed->quiet);
+  EXPECT_EQ(parsed->traced.report_pattern, kDefaultProfileReportPattern);
+  EXPECT_FALSE(parsed->traced.force_overwrite);
+  EXPECT_EQ(parsed->traced.report_permissions, ReportPermissions::kPrivate);
+  EXPECT_FALSE(parsed->traced.quiet);
 }
 
 // Guards each ncu spelling: short and long forms land in the field the command reads.
@@ -114,9 +114,9 @@ TEST(ProfileOptions, ParsesEveryNcuSpelling) {
       std::vector<std::string>{"--print-summary", "per-kernel", "--", "app"});
   ASSERT_TRUE(summary.ok()) << summary.status().message();
   EXPECT_EQ(summary->print_summary, ProfileSummary::kPerKernel);
-  EXPECT_EQ(parsed->report_pattern, "out_%p.sqlite");
-  EXPECT_TRUE(parsed->force_overwrite);
-  EXPECT_TRUE(parsed->quiet);
+  EXPECT_EQ(parsed->traced.report_pattern, "out_%p.sqlite");
+  EXPECT_TRUE(parsed->traced.force_overwrite);
+  EXPECT_TRUE(parsed->traced.quiet);
   EXPECT_EQ(parsed->replay_mode, "application");
   EXPECT_EQ(parsed->cache_control, "none");
   EXPECT_EQ(parsed->program, (std::vector<std::string>{"python3", "app.py"}));
@@ -128,10 +128,10 @@ TEST(ProfileOptions, ParsesEveryNcuSpelling) {
   EXPECT_EQ(parsed->filter.kernel_name, "vecAdd");
   EXPECT_EQ(parsed->filter.launch_skip, 0u);
   EXPECT_EQ(parsed->filter.launch_count, 1u);
-  EXPECT_EQ(parsed->report_pattern, "r.sqlite");
-  EXPECT_TRUE(parsed->force_overwrite);
-  EXPECT_TRUE(parsed->quiet);
-  EXPECT_EQ(parsed->report_permissions, ReportPermissions::kUmask);
+  EXPECT_EQ(parsed->traced.report_pattern, "r.sqlite");
+  EXPECT_TRUE(parsed->traced.force_overwrite);
+  EXPECT_TRUE(parsed->traced.quiet);
+  EXPECT_EQ(parsed->traced.report_permissions, ReportPermissions::kUmask);
   EXPECT_EQ(parsed->page, ProfilePage::kDetails);
   EXPECT_EQ(parsed->program, std::vector<std::string>{"./app"});
 }
@@ -185,6 +185,9 @@ TEST(ProfileOptions, BadValuesAreOneLineErrors) {
   EXPECT_NE(ErrorOf({"--devices", "gpu0", "./app"}).find("gpu0"), std::string::npos);
   EXPECT_FALSE(ErrorOf({"--kernel-id", "1:2", "./app"}).empty());
   EXPECT_FALSE(ErrorOf({"--no-such-option", "./app"}).empty());
+  // As `gpuscope run` (the traced-run options are declared once for both).
+  EXPECT_EQ(ErrorOf({"-o", "", "./app"}), "option '-o' needs a file name");
+  EXPECT_EQ(ErrorOf({"--export=", "./app"}), "option '--export' needs a file name");
 
   const std::string cache = ErrorOf({"--cache-control", "some", "./app"});
   EXPECT_NE(cache.find("all, none"), std::string::npos) << cache;

@@ -12,15 +12,15 @@ TEST(RunOptions, DefaultsAreNvprofs) {
   ASSERT_TRUE(parsed.ok()) << parsed.status().message();
   const RunOptions& o = parsed.value();
   EXPECT_FALSE(o.print.gpu_trace || o.print.api_trace || o.print.gpu_summary ||
-               o.print.api_summary || o.quiet || o.force_overwrite || o.help);
+               o.print.api_summary || o.traced.quiet || o.traced.force_overwrite || o.help);
   EXPECT_FALSE(o.output.csv);
   EXPECT_TRUE(o.output.demangle);
   EXPECT_EQ(o.output.unit, analysis::TimeUnit::kAuto);
   EXPECT_FALSE(o.log_file.has_value());
-  EXPECT_EQ(o.report_pattern, "gpuscope_%p.sqlite");
+  EXPECT_EQ(o.traced.report_pattern, "gpuscope_%p.sqlite");
   EXPECT_TRUE(o.profile_from_start);
   EXPECT_TRUE(o.follow_children);
-  EXPECT_EQ(o.report_permissions, ReportPermissions::kPrivate);
+  EXPECT_EQ(o.traced.report_permissions, ReportPermissions::kPrivate);
   EXPECT_EQ(o.program, std::vector<std::string>{"./app"});
 }
 
@@ -102,14 +102,14 @@ TEST(RunOptions, ParsesEveryOption) {
   EXPECT_TRUE(o.print.api_summary);
   EXPECT_TRUE(o.output.csv);
   EXPECT_EQ(o.log_file, "log_%p.txt");
-  EXPECT_EQ(o.report_pattern, "rank%q{RANK}.sqlite");
-  EXPECT_TRUE(o.force_overwrite);
-  EXPECT_EQ(o.report_permissions, ReportPermissions::kUmask);
+  EXPECT_EQ(o.traced.report_pattern, "rank%q{RANK}.sqlite");
+  EXPECT_TRUE(o.traced.force_overwrite);
+  EXPECT_EQ(o.traced.report_permissions, ReportPermissions::kUmask);
   EXPECT_FALSE(o.output.demangle);
   EXPECT_EQ(o.output.unit, analysis::TimeUnit::kMilliseconds);
   EXPECT_FALSE(o.profile_from_start);
   EXPECT_FALSE(o.follow_children);
-  EXPECT_TRUE(o.quiet);
+  EXPECT_TRUE(o.traced.quiet);
   EXPECT_EQ(o.program, (std::vector<std::string>{"python3", "train.py", "--epochs", "2"}));
 }
 
@@ -119,8 +119,8 @@ TEST(RunOptions, AcceptsEqualsAndShortSpellings) {
              "--profile-from-start=on", "--profile-child-processes=on", "./app"});
   ASSERT_TRUE(parsed.ok()) << parsed.status().message();
   EXPECT_EQ(parsed->log_file, "%2");
-  EXPECT_EQ(parsed->report_pattern, "a.sqlite");
-  EXPECT_TRUE(parsed->force_overwrite);
+  EXPECT_EQ(parsed->traced.report_pattern, "a.sqlite");
+  EXPECT_TRUE(parsed->traced.force_overwrite);
   EXPECT_TRUE(parsed->output.demangle);
   EXPECT_EQ(parsed->output.unit, analysis::TimeUnit::kMicroseconds);
   EXPECT_TRUE(parsed->profile_from_start);
@@ -128,7 +128,7 @@ TEST(RunOptions, AcceptsEqualsAndShortSpellings) {
 
   parsed = Parse({"--export-profile=b.sqlite", "--normalized-time-unit=ns", "-us", "./app"});
   ASSERT_TRUE(parsed.ok()) << parsed.status().message();
-  EXPECT_EQ(parsed->report_pattern, "b.sqlite");
+  EXPECT_EQ(parsed->traced.report_pattern, "b.sqlite");
   EXPECT_EQ(parsed->output.unit, analysis::TimeUnit::kSeconds);  // the later one wins
 }
 
@@ -150,7 +150,7 @@ TEST(RunOptions, ShorthandStopsAtTheProgram) {
   // `gpuscope ./app -o x`: "-o x" belongs to the program.
   StatusOr<RunOptions> parsed = Parse({"--csv", "./app", "-o", "x", "--", "y"});
   ASSERT_TRUE(parsed.ok());
-  EXPECT_EQ(parsed->report_pattern, "gpuscope_%p.sqlite");
+  EXPECT_EQ(parsed->traced.report_pattern, "gpuscope_%p.sqlite");
   EXPECT_EQ(parsed->program, (std::vector<std::string>{"./app", "-o", "x", "--", "y"}));
 }
 
