@@ -4,7 +4,7 @@
 #include <cstdio>
 
 #include "analysis/sticky_error_note.h"
-#include "analysis/units.h"
+#include "util/units.h"
 #include "model/overhead_kinds.h"
 #include "store/event_tables.h"
 #include "store/report_text.h"

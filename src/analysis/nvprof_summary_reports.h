@@ -1,5 +1,5 @@
 // nvprof's summary mode computed from reports: the report loop that feeds the builder
-// (summary_builder.h). render/nvprof_summary.h prints the result.
+// (summary_builder.h). render/nvprof_summary_format.h prints the result.
 #pragma once
 
 #include "analysis/report_checks.h"

@@ -1,6 +1,6 @@
 #include "analysis/sticky_error_note.h"
 
-#include "analysis/units.h"
+#include "util/units.h"
 #include "model/sticky_errors.h"
 
 namespace gpuscope::analysis {

@@ -1,9 +1,10 @@
 #include "cli/nvprof_output.h"
 
+#include "analysis/nvprof_summary_reports.h"
 #include "cli/option_targets.h"
 #include "render/api_trace.h"
 #include "render/gpu_trace.h"
-#include "render/nvprof_summary.h"
+#include "render/nvprof_summary_format.h"
 
 namespace gpuscope::cli {
 
@@ -39,10 +40,15 @@ Status WriteNvprofOutput(const analysis::Reports& reports, const NvprofSelection
   }
   if (any_summary || !any_trace) {
     separate();
-    render::OutputOptions summary = output;
-    summary.gpu_activities = !any_summary || selection.gpu_summary;
-    summary.api_calls = !any_summary || selection.api_summary;
-    GPUSCOPE_RETURN_IF_ERROR(render::WriteNvprofSummary(reports, summary, out));
+    render::OutputOptions layout = output;
+    layout.gpu_activities = !any_summary || selection.gpu_summary;
+    layout.api_calls = !any_summary || selection.api_summary;
+    StatusOr<analysis::NvprofSummary> summary = analysis::SummarizeReports(
+        reports, {.demangle = layout.demangle,
+                  .gpu_activities = layout.gpu_activities,
+                  .api_calls = layout.api_calls});
+    if (!summary.ok()) return summary.status();
+    render::FormatNvprofSummary(*summary, layout, out);
   }
   return {};
 }

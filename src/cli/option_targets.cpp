@@ -67,9 +67,9 @@ OptionTarget StoreOnOff(bool& field) {
   };
 }
 
-OptionTarget StoreTimeUnit(analysis::TimeUnit& field) {
+OptionTarget StoreTimeUnit(TimeUnit& field) {
   return [&field](const ParsedOption& option) {
-    StatusOr<analysis::TimeUnit> unit = analysis::ParseTimeUnit(option.value);
+    StatusOr<TimeUnit> unit = ParseTimeUnit(option.value);
     if (!unit.ok()) {
       return Status::Error("option '" + option.spelling + "' expects s, ms, us, ns or auto, not '" +
                            option.value + "'");

@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "analysis/units.h"
+#include "util/units.h"
 #include "cli/option_parser.h"
 #include "util/report_permissions.h"
 #include "util/status.h"
@@ -43,7 +43,7 @@ OptionTarget AppendCommaList(std::vector<std::string>& field);
 // nvprof's on|off.
 OptionTarget StoreOnOff(bool& field);
 // -u: s|ms|us|ns|auto.
-OptionTarget StoreTimeUnit(analysis::TimeUnit& field);
+OptionTarget StoreTimeUnit(TimeUnit& field);
 // --report-permissions (run and profile): private|umask.
 OptionTarget StoreReportPermissions(ReportPermissions& field);
 

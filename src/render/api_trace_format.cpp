@@ -1,19 +1,14 @@
 #include "render/api_trace_format.h"
 
 #include "analysis/duration_stats.h"
-#include "analysis/units.h"
+#include "util/units.h"
 #include "render/escaping.h"
 #include "render/word_wrap.h"
 
 namespace gpuscope::render {
 
-using analysis::CsvTimeUnit;
-using analysis::FormatCsvTime;
-using analysis::FormatTime;
 using analysis::HasTimestamps;
 using analysis::NameGroups;
-using analysis::TimeUnit;
-using analysis::TimeUnitSuffix;
 
 ApiTraceFormatter::ApiTraceFormatter(const OutputOptions& options, const NameGroups* names)
     : options_(options), names_(names) {

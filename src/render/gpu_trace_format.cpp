@@ -6,17 +6,12 @@
 
 #include "analysis/activity_names.h"
 #include "analysis/duration_stats.h"
-#include "analysis/units.h"
+#include "util/units.h"
 #include "render/escaping.h"
 #include "render/word_wrap.h"
 
 namespace gpuscope::render {
 
-using analysis::CsvTimeUnit;
-using analysis::FormatBytes;
-using analysis::FormatCsvTime;
-using analysis::FormatThroughput;
-using analysis::FormatTime;
 using analysis::GpuActivity;
 using analysis::GpuActivityKind;
 using analysis::HasTimestamps;
@@ -24,8 +19,6 @@ using analysis::kMemsetName;
 using analysis::MemoryKindName;
 using analysis::NameGroups;
 using analysis::NvprofCopyName;
-using analysis::TimeUnit;
-using analysis::TimeUnitSuffix;
 
 namespace {
 

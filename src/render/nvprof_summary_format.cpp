@@ -6,18 +6,13 @@
 #include <string>
 #include <vector>
 
-#include "analysis/units.h"
+#include "util/units.h"
 #include "render/escaping.h"
 
 namespace gpuscope::render {
 
-using analysis::CsvTimeUnit;
-using analysis::FormatCsvTime;
-using analysis::FormatTime;
 using analysis::NvprofSummary;
 using analysis::SummaryRow;
-using analysis::TimeUnit;
-using analysis::TimeUnitSuffix;
 
 namespace {
 

@@ -1,8 +1,8 @@
-// How the nvprof-style printers (nvprof_summary.h, gpu_trace.h, api_trace.h) write the
+// How the nvprof-style printers (nvprof_summary_format.h, gpu_trace.h, api_trace.h) write the
 // reports they aggregate: text or CSV, time unit, kernel names, sections.
 #pragma once
 
-#include "analysis/units.h"
+#include "util/units.h"
 
 namespace gpuscope::render {
 
@@ -13,7 +13,7 @@ namespace gpuscope::render {
 // units row: the fixed unit, or microseconds for kAuto (nvprof's CSV does the same).
 struct OutputOptions {
   bool csv = false;
-  analysis::TimeUnit unit = analysis::TimeUnit::kAuto;
+  TimeUnit unit = TimeUnit::kAuto;
   bool demangle = true;  // false: mangled kernel names (nvprof --demangling off)
   // The summary's sections (nvprof --print-gpu-summary / --print-api-summary print one).
   bool gpu_activities = true;

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "analysis/units.h"
+#include "util/units.h"
 #include "render/escaping.h"
 #include "render/word_wrap.h"
 #include "util/saturating.h"
@@ -11,9 +11,7 @@ namespace gpuscope::render {
 
 using analysis::CitedRow;
 using analysis::Finding;
-using analysis::FormatTime;
 using analysis::SeverityName;
-using analysis::TimeUnit;
 
 namespace {
 

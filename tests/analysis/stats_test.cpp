@@ -9,7 +9,7 @@
 #include "analysis/stats_builders.h"
 #include "analysis/stats_reports.h"
 #include "analysis/stats_table.h"
-#include "analysis/units.h"
+#include "util/units.h"
 #include "json_checker.h"
 #include "render/stats_report.h"
 #include "render/stats_table_format.h"

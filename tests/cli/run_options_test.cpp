@@ -15,7 +15,7 @@ TEST(RunOptions, DefaultsAreNvprofs) {
                o.print.api_summary || o.traced.quiet || o.traced.force_overwrite || o.help);
   EXPECT_FALSE(o.output.csv);
   EXPECT_TRUE(o.output.demangle);
-  EXPECT_EQ(o.output.unit, analysis::TimeUnit::kAuto);
+  EXPECT_EQ(o.output.unit, TimeUnit::kAuto);
   EXPECT_FALSE(o.log_file.has_value());
   EXPECT_EQ(o.traced.report_pattern, "gpuscope_%p.sqlite");
   EXPECT_TRUE(o.profile_from_start);
@@ -106,7 +106,7 @@ TEST(RunOptions, ParsesEveryOption) {
   EXPECT_TRUE(o.traced.force_overwrite);
   EXPECT_EQ(o.traced.report_permissions, ReportPermissions::kUmask);
   EXPECT_FALSE(o.output.demangle);
-  EXPECT_EQ(o.output.unit, analysis::TimeUnit::kMilliseconds);
+  EXPECT_EQ(o.output.unit, TimeUnit::kMilliseconds);
   EXPECT_FALSE(o.profile_from_start);
   EXPECT_FALSE(o.follow_children);
   EXPECT_TRUE(o.traced.quiet);
@@ -122,23 +122,23 @@ TEST(RunOptions, AcceptsEqualsAndShortSpellings) {
   EXPECT_EQ(parsed->traced.report_pattern, "a.sqlite");
   EXPECT_TRUE(parsed->traced.force_overwrite);
   EXPECT_TRUE(parsed->output.demangle);
-  EXPECT_EQ(parsed->output.unit, analysis::TimeUnit::kMicroseconds);
+  EXPECT_EQ(parsed->output.unit, TimeUnit::kMicroseconds);
   EXPECT_TRUE(parsed->profile_from_start);
   EXPECT_TRUE(parsed->follow_children);
 
   parsed = Parse({"--export-profile=b.sqlite", "--normalized-time-unit=ns", "-us", "./app"});
   ASSERT_TRUE(parsed.ok()) << parsed.status().message();
   EXPECT_EQ(parsed->traced.report_pattern, "b.sqlite");
-  EXPECT_EQ(parsed->output.unit, analysis::TimeUnit::kSeconds);  // the later one wins
+  EXPECT_EQ(parsed->output.unit, TimeUnit::kSeconds);  // the later one wins
 }
 
 TEST(RunOptions, EveryTimeUnitParses) {
-  const std::pair<const char*, analysis::TimeUnit> units[] = {
-      {"s", analysis::TimeUnit::kSeconds},
-      {"ms", analysis::TimeUnit::kMilliseconds},
-      {"us", analysis::TimeUnit::kMicroseconds},
-      {"ns", analysis::TimeUnit::kNanoseconds},
-      {"auto", analysis::TimeUnit::kAuto}};
+  const std::pair<const char*, TimeUnit> units[] = {
+      {"s", TimeUnit::kSeconds},
+      {"ms", TimeUnit::kMilliseconds},
+      {"us", TimeUnit::kMicroseconds},
+      {"ns", TimeUnit::kNanoseconds},
+      {"auto", TimeUnit::kAuto}};
   for (const auto& [text, unit] : units) {
     StatusOr<RunOptions> parsed = Parse({"-u", text, "./app"});
     ASSERT_TRUE(parsed.ok()) << text;

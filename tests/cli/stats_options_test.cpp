@@ -33,7 +33,7 @@ TEST(StatsOptions, ParsesEveryOptionInBothSpellings) {
   parsed = Parse({"--csv", "-u", "ms", "--demangling", "off", "--print-gpu-trace", "a.sqlite"});
   ASSERT_TRUE(parsed.ok()) << parsed.status().message();
   EXPECT_EQ(parsed->format, render::StatsFormat::kCsv);
-  EXPECT_EQ(parsed->output.unit, analysis::TimeUnit::kMilliseconds);
+  EXPECT_EQ(parsed->output.unit, TimeUnit::kMilliseconds);
   EXPECT_FALSE(parsed->output.demangle);
   EXPECT_TRUE(parsed->print.gpu_trace);
 
@@ -44,7 +44,7 @@ TEST(StatsOptions, ParsesEveryOptionInBothSpellings) {
 
   parsed = Parse({"--normalized-time-unit=us", "--demangling=on", "a.sqlite"});
   ASSERT_TRUE(parsed.ok()) << parsed.status().message();
-  EXPECT_EQ(parsed->output.unit, analysis::TimeUnit::kMicroseconds);
+  EXPECT_EQ(parsed->output.unit, TimeUnit::kMicroseconds);
 }
 
 TEST(StatsOptions, AcceptsEveryKnownReportName) {

@@ -15,7 +15,7 @@
 
 #include "analysis/trace_rules/example_rows.h"
 #include "analysis/trace_rules/rule_support.h"
-#include "analysis/units.h"
+#include "util/units.h"
 
 namespace gpuscope::analysis::trace_rules {
 namespace {

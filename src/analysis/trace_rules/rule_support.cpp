@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "analysis/units.h"
+#include "util/units.h"
 
 namespace gpuscope::analysis::trace_rules {
 

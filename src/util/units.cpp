@@ -1,4 +1,4 @@
-#include "analysis/units.h"
+#include "util/units.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <string>
 
-namespace gpuscope::analysis {
+namespace gpuscope {
 
 StatusOr<TimeUnit> ParseTimeUnit(std::string_view text) {
   if (text == "auto") return TimeUnit::kAuto;
@@ -245,4 +245,4 @@ std::string FormatThroughput(std::uint64_t bytes, std::uint64_t duration_ns) {
   return FormatScaled(per_second, kUnits, 5, 1024);
 }
 
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope

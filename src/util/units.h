@@ -13,7 +13,7 @@
 
 #include "util/status.h"
 
-namespace gpuscope::analysis {
+namespace gpuscope {
 
 enum class TimeUnit { kAuto, kSeconds, kMilliseconds, kMicroseconds, kNanoseconds };
 
@@ -43,4 +43,4 @@ std::string FormatThroughput(std::uint64_t bytes, std::uint64_t duration_ns);
 // number of integer digits counts after rounding (9.99996 -> "10.000" for 5 digits).
 std::string FormatSignificant(double value, int significant);
 
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope

@@ -1,6 +1,6 @@
 // nvprof's number formats, checked against values printed by nvprof itself (reference
 // outputs 000 and 002, and the --print-gpu-trace sample in docs/anchors).
-#include "analysis/units.h"
+#include "util/units.h"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 #include <limits>
 #include <string>
 
-namespace gpuscope::analysis {
+namespace gpuscope {
 namespace {
 
 TEST(FormatTime, NanosecondsAreIntegers) {
@@ -153,4 +153,4 @@ TEST(FormatSignificant, CountsDigitsAfterRounding) {
 }
 
 }  // namespace
-}  // namespace gpuscope::analysis
+}  // namespace gpuscope
