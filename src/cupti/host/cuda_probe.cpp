@@ -1,20 +1,19 @@
-#include "cli/cuda_probe.h"
+#include "cupti/host/cuda_probe.h"
 
+#include <cuda.h>
 #include <dlfcn.h>
 
 #include <cstdlib>
 
 #include "contract/environment_variables.h"
 
-namespace gpuscope::cli {
+namespace gpuscope::cupti::host {
 namespace {
 
-// The driver API's signatures, declared here instead of including cuda.h: the probe needs
-// three functions and must build and run on machines without a driver. CUresult is an int.
-using CuInitFn = int (*)(unsigned int flags);
-using CuGetErrorFn = int (*)(int error, const char** text);
-
-constexpr int kCudaSuccess = 0;
+// Looked up with dlsym, never linked: the launcher runs where no driver is installed.
+using CuInitFn = decltype(&cuInit);
+using CuGetErrorNameFn = decltype(&cuGetErrorName);
+using CuGetErrorStringFn = decltype(&cuGetErrorString);
 
 }  // namespace
 
@@ -28,26 +27,26 @@ std::string ExplainMissingCudaActivity() {
     return "the NVIDIA driver library libcuda.so.1 has no cuInit (a broken driver install?)";
   }
   unsetenv(contract::kCudaInjectionVariable);
-  int result = cu_init(0);
+  const CUresult result = cu_init(0);
   // The injection library writes nothing before it has a report, so these two cannot be
   // told apart from here.
-  if (result == kCudaSuccess) {
+  if (result == CUDA_SUCCESS) {
     return "the program did not initialise CUDA, or the CUDA driver did not load gpuscope's "
            "library";
   }
 
-  auto get_name = reinterpret_cast<CuGetErrorFn>(dlsym(driver, "cuGetErrorName"));
-  auto get_text = reinterpret_cast<CuGetErrorFn>(dlsym(driver, "cuGetErrorString"));
+  auto get_name = reinterpret_cast<CuGetErrorNameFn>(dlsym(driver, "cuGetErrorName"));
+  auto get_text = reinterpret_cast<CuGetErrorStringFn>(dlsym(driver, "cuGetErrorString"));
   const char* name = nullptr;
   const char* text = nullptr;
-  if (get_name == nullptr || get_name(result, &name) != kCudaSuccess || name == nullptr) {
+  if (get_name == nullptr || get_name(result, &name) != CUDA_SUCCESS || name == nullptr) {
     name = nullptr;
   }
-  if (get_text == nullptr || get_text(result, &text) != kCudaSuccess) text = nullptr;
+  if (get_text == nullptr || get_text(result, &text) != CUDA_SUCCESS) text = nullptr;
   std::string reason = "CUDA cannot be used here: cuInit failed with ";
-  reason += name != nullptr ? name : "error " + std::to_string(result);
+  reason += name != nullptr ? name : "error " + std::to_string(static_cast<int>(result));
   if (text != nullptr) reason += std::string(" (") + text + ")";
   return reason;
 }
 
-}  // namespace gpuscope::cli
+}  // namespace gpuscope::cupti::host
