@@ -1,7 +1,7 @@
 // What CUPTI's activity API still delivers after a sticky CUDA error, and what keeping the GPU's
 // timestamps in pinned host memory costs: the measurements behind the flush at the first
-// sticky error (src/cupti/sticky_error_watch.h) and the pinned timestamp buffers
-// (src/cupti/activity.cpp). A standalone CUPTI client, not gpuscope.
+// sticky error (src/cupti/tracing/sticky_error_watch.h) and the pinned timestamp buffers
+// (src/cupti/tracing/activity.cpp). A standalone CUPTI client, not gpuscope.
 //
 //   sticky_error_probe recover <illegal|assert> <device|pinned>
 //     2 copies and 100 kernels that complete, a cudaDeviceSynchronize, then a kernel that

@@ -8,8 +8,9 @@ Fails (exit 1, one line per problem) when
     side, or other dependencies): the table is what people read, the build is what holds;
   - a file includes a header of a folder its own folder may not depend on, directly or
     through the folders it depends on (header-only use never reaches the linker's checks);
-  - a file outside the CUPTI boundary includes a CUPTI or CUDA header, or one outside the
-    store includes sqlite3.h (the vendor boundaries of ARCHITECTURE.md).
+  - a file outside the CUPTI boundary includes a CUPTI or CUDA header or dlopens one of NVIDIA's
+    libraries, or one outside the store includes sqlite3.h (the vendor boundaries of
+    ARCHITECTURE.md).
 """
 import os
 import re
@@ -20,6 +21,12 @@ VENDOR_BOUNDARIES = [
     (re.compile(r"^(cupti[a-z_]*\.h|cuda\.h|cuda_runtime[a-z_]*\.h|nvperf[a-z_]*\.h)$"), "cupti"),
     (re.compile(r"^sqlite3\.h$"), "store"),
 ]
+# NVIDIA's libraries, which only the CUPTI boundary may load at run time: a dlopen declares the
+# functions it looks up itself, so the include check above never sees it.
+VENDOR_LIBRARY = re.compile(r'"(lib(?:cuda|cupti|nvperf|nvidia-ml|nvrtc|nvJitLink)[A-Za-z0-9_.+-]*)"')
+VENDOR_LIBRARY_BOUNDARY = "cupti"
+DLOPEN = re.compile(r"\bdlopen\s*\(")
+COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
 # Files that may cross a vendor boundary, each with its reason (ARCHITECTURE.md lists them too).
 VENDOR_EXCEPTIONS = {}
 
@@ -73,6 +80,18 @@ def layer_of(layers, relative_path):
     return None
 
 
+def inside(own, boundary):
+    return own == boundary or own.startswith(boundary + "/")
+
+
+def loaded_vendor_libraries(text):
+    """The NVIDIA libraries a file names while calling dlopen (comments left out)."""
+    code = COMMENT.sub("", text)
+    if not DLOPEN.search(code):
+        return []
+    return sorted(set(VENDOR_LIBRARY.findall(code)))
+
+
 def check(layers, table, src_dir):
     problems = []
     for folder in sorted(set(layers) | set(table)):
@@ -98,9 +117,13 @@ def check(layers, table, src_dir):
             allowed = closure(layers, own) | {own}
             with open(path, errors="replace") as f:
                 text = f.read()
+            if not inside(own, VENDOR_LIBRARY_BOUNDARY) and relative not in VENDOR_EXCEPTIONS:
+                for library in loaded_vendor_libraries(text):
+                    problems.append(f"src/{relative}: dlopens {library}, "
+                                    f"which only src/{VENDOR_LIBRARY_BOUNDARY} may")
             for bracket, header in INCLUDE.findall(text):
                 for pattern, boundary in VENDOR_BOUNDARIES:
-                    if pattern.match(header) and own != boundary and not own.startswith(boundary + "/") \
+                    if pattern.match(header) and not inside(own, boundary) \
                             and relative not in VENDOR_EXCEPTIONS:
                         problems.append(f"src/{relative}: includes <{header}>, which only src/{boundary} may")
                 if bracket != '"' or "/" not in header:

@@ -51,7 +51,7 @@ StatusOr<StatsTable> BuildGpuMetricsSum(const Reports& reports);
 
 // The notes of a summary: per device "device 0: 1,234 samples kept, 56 dropped (...)" and why a
 // device was not sampled; empty when nothing was lost. `stats` prints them; the injection says the
-// losses at the end of the run too (cupti/pm_sampling_device.h: LossSummary).
+// losses at the end of the run too (cupti/pm_sampling/pm_sampling_device.h: LossSummary).
 std::vector<std::string> GpuMetricSamplingNotes(const GpuMetricsSummary& summary);
 
 }  // namespace gpuscope::analysis

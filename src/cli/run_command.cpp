@@ -3,7 +3,6 @@
 #include <iostream>
 
 #include "cli/command_prologue.h"
-#include "cli/cuda_probe.h"
 #include "cli/exit_codes.h"
 #include "cli/gpu_metric_listing.h"
 #include "cli/log_output.h"
@@ -15,6 +14,7 @@
 #include "cli/run_preparation.h"
 #include "cli/traced_program.h"
 #include "contract/report_path_rules.h"
+#include "cupti/host/cuda_probe.h"
 #include "util/path_pattern.h"
 
 namespace gpuscope::cli {
@@ -55,7 +55,7 @@ void ReportProcesses(const RunOptions& options, const StatusOr<Manifest>& manife
                  line + "'");
   }
   if (manifest->entries.empty()) {
-    std::string reason = ExplainMissingCudaActivity();
+    std::string reason = cupti::host::ExplainMissingCudaActivity();
     if (!options.follow_children) reason += " (child processes were not traced)";
     log.Line(root_pid, "gpuscope: no CUDA activity was recorded: " + reason);
     return;

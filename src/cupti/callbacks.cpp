@@ -1,7 +1,6 @@
 #include "cupti/callbacks.h"
 
 #include <cupti.h>
-#include <dlfcn.h>
 
 #include <algorithm>
 #include <atomic>
@@ -9,19 +8,20 @@
 #include <string>
 #include <vector>
 
-#include "cupti/activity.h"
-#include "cupti/api_callback_capture.h"
-#include "cupti/backtrace_sites.h"
-#include "cupti/callback_table.h"
-#include "cupti/capture_callbacks.h"
-#include "cupti/cupti_error.h"
-#include "cupti/gpu_clock.h"
-#include "cupti/gpu_metric_sampler.h"
-#include "cupti/kernel_profiler.h"
-#include "cupti/launch_call.h"
-#include "cupti/own_replay_scope.h"
-#include "cupti/profiler_api_calls.h"
-#include "cupti/sticky_error_watch.h"
+#include "cupti/common/callback_table.h"
+#include "cupti/common/cupti_error.h"
+#include "cupti/common/profiler_api_calls.h"
+#include "cupti/common/subscriber.h"
+#include "cupti/pm_sampling/gpu_metric_sampler.h"
+#include "cupti/profiler/kernel_profiler.h"
+#include "cupti/profiler/launch_call.h"
+#include "cupti/tracing/activity.h"
+#include "cupti/tracing/api_callback_capture.h"
+#include "cupti/tracing/backtrace_sites.h"
+#include "cupti/tracing/capture_callbacks.h"
+#include "cupti/tracing/gpu_clock.h"
+#include "cupti/tracing/own_replay_scope.h"
+#include "cupti/tracing/sticky_error_watch.h"
 #include "inject/collector.h"
 #include "inject/log.h"
 #include "inject/nvtx_start_end_ids.h"
@@ -29,7 +29,6 @@
 namespace gpuscope::cupti {
 namespace {
 
-CUpti_SubscriberHandle g_subscriber = nullptr;
 // Whether nvtxRangeStart* ids are recorded: only while the tracing kinds (MARKER among them)
 // are on, since an id whose range is not recorded would never be taken again.
 std::atomic<bool> g_record_range_starts{false};
@@ -42,14 +41,6 @@ std::mutex g_contexts_mutex;  // trivially destructible
 std::vector<CUcontext>& LiveContexts() {
   static auto* contexts = new std::vector<CUcontext>();
   return *contexts;
-}
-
-std::string LoadedCuptiPath() {
-  Dl_info info{};
-  if (dladdr(reinterpret_cast<void*>(&cuptiGetVersion), &info) != 0 && info.dli_fname != nullptr) {
-    return info.dli_fname;
-  }
-  return "libcupti";
 }
 
 void NoteDropped(std::uint64_t dropped) {
@@ -103,7 +94,7 @@ Status SetRangeStartCallbacks(bool on) {
   Status first_error;
   for (CUpti_CallbackId cbid : kNvtxRangeStartCallbacks) {
     Status status = CuptiStatus(
-        cuptiEnableCallback(on ? 1 : 0, g_subscriber, CUPTI_CB_DOMAIN_NVTX, cbid),
+        cuptiEnableCallback(on ? 1 : 0, Subscriber(), CUPTI_CB_DOMAIN_NVTX, cbid),
         on ? "enabling the nvtxRangeStart callbacks" : "disabling the nvtxRangeStart callbacks");
     if (!status.ok() && first_error.ok()) first_error = status;
   }
@@ -165,55 +156,9 @@ constinit CallbackFunction g_nvtx_range_starts{&OnNvtxRangeStarted};
 constinit CallbackFunction g_profiler_control{&OnProfilerControl};
 constinit CallbackFunction g_contexts_leave{&OnContextsLeave};
 
-// Runs on the program's threads, inside CUDA calls: the table lets nothing escape it.
-void CUPTIAPI OnCallback(void* /*userdata*/, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
-                         const void* data) {
-  ProcessCallbackTable().Dispatch(domain, cbid, data);
-}
-
-Status Enable(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const char* what) {
-  return CuptiStatus(cuptiEnableCallback(1, g_subscriber, domain, cbid), what);
-}
-
 }  // namespace
 
-Status Subscribe() {
-  std::uint32_t version = 0;
-  CUptiResult result = cuptiGetVersion(&version);
-  if (result != CUPTI_SUCCESS) {
-    return Status::Error("cannot query the CUPTI version (" + CuptiResultName(result) +
-                         "); gpuscope stands down and records nothing");
-  }
-  if (version < CUPTI_API_VERSION) {
-    return Status::Error("the CUPTI loaded in this process (" + LoadedCuptiPath() +
-                         ", API version " + std::to_string(version) +
-                         ") is older than the version " + std::to_string(CUPTI_API_VERSION) +
-                         " gpuscope was built against; gpuscope stands down and records nothing");
-  }
-  char previous_owner[CUPTI_OLD_SUBSCRIBER_NAME_MIN_LEN + 1] = {};
-  CUpti_SubscriberParams params{};
-  params.structSize = CUpti_SubscriberParams_STRUCT_SIZE;
-  params.subscriberName = "gpuscope";
-  params.oldSubscriberName = previous_owner;
-  params.oldSubscriberSize = CUPTI_OLD_SUBSCRIBER_NAME_MIN_LEN;
-  result = cuptiSubscribe_v2(&g_subscriber, OnCallback, nullptr, &params);
-  if (result == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
-    // CUPTI writes "CUPTI for <name>", or "CUPTI for <not provided>" for a client that
-    // subscribed without a name (the old cuptiSubscribe).
-    std::string owner = previous_owner;
-    if (owner.empty() || owner.find("<not provided>") != std::string::npos) {
-      owner = "another CUPTI client (" + (owner.empty() ? std::string("unnamed") : owner) + ")";
-    }
-    return Status::Error("CUPTI is already in use by " + owner +
-                         " in this process; gpuscope stands down and records nothing");
-  }
-  if (result != CUPTI_SUCCESS) {
-    return Status::Error("CUPTI could not start (cuptiSubscribe_v2: " + CuptiResultName(result) +
-                         "); gpuscope records nothing in this process");
-  }
-  inject::LogDebug("subscribed to CUPTI " + std::to_string(version) + " (" + LoadedCuptiPath() +
-                   ")");
-  // The features on whenever CUPTI is subscribed, before any of their callbacks is enabled.
+void RegisterAlwaysOnCallbacks() {
   CallbackTable& table = ProcessCallbackTable();
   table.Register(CallbackSlot::kContextsArrive, g_contexts_arrive);
   table.Register(CallbackSlot::kNvtxRangeStarts, g_nvtx_range_starts);
@@ -222,13 +167,6 @@ Status Subscribe() {
   table.Register(CallbackSlot::kStickyErrors, StickyErrorCallbacks());
   table.Register(CallbackSlot::kProfilerControl, g_profiler_control);
   table.Register(CallbackSlot::kContextsLeave, g_contexts_leave);
-  return Status();
-}
-
-void Unsubscribe() {
-  if (g_subscriber == nullptr) return;
-  cuptiUnsubscribe(g_subscriber);
-  g_subscriber = nullptr;
 }
 
 Status EnableCallbacks(bool profiler_control, bool tracing_now, bool trace_nvtx) {
@@ -240,7 +178,7 @@ Status EnableCallbacks(bool profiler_control, bool tracing_now, bool trace_nvtx)
     if (!status.ok() && first_error.ok()) first_error = status;
   };
   auto enable = [&](CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const char* what) {
-    enable_status(Enable(domain, cbid, what));
+    enable_status(EnableCallback(domain, cbid, what));
   };
   enable(CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED,
          "enabling the context-created callback");
@@ -256,8 +194,8 @@ Status EnableCallbacks(bool profiler_control, bool tracing_now, bool trace_nvtx)
     enable(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStop,
            "enabling the cuProfilerStop callback");
   }
-  enable_status(WatchStickyErrors(g_subscriber));
-  enable_status(WatchStreamCaptures(g_subscriber));
+  enable_status(WatchStickyErrors(Subscriber()));
+  enable_status(WatchStreamCaptures(Subscriber()));
   // Otherwise cudaProfilerStart turns them on.
   if (tracing_now) {
     Status status = SetRangeStartCallbacks(true);
@@ -267,12 +205,12 @@ Status EnableCallbacks(bool profiler_control, bool tracing_now, bool trace_nvtx)
 }
 
 Status EnableApiCallbackCapture(bool recording_now) {
-  if (g_subscriber == nullptr) return Status::Error("CUPTI is not subscribed");
+  if (Subscriber() == nullptr) return Status::Error("CUPTI is not subscribed");
   BeginApiCallbackCapture(recording_now);
   ProcessCallbackTable().Register(CallbackSlot::kApiCapture, ApiCaptureCallbacks());
-  Status first_error = CuptiStatus(cuptiEnableDomain(1, g_subscriber, CUPTI_CB_DOMAIN_RUNTIME_API),
+  Status first_error = CuptiStatus(cuptiEnableDomain(1, Subscriber(), CUPTI_CB_DOMAIN_RUNTIME_API),
                                    "enabling the runtime API callbacks");
-  Status driver = CuptiStatus(cuptiEnableDomain(1, g_subscriber, CUPTI_CB_DOMAIN_DRIVER_API),
+  Status driver = CuptiStatus(cuptiEnableDomain(1, Subscriber(), CUPTI_CB_DOMAIN_DRIVER_API),
                               "enabling the driver API callbacks");
   if (first_error.ok()) first_error = driver;
   if (!first_error.ok()) return Status::Error(first_error.message() + "; API calls are not recorded");
@@ -281,10 +219,10 @@ Status EnableApiCallbackCapture(bool recording_now) {
 }
 
 Status EnableBacktraces(inject::CallStacks& stacks) {
-  if (g_subscriber == nullptr) return Status::Error("CUPTI is not subscribed");
+  if (Subscriber() == nullptr) return Status::Error("CUPTI is not subscribed");
   // Before the sites' callbacks are enabled; it takes no stack until `stacks` is set.
   ProcessCallbackTable().Register(CallbackSlot::kBacktraces, BacktraceSiteCallbacks());
-  return EnableBacktraceSites(g_subscriber, stacks);
+  return EnableBacktraceSites(Subscriber(), stacks);
 }
 
 void SetGpuMetricSampler(GpuMetricSampler& sampler) {
@@ -292,35 +230,35 @@ void SetGpuMetricSampler(GpuMetricSampler& sampler) {
 }
 
 Status EnableKernelProfiler(KernelProfiler& profiler) {
-  if (g_subscriber == nullptr) return Status::Error("CUPTI is not subscribed");
+  if (Subscriber() == nullptr) return Status::Error("CUPTI is not subscribed");
   if (ProcessCallbackTable().Registered(CallbackSlot::kKernelProfiler)) {
     return Status::Error("the kernel profiler was started twice");
   }
   // cuptiProfilerInitialize waits for the first selected launch: here we are inside cuInit,
   // where it fails (CUPTI_ERROR_UNKNOWN on the H200).
-  GPUSCOPE_RETURN_IF_ERROR(WatchKernelLaunches(g_subscriber));
+  GPUSCOPE_RETURN_IF_ERROR(WatchKernelLaunches(Subscriber()));
   ProcessCallbackTable().Register(CallbackSlot::kKernelProfiler, profiler);
   if (profiler.source_counters()) {
-    GPUSCOPE_RETURN_IF_ERROR(Enable(CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_LOADED,
+    GPUSCOPE_RETURN_IF_ERROR(EnableCallback(CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_LOADED,
                                     "enabling the module-loaded callback"));
   }
   if (profiler.app_range()) {
     // The range boundaries: cudaProfilerStart/Stop (also enabled for --profile-from-start
     // off; enabling twice is harmless), or the NVTX callbacks --nvtx-include needs.
-    GPUSCOPE_RETURN_IF_ERROR(Enable(CUPTI_CB_DOMAIN_RUNTIME_API,
+    GPUSCOPE_RETURN_IF_ERROR(EnableCallback(CUPTI_CB_DOMAIN_RUNTIME_API,
                                     CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStart_v4000,
                                     "enabling the cudaProfilerStart callback"));
-    GPUSCOPE_RETURN_IF_ERROR(Enable(CUPTI_CB_DOMAIN_RUNTIME_API,
+    GPUSCOPE_RETURN_IF_ERROR(EnableCallback(CUPTI_CB_DOMAIN_RUNTIME_API,
                                     CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStop_v4000,
                                     "enabling the cudaProfilerStop callback"));
-    GPUSCOPE_RETURN_IF_ERROR(Enable(CUPTI_CB_DOMAIN_DRIVER_API,
+    GPUSCOPE_RETURN_IF_ERROR(EnableCallback(CUPTI_CB_DOMAIN_DRIVER_API,
                                     CUPTI_DRIVER_TRACE_CBID_cuProfilerStart,
                                     "enabling the cuProfilerStart callback"));
-    GPUSCOPE_RETURN_IF_ERROR(Enable(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStop,
+    GPUSCOPE_RETURN_IF_ERROR(EnableCallback(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStop,
                                     "enabling the cuProfilerStop callback"));
     for (CUpti_CallbackId cbid : profiler.range_boundaries().NvtxCallbacks()) {
       GPUSCOPE_RETURN_IF_ERROR(
-          Enable(CUPTI_CB_DOMAIN_NVTX, cbid, "enabling the NVTX range callbacks"));
+          EnableCallback(CUPTI_CB_DOMAIN_NVTX, cbid, "enabling the NVTX range callbacks"));
     }
   }
   inject::LogDebug("kernel profiler: " + std::to_string(profiler.metric_count()) + " metrics");
@@ -346,29 +284,6 @@ void IgnoreCallbacksFromNowOn() { ProcessCallbackTable().IgnoreFromNowOn(); }
 std::vector<CUcontext> LiveContextsNow() {
   std::lock_guard<std::mutex> lock(g_contexts_mutex);
   return LiveContexts();
-}
-
-DriverCallbacksOn::DriverCallbacksOn(std::span<const CUpti_CallbackId> cbids) {
-  if (g_subscriber == nullptr) {
-    status_ = Status::Error("CUPTI is not subscribed");
-    return;
-  }
-  for (CUpti_CallbackId cbid : cbids) {
-    std::uint32_t on = 0;
-    status_ = CuptiStatus(cuptiGetCallbackState(&on, g_subscriber, CUPTI_CB_DOMAIN_DRIVER_API, cbid),
-                          "cuptiGetCallbackState");
-    if (!status_.ok()) return;
-    if (on != 0) continue;  // the kernel profiler's launch callbacks: left on after the scope
-    status_ = Enable(CUPTI_CB_DOMAIN_DRIVER_API, cbid, "enabling the callbacks of gpuscope's own calls");
-    if (!status_.ok()) return;
-    enabled_.push_back(cbid);
-  }
-}
-
-DriverCallbacksOn::~DriverCallbacksOn() {
-  for (CUpti_CallbackId cbid : enabled_) {
-    cuptiEnableCallback(0, g_subscriber, CUPTI_CB_DOMAIN_DRIVER_API, cbid);
-  }
 }
 
 }  // namespace gpuscope::cupti

@@ -1,9 +1,5 @@
-// CUPTI's callback API: claiming CUPTI for this process, and the few callbacks we need.
-//
-// Only one CUPTI subscriber may exist per process, and activity callbacks are process-wide
-// too: two tools sharing CUPTI corrupt each other's records (notes/cupti.md 6.3, 6.4). So
-// Subscribe() runs first; if someone else owns CUPTI (torch.profiler, Nsight Systems,
-// cuda-gdb...), we stand down and touch nothing else.
+// The features of the trace, the kernel profiler and GPU metric sampling turned on in CUPTI's
+// callback API, once Subscribe() claimed CUPTI (common/subscriber.h).
 //
 // Callbacks enabled: the resource callbacks for context creation and destruction (to flush
 // a context's records and read its dropped count before it goes), the NVTX callbacks of
@@ -19,9 +15,9 @@
 // activity records cost; with --api-capture callback every runtime and driver call has its
 // callbacks (api_callback_capture.h).
 //
-// Every callback goes to the process's table of handlers (callback_table.h): the order the
-// features see it in is declared there, and each feature's handler is registered here when
-// the feature is enabled (the ones always on by Subscribe).
+// Every callback goes to the process's table of handlers (common/callback_table.h): the order
+// the features see it in is declared there, and each feature's handler is registered here when
+// the feature is enabled (the ones always on by RegisterAlwaysOnCallbacks).
 //
 // DEVICE and CONTEXT records stay enabled outside cudaProfilerStart/Stop: they are
 // one-off descriptions that the recorded kernels refer to (a context created before the
@@ -33,11 +29,9 @@
 #include <cupti.h>
 
 #include <cstdint>
-#include <span>
 #include <vector>
 
 #include "inject/call_stacks.h"
-
 #include "util/status.h"
 
 namespace gpuscope::cupti {
@@ -45,10 +39,10 @@ namespace gpuscope::cupti {
 class KernelProfiler;
 class GpuMetricSampler;
 
-// Checks that the CUPTI loaded in this process is at least the version we were built
-// against, then subscribes. An error is the whole stand-down sentence, for LogError.
-Status Subscribe();
-void Unsubscribe();
+// After Subscribe: the handlers of the features on whenever CUPTI is subscribed (contexts,
+// nvtxRangeStart ids, gpuscope's own replay calls, stream captures, sticky errors,
+// cudaProfilerStart/Stop), before any of their callbacks is enabled.
+void RegisterAlwaysOnCallbacks();
 
 // `profiler_control`: cudaProfilerStart/Stop turn the tracing kinds (and the
 // nvtxRangeStart callbacks) on and off. `tracing_now`: the tracing kinds are on already.
@@ -79,22 +73,5 @@ void IgnoreCallbacksFromNowOn();
 
 // The program's contexts alive now, in creation order.
 std::vector<CUcontext> LiveContextsNow();
-
-// For a scope of gpuscope's own driver calls (gpu_clock.h, on a thread inside OwnReplayScope):
-// the callbacks of `cbids` on, so that the calls' correlation ids are noted as gpuscope's own
-// and their records left out of the trace; each is put back as it was when the scope ends.
-class DriverCallbacksOn {
- public:
-  explicit DriverCallbacksOn(std::span<const CUpti_CallbackId> cbids);
-  ~DriverCallbacksOn();
-  DriverCallbacksOn(const DriverCallbacksOn&) = delete;
-  DriverCallbacksOn& operator=(const DriverCallbacksOn&) = delete;
-  // Not ok when a callback could not be turned on: the calls must not be made then.
-  const Status& status() const { return status_; }
-
- private:
-  std::vector<CUpti_CallbackId> enabled_;  // the ones this scope turned on
-  Status status_;
-};
 
 }  // namespace gpuscope::cupti

@@ -1,13 +1,14 @@
 #include "cupti/cupti_backend.h"
 
-#include "cupti/activity.h"
-#include "cupti/api_callback_capture.h"
 #include "cupti/callbacks.h"
-#include "cupti/gpu_clock.h"
-#include "cupti/gpu_metric_sampler.h"
-#include "cupti/kernel_profiler.h"
-#include "cupti/sticky_error_watch.h"
-#include "cupti/translate.h"
+#include "cupti/common/subscriber.h"
+#include "cupti/pm_sampling/gpu_metric_sampler.h"
+#include "cupti/profiler/kernel_profiler.h"
+#include "cupti/tracing/activity.h"
+#include "cupti/tracing/api_callback_capture.h"
+#include "cupti/tracing/gpu_clock.h"
+#include "cupti/tracing/sticky_error_watch.h"
+#include "cupti/tracing/translate.h"
 #include "inject/host_clocks.h"
 #include "inject/log.h"
 
@@ -25,7 +26,11 @@ class CuptiBackend : public inject::TracingBackend {
     (void)gpu_metric_sampler_.release();  // the same for the context callbacks
   }
 
-  Status Attach() override { return Subscribe(); }
+  Status Attach() override {
+    GPUSCOPE_RETURN_IF_ERROR(Subscribe());
+    RegisterAlwaysOnCallbacks();
+    return Status();
+  }
 
   void Release() override { Unsubscribe(); }
 

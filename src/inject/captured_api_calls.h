@@ -1,4 +1,4 @@
-// The buffers of `--api-capture callback` (cupti/api_callback_capture.h): API calls that
+// The buffers of `--api-capture callback` (cupti/tracing/api_callback_capture.h): API calls that
 // gpuscope timed itself in CUPTI's callbacks, packed on the program's threads (or the flusher)
 // into the collector's pool buffers and translated on the writer thread like CUPTI's own
 // activity buffers. CUPTI-free, so that tests build such buffers without a GPU.

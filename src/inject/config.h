@@ -56,7 +56,7 @@ struct GpuMetricsConfig {
   std::string set_name;
   std::uint32_t frequency_hz = 0;
   // GPUSCOPE_PM_SAMPLING_RECORD: where each device's sampling session is recorded for the
-  // GPU-free tests (cupti/pm_sampling_calls.h); empty: not recorded.
+  // GPU-free tests (cupti/pm_sampling/pm_sampling_calls.h); empty: not recorded.
   std::string record_path;
   bool enabled() const { return !set_name.empty(); }
 };

@@ -70,7 +70,7 @@ model::ApiCallRecord RecordRouter::Completed(const model::ApiCallRecord& record)
 }
 
 void RecordRouter::OnStream(const model::StreamRecord& record) {
-  // gpuscope's clock stream (cupti/gpu_clock.h) is not the program's.
+  // gpuscope's clock stream (cupti/tracing/gpu_clock.h) is not the program's.
   if (IsOwnReplayCall(record.correlation_id)) return SkipOwnReplay();
   sink_.OnStream(record);
 }

@@ -1,7 +1,7 @@
 // The injection library's entry points, the only symbols it exports (exports.map). The CUDA
 // driver dlopens libgpuscope_inject.so (CUDA_INJECTION64_PATH) inside cuInit and calls
 // InitializeInjection; NVTX dlopens it (NVTX_INJECTION64_PATH) at its first call and calls
-// InitializeInjectionNvtx2, which goes on to the CUPTI gpuscope uses (cupti/nvtx_injection.h).
+// InitializeInjectionNvtx2, which goes on to the CUPTI gpuscope uses (cupti/tracing/nvtx_injection.h).
 #include <atomic>
 #include <cstdlib>
 #include <exception>
@@ -9,7 +9,7 @@
 #include <string>
 
 #include "cupti/cupti_backend.h"
-#include "cupti/nvtx_injection.h"
+#include "cupti/tracing/nvtx_injection.h"
 #include "inject/config.h"
 #include "inject/log.h"
 #include "inject/process_hooks.h"

@@ -19,7 +19,7 @@ struct TraceScopeRecord {
 };
 
 // Calls of one hot no-op function on one thread, counted instead of recorded one by one
-// (`--api-capture callback`: cudaGetDevice, cuCtxGetCurrent, ... cupti/hot_api_calls.h).
+// (`--api-capture callback`: cudaGetDevice, cuCtxGetCurrent, ... cupti/tracing/hot_api_calls.h).
 // `calls` and `total_ns` are what a window added; min/max/first/last cover every call so
 // far, so the writer adds the former and keeps the extremes of the latter.
 struct ApiCallCountRecord {

@@ -1,6 +1,6 @@
 // Plain, vendor-neutral records of what happened in a traced process.
 //
-// Everything after the CUPTI boundary (src/cupti/translate.*) sees only these
+// Everything after the CUPTI boundary (src/cupti/tracing/translate.*) sees only these
 // structs: the store, the analysis and the CLI never include a CUPTI header. Field
 // meanings follow CUPTI's, but the enums are our own so that the report schema does not
 // change when CUPTI renumbers something.

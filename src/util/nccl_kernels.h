@@ -4,7 +4,7 @@
 // whether the name is mangled (`_Z39ncclDevKernel_AllReduce_Sum_f32_RING_LL...`), demangled
 // (`ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)`, or with a
 // leading `void `) or bare. Shared by the injection (a collective must not be replayed alone:
-// cupti/launch_selection.h) and the readers.
+// cupti/profiler/launch_selection.h) and the readers.
 #pragma once
 
 #include <string_view>

@@ -20,7 +20,7 @@ enum class ApiCapture {
   kActivity,
   // CUPTI's callback API with gpuscope's own timestamps: the runtime calls and the driver
   // calls made outside a runtime call, one row each, and the hot no-op calls
-  // (cupti/hot_api_calls.h) counted per thread and function in api_call_counts.
+  // (cupti/tracing/hot_api_calls.h) counted per thread and function in api_call_counts.
   kCallback,
 };
 

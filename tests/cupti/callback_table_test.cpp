@@ -3,7 +3,7 @@
 // registered in, a consuming handler hides the callback from the later ones, a slot is taken
 // once, and nothing a handler throws leaves the callback. Then the production handlers that
 // consume: gpuscope's own replay calls, the stream-capture calls, the sticky-error watch.
-#include "cupti/callback_table.h"
+#include "cupti/common/callback_table.h"
 
 #include <cuda.h>
 #include <gtest/gtest.h>
@@ -13,9 +13,9 @@
 #include <thread>
 #include <vector>
 
-#include "cupti/capture_callbacks.h"
-#include "cupti/own_replay_scope.h"
-#include "cupti/sticky_error_watch.h"
+#include "cupti/tracing/capture_callbacks.h"
+#include "cupti/tracing/own_replay_scope.h"
+#include "cupti/tracing/sticky_error_watch.h"
 #include "inject/own_replay_calls.h"
 
 namespace gpuscope::cupti {

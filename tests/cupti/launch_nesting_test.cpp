@@ -1,6 +1,6 @@
 // A launch seen through its nested launch calls (runtime call -> driver call) on one thread:
 // which call decides it, which exit ends its measurement, which correlation id it carries.
-#include "cupti/launch_nesting.h"
+#include "cupti/profiler/launch_nesting.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // The selection policy of `gpuscope profile` as the launch callbacks apply it: the filters
 // counted over matching launches, and the pending count that decides when the range profiler
 // is disabled.
-#include "cupti/launch_selection.h"
+#include "cupti/profiler/launch_selection.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // ModuleCubins (source counters): a loaded module's cubin is kept under CUPTI's CRC, the one
 // SASS-metric and PC-sampling records carry, and goes to the report once. Fed the real cubin
 // of tests/data/sass (its CRC, 4247150626, computed by CUPTI on this GPU-less machine).
-#include "cupti/module_cubins.h"
+#include "cupti/profiler/module_cubins.h"
 
 #include <gtest/gtest.h>
 

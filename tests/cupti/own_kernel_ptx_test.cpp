@@ -1,5 +1,5 @@
 // The injection carries the PTX of its own kernels as text: the L2 flush
-// (src/cupti/l2_flush_ptx.cpp) and the GPU clock read (src/cupti/gpu_clock_ptx.cpp); this
+// (src/cupti/profiler/l2_flush_ptx.cpp) and the GPU clock read (src/cupti/tracing/gpu_clock_ptx.cpp); this
 // checks that each text is what nvcc makes of its .cu today, so that the kernel the comments
 // describe is the kernel that runs.
 #include <gtest/gtest.h>
@@ -11,8 +11,8 @@
 #include <sstream>
 #include <string>
 
-#include "cupti/gpu_clock.h"
-#include "cupti/l2_flush.h"
+#include "cupti/profiler/l2_flush.h"
+#include "cupti/tracing/gpu_clock.h"
 #include "store/testing/scratch_dir.h"
 
 namespace gpuscope::cupti {
@@ -49,14 +49,14 @@ TEST(L2FlushPtx, IsWhatNvccMakesOfTheKernelSource) {
   const std::string made = NvccPtx(GPUSCOPE_L2_FLUSH_CU);
   if (made.empty()) GTEST_SKIP() << "no nvcc at " << GPUSCOPE_NVCC;
   EXPECT_EQ(Instructions(std::string(L2FlushPtx())), Instructions(made))
-      << "regenerate src/cupti/l2_flush_ptx.cpp (command in src/cupti/l2_flush.cu)";
+      << "regenerate src/cupti/profiler/l2_flush_ptx.cpp (command in src/cupti/profiler/l2_flush.cu)";
 }
 
 TEST(GpuClockPtx, IsWhatNvccMakesOfTheKernelSource) {
   const std::string made = NvccPtx(GPUSCOPE_GPU_CLOCK_CU);
   if (made.empty()) GTEST_SKIP() << "no nvcc at " << GPUSCOPE_NVCC;
   EXPECT_EQ(Instructions(std::string(GpuClockPtx())), Instructions(made))
-      << "regenerate src/cupti/gpu_clock_ptx.cpp (command in src/cupti/gpu_clock.cu)";
+      << "regenerate src/cupti/tracing/gpu_clock_ptx.cpp (command in src/cupti/tracing/gpu_clock.cu)";
 }
 
 // One thread reads %globaltimer and makes one store, then the system-wide fence that makes it

@@ -1,8 +1,8 @@
-// What `run --gpu-metrics` counts as kept and dropped (cupti/pm_sample_accounting.h), with the
+// What `run --gpu-metrics` counts as kept and dropped (cupti/pm_sampling/pm_sample_accounting.h), with the
 // sample times CUPTI decodes: the first sample of each Start is not kept, samples lost between
 // decoded ones are counted by their gap, an overflow is counted with the rate that would fit,
 // and the end-of-run line says all of it.
-#include "cupti/pm_sample_accounting.h"
+#include "cupti/pm_sampling/pm_sample_accounting.h"
 
 #include <gtest/gtest.h>
 

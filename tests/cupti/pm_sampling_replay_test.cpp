@@ -1,4 +1,4 @@
-// PM sampling's device code (cupti/pm_sampling_device.h) over a session recorded on the GPU
+// PM sampling's device code (cupti/pm_sampling/pm_sampling_device.h) over a session recorded on the GPU
 // (tests/data/pm_sampling/gpu_metrics_phases.pmrec: examples/gpu_metrics_phases under `gpuscope
 // run --gpu-metrics` with GPUSCOPE_PM_SAMPLING_RECORD; scripts/record-report-fixtures.sh): the recorded
 // images are decoded, evaluated by CUPTI's host code and accounted for as they were on the GPU,
@@ -11,8 +11,8 @@
 #include <filesystem>
 #include <string>
 
-#include "cupti/pm_sampling_calls.h"
-#include "cupti/pm_sampling_device.h"
+#include "cupti/pm_sampling/pm_sampling_calls.h"
+#include "cupti/pm_sampling/pm_sampling_device.h"
 #include "util/gpu_metric_sets.h"
 
 namespace gpuscope::cupti {

@@ -1,7 +1,7 @@
-// Where --replay-mode app-range's ranges begin and end (cupti/range_boundaries.h), fed the
+// Where --replay-mode app-range's ranges begin and end (cupti/profiler/range_boundaries.h), fed the
 // structs CUPTI hands its callbacks: CUpti_CallbackData for cudaProfilerStart/Stop and their
 // driver calls, CUpti_NvtxData with NVTX's own parameter structs (generated_nvtx_meta.h).
-#include "cupti/range_boundaries.h"
+#include "cupti/profiler/range_boundaries.h"
 
 #include <generated_nvtx_meta.h>
 #include <gtest/gtest.h>

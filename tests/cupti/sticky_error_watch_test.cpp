@@ -1,7 +1,7 @@
 // The sticky-error watch with real CUpti_CallbackData structs, as CUPTI hands them to the
 // callback: a runtime call and the driver call it makes both return the error, and the
 // runtime call's exit is the one reported, once per process.
-#include "cupti/sticky_error_watch.h"
+#include "cupti/tracing/sticky_error_watch.h"
 
 #include <cuda.h>
 #include <cuda_runtime_api.h>

@@ -1,4 +1,4 @@
-// GPU clock pairs (cupti/gpu_clock.h) in real runs: gpuscope's clock kernel reads each GPU's
+// GPU clock pairs (cupti/tracing/gpu_clock.h) in real runs: gpuscope's clock kernel reads each GPU's
 // %globaltimer at every flush and at the end, the report holds those pairs (device_id set)
 // with the host clocks around them, and nothing of gpuscope's own work shows in the trace.
 // Prints the pairs' offsets and uncertainties, so that a run's output says what they were.

@@ -22,7 +22,7 @@
 #include "analysis/nvprof_summary_reports.h"
 #include "analysis/stats_reports.h"
 #include "collector_fixture.h"
-#include "cupti/api_callback_capture.h"
+#include "cupti/tracing/api_callback_capture.h"
 #include "recording_sink.h"
 #include "store/report_reader.h"
 #include "store/report_writer.h"

@@ -1,4 +1,4 @@
-#include "cupti/api_names.h"
+#include "cupti/common/api_names.h"
 
 #include <cupti.h>
 #include <gtest/gtest.h>

@@ -10,10 +10,10 @@
 #include <functional>
 #include <memory>
 
+#include "cupti/tracing/activity.h"
+#include "cupti/tracing/translate.h"
 #include "cupti_record_writer.h"
 #include "inject/collector.h"
-#include "cupti/activity.h"
-#include "cupti/translate.h"
 
 namespace gpuscope::inject::testing {
 

@@ -24,7 +24,7 @@
 #include <utility>
 #include <vector>
 
-#include "cupti/translate.h"
+#include "cupti/tracing/translate.h"
 #include "cupti_record_writer.h"
 #include "inject/host_clocks.h"
 #include "inject/process_hooks.h"

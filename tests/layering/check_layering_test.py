@@ -61,6 +61,22 @@ class CheckLayeringTest(unittest.TestCase):
         self.assertIn("only src/cupti may", problems[0])
         self.assertIn("only src/store may", problems[1])
 
+    def test_a_dlopen_of_an_nvidia_library_stays_behind_the_boundary(self):
+        probe = 'void* driver = dlopen("libcuda.so.1", RTLD_NOW);\n'
+        problems = self.problems({"cli/probe.cpp": probe,
+                                  "cli/nvml.cpp": 'dlopen("libnvidia-ml.so.1", RTLD_LAZY);\n',
+                                  "cupti/host/probe.cpp": probe})
+        self.assertEqual(2, len(problems))
+        self.assertIn("src/cli/nvml.cpp: dlopens libnvidia-ml.so.1, which only src/cupti may", problems[0])
+        self.assertIn("src/cli/probe.cpp: dlopens libcuda.so.1, which only src/cupti may", problems[1])
+
+    def test_other_libraries_and_comments_may_name_dlopen(self):
+        problems = self.problems({
+            "cli/x.cpp": 'void* gcc = dlopen("libgcc_s.so.1", RTLD_NOW);\n'
+                         '// the driver calls dlopen("libcuda.so.1") in cuInit\n',
+            "util/y.cpp": 'const char* kDriver = "libcuda.so.1";  // named, never loaded here\n'})
+        self.assertEqual([], problems)
+
     def test_the_table_and_the_build_must_agree(self):
         layers = dict(LAYERS)
         layers["store"] = {"model"}
