@@ -205,7 +205,7 @@ class RankWriter {
 
   // The host pair and (`gpu_pair`) the rank's device, read just before the commit at true
   // time `when` (and after every row that commit holds). The GPU pair has the shape the
-  // injection writes (cupti/gpu_clock.h): the host clocks at the middle of a kGpuReadWindowNs
+  // injection writes (cupti/tracing/gpu_clock.h): the host clocks at the middle of a kGpuReadWindowNs
   // window around the clock kernel, half of it as uncertainty, the GPU's timer with its own
   // offset from the host's clock (700 ns + 100 ns per local rank) and a drift of kGpuDriftPpm.
   void Sample(std::int64_t commit, bool gpu_pair) {
