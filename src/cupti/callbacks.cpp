@@ -237,7 +237,6 @@ Status EnableKernelProfiler(KernelProfiler& profiler) {
   // cuptiProfilerInitialize waits for the first selected launch: here we are inside cuInit,
   // where it fails (CUPTI_ERROR_UNKNOWN on the H200).
   GPUSCOPE_RETURN_IF_ERROR(WatchKernelLaunches(Subscriber()));
-  ProcessCallbackTable().Register(CallbackSlot::kKernelProfiler, profiler);
   if (profiler.source_counters()) {
     GPUSCOPE_RETURN_IF_ERROR(EnableCallback(CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_LOADED,
                                     "enabling the module-loaded callback"));
@@ -261,6 +260,10 @@ Status EnableKernelProfiler(KernelProfiler& profiler) {
           EnableCallback(CUPTI_CB_DOMAIN_NVTX, cbid, "enabling the NVTX range callbacks"));
     }
   }
+  // Registered last: on an error above the caller destroys the profiler, which the table
+  // must then never have seen (a slot is never withdrawn). Nothing is missed meanwhile: we are
+  // inside cuInit, before the program can launch, load a module or open a range.
+  ProcessCallbackTable().Register(CallbackSlot::kKernelProfiler, profiler);
   inject::LogDebug("kernel profiler: " + std::to_string(profiler.metric_count()) + " metrics");
   return Status();
 }
