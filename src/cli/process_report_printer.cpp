@@ -1,14 +1,12 @@
 #include "cli/process_report_printer.h"
 
-#include "cli/stack_symbolization.h"
-
 #include <memory>
 
 #include "analysis/collection_warnings.h"
 #include "analysis/trace_rules/run_trace_rules.h"
 #include "cli/nvprof_output.h"
+#include "cli/report_preparation.h"
 #include "render/trace_findings_format.h"
-#include "store/report_finalizer.h"
 #include "store/report_reader.h"
 
 namespace gpuscope::cli {
@@ -49,11 +47,9 @@ bool PrintProcessReport(const ManifestEntry& entry, const RunOptions& options,
                         LogOutput& log) {
   const long pid = entry.pid;
   std::string shown_path = DisplayPath(entry.report_path, working_directory);
-  Status finalized = store::FinalizeReport(entry.report_path);
-  if (finalized.ok() && options.traced.backtrace) {
-    Status symbolized = SymbolizeStacks(entry.report_path);
-    if (!symbolized.ok()) log.Line(pid, "Warning: " + symbolized.message());
-  }
+  std::vector<std::string> warnings;
+  Status finalized = FinishAfterRun(entry.report_path, options.traced.backtrace, warnings);
+  for (const std::string& warning : warnings) log.Line(pid, "Warning: " + warning);
   StatusOr<std::unique_ptr<store::ReportReader>> report =
       store::ReportReader::Open(entry.report_path);
   if (!report.ok()) {

@@ -9,13 +9,13 @@
 
 #include "cli/command_prologue.h"
 #include "cli/exit_codes.h"
-#include "cli/stack_symbolization.h"
 #include "cli/manifest_file.h"
 #include "cli/metric_query.h"
 #include "cli/profile_options.h"
 #include "cli/profile_output.h"
 #include "cli/profile_request.h"
 #include "cli/program_outcome.h"
+#include "cli/report_preparation.h"
 #include "cli/run_preparation.h"
 #include "cli/step_timer.h"
 #include "cli/temp_dir.h"
@@ -23,7 +23,6 @@
 #include "contract/environment_variables.h"
 #include "evaluate/report_evaluation.h"
 #include "render/section_listing.h"
-#include "store/report_finalizer.h"
 #include "store/report_reader.h"
 #include "util/comma_list.h"
 #include "util/demangle.h"
@@ -309,15 +308,13 @@ std::vector<std::string> EvaluateReports(TracedProgram& program, const ProfileOp
   }
   written = manifest->entries.size();
   for (const ManifestEntry& entry : manifest->entries) {
-    Status finalized = store::FinalizeReport(entry.report_path);
-    if (!finalized.ok()) {
-      CommandError(finalized.message());
+    std::vector<std::string> warnings;
+    Status finished = FinishAfterRun(entry.report_path, options.traced.backtrace, warnings);
+    for (const std::string& warning : warnings) CommandError(warning);
+    if (!finished.ok()) {
+      CommandError(finished.message());
       Say("Report (not evaluated): " + entry.report_path);
       continue;
-    }
-    if (options.traced.backtrace) {
-      Status symbolized = SymbolizeStacks(entry.report_path);
-      if (!symbolized.ok()) CommandError(symbolized.message());
     }
     evaluate::ProfileAsk asked;
     asked.request.present = true;
@@ -326,7 +323,7 @@ std::vector<std::string> EvaluateReports(TracedProgram& program, const ProfileOp
     asked.request.replay = ReplayInWords(options);
     asked.metric_names = plan.metrics;
     StatusOr<evaluate::EvaluationSummary> evaluated =
-        evaluate::EvaluateReport(entry.report_path, asked);
+        EvaluateBeforeReading(entry.report_path, asked);
     if (!evaluated.ok()) {
       // The counter data is in the report: `gpuscope stats --page details` evaluates it again.
       CommandError(evaluated.status().message());

@@ -9,8 +9,7 @@
 #include "cli/option_parser.h"
 #include "cli/option_targets.h"
 #include "cli/output_file.h"
-#include "evaluate/report_evaluation.h"
-#include "render/escaping.h"
+#include "cli/report_preparation.h"
 #include "viewer/axis_alignment.h"
 #include "viewer/html_report.h"
 #include "viewer/viewer_data.h"
@@ -88,17 +87,9 @@ int ReportCommand(std::span<const std::string> args) {
   }
   // As `gpuscope view`: counter data never evaluated is evaluated first, so that the kernel
   // pages of profiled kernels have their metrics.
-  for (const std::string& report : options.reports) {
-    StatusOr<evaluate::EvaluationSummary> evaluated = evaluate::EvaluateReport(report);
-    // ViewerData::Open says what is wrong with a bad report; one that cannot be written
-    // (read-only) is shown with the evaluation kept in memory.
-    if (!evaluated.ok()) continue;
-    for (const std::string& problem : evaluated->problems) {
-      std::cerr << "gpuscope: warning: " << report << ": " << problem << '\n';
-    }
-    if (!evaluated->not_stored.empty()) {
-      std::cerr << "gpuscope: warning: " << render::TerminalText(evaluated->not_stored) << '\n';
-    }
+  if (Status evaluated = EvaluateForViewing(options.reports); !evaluated.ok()) {
+    CommandError(evaluated.message());
+    return kExitGpuscopeFailure;
   }
   StatusOr<std::unique_ptr<viewer::ViewerData>> data = viewer::ViewerData::Open(options.reports);
   if (!data.ok()) {

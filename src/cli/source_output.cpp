@@ -11,7 +11,7 @@
 #include "analysis/source/source_view.h"
 #include "cli/command_error.h"
 #include "cli/exit_codes.h"
-#include "evaluate/report_evaluation.h"
+#include "cli/report_preparation.h"
 #include "render/escaping.h"
 #include "store/report_reader.h"
 
@@ -47,9 +47,9 @@ int PrintSourcePages(const SourceOutputOptions& options) {
   bool lines_missing = false;
   std::vector<std::string> not_stored;  // the reports that could not take the SASS and lines
   for (const std::string& path : options.report_paths) {
-    StatusOr<evaluate::EvaluationSummary> evaluated = evaluate::EvaluateReport(path);
+    StatusOr<evaluate::EvaluationSummary> evaluated = EvaluateBeforeReading(path);
     if (!evaluated.ok()) {
-      CommandError(NamingPath(evaluated.status().message(), path));
+      CommandError(evaluated.status().message());
       return kExitGpuscopeFailure;
     }
     if (!evaluated->not_stored.empty()) not_stored.push_back(evaluated->not_stored);

@@ -13,9 +13,9 @@
 #include "cli/nvprof_output.h"
 #include "cli/option_parser.h"
 #include "cli/profile_output.h"
+#include "cli/report_preparation.h"
 #include "cli/source_output.h"
 #include "cli/stats_options.h"
-#include "evaluate/report_evaluation.h"
 #include "render/escaping.h"
 #include "render/stats_report.h"
 #include "render/trace_findings_format.h"
@@ -110,7 +110,7 @@ int PrintProfilePages(const StatsOptions& options) {
   // evaluated and stored first; its problems are warnings after the pages.
   std::vector<std::string> problems;
   for (const std::string& path : options.report_paths) {
-    StatusOr<evaluate::EvaluationSummary> evaluated = evaluate::EvaluateReport(path);
+    StatusOr<evaluate::EvaluationSummary> evaluated = EvaluateBeforeReading(path);
     if (!evaluated.ok()) {
       CommandError(evaluated.status().message());
       return kExitGpuscopeFailure;

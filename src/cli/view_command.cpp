@@ -12,8 +12,7 @@
 #include "cli/exit_codes.h"
 #include "cli/option_parser.h"
 #include "cli/option_targets.h"
-#include "evaluate/report_evaluation.h"
-#include "render/escaping.h"
+#include "cli/report_preparation.h"
 #include "viewer/axis_alignment.h"
 #include "viewer/http_server.h"
 #include "viewer/viewer_data.h"
@@ -115,17 +114,9 @@ int ViewCommand(std::span<const std::string> args) {
   const ViewOptions& options = parsed.value();
   // Kernel pages show the metrics of profiled kernels: counter data that was never evaluated
   // (a killed program, a report copied from the GPU machine) is evaluated first.
-  for (const std::string& report : options.reports) {
-    StatusOr<evaluate::EvaluationSummary> evaluated = evaluate::EvaluateReport(report);
-    // ViewerData::Open says what is wrong with a bad report; one that cannot be written
-    // (read-only) is shown with the evaluation kept in memory.
-    if (!evaluated.ok()) continue;
-    for (const std::string& problem : evaluated->problems) {
-      std::cerr << "gpuscope: warning: " << report << ": " << problem << '\n';
-    }
-    if (!evaluated->not_stored.empty()) {
-      std::cerr << "gpuscope: warning: " << render::TerminalText(evaluated->not_stored) << '\n';
-    }
+  if (Status evaluated = EvaluateForViewing(options.reports); !evaluated.ok()) {
+    CommandError(evaluated.message());
+    return kExitGpuscopeFailure;
   }
   StatusOr<std::unique_ptr<viewer::ViewerData>> data = viewer::ViewerData::Open(options.reports);
   if (!data.ok()) {
