@@ -1,8 +1,8 @@
-#include "cli/option_parser.h"
+#include "cli/options/option_parser.h"
 
 #include <gtest/gtest.h>
 
-#include "cli/option_targets.h"
+#include "cli/options/option_targets.h"
 
 namespace gpuscope::cli {
 namespace {
@@ -145,6 +145,21 @@ TEST(OptionParser, ChecksEveryWordBeforeAnyValue) {
   operands = ParseCommandLine(specs, std::vector<std::string>{"-o", ""}, OperandMode::kInterleaved);
   ASSERT_FALSE(operands.ok());
   EXPECT_EQ(operands.status().message(), "option '-o' needs a file name");
+}
+
+TEST(OptionParser, ACommandThatReadsReportsNeedsOneUnlessAskedForHelp) {
+  bool help = false;
+  std::vector<OptionSpec> specs = {{"help", 'h', "", "help", SetFlag(help)}};
+  StatusOr<std::vector<std::string>> reports =
+      ParseReportsCommandLine(specs, std::vector<std::string>{}, help);
+  ASSERT_FALSE(reports.ok());
+  EXPECT_EQ(reports.status().message(), "no report given");
+  reports = ParseReportsCommandLine(specs, std::vector<std::string>{"-h"}, help);
+  ASSERT_TRUE(reports.ok()) << reports.status().message();
+  EXPECT_TRUE(reports->empty());
+  reports = ParseReportsCommandLine(specs, std::vector<std::string>{"a.sqlite", "-h", "b"}, help);
+  ASSERT_TRUE(reports.ok()) << reports.status().message();
+  EXPECT_EQ(*reports, (std::vector<std::string>{"a.sqlite", "b"}));
 }
 
 TEST(OptionTargets, OnOff) {

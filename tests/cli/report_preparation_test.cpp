@@ -1,4 +1,4 @@
-#include "cli/report_preparation.h"
+#include "cli/reports/report_preparation.h"
 
 #include <gtest/gtest.h>
 

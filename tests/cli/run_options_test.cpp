@@ -1,4 +1,4 @@
-#include "cli/run_options.h"
+#include "cli/options/run_options.h"
 
 #include <gtest/gtest.h>
 
