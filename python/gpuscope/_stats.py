@@ -24,7 +24,7 @@ import pandas as pd
 
 from gpuscope._errors import ReportError
 
-_USAGE_ERROR = 2  # the command's exit code for a bad option or name (src/cli/exit_codes.h)
+_USAGE_ERROR = 2  # the command's exit code for a bad option or name (src/cli/output/exit_codes.h)
 _WARNING = "gpuscope: warning: "
 
 

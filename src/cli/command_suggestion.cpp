@@ -5,7 +5,7 @@
 #include <fstream>
 #include <vector>
 
-#include "cli/commands.h"
+#include "cli/commands/commands.h"
 
 namespace gpuscope::cli {
 namespace {

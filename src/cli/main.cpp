@@ -4,8 +4,8 @@
 #include <vector>
 
 #include "cli/dispatcher.h"
-#include "cli/standard_output.h"
-#include "cli/terminal_output_filter.h"
+#include "cli/output/standard_output.h"
+#include "cli/output/terminal_output_filter.h"
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);

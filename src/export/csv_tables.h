@@ -25,7 +25,7 @@ Status WriteCsvTable(const store::ReportReader& report, const std::string& table
                      std::ostream& out);
 
 // Writes <directory>/<table>.csv for every table, creating `directory` if needed. (The
-// gpuscope command writes each table through cli/output_file.h instead, so that existing
+// gpuscope command writes each table through cli/output/output_file.h instead, so that existing
 // files are only replaced when asked and never half.)
 Status WriteCsvTables(const store::ReportReader& report, const std::string& directory);
 

@@ -2,7 +2,7 @@
 // the user named: a link planted there (in a shared directory, or left by an earlier
 // experiment) would make gpuscope truncate and overwrite whatever file it names. Reports
 // refuse any link (the injection library's claim, the report writer); the CLI's other
-// outputs refuse a link to a missing file (cli/output_claim.h says why links to existing
+// outputs refuse a link to a missing file (cli/output/output_claim.h says why links to existing
 // files are followed there). One wording for all of them.
 #pragma once
 

@@ -8,7 +8,7 @@
 #include <memory>
 #include <vector>
 
-#include "cli/stack_symbolization.h"
+#include "cli/reports/stack_symbolization.h"
 #include "inject/module_map.h"
 #include "inject/native_frames.h"
 #include "store/report_finalizer.h"

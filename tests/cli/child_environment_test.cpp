@@ -1,4 +1,4 @@
-#include "cli/child_environment.h"
+#include "cli/launch/child_environment.h"
 
 #include <gtest/gtest.h>
 

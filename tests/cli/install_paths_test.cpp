@@ -1,4 +1,4 @@
-#include "cli/install_paths.h"
+#include "cli/launch/install_paths.h"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>

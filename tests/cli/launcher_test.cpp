@@ -1,4 +1,4 @@
-#include "cli/launcher.h"
+#include "cli/launch/launcher.h"
 
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -6,7 +6,7 @@
 
 #include <thread>
 
-#include "cli/child_environment.h"
+#include "cli/launch/child_environment.h"
 #include "temp_dir.h"
 
 namespace gpuscope::cli {

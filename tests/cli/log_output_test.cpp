@@ -1,4 +1,4 @@
-#include "cli/log_output.h"
+#include "cli/output/log_output.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "cli/manifest_file.h"
+#include "cli/launch/manifest_file.h"
 
 #include <gtest/gtest.h>
 

@@ -1,21 +1,21 @@
-#include "cli/option_parser.h"
+#include "cli/options/option_parser.h"
 
 #include <gtest/gtest.h>
 
-#include "cli/option_targets.h"
+#include "cli/options/option_targets.h"
 
 namespace gpuscope::cli {
 namespace {
 
-// Fields the declarations below fill.
-struct Fields {
+// TargetFields the declarations below fill.
+struct TargetFields {
   std::string output;
   bool force = false;
   std::string unit;
   bool csv = false;
 };
 
-std::vector<OptionSpec> Specs(Fields& fields) {
+std::vector<OptionSpec> DeclaredSpecs(TargetFields& fields) {
   return {
       {"export-profile", 'o', "file", "report", StoreText(fields.output)},
       {"force-overwrite", 'f', "", "overwrite", SetFlag(fields.force)},
@@ -24,10 +24,10 @@ std::vector<OptionSpec> Specs(Fields& fields) {
   };
 }
 
-StatusOr<ParsedCommandLine> Parse(std::vector<std::string> args,
-                                  OperandMode mode = OperandMode::kStopAtFirstOperand) {
-  static Fields unused;
-  static const std::vector<OptionSpec> specs = Specs(unused);
+StatusOr<ParsedCommandLine> SplitWords(std::vector<std::string> args,
+                                       OperandMode mode = OperandMode::kStopAtFirstOperand) {
+  static TargetFields unused;
+  static const std::vector<OptionSpec> specs = DeclaredSpecs(unused);
   return ParseOptions(specs, args, mode);
 }
 
@@ -38,7 +38,7 @@ TEST(OptionParser, AcceptsEveryValueSpelling) {
                                              {"-o", "r.sqlite"},
                                              {"-or.sqlite"},
                                              {"-o=r.sqlite"}}) {
-    StatusOr<ParsedCommandLine> parsed = Parse(args);
+    StatusOr<ParsedCommandLine> parsed = SplitWords(args);
     ASSERT_TRUE(parsed.ok()) << args[0] << ": " << parsed.status().message();
     ASSERT_EQ(parsed->options.size(), 1u) << args[0];
     EXPECT_EQ(parsed->options[0].spec->long_name, "export-profile");
@@ -48,35 +48,35 @@ TEST(OptionParser, AcceptsEveryValueSpelling) {
 }
 
 TEST(OptionParser, KeepsTheSpellingForMessages) {
-  StatusOr<ParsedCommandLine> parsed = Parse({"-u", "ms", "--normalized-time-unit=s"});
+  StatusOr<ParsedCommandLine> parsed = SplitWords({"-u", "ms", "--normalized-time-unit=s"});
   ASSERT_TRUE(parsed.ok());
   EXPECT_EQ(parsed->options[0].option.spelling, "-u");
   EXPECT_EQ(parsed->options[1].option.spelling, "--normalized-time-unit");
 }
 
 TEST(OptionParser, ValueMayBeEmptyOrLookLikeAnOption) {
-  StatusOr<ParsedCommandLine> parsed = Parse({"--export-profile=", "-o", "-weird"});
+  StatusOr<ParsedCommandLine> parsed = SplitWords({"--export-profile=", "-o", "-weird"});
   ASSERT_TRUE(parsed.ok());
   EXPECT_EQ(parsed->options[0].option.value, "");
   EXPECT_EQ(parsed->options[1].option.value, "-weird");
 }
 
 TEST(OptionParser, StopsAtTheFirstOperandSoProgramOptionsAreNotOurs) {
-  StatusOr<ParsedCommandLine> parsed = Parse({"--csv", "./app", "--csv", "-o", "x"});
+  StatusOr<ParsedCommandLine> parsed = SplitWords({"--csv", "./app", "--csv", "-o", "x"});
   ASSERT_TRUE(parsed.ok());
   ASSERT_EQ(parsed->options.size(), 1u);
   EXPECT_EQ(parsed->operands, (std::vector<std::string>{"./app", "--csv", "-o", "x"}));
 }
 
 TEST(OptionParser, DoubleDashEndsOptions) {
-  StatusOr<ParsedCommandLine> parsed = Parse({"-f", "--", "--csv", "-f"});
+  StatusOr<ParsedCommandLine> parsed = SplitWords({"-f", "--", "--csv", "-f"});
   ASSERT_TRUE(parsed.ok());
   ASSERT_EQ(parsed->options.size(), 1u);
   EXPECT_EQ(parsed->operands, (std::vector<std::string>{"--csv", "-f"}));
 }
 
 TEST(OptionParser, InterleavedModeTakesOptionsAfterOperands) {
-  StatusOr<ParsedCommandLine> parsed = Parse(
+  StatusOr<ParsedCommandLine> parsed = SplitWords(
       {"a.sqlite", "--csv", "b.sqlite", "-u", "ms", "--", "-c.sqlite"}, OperandMode::kInterleaved);
   ASSERT_TRUE(parsed.ok());
   EXPECT_EQ(parsed->options.size(), 2u);
@@ -84,46 +84,47 @@ TEST(OptionParser, InterleavedModeTakesOptionsAfterOperands) {
 }
 
 TEST(OptionParser, LoneDashIsAnOperand) {
-  StatusOr<ParsedCommandLine> parsed = Parse({"-"}, OperandMode::kInterleaved);
+  StatusOr<ParsedCommandLine> parsed = SplitWords({"-"}, OperandMode::kInterleaved);
   ASSERT_TRUE(parsed.ok());
   EXPECT_EQ(parsed->operands, std::vector<std::string>{"-"});
 }
 
 TEST(OptionParser, RejectsUnknownOptionsNamingThem) {
-  StatusOr<ParsedCommandLine> parsed = Parse({"--print-everything", "./app"});
+  StatusOr<ParsedCommandLine> parsed = SplitWords({"--print-everything", "./app"});
   ASSERT_FALSE(parsed.ok());
   EXPECT_EQ(parsed.status().message(), "unknown option '--print-everything'");
-  parsed = Parse({"-x"});
+  parsed = SplitWords({"-x"});
   ASSERT_FALSE(parsed.ok());
   EXPECT_EQ(parsed.status().message(), "unknown option '-x'");
 }
 
 TEST(OptionParser, RejectsAValueOnAFlag) {
-  StatusOr<ParsedCommandLine> parsed = Parse({"--csv=yes"});
+  StatusOr<ParsedCommandLine> parsed = SplitWords({"--csv=yes"});
   ASSERT_FALSE(parsed.ok());
   EXPECT_EQ(parsed.status().message(), "option '--csv' takes no value");
 }
 
 TEST(OptionParser, RejectsBundledShortFlags) {
   // "-fo" must not silently mean "-f -o <next word>".
-  StatusOr<ParsedCommandLine> parsed = Parse({"-fo", "x"});
+  StatusOr<ParsedCommandLine> parsed = SplitWords({"-fo", "x"});
   ASSERT_FALSE(parsed.ok());
   EXPECT_EQ(parsed.status().message(), "unknown option '-fo'");
 }
 
 TEST(OptionParser, RejectsAMissingValue) {
-  StatusOr<ParsedCommandLine> parsed = Parse({"--export-profile"});
+  StatusOr<ParsedCommandLine> parsed = SplitWords({"--export-profile"});
   ASSERT_FALSE(parsed.ok());
   EXPECT_EQ(parsed.status().message(), "option '--export-profile' needs a value <file>");
-  parsed = Parse({"-u"});
+  parsed = SplitWords({"-u"});
   ASSERT_FALSE(parsed.ok());
   EXPECT_EQ(parsed.status().message(), "option '-u' needs a value <unit>");
 }
 
 TEST(OptionParser, FillsEachTargetLaterOnesOverridingEarlierOnes) {
-  Fields fields;
+  TargetFields fields;
   StatusOr<std::vector<std::string>> operands = ParseCommandLine(
-      Specs(fields), std::vector<std::string>{"-o", "a", "--csv", "-ob", "-u", "ms", "./app", "-f"},
+      DeclaredSpecs(fields),
+      std::vector<std::string>{"-o", "a", "--csv", "-ob", "-u", "ms", "./app", "-f"},
       OperandMode::kStopAtFirstOperand);
   ASSERT_TRUE(operands.ok()) << operands.status().message();
   EXPECT_EQ(fields.output, "b");
@@ -134,8 +135,8 @@ TEST(OptionParser, FillsEachTargetLaterOnesOverridingEarlierOnes) {
 }
 
 TEST(OptionParser, ChecksEveryWordBeforeAnyValue) {
-  Fields fields;
-  std::vector<OptionSpec> specs = Specs(fields);
+  TargetFields fields;
+  std::vector<OptionSpec> specs = DeclaredSpecs(fields);
   specs[0].target = StoreNonEmptyText(fields.output, "a file name");
   StatusOr<std::vector<std::string>> operands = ParseCommandLine(
       specs, std::vector<std::string>{"-o", "", "--bogus"}, OperandMode::kInterleaved);
@@ -144,6 +145,21 @@ TEST(OptionParser, ChecksEveryWordBeforeAnyValue) {
   operands = ParseCommandLine(specs, std::vector<std::string>{"-o", ""}, OperandMode::kInterleaved);
   ASSERT_FALSE(operands.ok());
   EXPECT_EQ(operands.status().message(), "option '-o' needs a file name");
+}
+
+TEST(OptionParser, ACommandThatReadsReportsNeedsOneUnlessAskedForHelp) {
+  bool help = false;
+  std::vector<OptionSpec> specs = {{"help", 'h', "", "help", SetFlag(help)}};
+  StatusOr<std::vector<std::string>> reports =
+      ParseReportsCommandLine(specs, std::vector<std::string>{}, help);
+  ASSERT_FALSE(reports.ok());
+  EXPECT_EQ(reports.status().message(), "no report given");
+  reports = ParseReportsCommandLine(specs, std::vector<std::string>{"-h"}, help);
+  ASSERT_TRUE(reports.ok()) << reports.status().message();
+  EXPECT_TRUE(reports->empty());
+  reports = ParseReportsCommandLine(specs, std::vector<std::string>{"a.sqlite", "-h", "b"}, help);
+  ASSERT_TRUE(reports.ok()) << reports.status().message();
+  EXPECT_EQ(*reports, (std::vector<std::string>{"a.sqlite", "b"}));
 }
 
 TEST(OptionTargets, OnOff) {
@@ -180,8 +196,8 @@ TEST(OptionTargets, MarkingSaysTheOptionWasGiven) {
 }
 
 TEST(OptionParser, HelpListsEverySpellingAndDescription) {
-  Fields fields;
-  std::string help = FormatOptionHelp(Specs(fields));
+  TargetFields fields;
+  std::string help = FormatOptionHelp(DeclaredSpecs(fields));
   EXPECT_NE(help.find("  -o, --export-profile <file>\n        report\n"), std::string::npos)
       << help;
   EXPECT_NE(help.find("      --csv\n        csv\n"), std::string::npos) << help;

@@ -1,5 +1,5 @@
 // OutputFile and the claim checks it shares with run's pre-start checks (output_claim.h).
-#include "cli/output_file.h"
+#include "cli/output/output_file.h"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>

@@ -1,4 +1,4 @@
-#include "cli/output_path_checks.h"
+#include "cli/output/output_path_checks.h"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>

@@ -2,7 +2,7 @@
 // GPUSCOPE_CACHE_DIR. What it promises: a remembered image reads back identically, a
 // different key misses, and a damaged entry is a miss (recomputed), never a crash or a
 // wrong image handed to CUPTI.
-#include "cli/profile_cache.h"
+#include "cli/launch/profile_cache.h"
 
 #include <gtest/gtest.h>
 

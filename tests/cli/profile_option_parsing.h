@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/profile_options.h"
+#include "cli/options/profile_options.h"
 
 namespace gpuscope::cli::testing {
 

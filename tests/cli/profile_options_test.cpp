@@ -1,6 +1,6 @@
 // `gpuscope profile`'s options in Nsight Compute's spellings: each one sets what the
 // command reads, listings need no program, and bad values are one-line usage errors.
-#include "cli/profile_options.h"
+#include "cli/options/profile_options.h"
 #include "profile_option_parsing.h"
 
 #include <gtest/gtest.h>

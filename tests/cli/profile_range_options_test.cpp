@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/profile_options.h"
+#include "cli/options/profile_options.h"
 #include "profile_option_parsing.h"
 
 namespace gpuscope::cli {

@@ -1,4 +1,4 @@
-#include "cli/program_outcome.h"
+#include "cli/launch/program_outcome.h"
 
 #include <gtest/gtest.h>
 #include <signal.h>

@@ -1,4 +1,4 @@
-#include "cli/program_resolver.h"
+#include "cli/launch/program_resolver.h"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>

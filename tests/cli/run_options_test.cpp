@@ -1,14 +1,14 @@
-#include "cli/run_options.h"
+#include "cli/options/run_options.h"
 
 #include <gtest/gtest.h>
 
 namespace gpuscope::cli {
 namespace {
 
-StatusOr<RunOptions> Parse(std::vector<std::string> args) { return ParseRunOptions(args); }
+StatusOr<RunOptions> ParseRun(std::vector<std::string> args) { return ParseRunOptions(args); }
 
 TEST(RunOptions, DefaultsAreNvprofs) {
-  StatusOr<RunOptions> parsed = Parse({"./app"});
+  StatusOr<RunOptions> parsed = ParseRun({"./app"});
   ASSERT_TRUE(parsed.ok()) << parsed.status().message();
   const RunOptions& o = parsed.value();
   EXPECT_FALSE(o.print.gpu_trace || o.print.api_trace || o.print.gpu_summary ||
@@ -25,14 +25,14 @@ TEST(RunOptions, DefaultsAreNvprofs) {
 }
 
 TEST(RunOptions, TraceScopeDefaultsAndOptions) {
-  StatusOr<RunOptions> plain = Parse({"./app"});
+  StatusOr<RunOptions> plain = ParseRun({"./app"});
   ASSERT_TRUE(plain.ok());
   EXPECT_TRUE(plain->trace.cuda_api && plain->trace.cuda_gpu && plain->trace.nvtx);
   EXPECT_EQ(plain->trace.api_capture, kDefaultApiCapture);
   EXPECT_EQ(plain->trace.cuda_graph_trace, CudaGraphTrace::kNode);
 
-  StatusOr<RunOptions> parsed = Parse({"--trace", "cuda-gpu", "--api-capture", "callback",
-                                       "--cuda-graph-trace", "graph", "./app"});
+  StatusOr<RunOptions> parsed = ParseRun(
+      {"--trace", "cuda-gpu", "--api-capture", "callback", "--cuda-graph-trace", "graph", "./app"});
   ASSERT_TRUE(parsed.ok()) << parsed.status().message();
   EXPECT_FALSE(parsed->trace.cuda_api);
   EXPECT_TRUE(parsed->trace.cuda_gpu);
@@ -41,59 +41,59 @@ TEST(RunOptions, TraceScopeDefaultsAndOptions) {
   EXPECT_EQ(parsed->trace.cuda_graph_trace, CudaGraphTrace::kGraph);
   EXPECT_EQ(TraceListName(parsed->trace), "cuda-gpu");
 
-  StatusOr<RunOptions> nvtx_only = Parse({"-t", "nvtx", "./app"});
+  StatusOr<RunOptions> nvtx_only = ParseRun({"-t", "nvtx", "./app"});
   ASSERT_TRUE(nvtx_only.ok());
   EXPECT_EQ(TraceListName(nvtx_only->trace), "nvtx");
-  StatusOr<RunOptions> none = Parse({"--trace=none", "./app"});
+  StatusOr<RunOptions> none = ParseRun({"--trace=none", "./app"});
   ASSERT_TRUE(none.ok());
   EXPECT_EQ(TraceListName(none->trace), "none");
 }
 
 TEST(RunOptions, UnknownTraceNamesAreOneLineErrorsNamingTheValidOnes) {
-  StatusOr<RunOptions> osrt = Parse({"--trace", "cuda,osrt", "./app"});
+  StatusOr<RunOptions> osrt = ParseRun({"--trace", "cuda,osrt", "./app"});
   ASSERT_FALSE(osrt.ok());
   EXPECT_EQ(osrt.status().message(),
             "--trace: unknown name 'osrt' (valid: cuda, cuda-gpu, nvtx, none)");
-  StatusOr<RunOptions> mixed = Parse({"--trace", "none,cuda", "./app"});
+  StatusOr<RunOptions> mixed = ParseRun({"--trace", "none,cuda", "./app"});
   ASSERT_FALSE(mixed.ok());
   EXPECT_EQ(mixed.status().message(), "--trace none cannot be combined with other names");
-  StatusOr<RunOptions> capture = Parse({"--api-capture", "sampling", "./app"});
+  StatusOr<RunOptions> capture = ParseRun({"--api-capture", "sampling", "./app"});
   ASSERT_FALSE(capture.ok());
   EXPECT_EQ(capture.status().message(),
             "--api-capture: unknown method 'sampling' (valid: activity, callback)");
-  StatusOr<RunOptions> graph = Parse({"--cuda-graph-trace", "nodes", "./app"});
+  StatusOr<RunOptions> graph = ParseRun({"--cuda-graph-trace", "nodes", "./app"});
   ASSERT_FALSE(graph.ok());
   EXPECT_EQ(graph.status().message(),
             "--cuda-graph-trace: unknown value 'nodes' (valid: graph, node)");
 }
 
 TEST(RunOptions, ParsesEveryOption) {
-  StatusOr<RunOptions> parsed = Parse({"--print-gpu-trace",
-                                       "--print-api-trace",
-                                       "--print-gpu-summary",
-                                       "--print-api-summary",
-                                       "--csv",
-                                       "--log-file",
-                                       "log_%p.txt",
-                                       "--export-profile",
-                                       "rank%q{RANK}.sqlite",
-                                       "--force-overwrite",
-                                       "--report-permissions",
-                                       "umask",
-                                       "--demangling",
-                                       "off",
-                                       "--normalized-time-unit",
-                                       "ms",
-                                       "--profile-from-start",
-                                       "off",
-                                       "--profile-child-processes",
-                                       "off",
-                                       "--quiet",
-                                       "--",
-                                       "python3",
-                                       "train.py",
-                                       "--epochs",
-                                       "2"});
+  StatusOr<RunOptions> parsed = ParseRun({"--print-gpu-trace",
+                                          "--print-api-trace",
+                                          "--print-gpu-summary",
+                                          "--print-api-summary",
+                                          "--csv",
+                                          "--log-file",
+                                          "log_%p.txt",
+                                          "--export-profile",
+                                          "rank%q{RANK}.sqlite",
+                                          "--force-overwrite",
+                                          "--report-permissions",
+                                          "umask",
+                                          "--demangling",
+                                          "off",
+                                          "--normalized-time-unit",
+                                          "ms",
+                                          "--profile-from-start",
+                                          "off",
+                                          "--profile-child-processes",
+                                          "off",
+                                          "--quiet",
+                                          "--",
+                                          "python3",
+                                          "train.py",
+                                          "--epochs",
+                                          "2"});
   ASSERT_TRUE(parsed.ok()) << parsed.status().message();
   const RunOptions& o = parsed.value();
   EXPECT_TRUE(o.print.gpu_trace);
@@ -115,8 +115,8 @@ TEST(RunOptions, ParsesEveryOption) {
 
 TEST(RunOptions, AcceptsEqualsAndShortSpellings) {
   StatusOr<RunOptions> parsed =
-      Parse({"--log-file=%2", "-o", "a.sqlite", "-f", "--demangling=on", "-u", "us",
-             "--profile-from-start=on", "--profile-child-processes=on", "./app"});
+      ParseRun({"--log-file=%2", "-o", "a.sqlite", "-f", "--demangling=on", "-u", "us",
+                "--profile-from-start=on", "--profile-child-processes=on", "./app"});
   ASSERT_TRUE(parsed.ok()) << parsed.status().message();
   EXPECT_EQ(parsed->log_file, "%2");
   EXPECT_EQ(parsed->traced.report_pattern, "a.sqlite");
@@ -126,7 +126,7 @@ TEST(RunOptions, AcceptsEqualsAndShortSpellings) {
   EXPECT_TRUE(parsed->profile_from_start);
   EXPECT_TRUE(parsed->follow_children);
 
-  parsed = Parse({"--export-profile=b.sqlite", "--normalized-time-unit=ns", "-us", "./app"});
+  parsed = ParseRun({"--export-profile=b.sqlite", "--normalized-time-unit=ns", "-us", "./app"});
   ASSERT_TRUE(parsed.ok()) << parsed.status().message();
   EXPECT_EQ(parsed->traced.report_pattern, "b.sqlite");
   EXPECT_EQ(parsed->output.unit, TimeUnit::kSeconds);  // the later one wins
@@ -140,7 +140,7 @@ TEST(RunOptions, EveryTimeUnitParses) {
       {"ns", TimeUnit::kNanoseconds},
       {"auto", TimeUnit::kAuto}};
   for (const auto& [text, unit] : units) {
-    StatusOr<RunOptions> parsed = Parse({"-u", text, "./app"});
+    StatusOr<RunOptions> parsed = ParseRun({"-u", text, "./app"});
     ASSERT_TRUE(parsed.ok()) << text;
     EXPECT_EQ(parsed->output.unit, unit) << text;
   }
@@ -148,17 +148,17 @@ TEST(RunOptions, EveryTimeUnitParses) {
 
 TEST(RunOptions, ShorthandStopsAtTheProgram) {
   // `gpuscope ./app -o x`: "-o x" belongs to the program.
-  StatusOr<RunOptions> parsed = Parse({"--csv", "./app", "-o", "x", "--", "y"});
+  StatusOr<RunOptions> parsed = ParseRun({"--csv", "./app", "-o", "x", "--", "y"});
   ASSERT_TRUE(parsed.ok());
   EXPECT_EQ(parsed->traced.report_pattern, "gpuscope_%p.sqlite");
   EXPECT_EQ(parsed->program, (std::vector<std::string>{"./app", "-o", "x", "--", "y"}));
 }
 
 TEST(RunOptions, HelpNeedsNoProgram) {
-  StatusOr<RunOptions> parsed = Parse({"-h"});
+  StatusOr<RunOptions> parsed = ParseRun({"-h"});
   ASSERT_TRUE(parsed.ok());
   EXPECT_TRUE(parsed->help);
-  parsed = Parse({"--help"});
+  parsed = ParseRun({"--help"});
   ASSERT_TRUE(parsed.ok());
   EXPECT_TRUE(parsed->help);
 }
@@ -189,7 +189,7 @@ TEST(RunOptions, RejectsBadInputWithOneLine) {
       {{"--log-file"}, "option '--log-file' needs a value <file>"},
   };
   for (const BadRun& c : cases) {
-    StatusOr<RunOptions> parsed = Parse(c.args);
+    StatusOr<RunOptions> parsed = ParseRun(c.args);
     if (c.message.empty()) {
       EXPECT_TRUE(parsed.ok());
       continue;

@@ -1,4 +1,4 @@
-#include "cli/stats_options.h"
+#include "cli/options/stats_options.h"
 
 #include <gtest/gtest.h>
 

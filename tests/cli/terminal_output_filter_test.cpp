@@ -1,4 +1,4 @@
-#include "cli/terminal_output_filter.h"
+#include "cli/output/terminal_output_filter.h"
 
 #include <gtest/gtest.h>
 

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "cli/run_options.h"
-#include "cli/stats_options.h"
+#include "cli/options/run_options.h"
+#include "cli/options/stats_options.h"
 
 namespace gpuscope::cli {
 namespace {

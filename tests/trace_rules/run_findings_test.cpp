@@ -5,8 +5,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "cli/log_output.h"
-#include "cli/process_report_printer.h"
+#include "cli/output/log_output.h"
+#include "cli/reports/process_report_printer.h"
 #include "planted_report.h"
 
 namespace gpuscope::cli {
