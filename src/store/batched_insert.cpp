@@ -1,6 +1,6 @@
 #include "store/batched_insert.h"
 
-#include "store/insert_sql.h"
+#include "store/declared_sql.h"
 
 namespace gpuscope::store {
 

@@ -1,21 +1,28 @@
 // The tables of `gpuscope run --gpu-metrics` (device-wide hardware counters sampled over the
-// run), each declared once (table_info.h); read back by gpu_metric_tables.h.
+// run), each declared once (table_info.h); read back by gpu_metric_tables.h. The tables that
+// store a model record member by member declare each column with its member (record_column.h):
+// the writer binds from that declaration (record_binder.h).
 #pragma once
 
+#include <tuple>
+
+#include "model/gpu_metric_records.h"
+#include "store/record_column.h"
 #include "store/table_info.h"
 
 namespace gpuscope::store {
 
 // clang-format off
-inline constexpr ColumnInfo kGpuMetricsColumns[] = {
-    {"device_id", "INTEGER NOT NULL", "devices.id"},
-    {"idx", "INTEGER NOT NULL", "position of the metric's value in gpu_metric_samples.metric_values"},
-    {"name", "TEXT NOT NULL", "CUPTI's metric name, e.g. 'sm__cycles_active.avg.pct_of_peak_sustained_elapsed'"},
-    {"label", "TEXT NOT NULL", "what gpuscope calls it, e.g. 'SM Active'"},
-    {"unit", "TEXT NOT NULL", "'%', 'byte/second', ..."},
-    {"role", "INTEGER NOT NULL", "what the analysis uses it for (GpuMetricRole in\n"
-      "src/util/gpu_metric_sets.h; 0: nothing in particular)"},
+inline constexpr auto kGpuMetricsRecordColumns = std::tuple{
+    Stores<&model::GpuMetricRecord::device_id>("device_id", "INTEGER NOT NULL", "devices.id"),
+    Stores<&model::GpuMetricRecord::index>("idx", "INTEGER NOT NULL", "position of the metric's value in gpu_metric_samples.metric_values"),
+    Stores<&model::GpuMetricRecord::name>("name", "TEXT NOT NULL", "CUPTI's metric name, e.g. 'sm__cycles_active.avg.pct_of_peak_sustained_elapsed'"),
+    Stores<&model::GpuMetricRecord::label>("label", "TEXT NOT NULL", "what gpuscope calls it, e.g. 'SM Active'"),
+    Stores<&model::GpuMetricRecord::unit>("unit", "TEXT NOT NULL", "'%', 'byte/second', ..."),
+    Stores<&model::GpuMetricRecord::role>("role", "INTEGER NOT NULL", "what the analysis uses it for (GpuMetricRole in\n"
+      "src/util/gpu_metric_sets.h; 0: nothing in particular)"),
 };
+inline constexpr auto kGpuMetricsColumns = ColumnInfosOf(kGpuMetricsRecordColumns);
 
 inline constexpr TableInfo kGpuMetricsTable = {
     .name = "gpu_metrics",
@@ -45,19 +52,20 @@ inline constexpr TableInfo kGpuMetricSamplesTable = {
     .columns = kGpuMetricSamplesColumns,
 };
 
-inline constexpr ColumnInfo kGpuMetricSamplingColumns[] = {
-    {"device_id", "INTEGER PRIMARY KEY", "devices.id"},
-    {"chip", "TEXT NOT NULL", "e.g. 'GH100'"},
-    {"set_name", "TEXT NOT NULL", "--gpu-metrics-set"},
-    {"interval_ns", "INTEGER NOT NULL", "asked: 1e9 / --gpu-metrics-frequency"},
-    {"hardware_buffer_bytes", "INTEGER NOT NULL", "the buffer the GPU writes samples into"},
-    {"samples", "INTEGER NOT NULL", "samples kept (rows in gpu_metric_samples)"},
-    {"dropped_samples", "INTEGER NOT NULL", "samples lost (buffer overflow, partly decoded, unevaluable)"},
-    {"overflows", "INTEGER NOT NULL", "times the hardware buffer was found overflowed"},
-    {"fitting_interval_ns", "INTEGER NOT NULL", "with overflows: an interval whose samples would have\n"
-      "fitted (0: unknown)"},
-    {"status", "TEXT NOT NULL", "'' sampled; else why nothing (or not all) was sampled"},
+inline constexpr auto kGpuMetricSamplingRecordColumns = std::tuple{
+    Stores<&model::GpuMetricSamplingRecord::device_id>("device_id", "INTEGER PRIMARY KEY", "devices.id"),
+    Stores<&model::GpuMetricSamplingRecord::chip>("chip", "TEXT NOT NULL", "e.g. 'GH100'"),
+    Stores<&model::GpuMetricSamplingRecord::set_name>("set_name", "TEXT NOT NULL", "--gpu-metrics-set"),
+    Stores<&model::GpuMetricSamplingRecord::interval_ns>("interval_ns", "INTEGER NOT NULL", "asked: 1e9 / --gpu-metrics-frequency"),
+    Stores<&model::GpuMetricSamplingRecord::hardware_buffer_bytes>("hardware_buffer_bytes", "INTEGER NOT NULL", "the buffer the GPU writes samples into"),
+    Stores<&model::GpuMetricSamplingRecord::samples>("samples", "INTEGER NOT NULL", "samples kept (rows in gpu_metric_samples)"),
+    Stores<&model::GpuMetricSamplingRecord::dropped_samples>("dropped_samples", "INTEGER NOT NULL", "samples lost (buffer overflow, partly decoded, unevaluable)"),
+    Stores<&model::GpuMetricSamplingRecord::overflows>("overflows", "INTEGER NOT NULL", "times the hardware buffer was found overflowed"),
+    Stores<&model::GpuMetricSamplingRecord::fitting_interval_ns>("fitting_interval_ns", "INTEGER NOT NULL", "with overflows: an interval whose samples would have\n"
+      "fitted (0: unknown)"),
+    Stores<&model::GpuMetricSamplingRecord::status>("status", "TEXT NOT NULL", "'' sampled; else why nothing (or not all) was sampled"),
 };
+inline constexpr auto kGpuMetricSamplingColumns = ColumnInfosOf(kGpuMetricSamplingRecordColumns);
 
 inline constexpr TableInfo kGpuMetricSamplingTable = {
     .name = "gpu_metric_sampling",

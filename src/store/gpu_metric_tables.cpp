@@ -5,6 +5,8 @@
 #include <cstring>
 #include <map>
 
+#include "store/declared_sql.h"
+#include "store/gpu_metric_table_defs.h"
 #include "store/sqlite_util.h"
 
 namespace gpuscope::store {
@@ -34,8 +36,7 @@ StatusOr<std::vector<StoredGpuMetric>> ReadGpuMetrics(const ReportReader& report
   std::vector<StoredGpuMetric> metrics;
   if (!HasGpuMetricTables(report)) return metrics;
   StatusOr<Statement> stmt = Statement::Prepare(
-      report.db(),
-      "SELECT device_id, idx, name, label, unit, role FROM gpu_metrics ORDER BY device_id, idx");
+      report.db(), SelectSql(kGpuMetricsTable) + " ORDER BY device_id, idx");
   if (!stmt.ok()) return ReadError(report, "cannot read the GPU metrics");
   int rc;
   while ((rc = sqlite3_step(stmt->get())) == SQLITE_ROW) {
@@ -55,11 +56,8 @@ StatusOr<std::vector<StoredGpuMetric>> ReadGpuMetrics(const ReportReader& report
 StatusOr<std::vector<StoredGpuMetricSampling>> ReadGpuMetricSampling(const ReportReader& report) {
   std::vector<StoredGpuMetricSampling> rows;
   if (!HasGpuMetricTables(report)) return rows;
-  StatusOr<Statement> stmt = Statement::Prepare(
-      report.db(),
-      "SELECT device_id, chip, set_name, interval_ns, hardware_buffer_bytes, samples, "
-      "dropped_samples, overflows, fitting_interval_ns, status FROM gpu_metric_sampling "
-      "ORDER BY device_id");
+  StatusOr<Statement> stmt =
+      Statement::Prepare(report.db(), SelectSql(kGpuMetricSamplingTable) + " ORDER BY device_id");
   if (!stmt.ok()) return ReadError(report, "cannot read how GPU metrics were sampled");
   int rc;
   while ((rc = sqlite3_step(stmt->get())) == SQLITE_ROW) {

@@ -5,7 +5,9 @@
 #include <algorithm>
 
 #include "store/counter_data_codec.h"
+#include "store/declared_sql.h"
 #include "store/evaluation_writer.h"
+#include "store/profile_table_defs.h"
 #include "store/sqlite_util.h"
 #include "util/comma_list.h"
 
@@ -114,10 +116,8 @@ StatusOr<std::map<std::int64_t, std::vector<StoredMetric>>> ReadKernelMetrics(
     const ReportReader& report) {
   std::map<std::int64_t, std::vector<StoredMetric>> metrics;
   if (!HasProfileTables(report)) return metrics;
-  StatusOr<Statement> stmt =
-      Statement::Prepare(report.db(),
-                         "SELECT profiled_kernel_id, metric, value, unit FROM kernel_metrics "
-                         "ORDER BY profiled_kernel_id, metric");
+  StatusOr<Statement> stmt = Statement::Prepare(
+      report.db(), SelectSql(kKernelMetricsTable) + " ORDER BY profiled_kernel_id, metric");
   if (!stmt.ok()) return ReadError(report, "cannot read kernel metrics of");
   int rc;
   while ((rc = sqlite3_step(stmt->get())) == SQLITE_ROW) {

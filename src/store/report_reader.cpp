@@ -10,8 +10,10 @@
 #include <charconv>
 #include <cstring>
 
+#include "store/declared_sql.h"
 #include "store/event_tables.h"
 #include "store/hostile_file_guard.h"
+#include "store/record_binder.h"
 #include "store/report_file_check.h"
 #include "store/report_tables.h"
 #include "store/report_text.h"
@@ -30,10 +32,6 @@ constexpr const char* kReadAction = "cannot read report";
 
 std::uint64_t U64(sqlite3_stmt* stmt, int column) {
   return static_cast<std::uint64_t>(sqlite3_column_int64(stmt, column));
-}
-
-std::int32_t I32(sqlite3_stmt* stmt, int column) {
-  return static_cast<std::int32_t>(sqlite3_column_int64(stmt, column));
 }
 
 bool IsNull(sqlite3_stmt* stmt, int column) {
@@ -223,14 +221,7 @@ Status ReportReader::LoadProcess() {
 }
 
 Status ReportReader::LoadDevices() {
-  StatusOr<Statement> stmt = Statement::Prepare(
-      db_,
-      "SELECT id, name, uuid, compute_major, compute_minor, num_sms, warp_size, "
-      "max_threads_per_block, max_warps_per_sm, max_blocks_per_sm, max_registers_per_sm, "
-      "max_registers_per_block, max_shared_memory_per_sm, max_shared_memory_per_block, "
-      "max_shared_memory_per_block_optin, global_memory_bytes, global_memory_bandwidth_kbps, "
-      "core_clock_khz, l2_cache_bytes, max_ipc, ecc_enabled, mig_enabled FROM devices "
-      "ORDER BY id");
+  StatusOr<Statement> stmt = Statement::Prepare(db_, SelectSql(kDevicesTable) + " ORDER BY id");
   if (!stmt.ok()) return ReadError();
   int rc;
   while ((rc = sqlite3_step(stmt->get())) == SQLITE_ROW) {
@@ -270,28 +261,26 @@ Status ReportReader::LoadDevices() {
 }
 
 Status ReportReader::LoadContextsAndStreams() {
-  StatusOr<Statement> contexts = Statement::Prepare(
-      db_, "SELECT context_id, device_id, null_stream_id FROM contexts ORDER BY context_id");
+  StatusOr<Statement> contexts =
+      Statement::Prepare(db_, SelectSql(kContextsTable) + " ORDER BY context_id");
   if (!contexts.ok()) return ReadError();
   int rc;
   while ((rc = sqlite3_step(contexts->get())) == SQLITE_ROW) {
-    sqlite3_stmt* s = contexts->get();
-    contexts_.push_back({ColumnU32(s, 0), ColumnU32(s, 1), ColumnU32(s, 2)});
+    ReadRecord(contexts->get(), contexts_.emplace_back(), kContextsRecordColumns);
   }
   if (rc != SQLITE_DONE) return ReadError();
-  StatusOr<Statement> streams = Statement::Prepare(
-      db_, "SELECT stream_id, context_id, priority, flags FROM streams ORDER BY stream_id");
+  StatusOr<Statement> streams =
+      Statement::Prepare(db_, SelectSql(kStreamsTable) + " ORDER BY stream_id");
   if (!streams.ok()) return ReadError();
   while ((rc = sqlite3_step(streams->get())) == SQLITE_ROW) {
-    sqlite3_stmt* s = streams->get();
-    streams_.push_back({ColumnU32(s, 0), ColumnU32(s, 1), I32(s, 2), ColumnU32(s, 3)});
+    ReadRecord(streams->get(), streams_.emplace_back(), kStreamsRecordColumns);
   }
   if (rc != SQLITE_DONE) return ReadError();
   return Status();
 }
 
 Status ReportReader::LoadCounters() {
-  StatusOr<Statement> stmt = Statement::Prepare(db_, "SELECT name, value FROM counters");
+  StatusOr<Statement> stmt = Statement::Prepare(db_, SelectSql(kCountersTable));
   if (!stmt.ok()) return ReadError();
   int rc;
   while ((rc = sqlite3_step(stmt->get())) == SQLITE_ROW) {
@@ -344,8 +333,7 @@ Status ReportReader::LoadStrings() {
 
 Status ReportReader::LoadRowOrder() {
   row_order_.assign(kNumEventTables, RowOrder{});
-  StatusOr<Statement> stmt =
-      Statement::Prepare(db_, "SELECT table_name, max_lateness_ns, untimed_rows FROM row_order");
+  StatusOr<Statement> stmt = Statement::Prepare(db_, SelectSql(kRowOrderTable));
   if (!stmt.ok()) return ReadError();
   int rc;
   while ((rc = sqlite3_step(stmt->get())) == SQLITE_ROW) {

@@ -16,6 +16,8 @@
 
 #include "store/batched_insert.h"
 #include "store/create_table_sql.h"
+#include "store/declared_sql.h"
+#include "store/report_tables.h"
 #include "store/report_file_create.h"
 #include "store/report_writer_statements.h"
 #include "store/schema.h"
@@ -148,7 +150,7 @@ Status ReportWriter::PrepareStatements() {
   auto statements = std::make_unique<Statements>();
   struct Entry {
     Statement* statement;
-    const char* sql;
+    std::string sql;
   };
   Statements& s = *statements;
   const Entry entries[] = {
@@ -157,73 +159,40 @@ Status ReportWriter::PrepareStatements() {
       {&s.rollback, "ROLLBACK"},
       {&s.insert_string, "INSERT INTO strings(id, value, demangled) VALUES (?1, ?2, NULL)"},
       {&s.set_demangled, "UPDATE strings SET demangled = ?2 WHERE id = ?1"},
-      {&s.set_meta, "INSERT OR REPLACE INTO meta(key, value) VALUES (?1, ?2)"},
+      {&s.set_meta, InsertSql(kMetaTable, "OR REPLACE")},
       {&s.update_process,
        "UPDATE process SET pid = ?1, parent_pid = ?2, hostname = ?3, command_line = ?4, "
        "start = ?5, boot_id = ?6, rank = ?7, local_rank = ?8, world_size = ?9, "
        "rank_variable = ?10 WHERE id = 1"},
       {&s.update_process_end, "UPDATE process SET \"end\" = ?1 WHERE id = 1"},
-      {&s.insert_device,
-       "INSERT OR REPLACE INTO devices(id, name, uuid, compute_major, compute_minor, num_sms, "
-       "warp_size, max_threads_per_block, max_warps_per_sm, max_blocks_per_sm, "
-       "max_registers_per_sm, max_registers_per_block, max_shared_memory_per_sm, "
-       "max_shared_memory_per_block, max_shared_memory_per_block_optin, global_memory_bytes, "
-       "global_memory_bandwidth_kbps, core_clock_khz, l2_cache_bytes, max_ipc, ecc_enabled, "
-       "mig_enabled) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
-       "?16, ?17, ?18, ?19, ?20, ?21, ?22)"},
-      {&s.insert_context,
-       "INSERT OR REPLACE INTO contexts(context_id, device_id, null_stream_id) "
-       "VALUES (?1, ?2, ?3)"},
-      {&s.insert_stream,
-       "INSERT OR REPLACE INTO streams(stream_id, context_id, priority, flags) "
-       "VALUES (?1, ?2, ?3, ?4)"},
-      {&s.upsert_counter, "INSERT OR REPLACE INTO counters(name, value) VALUES (?1, ?2)"},
-      {&s.insert_profiled_kernel,
-       "INSERT INTO profiled_kernels(profile_index, correlation_id, device_id, context_id, "
-       "stream_id, name_id, invocation, start, \"end\", chip, passes, replay_mode, outcome, "
-       "message, counter_data, counter_data_size) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
-       "?10, ?11, ?12, ?13, ?14, ?15, ?16)"},
-      {&s.insert_clock_sample,
-       "INSERT INTO clock_samples(cupti_ns, realtime_ns, monotonic_ns, device_id, gpu_ns, "
-       "gpu_uncertainty_ns) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"},
+      {&s.insert_device, InsertSql(kDevicesTable, "OR REPLACE")},
+      {&s.insert_context, InsertSql(kContextsTable, "OR REPLACE")},
+      {&s.insert_stream, InsertSql(kStreamsTable, "OR REPLACE")},
+      {&s.upsert_counter, InsertSql(kCountersTable, "OR REPLACE")},
+      {&s.insert_profiled_kernel, InsertSql(kProfiledKernelsTable, {}, RowId::kAssigned)},
+      {&s.insert_clock_sample, InsertSql(kClockSamplesTable, {}, RowId::kAssigned)},
+      // A thread's calls of one function add up, whichever flush brings them.
       {&s.upsert_api_call_count,
-       "INSERT INTO api_call_counts(thread_id, domain, cbid, name_id, process_id, calls, "
-       "total_ns, min_ns, max_ns, first_start, last_end) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, "
-       "?9, ?10, ?11) ON CONFLICT(thread_id, domain, cbid) DO UPDATE SET "
-       "calls = calls + excluded.calls, total_ns = total_ns + excluded.total_ns, "
-       "min_ns = MIN(min_ns, excluded.min_ns), max_ns = MAX(max_ns, excluded.max_ns), "
-       "first_start = MIN(first_start, excluded.first_start), "
-       "last_end = MAX(last_end, excluded.last_end)"},
-      {&s.insert_graph_launch,
-       "INSERT INTO graph_launches(start, \"end\", device_id, context_id, stream_id, "
-       "correlation_id, graph_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"},
-      {&s.insert_instruction_value,
-       "INSERT OR REPLACE INTO instruction_values(profiled_kernel_id, cubin_crc, function_id, "
-       "pc_offset, metric_id, value) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"},
-      {&s.insert_profiled_range,
-       "INSERT OR REPLACE INTO profiled_ranges(profiled_kernel_id, kernels) VALUES (?1, ?2)"},
-      {&s.insert_kernel_source,
-       "INSERT OR REPLACE INTO kernel_source(profiled_kernel_id, message, total_samples, "
-       "dropped_samples, sampling_period) VALUES (?1, ?2, ?3, ?4, ?5)"},
-      {&s.insert_cubin, "INSERT OR IGNORE INTO cubins(crc, size, image) VALUES (?1, ?2, ?3)"},
+       InsertSql(kApiCallCountsTable) +
+           " ON CONFLICT(thread_id, domain, cbid) DO UPDATE SET "
+           "calls = calls + excluded.calls, total_ns = total_ns + excluded.total_ns, "
+           "min_ns = MIN(min_ns, excluded.min_ns), max_ns = MAX(max_ns, excluded.max_ns), "
+           "first_start = MIN(first_start, excluded.first_start), "
+           "last_end = MAX(last_end, excluded.last_end)"},
+      {&s.insert_graph_launch, InsertSql(kGraphLaunchesTable, {}, RowId::kAssigned)},
+      {&s.insert_instruction_value, InsertSql(kInstructionValuesTable, "OR REPLACE")},
+      {&s.insert_profiled_range, InsertSql(kProfiledRangesTable, "OR REPLACE")},
+      {&s.insert_kernel_source, InsertSql(kKernelSourceTable, "OR REPLACE")},
+      {&s.insert_cubin, InsertSql(kCubinsTable, "OR IGNORE")},
+      // module_id is filled in when the CLI symbolises the native frames.
       {&s.insert_stack_frame,
        "INSERT OR IGNORE INTO stack_frames(stack_id, depth, kind, address, function_id, "
        "file_id, line) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"},
-      {&s.insert_module,
-       "INSERT INTO modules(path, start, \"end\", bias, build_id) VALUES (?1, ?2, ?3, ?4, ?5)"},
-      {&s.insert_gpu_metric,
-       "INSERT OR REPLACE INTO gpu_metrics(device_id, idx, name, label, unit, role) "
-       "VALUES (?1, ?2, ?3, ?4, ?5, ?6)"},
-      {&s.insert_gpu_metric_sample,
-       "INSERT INTO gpu_metric_samples(device_id, start, \"end\", metric_values) "
-       "VALUES (?1, ?2, ?3, ?4)"},
-      {&s.upsert_gpu_metric_sampling,
-       "INSERT OR REPLACE INTO gpu_metric_sampling(device_id, chip, set_name, interval_ns, "
-       "hardware_buffer_bytes, samples, dropped_samples, overflows, fitting_interval_ns, status) "
-       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"},
-      {&s.upsert_row_order,
-       "INSERT OR REPLACE INTO row_order(table_name, max_lateness_ns, untimed_rows) "
-       "VALUES (?1, ?2, ?3)"},
+      {&s.insert_module, InsertSql(kModulesTable, {}, RowId::kAssigned)},
+      {&s.insert_gpu_metric, InsertSql(kGpuMetricsTable, "OR REPLACE")},
+      {&s.insert_gpu_metric_sample, InsertSql(kGpuMetricSamplesTable, {}, RowId::kAssigned)},
+      {&s.upsert_gpu_metric_sampling, InsertSql(kGpuMetricSamplingTable, "OR REPLACE")},
+      {&s.upsert_row_order, InsertSql(kRowOrderTable, "OR REPLACE")},
   };
   std::string context = "cannot create report " + path_;
   for (const Entry& entry : entries) {

@@ -6,7 +6,8 @@
 #include <cstring>
 #include <vector>
 
-#include "store/event_row_encoder.h"
+#include "store/gpu_metric_table_defs.h"
+#include "store/record_binder.h"
 #include "store/report_writer.h"
 #include "store/report_writer_statements.h"
 
@@ -15,12 +16,7 @@ namespace gpuscope::store {
 void ReportWriter::OnGpuMetric(const model::GpuMetricRecord& r) {
   if (!Accepting(kLossGpuMetricRows)) return;
   sqlite3_stmt* s = stmts_->insert_gpu_metric.get();
-  sqlite3_bind_int64(s, 1, r.device_id);
-  sqlite3_bind_int64(s, 2, r.index);
-  BindText(s, 3, r.name);
-  BindText(s, 4, r.label);
-  BindText(s, 5, r.unit);
-  sqlite3_bind_int64(s, 6, r.role);
+  BindRecord(s, r, kGpuMetricsRecordColumns);
   StepRecord(s, "cannot write a GPU metric", kLossGpuMetricRows);
 }
 
@@ -41,16 +37,7 @@ void ReportWriter::OnGpuMetricSample(const model::GpuMetricSampleRecord& r) {
 void ReportWriter::OnGpuMetricSampling(const model::GpuMetricSamplingRecord& r) {
   if (!Accepting(kLossGpuMetricRows)) return;
   sqlite3_stmt* s = stmts_->upsert_gpu_metric_sampling.get();
-  sqlite3_bind_int64(s, 1, r.device_id);
-  BindText(s, 2, r.chip);
-  BindText(s, 3, r.set_name);
-  sqlite3_bind_int64(s, 4, StoredInteger(r.interval_ns));
-  sqlite3_bind_int64(s, 5, StoredInteger(r.hardware_buffer_bytes));
-  sqlite3_bind_int64(s, 6, StoredInteger(r.samples));
-  sqlite3_bind_int64(s, 7, StoredInteger(r.dropped_samples));
-  sqlite3_bind_int64(s, 8, StoredInteger(r.overflows));
-  sqlite3_bind_int64(s, 9, StoredInteger(r.fitting_interval_ns));
-  BindText(s, 10, r.status);
+  BindRecord(s, r, kGpuMetricSamplingRecordColumns);
   StepRecord(s, "cannot write the GPU metric sampling state", kLossGpuMetricRows);
 }
 

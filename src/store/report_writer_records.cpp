@@ -10,8 +10,10 @@
 
 #include "store/counter_data_codec.h"
 #include "store/event_row_encoder.h"
+#include "store/record_binder.h"
 #include "store/report_writer.h"
 #include "store/report_writer_statements.h"
+#include "store/run_table_defs.h"
 
 namespace gpuscope::store {
 
@@ -89,26 +91,21 @@ void ReportWriter::OnClockSample(const model::ClockSampleRecord& r) {
 void ReportWriter::OnDevice(const model::DeviceRecord& r) {
   if (!Accepting(kLossDevices)) return;
   sqlite3_stmt* s = stmts_->insert_device.get();
-  BindAll(s, r.id, r.name, r.uuid, r.compute_major, r.compute_minor, r.num_sms, r.warp_size,
-          r.max_threads_per_block, r.max_warps_per_sm, r.max_blocks_per_sm, r.max_registers_per_sm,
-          r.max_registers_per_block, r.max_shared_memory_per_sm, r.max_shared_memory_per_block,
-          r.max_shared_memory_per_block_optin, r.global_memory_bytes,
-          r.global_memory_bandwidth_kbps, r.core_clock_khz, r.l2_cache_bytes, r.max_ipc,
-          r.ecc_enabled, r.mig_enabled);
+  BindRecord(s, r, kDevicesRecordColumns);
   StepRecord(s, "cannot write a device row", kLossDevices);
 }
 
 void ReportWriter::OnContext(const model::ContextRecord& r) {
   if (!Accepting(kLossContexts)) return;
   sqlite3_stmt* s = stmts_->insert_context.get();
-  BindAll(s, r.context_id, r.device_id, r.null_stream_id);
+  BindRecord(s, r, kContextsRecordColumns);
   StepRecord(s, "cannot write a context row", kLossContexts);
 }
 
 void ReportWriter::OnStream(const model::StreamRecord& r) {
   if (!Accepting(kLossStreams)) return;
   sqlite3_stmt* s = stmts_->insert_stream.get();
-  BindAll(s, r.stream_id, r.context_id, r.priority, r.flags);
+  BindRecord(s, r, kStreamsRecordColumns);
   StepRecord(s, "cannot write a stream row", kLossStreams);
 }
 

@@ -1,9 +1,15 @@
 // The report's tables about the run itself, each declared once (table_info.h): the report's
 // identity, the process, its clocks, devices, contexts and streams, the interned names, the API
 // calls counted instead of recorded, graph launches, and what was lost or left out. Listed,
-// with every other table, in report_tables.h.
+// with every other table, in report_tables.h. The tables that store a model record member by
+// member (devices, contexts, streams) declare each column with its member (record_column.h):
+// the writer binds, and the reader reads, from that declaration (record_binder.h).
 #pragma once
 
+#include <tuple>
+
+#include "model/records.h"
+#include "store/record_column.h"
 #include "store/table_info.h"
 
 namespace gpuscope::store {
@@ -104,30 +110,31 @@ inline constexpr TableInfo kClockSamplesTable = {
     .columns = kClockSamplesColumns,
 };
 
-inline constexpr ColumnInfo kDevicesColumns[] = {
-    {"id", "INTEGER PRIMARY KEY", "CUDA device ordinal"},
-    {"name", "TEXT NOT NULL", "e.g. 'NVIDIA H200'"},
-    {"uuid", "TEXT NOT NULL", "hex"},
-    {"compute_major", "INTEGER NOT NULL", "compute capability, major"},
-    {"compute_minor", "INTEGER NOT NULL", "compute capability, minor"},
-    {"num_sms", "INTEGER NOT NULL", "streaming multiprocessors"},
-    {"warp_size", "INTEGER NOT NULL", "threads per warp"},
-    {"max_threads_per_block", "INTEGER NOT NULL", "threads"},
-    {"max_warps_per_sm", "INTEGER NOT NULL", "warps"},
-    {"max_blocks_per_sm", "INTEGER NOT NULL", "thread blocks"},
-    {"max_registers_per_sm", "INTEGER NOT NULL", "32-bit registers"},
-    {"max_registers_per_block", "INTEGER NOT NULL", "32-bit registers"},
-    {"max_shared_memory_per_sm", "INTEGER NOT NULL", "bytes"},
-    {"max_shared_memory_per_block", "INTEGER NOT NULL", "bytes, without opt-in"},
-    {"max_shared_memory_per_block_optin", "INTEGER NOT NULL", "bytes, with opt-in"},
-    {"global_memory_bytes", "INTEGER NOT NULL", "bytes"},
-    {"global_memory_bandwidth_kbps", "INTEGER NOT NULL", "kB/s"},
-    {"core_clock_khz", "INTEGER NOT NULL", "kHz"},
-    {"l2_cache_bytes", "INTEGER NOT NULL", "bytes"},
-    {"max_ipc", "INTEGER NOT NULL", "instructions per cycle (4294967295: unknown)"},
-    {"ecc_enabled", "INTEGER NOT NULL", "0/1"},
-    {"mig_enabled", "INTEGER NOT NULL", "0/1"},
+inline constexpr auto kDevicesRecordColumns = std::tuple{
+    Stores<&model::DeviceRecord::id>("id", "INTEGER PRIMARY KEY", "CUDA device ordinal"),
+    Stores<&model::DeviceRecord::name>("name", "TEXT NOT NULL", "e.g. 'NVIDIA H200'"),
+    Stores<&model::DeviceRecord::uuid>("uuid", "TEXT NOT NULL", "hex"),
+    Stores<&model::DeviceRecord::compute_major>("compute_major", "INTEGER NOT NULL", "compute capability, major"),
+    Stores<&model::DeviceRecord::compute_minor>("compute_minor", "INTEGER NOT NULL", "compute capability, minor"),
+    Stores<&model::DeviceRecord::num_sms>("num_sms", "INTEGER NOT NULL", "streaming multiprocessors"),
+    Stores<&model::DeviceRecord::warp_size>("warp_size", "INTEGER NOT NULL", "threads per warp"),
+    Stores<&model::DeviceRecord::max_threads_per_block>("max_threads_per_block", "INTEGER NOT NULL", "threads"),
+    Stores<&model::DeviceRecord::max_warps_per_sm>("max_warps_per_sm", "INTEGER NOT NULL", "warps"),
+    Stores<&model::DeviceRecord::max_blocks_per_sm>("max_blocks_per_sm", "INTEGER NOT NULL", "thread blocks"),
+    Stores<&model::DeviceRecord::max_registers_per_sm>("max_registers_per_sm", "INTEGER NOT NULL", "32-bit registers"),
+    Stores<&model::DeviceRecord::max_registers_per_block>("max_registers_per_block", "INTEGER NOT NULL", "32-bit registers"),
+    Stores<&model::DeviceRecord::max_shared_memory_per_sm>("max_shared_memory_per_sm", "INTEGER NOT NULL", "bytes"),
+    Stores<&model::DeviceRecord::max_shared_memory_per_block>("max_shared_memory_per_block", "INTEGER NOT NULL", "bytes, without opt-in"),
+    Stores<&model::DeviceRecord::max_shared_memory_per_block_optin>("max_shared_memory_per_block_optin", "INTEGER NOT NULL", "bytes, with opt-in"),
+    Stores<&model::DeviceRecord::global_memory_bytes>("global_memory_bytes", "INTEGER NOT NULL", "bytes"),
+    Stores<&model::DeviceRecord::global_memory_bandwidth_kbps>("global_memory_bandwidth_kbps", "INTEGER NOT NULL", "kB/s"),
+    Stores<&model::DeviceRecord::core_clock_khz>("core_clock_khz", "INTEGER NOT NULL", "kHz"),
+    Stores<&model::DeviceRecord::l2_cache_bytes>("l2_cache_bytes", "INTEGER NOT NULL", "bytes"),
+    Stores<&model::DeviceRecord::max_ipc>("max_ipc", "INTEGER NOT NULL", "instructions per cycle (4294967295: unknown)"),
+    Stores<&model::DeviceRecord::ecc_enabled>("ecc_enabled", "INTEGER NOT NULL", "0/1"),
+    Stores<&model::DeviceRecord::mig_enabled>("mig_enabled", "INTEGER NOT NULL", "0/1"),
 };
+inline constexpr auto kDevicesColumns = ColumnInfosOf(kDevicesRecordColumns);
 
 inline constexpr TableInfo kDevicesTable = {
     .name = "devices",
@@ -135,11 +142,12 @@ inline constexpr TableInfo kDevicesTable = {
     .columns = kDevicesColumns,
 };
 
-inline constexpr ColumnInfo kContextsColumns[] = {
-    {"context_id", "INTEGER PRIMARY KEY", "CUPTI context id"},
-    {"device_id", "INTEGER NOT NULL", "devices.id"},
-    {"null_stream_id", "INTEGER NOT NULL", "stream id of the context's default (NULL) stream"},
+inline constexpr auto kContextsRecordColumns = std::tuple{
+    Stores<&model::ContextRecord::context_id>("context_id", "INTEGER PRIMARY KEY", "CUPTI context id"),
+    Stores<&model::ContextRecord::device_id>("device_id", "INTEGER NOT NULL", "devices.id"),
+    Stores<&model::ContextRecord::null_stream_id>("null_stream_id", "INTEGER NOT NULL", "stream id of the context's default (NULL) stream"),
 };
+inline constexpr auto kContextsColumns = ColumnInfosOf(kContextsRecordColumns);
 
 inline constexpr TableInfo kContextsTable = {
     .name = "contexts",
@@ -147,12 +155,13 @@ inline constexpr TableInfo kContextsTable = {
     .columns = kContextsColumns,
 };
 
-inline constexpr ColumnInfo kStreamsColumns[] = {
-    {"stream_id", "INTEGER NOT NULL", "CUPTI stream id (what event rows call stream_id)"},
-    {"context_id", "INTEGER NOT NULL", "contexts.context_id"},
-    {"priority", "INTEGER NOT NULL", "stream priority (lower is higher priority)"},
-    {"flags", "INTEGER NOT NULL", "cudaStreamCreateWithFlags flags (1: non-blocking)"},
+inline constexpr auto kStreamsRecordColumns = std::tuple{
+    Stores<&model::StreamRecord::stream_id>("stream_id", "INTEGER NOT NULL", "CUPTI stream id (what event rows call stream_id)"),
+    Stores<&model::StreamRecord::context_id>("context_id", "INTEGER NOT NULL", "contexts.context_id"),
+    Stores<&model::StreamRecord::priority>("priority", "INTEGER NOT NULL", "stream priority (lower is higher priority)"),
+    Stores<&model::StreamRecord::flags>("flags", "INTEGER NOT NULL", "cudaStreamCreateWithFlags flags (1: non-blocking)"),
 };
+inline constexpr auto kStreamsColumns = ColumnInfosOf(kStreamsRecordColumns);
 
 inline constexpr TableInfo kStreamsTable = {
     .name = "streams",

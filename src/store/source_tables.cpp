@@ -3,6 +3,8 @@
 #include <sqlite3.h>
 
 #include "store/counter_data_codec.h"
+#include "store/declared_sql.h"
+#include "store/source_table_defs.h"
 #include "store/sqlite_util.h"
 
 namespace gpuscope::store {
@@ -117,9 +119,7 @@ StatusOr<std::map<std::int64_t, StoredKernelSource>> ReadKernelSources(const Rep
   std::map<std::int64_t, StoredKernelSource> sources;
   if (!HasSourceTables(report)) return sources;
   StatusOr<Statement> stmt = Statement::Prepare(
-      report.db(),
-      "SELECT profiled_kernel_id, message, total_samples, dropped_samples, sampling_period "
-      "FROM kernel_source ORDER BY profiled_kernel_id");
+      report.db(), SelectSql(kKernelSourceTable) + " ORDER BY profiled_kernel_id");
   if (!stmt.ok()) return ReadError(report, "cannot read the source collection of");
   int rc;
   while ((rc = sqlite3_step(stmt->get())) == SQLITE_ROW) {
@@ -212,7 +212,7 @@ StatusOr<std::map<std::int64_t, StoredSourceFile>> ReadSourceFiles(const ReportR
   std::map<std::int64_t, StoredSourceFile> files;
   if (!HasSourceResultTables(report)) return files;
   StatusOr<Statement> stmt =
-      Statement::Prepare(report.db(), "SELECT id, path, content FROM source_files ORDER BY id");
+      Statement::Prepare(report.db(), SelectSql(kSourceFilesTable) + " ORDER BY id");
   if (!stmt.ok()) return ReadError(report, "cannot read the source files of");
   int rc;
   while ((rc = sqlite3_step(stmt->get())) == SQLITE_ROW) {

@@ -2,10 +2,12 @@
 
 #include <sqlite3.h>
 
+#include "store/declared_sql.h"
 #include "store/query_rows.h"
 #include "store/report_update.h"
 #include "store/schema.h"
 #include "store/sqlite_util.h"
+#include "store/stack_table_defs.h"
 
 namespace gpuscope::store {
 namespace {
@@ -70,7 +72,7 @@ StatusOr<UnsymbolizedFrames> ReadUnsymbolizedFrames(const ReportReader& report) 
                                     }));
   if (done) return frames;
   GPUSCOPE_RETURN_IF_ERROR(StepRows(
-      report.db(), "SELECT id, path, start, \"end\", bias, build_id FROM modules ORDER BY id", {},
+      report.db(), SelectSql(kModulesTable) + " ORDER BY id", {},
       "the modules", [&](sqlite3_stmt* row) {
         frames.modules.push_back({ColumnInt(row, 0), Text(row, 1),
                                   static_cast<std::uint64_t>(ColumnInt(row, 2)),

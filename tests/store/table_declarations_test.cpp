@@ -14,6 +14,8 @@
 #include <vector>
 
 #include "store/create_table_sql.h"
+#include "store/declared_sql.h"
+#include "store/record_binder.h"
 #include "store/event_tables.h"
 #include "store/report_tables.h"
 #include "store/report_writer.h"
@@ -215,6 +217,46 @@ TEST(TableDeclarations, CreateTableSqlWritesConstraintsAndTrailer) {
             "  -- x  what x means\n"
             "  --    more\n"
             ") WITHOUT ROWID;");
+}
+
+// The writer's inserts and the readers' selects name the declared columns in order; a rowid
+// SQLite assigns is left out of the insert.
+TEST(TableDeclarations, InsertAndSelectNameTheDeclaredColumns) {
+  EXPECT_EQ(InsertSql(kContextsTable, "OR REPLACE"),
+            "INSERT OR REPLACE INTO contexts(\"context_id\", \"device_id\", \"null_stream_id\") "
+            "VALUES (?, ?, ?)");
+  EXPECT_EQ(InsertSql(kModulesTable, {}, RowId::kAssigned),
+            "INSERT INTO modules(\"path\", \"start\", \"end\", \"bias\", \"build_id\") "
+            "VALUES (?, ?, ?, ?, ?)");
+  EXPECT_EQ(SelectSql(kContextsTable),
+            "SELECT \"context_id\", \"device_id\", \"null_stream_id\" FROM contexts");
+}
+
+// A record bound member by member from its table's declaration reads back the same, a
+// negative priority included (stored as the integer, read back as the member's type).
+TEST(TableDeclarations, RecordColumnsBindAndReadTheirMembers) {
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(":memory:", &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db, CreateTableSql(kStreamsTable).c_str(), nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  {
+    StatusOr<Statement> insert = Statement::Prepare(db, InsertSql(kStreamsTable));
+    ASSERT_TRUE(insert.ok());
+    BindRecord(insert->get(), model::StreamRecord{.stream_id = 7, .context_id = 3, .priority = -2,
+                                                  .flags = 1},
+               kStreamsRecordColumns);
+    ASSERT_EQ(sqlite3_step(insert->get()), SQLITE_DONE);
+    StatusOr<Statement> select = Statement::Prepare(db, SelectSql(kStreamsTable));
+    ASSERT_TRUE(select.ok());
+    ASSERT_EQ(sqlite3_step(select->get()), SQLITE_ROW);
+    model::StreamRecord read;
+    ReadRecord(select->get(), read, kStreamsRecordColumns);
+    EXPECT_EQ(read.stream_id, 7u);
+    EXPECT_EQ(read.context_id, 3u);
+    EXPECT_EQ(read.priority, -2);
+    EXPECT_EQ(read.flags, 1u);
+  }
+  sqlite3_close(db);
 }
 
 }  // namespace

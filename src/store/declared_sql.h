@@ -1,7 +1,7 @@
-// The INSERT statements of the report's tables, made from their declarations (report_tables.h)
-// so that a statement's column list is the table's: the values are bound in declaration order,
-// ?1 the first column inserted. Statements are prepared once, so making their text costs
-// nothing per row.
+// The INSERT and SELECT statements of the report's tables, made from their declarations
+// (report_tables.h) so that a statement's column list is the table's: values are bound, and
+// result columns read, in declaration order (?1 and column 0 the first column). Statements are
+// prepared once, so making their text costs nothing per row.
 #pragma once
 
 #include <span>
@@ -24,5 +24,8 @@ std::string InsertSql(std::string_view table, std::span<const ColumnInfo> column
 // The insert of one row of every declared column (but a rowid SQLite assigns).
 std::string InsertSql(const TableInfo& table, std::string_view conflict = {},
                       RowId row_id = RowId::kGiven);
+
+// "SELECT "c1", "c2", ... FROM table" of every declared column; the caller adds its ORDER BY.
+std::string SelectSql(const TableInfo& table);
 
 }  // namespace gpuscope::store
