@@ -2,18 +2,18 @@
 
 #include <iostream>
 
-#include "cli/options/command_prologue.h"
 #include "cli/cuda_probe.h"
-#include "cli/output/exit_codes.h"
-#include "cli/reports/gpu_metric_listing.h"
-#include "cli/output/log_output.h"
 #include "cli/launch/manifest_file.h"
-#include "cli/options/option_parser.h"
-#include "cli/reports/process_report_printer.h"
 #include "cli/launch/program_outcome.h"
-#include "cli/options/run_options.h"
 #include "cli/launch/run_preparation.h"
 #include "cli/launch/traced_program.h"
+#include "cli/options/command_prologue.h"
+#include "cli/options/option_parser.h"
+#include "cli/options/run_options.h"
+#include "cli/output/exit_codes.h"
+#include "cli/output/log_output.h"
+#include "cli/reports/gpu_metric_listing.h"
+#include "cli/reports/process_report_printer.h"
 #include "contract/report_path_rules.h"
 #include "util/path_pattern.h"
 
