@@ -2,12 +2,12 @@
 
 #include <iostream>
 
-#include "cli/output/command_error.h"
 #include "cli/command_suggestion.h"
 #include "cli/commands/commands.h"
-#include "cli/output/exit_codes.h"
 #include "cli/commands/help_command.h"
 #include "cli/options/option_parser.h"
+#include "cli/output/command_error.h"
+#include "cli/output/exit_codes.h"
 
 namespace gpuscope::cli {
 

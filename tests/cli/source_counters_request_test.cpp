@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "cli/options/profile_options.h"
 #include "cli/launch/profile_request.h"
+#include "cli/options/profile_options.h"
 #include "contract/environment_variables.h"
 
 namespace gpuscope::cli {

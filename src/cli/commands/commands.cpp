@@ -5,17 +5,17 @@
 #include "cli/commands/help_command.h"
 #include "cli/commands/occupancy_command.h"
 #include "cli/commands/profile_command.h"
-#include "cli/options/profile_options.h"
 #include "cli/commands/ranks_command.h"
 #include "cli/commands/report_command.h"
 #include "cli/commands/roofline_command.h"
 #include "cli/commands/rules_command.h"
 #include "cli/commands/run_command.h"
-#include "cli/options/run_options.h"
 #include "cli/commands/source_command.h"
 #include "cli/commands/stats_command.h"
-#include "cli/options/stats_options.h"
 #include "cli/commands/view_command.h"
+#include "cli/options/profile_options.h"
+#include "cli/options/run_options.h"
+#include "cli/options/stats_options.h"
 
 namespace gpuscope::cli {
 

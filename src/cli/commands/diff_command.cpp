@@ -4,12 +4,12 @@
 
 #include "analysis/diff/kernel_launches.h"
 #include "analysis/diff/report_diff.h"
-#include "cli/output/command_error.h"
 #include "cli/options/command_prologue.h"
-#include "cli/output/exit_codes.h"
 #include "cli/options/format_option.h"
 #include "cli/options/option_parser.h"
 #include "cli/options/option_targets.h"
+#include "cli/output/command_error.h"
+#include "cli/output/exit_codes.h"
 #include "render/diff_format.h"
 #include "store/report_reader.h"
 

@@ -9,9 +9,9 @@
 
 #include "analysis/collection_warnings.h"
 #include "cli/options/command_prologue.h"
-#include "cli/output/exit_codes.h"
 #include "cli/options/option_parser.h"
 #include "cli/options/option_targets.h"
+#include "cli/output/exit_codes.h"
 #include "cli/output/output_file.h"
 #include "export/chrome_trace.h"
 #include "export/csv_tables.h"

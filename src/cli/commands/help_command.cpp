@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <iostream>
 
-#include "cli/output/command_error.h"
-#include "cli/output/exit_codes.h"
 #include "cli/launch/install_paths.h"
 #include "cli/options/option_parser.h"
+#include "cli/output/command_error.h"
+#include "cli/output/exit_codes.h"
 #include "contract/environment_variables.h"
 
 #ifndef GPUSCOPE_VERSION

@@ -7,10 +7,10 @@
 #include "analysis/ranks/comm_tables.h"
 #include "analysis/ranks/rank_align_table.h"
 #include "cli/options/command_prologue.h"
-#include "cli/reports/distinct_reports.h"
 #include "cli/options/format_option.h"
 #include "cli/options/option_parser.h"
 #include "cli/options/option_targets.h"
+#include "cli/reports/distinct_reports.h"
 #include "render/ranks_page.h"
 
 namespace gpuscope::cli {

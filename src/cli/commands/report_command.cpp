@@ -4,11 +4,11 @@
 #include <filesystem>
 #include <iostream>
 
-#include "cli/options/command_prologue.h"
-#include "cli/output/exit_codes.h"
 #include "cli/options/align_option.h"
+#include "cli/options/command_prologue.h"
 #include "cli/options/option_parser.h"
 #include "cli/options/option_targets.h"
+#include "cli/output/exit_codes.h"
 #include "cli/output/output_file.h"
 #include "cli/reports/report_preparation.h"
 #include "viewer/axis_alignment.h"

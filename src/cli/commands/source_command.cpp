@@ -1,11 +1,11 @@
 #include "cli/commands/source_command.h"
 
 #include "cli/options/command_prologue.h"
-#include "cli/reports/distinct_reports.h"
 #include "cli/options/format_option.h"
 #include "cli/options/kernel_filter_options.h"
 #include "cli/options/option_parser.h"
 #include "cli/options/option_targets.h"
+#include "cli/reports/distinct_reports.h"
 #include "cli/reports/source_output.h"
 
 namespace gpuscope::cli {

@@ -5,14 +5,14 @@
 #include <climits>
 #include <cstdlib>
 
-#include "cli/launch/child_environment.h"
 #include "cli/command_suggestion.h"
-#include "cli/output/exit_codes.h"
+#include "cli/launch/child_environment.h"
 #include "cli/launch/install_paths.h"
 #include "cli/launch/manifest_file.h"
+#include "cli/launch/program_resolver.h"
+#include "cli/output/exit_codes.h"
 #include "cli/output/output_claim.h"
 #include "cli/output/output_path_checks.h"
-#include "cli/launch/program_resolver.h"
 #include "contract/environment_variables.h"
 #include "contract/report_path_rules.h"
 #include "util/path_pattern.h"

@@ -12,8 +12,8 @@
 
 #include "cli/launch/manifest_file.h"
 #include "cli/launch/program_outcome.h"
-#include "cli/options/run_options.h"
 #include "cli/launch/run_preparation.h"
+#include "cli/options/run_options.h"
 #include "util/status.h"
 
 namespace gpuscope::cli {

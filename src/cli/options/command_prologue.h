@@ -6,9 +6,9 @@
 #include <optional>
 #include <string_view>
 
+#include "cli/options/option_parser.h"
 #include "cli/output/command_error.h"
 #include "cli/output/exit_codes.h"
-#include "cli/options/option_parser.h"
 #include "util/status.h"
 
 namespace gpuscope::cli {

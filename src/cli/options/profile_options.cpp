@@ -4,8 +4,8 @@
 #include "cli/options/kernel_filter_options.h"
 #include "cli/options/option_parser.h"
 #include "cli/options/option_targets.h"
-#include "cli/reports/profile_output.h"
 #include "cli/options/traced_run_options.h"
+#include "cli/reports/profile_output.h"
 #include "util/nvtx_range_filter.h"
 
 namespace gpuscope::cli {

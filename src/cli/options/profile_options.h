@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "cli/options/kernel_filter_options.h"
-#include "cli/reports/profile_output.h"
 #include "cli/options/traced_run_options.h"
+#include "cli/reports/profile_output.h"
 #include "util/kernel_filter.h"
 #include "util/status.h"
 

@@ -3,10 +3,10 @@
 #include <charconv>
 #include <vector>
 
-#include "cli/reports/nvprof_output.h"
 #include "cli/options/option_parser.h"
 #include "cli/options/option_targets.h"
 #include "cli/options/traced_run_options.h"
+#include "cli/reports/nvprof_output.h"
 #include "util/gpu_metric_sets.h"
 
 namespace gpuscope::cli {

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "cli/reports/nvprof_output.h"
 #include "cli/options/traced_run_options.h"
+#include "cli/reports/nvprof_output.h"
 #include "contract/report_path_rules.h"
 #include "render/output_options.h"
 #include "util/status.h"

@@ -10,9 +10,9 @@
 #include <string>
 #include <string_view>
 
-#include "cli/output/log_output.h"
 #include "cli/launch/manifest_file.h"
 #include "cli/options/run_options.h"
+#include "cli/output/log_output.h"
 
 namespace gpuscope::cli {
 
