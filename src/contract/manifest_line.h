@@ -1,7 +1,7 @@
 // The manifest line: how a traced process tells the launcher which report it writes. Each
 // traced process appends one line, "pid<TAB>parent_pid<TAB>report path\n", to the file named
 // by GPUSCOPE_MANIFEST once it has created its report (inject/manifest_append.h); after the
-// program the launcher reads them all (cli/manifest_file.h), which is how it finds the
+// program the launcher reads them all (cli/launch/manifest_file.h), which is how it finds the
 // reports of children it never saw. This is the one writer and the one parser of a line.
 #pragma once
 

@@ -173,7 +173,7 @@ void ReportWriter::OnCounters(const model::CollectionCounters& counters) {
 }
 
 // A Python frame's names are interned (they repeat across stacks); a native frame has only its
-// address until the CLI symbolises it (store/stack_symbols.h).
+// address until the CLI symbolises it (store/stack_tables.h).
 void ReportWriter::OnStack(const model::StackRecord& r) {
   for (std::size_t depth = 0; depth < r.frame_count; ++depth) {
     if (!Accepting(kLossStackFrames)) return;

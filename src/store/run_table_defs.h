@@ -200,7 +200,7 @@ inline constexpr ColumnInfo kApiCallCountsColumns[] = {
 
 inline constexpr TableInfo kApiCallCountsTable = {
     .name = "api_call_counts",
-    .doc = "Hot no-op API calls (cudaGetDevice, cuCtxGetCurrent, ...: cupti/hot_api_calls.h) counted\n"
+    .doc = "Hot no-op API calls (cudaGetDevice, cuCtxGetCurrent, ...: cupti/tracing/hot_api_calls.h) counted\n"
            "per thread and function instead of one api_calls row each (meta.api_capture 'callback').\n"
            "Every summary of API calls adds these to the rows of api_calls.",
     .columns = kApiCallCountsColumns,

@@ -174,7 +174,7 @@ class ForwardingSink : public model::RecordSink {
 
 class SessionTest : public ::testing::Test {
  protected:
-  // The launcher creates the manifest before the program starts (cli/manifest_file.h).
+  // The launcher creates the manifest before the program starts (cli/launch/manifest_file.h).
   void SetUp() override { std::ofstream(dir_.path() + "/manifest").close(); }
 
   SinkFactory Factory() {

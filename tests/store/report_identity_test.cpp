@@ -1,5 +1,5 @@
 // store::IsGpuscopeReport: what the commands that write other files protect from a mistyped
-// output path (cli/output_claim.h).
+// output path (cli/output/output_claim.h).
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 

@@ -1,7 +1,7 @@
 // A small command-line option parser shared by every subcommand. It accepts the spellings
 // nvprof and nsys users type: `--name value`, `--name=value`, `-x value`, `-xvalue`, and
 // `--` to end the options. Each subcommand declares its options once (OptionSpec), each
-// naming the field it fills (its target, cli/option_targets.h): parsing fills the fields with
+// naming the field it fills (its target, cli/options/option_targets.h): parsing fills the fields with
 // no switch over option ids, and the option list in its --help comes from the same
 // declaration.
 #pragma once

@@ -28,7 +28,7 @@ StatusOr<LogTarget> ResolveLogTarget(const std::optional<std::string>& pattern,
 
 class LogOutput {
  public:
-  // Opens the target. A file is an output like any other (cli/output_file.h): it is never
+  // Opens the target. A file is an output like any other (cli/output/output_file.h): it is never
   // one of `inputs` (the program, its report) nor a gpuscope report, replaces an existing
   // file only with `force_overwrite`, and appears when the log is closed, whole.
   static StatusOr<std::unique_ptr<LogOutput>> Open(const LogTarget& target,
