@@ -1,7 +1,7 @@
 // The bare CUPTI consumer: the cheapest possible CUPTI activity tool, used by
 // scripts/bench-overhead.sh as the floor that no CUPTI-based tracer can beat. Loaded like
 // gpuscope's injection library (CUDA_INJECTION64_PATH=.../libbare_consumer.so), it enables
-// exactly the activity kinds gpuscope enables (ARCHITECTURE.md, "Activity kinds") with the
+// exactly the activity kinds gpuscope enables (src/cupti/tracing/README.md, "Activity kinds") with the
 // same buffer size, counts the records CUPTI hands back and frees the buffers; it translates
 // nothing and writes nothing. At exit it prints
 //   bare_consumer: records <n> dropped <n>
@@ -27,7 +27,7 @@ namespace {
 constexpr size_t kBufferBytes = 8 * 1024 * 1024;
 constexpr size_t kBufferAlignment = 8;
 
-// ARCHITECTURE.md's list, in its order.
+// src/cupti/tracing/README.md's list, in its order.
 constexpr CUpti_ActivityKind kEnabledKinds[] = {
     CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
     CUPTI_ACTIVITY_KIND_MEMCPY,

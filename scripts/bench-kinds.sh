@@ -6,7 +6,7 @@
 #   scripts/bench-kinds.sh [repetitions]      (default 5)
 # Kinds: 10 CONCURRENT_KERNEL, 1 MEMCPY, 2 MEMSET, 5 RUNTIME, 4 DRIVER, 22 MEMCPY2,
 # 49 MEMORY2, 38 SYNCHRONIZATION, 12 MARKER, 13 MARKER_DATA, 17 OVERHEAD, 8 DEVICE,
-# 9 CONTEXT, 37 STREAM. "all" is the full list of ARCHITECTURE.md.
+# 9 CONTEXT, 37 STREAM. "all" is the full list of src/cupti/tracing/README.md.
 set -uo pipefail
 source "$(dirname "$0")/bench-common.sh"
 

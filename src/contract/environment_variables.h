@@ -1,5 +1,5 @@
 // Every environment variable gpuscope reads or sets, named once. Most of them are the
-// launcher -> injection contract (ARCHITECTURE.md): `gpuscope run` / `gpuscope profile` set
+// launcher -> injection contract (src/contract/README.md): `gpuscope run` / `gpuscope profile` set
 // them in the traced program's environment and libgpuscope_inject.so reads them there. The
 // two sides are built from this one list, so a name cannot drift on one side only. The last
 // group holds the variables a user sets for one side alone; they are listed here so that

@@ -1,5 +1,5 @@
 // The injection library's settings, read from the environment the launcher prepared
-// (ARCHITECTURE.md, "Launcher -> injection contract"). Reading never fails: a bad value
+// (src/contract/README.md). Reading never fails: a bad value
 // becomes a one-line warning and the documented default, because the traced program must
 // run whatever we were handed.
 #pragma once
@@ -23,7 +23,7 @@ namespace gpuscope::inject {
 inline constexpr unsigned kDefaultFlushMs = 500;
 
 // `gpuscope profile`: what to measure and for which launches (GPUSCOPE_PROFILE_* and the
-// filter variables; ARCHITECTURE.md lists them). Absent metrics: tracing only.
+// filter variables; src/contract/README.md lists them). Absent metrics: tracing only.
 struct ProfileConfig {
   std::vector<std::string> metrics;  // GPUSCOPE_PROFILE_METRICS, comma separated
   KernelFilterSpec filter;

@@ -25,7 +25,7 @@ enum class ApiCapture {
 };
 
 // THE default capture, the one place to change it (bench/RESULTS.md, scripts/
-// bench-tracer-cost.sh measure the candidates; ARCHITECTURE.md says why this one).
+// bench-tracer-cost.sh measure the candidates; src/cupti/tracing/README.md says why this one).
 inline constexpr ApiCapture kDefaultApiCapture = ApiCapture::kActivity;
 
 enum class CudaGraphTrace {

@@ -10,7 +10,7 @@
 namespace gpuscope::contract {
 namespace {
 
-// The names are a published interface (ARCHITECTURE.md, users' job scripts set
+// The names are a published interface (src/contract/README.md, users' job scripts set
 // GPUSCOPE_FLUSH_MS or GPUSCOPE_CUPTI_DIR): they are spelled out here once more so that a
 // rename cannot pass unnoticed.
 TEST(EnvironmentVariables, NamesAreThePublishedOnes) {

@@ -1,5 +1,5 @@
 // The environment of the traced program: the caller's own, plus the variables of the
-// launcher -> injection contract (ARCHITECTURE.md, "Launcher -> injection contract").
+// launcher -> injection contract (src/contract/README.md).
 #pragma once
 
 #include <cstdint>

@@ -26,7 +26,7 @@ StatusOr<const CheckpointLibrary*> Library() {
   static std::once_flag once;
   static StatusOr<const CheckpointLibrary*> found = Status::Error("not looked up");
   std::call_once(once, [] {
-    // The launcher puts CUPTI's directory on LD_LIBRARY_PATH (ARCHITECTURE.md, contract).
+    // The launcher puts CUPTI's directory on LD_LIBRARY_PATH (src/contract/README.md).
     void* library = dlopen("libcheckpoint.so", RTLD_NOW | RTLD_LOCAL);
     if (library == nullptr) {
       found = Status::Error("CUPTI's checkpoint library (libcheckpoint.so, beside libcupti) "

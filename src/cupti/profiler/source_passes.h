@@ -4,7 +4,7 @@
 // back; launched once under SASS patching, memory put back; then the program's launch goes on
 // (measured by the counter passes as before). The program's results are unchanged.
 //
-// What CUPTI 2025.3.1 allows, measured on the H100 (2026-11-25, ARCHITECTURE.md):
+// What CUPTI 2025.3.1 allows, measured on the H100 (2026-11-25, src/cupti/profiler/README.md):
 //   * SASS patching counts nothing (and takes ~18 s) while the tracing activity kinds are on:
 //     tracing is paused for the passes, and the pause is counted (own_replay_calls.h).
 //   * PC sampling gets no samples once the context's range profiler is enabled, the range

@@ -34,7 +34,7 @@ constexpr CUpti_ActivityKind kDescriptiveKinds[] = {
     CUPTI_ACTIVITY_KIND_STREAM,  // one record per stream created: priority and flags
 };
 
-// ARCHITECTURE.md "Activity kinds": the kinds of each part of the --trace list
+// src/cupti/tracing/README.md, "Activity kinds": the kinds of each part of the --trace list
 // (util/trace_scope.h). GRAPH_TRACE is not among them: it replaces the kernel records of graph
 // launches with one record per launch, so it is on (for the whole process, see
 // EnableGraphTrace) only with --cuda-graph-trace graph.
@@ -53,7 +53,7 @@ std::mutex g_kinds_mutex;
 bool g_tracing_enabled = false;
 TraceScope g_scope;  // under g_kinds_mutex
 
-// The tracing kinds of `scope`, in ARCHITECTURE.md's order.
+// The tracing kinds of `scope`, in the order src/cupti/tracing/README.md lists them.
 std::vector<CUpti_ActivityKind> TracingKindsOf(const TraceScope& scope) {
   std::vector<CUpti_ActivityKind> kinds;
   auto add = [&kinds](const auto& list) { kinds.insert(kinds.end(), std::begin(list), std::end(list)); };
