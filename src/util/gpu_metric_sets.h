@@ -4,7 +4,7 @@
 // the analysis (finding "SM active" or DRAM bandwidth among a report's metrics) share one list.
 //
 // Every name is a CUPTI PM sampling metric of GH100 (H100/H200), checked GPU-free against the
-// Profiler Host API's PM sampling catalog for chip GH100 (tests/metric_host/gpu_metric_sets_test):
+// Profiler Host API's PM sampling catalog for chip GH100 (tests/cupti/host/gpu_metric_sets_test):
 // PM sampling has its own catalog (the *_realtime counters exist only there) and a config must
 // fit in one pass.
 #pragma once

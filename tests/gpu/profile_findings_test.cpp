@@ -1,7 +1,7 @@
 // Issue 4 on the GPU: profile the planted kernels of examples/metrics live, and read the
 // findings `gpuscope profile` stored in the report (kernel_findings): each planted problem is
 // the top finding with its cause, and the healthy kernels get no finding that promises 10% or
-// more. (tests/rules checks the same on the recorded report; this run shows it holds on a
+// more. (tests/analysis/rules checks the same on the recorded report; this run shows it holds on a
 // fresh measurement too, through the whole profile -> evaluate -> store path.)
 #include <gtest/gtest.h>
 

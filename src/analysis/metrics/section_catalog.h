@@ -2,7 +2,7 @@
 // display name, and the rows it prints (label as ncu prints it, unit, and where the value
 // comes from). `gpuscope profile` asks this catalog which metric names to collect, and the
 // printers ask it what to print. Metric names were taken from ncu's own .section files and
-// checked on GH100 with the Profiler Host API (tests/metrics/gh100_metric_names.txt lists
+// checked on GH100 with the Profiler Host API (tests/analysis/metrics/gh100_metric_names.txt lists
 // them with how each was checked; ../shared/notes/cupti.md §3.4).
 //
 // The catalog is not ncu's section files reproduced: ncu's CLI prints only a section's

@@ -16,7 +16,7 @@ std::vector<std::string> Identifiers(const std::vector<const Section*>& sections
 }
 
 std::set<std::string> Gh100Names() {
-  std::ifstream in(std::string(GPUSCOPE_SOURCE_DIR) + "/tests/metrics/gh100_metric_names.txt");
+  std::ifstream in(std::string(GPUSCOPE_SOURCE_DIR) + "/tests/analysis/metrics/gh100_metric_names.txt");
   std::set<std::string> names;
   std::string line;
   while (std::getline(in, line)) {
@@ -156,7 +156,7 @@ TEST(SectionCatalog, EveryCatalogNameWasCheckedOnGh100) {
   const auto known = Gh100Names();
   ASSERT_GT(known.size(), 137u);
   for (const std::string& name : MetricsToCollect(SectionsOfSet("full").value(), {})) {
-    EXPECT_TRUE(known.count(name)) << name << " is not in tests/metrics/gh100_metric_names.txt";
+    EXPECT_TRUE(known.count(name)) << name << " is not in tests/analysis/metrics/gh100_metric_names.txt";
   }
 }
 
