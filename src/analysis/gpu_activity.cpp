@@ -14,15 +14,26 @@ const char* ActivityTable(GpuActivityKind kind) {
   return "?";
 }
 
-GpuActivity FromKernel(const model::KernelRecord& record) {
+namespace {
+
+// What every kernel, copy and memset record has alike.
+template <typename Record>
+GpuActivity Common(GpuActivityKind kind, const Record& record) {
   GpuActivity activity;
-  activity.kind = GpuActivityKind::kKernel;
+  activity.kind = kind;
   activity.start = record.start;
   activity.end = record.end;
   activity.device_id = record.device_id;
+  activity.context_id = record.context_id;
   activity.stream_id = record.stream_id;
   activity.correlation_id = record.correlation_id;
-  activity.context_id = record.context_id;
+  return activity;
+}
+
+}  // namespace
+
+GpuActivity FromKernel(const model::KernelRecord& record) {
+  GpuActivity activity = Common(GpuActivityKind::kKernel, record);
   activity.kernel_name = record.mangled_name;
   activity.grid[0] = record.grid_x;
   activity.grid[1] = record.grid_y;
@@ -38,14 +49,7 @@ GpuActivity FromKernel(const model::KernelRecord& record) {
 }
 
 GpuActivity FromMemcpy(const model::MemcpyRecord& record) {
-  GpuActivity activity;
-  activity.kind = GpuActivityKind::kMemcpy;
-  activity.start = record.start;
-  activity.end = record.end;
-  activity.device_id = record.device_id;
-  activity.stream_id = record.stream_id;
-  activity.correlation_id = record.correlation_id;
-  activity.context_id = record.context_id;
+  GpuActivity activity = Common(GpuActivityKind::kMemcpy, record);
   activity.is_async = record.is_async;
   activity.bytes = record.bytes;
   activity.copy_kind = record.copy_kind;
@@ -55,14 +59,7 @@ GpuActivity FromMemcpy(const model::MemcpyRecord& record) {
 }
 
 GpuActivity FromMemset(const model::MemsetRecord& record) {
-  GpuActivity activity;
-  activity.kind = GpuActivityKind::kMemset;
-  activity.start = record.start;
-  activity.end = record.end;
-  activity.device_id = record.device_id;
-  activity.stream_id = record.stream_id;
-  activity.correlation_id = record.correlation_id;
-  activity.context_id = record.context_id;
+  GpuActivity activity = Common(GpuActivityKind::kMemset, record);
   activity.is_async = record.is_async;
   activity.bytes = record.bytes;
   activity.dst_kind = record.memory_kind;
