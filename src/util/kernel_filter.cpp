@@ -99,6 +99,14 @@ StatusOr<KernelIdFilter> ParseKernelId(std::string_view text) {
   return filter;
 }
 
+std::string KernelIdText(const KernelIdFilter& filter) {
+  auto number = [](const std::optional<std::uint32_t>& field) {
+    return field ? std::to_string(*field) : std::string();
+  };
+  return number(filter.context_id) + ":" + number(filter.stream_id) + ":" + filter.name.text() +
+         ":" + number(filter.invocation);
+}
+
 std::string NameInBase(std::string_view mangled, NameBase base) {
   switch (base) {
     case NameBase::kMangled:

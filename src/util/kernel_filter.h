@@ -7,9 +7,9 @@
 //                                                   name may be regex:<expr>
 //   --devices 0,2                                   device ordinals
 //
-// The filter text travels from the CLI to the injection in environment variables
-// (profile_config.h); both sides parse it with ParseKernelFilter so that a bad expression
-// is rejected before the program starts.
+// The filter travels from the CLI to the injection in environment variables
+// (contract/profile_request.h); both sides parse it with these functions, so that a bad
+// expression is rejected before the program starts.
 #pragma once
 
 #include <cstdint>
@@ -54,6 +54,8 @@ struct KernelIdFilter {
 };
 // "context:stream:name:invocation"; the name may contain ':' only inside "regex:...".
 StatusOr<KernelIdFilter> ParseKernelId(std::string_view text);
+// The text ParseKernelId reads back as `filter` (unset fields empty).
+std::string KernelIdText(const KernelIdFilter& filter);
 
 struct KernelFilterSpec {
   NameMatcher name;

@@ -45,6 +45,7 @@ StatusOr<NvtxRangeFilter> NvtxRangeFilter::Parse(const std::vector<std::string>&
     StatusOr<NvtxRangeSpec> spec = ParseNvtxRangeSpec(text);
     if (!spec.ok()) return spec.status();
     filter.specs_.push_back(std::move(*spec));
+    filter.texts_.push_back(text);
   }
   return filter;
 }

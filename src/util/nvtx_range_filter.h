@@ -40,9 +40,12 @@ class NvtxRangeFilter {
   bool Matches(NvtxRangeKind kind, std::string_view domain, std::string_view name) const;
   // Whether any spec is of `kind` (the injection only watches the callbacks it needs).
   bool Wants(NvtxRangeKind kind) const;
+  // The specs as given, which Parse reads back (the launcher hands them to the injection).
+  const std::vector<std::string>& texts() const { return texts_; }
 
  private:
   std::vector<NvtxRangeSpec> specs_;
+  std::vector<std::string> texts_;
 };
 
 // The name a measured NVTX range gets in the report: "domain@name" or "name" (default domain).
