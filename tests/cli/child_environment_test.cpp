@@ -14,8 +14,8 @@ ChildEnvironmentSettings Settings() {
   ChildEnvironmentSettings settings;
   settings.injection_library = "/opt/gpuscope/lib/libgpuscope_inject.so";
   settings.cupti_dir = "/usr/local/cuda/lib64";
-  settings.report_pattern = "/work/run_%p.sqlite";
-  settings.manifest_path = "/tmp/gpuscope-manifest-abc";
+  settings.tracing.report_pattern = "/work/run_%p.sqlite";
+  settings.tracing.manifest_path = "/tmp/gpuscope-manifest-abc";
   return settings;
 }
 
@@ -55,15 +55,15 @@ TEST(ChildEnvironment, SetsEveryContractVariable) {
 
 TEST(ChildEnvironment, OptionsReachTheInjection) {
   ChildEnvironmentSettings settings = Settings();
-  settings.follow_children = false;
-  settings.force_overwrite = true;
-  settings.report_permissions = ReportPermissions::kUmask;
-  settings.profile_from_start = false;
-  settings.quiet = true;
-  settings.trace.cuda_api = false;
-  settings.trace.api_capture = ApiCapture::kCallback;
-  settings.trace.cuda_graph_trace = CudaGraphTrace::kGraph;
-  settings.backtrace = true;
+  settings.tracing.follow_children = false;
+  settings.tracing.force_overwrite = true;
+  settings.tracing.report_permissions = ReportPermissions::kUmask;
+  settings.tracing.profile_from_start = false;
+  settings.tracing.quiet = true;
+  settings.tracing.trace.cuda_api = false;
+  settings.tracing.trace.api_capture = ApiCapture::kCallback;
+  settings.tracing.trace.cuda_graph_trace = CudaGraphTrace::kGraph;
+  settings.tracing.backtrace = true;
   auto env = AsMap(BuildChildEnvironment({}, settings));
   EXPECT_EQ(env["GPUSCOPE_TRACE"], "cuda-gpu,nvtx");
   EXPECT_EQ(env["GPUSCOPE_API_CAPTURE"], "callback");
@@ -149,6 +149,29 @@ TEST(ChildEnvironment, ThePythonHookGoesFirstOnPythonPathWithSourceCounters) {
   EXPECT_EQ(missing["PYTHONPATH"], "/home/me/src");
 }
 
+// `gpuscope profile`'s request reaches the injection as the contract writes it; a run without
+// one clears every profiling variable an outer profiled run left.
+TEST(ChildEnvironment, TheProfileRequestReplacesAnyOuterOne) {
+  ChildEnvironmentSettings profiled = Settings();
+  profiled.profile.metrics = {"dram__bytes.sum"};
+  profiled.profile.replay_mode = model::ReplayMode::kApplication;
+  auto env = AsMap(BuildChildEnvironment({"GPUSCOPE_KERNEL_NAME=stale"}, profiled));
+  for (const auto& [name, value] : profiled.profile.ToEnvironment()) {
+    EXPECT_EQ(env[name], value) << name;
+  }
+  EXPECT_EQ(env["GPUSCOPE_PROFILE_METRICS"], "dram__bytes.sum");
+  EXPECT_EQ(env["GPUSCOPE_REPLAY_MODE"], "application");
+  EXPECT_EQ(env["GPUSCOPE_KERNEL_NAME"], "");
+
+  auto plain = AsMap(BuildChildEnvironment(
+      {"GPUSCOPE_PROFILE_METRICS=dram__bytes.sum", "GPUSCOPE_REPLAY_MODE=application"},
+      Settings()));
+  for (const char* name : contract::kProfileVariables) {
+    ASSERT_EQ(plain.count(name), 1u) << name;
+    EXPECT_EQ(plain[name], "") << name;
+  }
+}
+
 TEST(ChildEnvironment, CurrentEnvironmentIsThisProcesssEnviron) {
   setenv("GPUSCOPE_CLI_TEST_MARKER", "present", 1);
   std::vector<std::string> current = CurrentEnvironment();
@@ -164,8 +187,8 @@ namespace {
 
 TEST(ChildEnvironmentGpuMetrics, SetAndRateReachTheInjectionAndAreClearedOtherwise) {
   ChildEnvironmentSettings settings = Settings();
-  settings.gpu_metrics_set = "memory";
-  settings.gpu_metrics_frequency_hz = 2000;
+  settings.gpu_metrics.set_name = "memory";
+  settings.gpu_metrics.frequency_hz = 2000;
   auto env = AsMap(BuildChildEnvironment({}, settings));
   EXPECT_EQ(env["GPUSCOPE_GPU_METRICS_SET"], "memory");
   EXPECT_EQ(env["GPUSCOPE_GPU_METRICS_FREQUENCY"], "2000");

@@ -38,8 +38,8 @@ TEST(ProfileOptions, DefaultsForAPlainProgram) {
   EXPECT_FALSE(parsed->set.has_value());
   EXPECT_TRUE(parsed->sections.empty());
   EXPECT_TRUE(parsed->metrics.empty());
-  EXPECT_EQ(parsed->replay_mode, "kernel");
-  EXPECT_EQ(parsed->cache_control, "all");  // as ncu: L2 flushed before each pass
+  EXPECT_EQ(parsed->replay_mode, model::ReplayMode::kKernel);
+  EXPECT_EQ(parsed->cache_control, contract::CacheControl::kAll);  // as ncu: L2 flushed before each pass
   EXPECT_FALSE(parsed->csv);
   EXPECT_EQ(parsed->page, ProfilePage::kDetails);
   EXPECT_EQ(parsed->print_summary, ProfileSummary::kNone);
@@ -117,8 +117,8 @@ TEST(ProfileOptions, ParsesEveryNcuSpelling) {
   EXPECT_EQ(parsed->traced.report_pattern, "out_%p.sqlite");
   EXPECT_TRUE(parsed->traced.force_overwrite);
   EXPECT_TRUE(parsed->traced.quiet);
-  EXPECT_EQ(parsed->replay_mode, "application");
-  EXPECT_EQ(parsed->cache_control, "none");
+  EXPECT_EQ(parsed->replay_mode, model::ReplayMode::kApplication);
+  EXPECT_EQ(parsed->cache_control, contract::CacheControl::kNone);
   EXPECT_EQ(parsed->program, (std::vector<std::string>{"python3", "app.py"}));
 
   parsed = Parse({"--kernel-name", "vecAdd", "--launch-skip", "0", "--launch-count", "1",
@@ -193,7 +193,7 @@ TEST(ProfileOptions, BadValuesAreOneLineErrors) {
   EXPECT_NE(cache.find("all, none"), std::string::npos) << cache;
   StatusOr<ProfileOptions> flushed = Parse({"--cache-control", "all", "./app"});
   ASSERT_TRUE(flushed.ok()) << flushed.status().message();
-  EXPECT_EQ(flushed->cache_control, "all");
+  EXPECT_EQ(flushed->cache_control, contract::CacheControl::kAll);
 
   // --replay-no-restore: kernel replay only (application replay has no restore to skip).
   StatusOr<ProfileOptions> no_restore = Parse({"--replay-no-restore", "./app"});

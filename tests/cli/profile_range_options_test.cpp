@@ -17,7 +17,7 @@ using testing::Parse;
 TEST(ProfileRangeOptions, AppRangeWithProfilerRangesAndWithNvtxRanges) {
   StatusOr<ProfileOptions> plain = Parse({"--replay-mode", "app-range", "-c", "1", "--", "./app"});
   ASSERT_TRUE(plain.ok()) << plain.status().message();
-  EXPECT_EQ(plain->replay_mode, "app-range");
+  EXPECT_EQ(plain->replay_mode, model::ReplayMode::kAppRange);
   EXPECT_TRUE(plain->nvtx_include.empty());
   EXPECT_EQ(plain->filter.launch_count, 1u);
 

@@ -172,9 +172,10 @@ TEST(InjectionConfigTest, CacheControlDefaultsToFlushing) {
     extra["GPUSCOPE_PROFILE_METRICS"] = "dram__bytes.sum";
     return ReadInjectionConfig(From(extra));
   };
-  EXPECT_TRUE(with({}).profile.flush_caches);
-  EXPECT_FALSE(with({{"GPUSCOPE_CACHE_CONTROL", "none"}}).profile.flush_caches);
-  EXPECT_TRUE(with({{"GPUSCOPE_CACHE_CONTROL", "all"}}).profile.flush_caches);
+  using contract::CacheControl;
+  EXPECT_EQ(with({}).profile.cache_control, CacheControl::kAll);
+  EXPECT_EQ(with({{"GPUSCOPE_CACHE_CONTROL", "none"}}).profile.cache_control, CacheControl::kNone);
+  EXPECT_EQ(with({{"GPUSCOPE_CACHE_CONTROL", "all"}}).profile.cache_control, CacheControl::kAll);
   InjectionConfig odd = with({{"GPUSCOPE_CACHE_CONTROL", "some"}});
   EXPECT_FALSE(odd.profile.enabled());
   ASSERT_EQ(odd.warnings.size(), 1u);

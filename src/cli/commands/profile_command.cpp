@@ -20,7 +20,7 @@
 #include "cli/reports/metric_query.h"
 #include "cli/reports/profile_output.h"
 #include "cli/reports/report_preparation.h"
-#include "contract/environment_variables.h"
+#include "contract/profile_request.h"
 #include "evaluate/report_evaluation.h"
 #include "render/section_listing.h"
 #include "store/report_reader.h"
@@ -34,53 +34,9 @@ namespace {
 // are CommandError's, as in every command.
 void Say(std::string_view message) { std::cerr << "==PROF== " << message << '\n'; }
 
-using VariableList = std::vector<std::pair<std::string, std::string>>;
-
-// Both replay modes that run the program once per pass.
-bool RunsPerPass(const ProfileOptions& options) {
-  return options.replay_mode == "application" || options.replay_mode == "app-range";
-}
-
-// --nvtx-include specs travel one per line (a name may hold commas).
-std::string JoinLines(const std::vector<std::string>& lines) {
-  std::string joined;
-  for (const std::string& line : lines) joined += (joined.empty() ? "" : "\n") + line;
-  return joined;
-}
-
-// What the injection is asked to measure (contract/environment_variables.h).
-VariableList ProfileVariables(const ProfileOptions& options, const ProfileRequestPlan& plan,
-                              const std::string& config_file) {
-  using namespace contract;
-  VariableList variables = {
-      {kProfileMetricsVariable, JoinCommaList(plan.metrics)},
-      {kKernelNameVariable, options.filter.kernel_name},
-      {kKernelNameBaseVariable, options.filter.kernel_name_base},
-      {kKernelIdVariable, options.filter.kernel_id},
-      {kDevicesVariable, options.filter.devices},
-      {kReplayModeVariable, options.replay_mode},
-      {kCacheControlVariable, options.cache_control},
-      {kReplayNoRestoreVariable, options.replay_no_restore ? "1" : "0"},
-      {kProfileSourceVariable, plan.source_counters ? "1" : "0"},
-      {kNvtxIncludeVariable, JoinLines(options.nvtx_include)},
-  };
-  if (!config_file.empty()) {
-    variables.emplace_back(kProfileConfigFileVariable, config_file);
-    variables.emplace_back(kProfileChipVariable, plan.chip);
-    variables.emplace_back(kProfilePassesVariable, std::to_string(plan.passes));
-  }
-  if (options.filter.launch_skip) {
-    variables.emplace_back(kLaunchSkipVariable, std::to_string(*options.filter.launch_skip));
-  }
-  if (options.filter.launch_count) {
-    variables.emplace_back(kLaunchCountVariable, std::to_string(*options.filter.launch_count));
-  }
-  return variables;
-}
-
 // The names of the kernels the reports saw, for the "nothing matched" warning.
 std::vector<std::string> SeenKernelNames(const std::vector<std::string>& reports,
-                                         const std::string& name_base) {
+                                         NameBase name_base) {
   std::set<std::string> names;
   for (const std::string& path : reports) {
     StatusOr<std::unique_ptr<store::ReportReader>> report = store::ReportReader::Open(path);
@@ -88,9 +44,9 @@ std::vector<std::string> SeenKernelNames(const std::vector<std::string>& reports
     // A report that cannot be read only shortens the list of names.
     (void)(*report)->ForEachKernel([&](const store::KernelRow& row) {
       std::string mangled(row.record.mangled_name);
-      if (name_base == "mangled") {
+      if (name_base == NameBase::kMangled) {
         names.insert(mangled);
-      } else if (name_base == "demangled") {
+      } else if (name_base == NameBase::kDemangled) {
         names.insert(std::string(row.demangled_name));
       } else {
         names.insert(FunctionBaseName(row.demangled_name));
@@ -147,20 +103,21 @@ std::optional<int> CheckAndAnnounce(const ProfileOptions& options, const Profile
   // CUPTI keeps one pass counter per profiler object and every Stop advances it, so one run of
   // the program can add a pass to one launch only (measured on the H200: a second launch's
   // SetConfig(pass 0) continued at pass 2).
-  if (options.replay_mode == "application" && options.filter.launch_count != 1u) {
+  if (options.replay_mode == model::ReplayMode::kApplication &&
+      options.filter.launch_count != 1u) {
     CommandError(
         "--replay-mode application measures one launch per series of runs: add -c 1 "
         "(and -s N or -k to choose the launch)");
     return kExitUsage;
   }
-  if (options.replay_mode == "app-range" && options.filter.launch_count != 1u) {
+  if (options.replay_mode == model::ReplayMode::kAppRange && options.filter.launch_count != 1u) {
     CommandError(
         "--replay-mode app-range measures one range per series of runs: add -c 1 "
         "(and -s N to choose the range)");
     return kExitUsage;
   }
-  if (RunsPerPass(options) && plan.passes == 0) {
-    CommandError("--replay-mode " + options.replay_mode +
+  if (contract::RunsPerPass(options.replay_mode) && plan.passes == 0) {
+    CommandError("--replay-mode " + std::string(contract::ReplayModeName(options.replay_mode)) +
                  " needs the number of passes before the start: give --chip (no GPU was found "
                  "to ask)");
     return kExitUsage;
@@ -204,7 +161,7 @@ std::optional<int> CreateScratchFiles(const ProfileOptions& options, const Profi
       Say("Warning: " + written.status().message());
     }
   }
-  if (RunsPerPass(options)) {
+  if (contract::RunsPerPass(options.replay_mode)) {
     std::string pattern = TemporaryDirectory() + "/gpuscope-replay-XXXXXX";
     if (mkdtemp(pattern.data()) == nullptr) {
       scratch.Remove();
@@ -221,9 +178,9 @@ std::optional<int> CreateScratchFiles(const ProfileOptions& options, const Profi
 // whose reports are kept. Returns the exit code when gpuscope must end here (the program did
 // not start, or a run before the last one failed).
 std::optional<int> RunProgram(const ProfileOptions& options, const ProfileRequestPlan& plan,
-                              const ScratchFiles& scratch, TracedProgram& program,
-                              ProgramOutcome& outcome) {
-  const bool application = RunsPerPass(options);
+                              const ScratchFiles& scratch, contract::ProfileRequest request,
+                              TracedProgram& program, ProgramOutcome& outcome) {
+  const bool application = contract::RunsPerPass(options.replay_mode);
   const std::uint32_t runs = application ? plan.passes : 1;
   const std::string working_directory = CurrentWorkingDirectory();
   for (std::uint32_t pass = 0; pass < runs; ++pass) {
@@ -240,17 +197,16 @@ std::optional<int> RunProgram(const ProfileOptions& options, const ProfileReques
     if (application) run.follow_children = false;
     run.jit_line_info = plan.source_counters;  // line tables from JIT compilers (contract)
     run.program = options.program;
-    VariableList variables = ProfileVariables(options, plan, scratch.config_file);
     if (application) {
-      variables.emplace_back(contract::kReplayPassVariable, std::to_string(pass));
-      variables.emplace_back(contract::kReplayPassesVariable, std::to_string(runs));
-      variables.emplace_back(contract::kReplayDirVariable, scratch.replay_dir);
+      request.app_pass = pass;
+      request.app_passes = runs;
+      request.app_dir = scratch.replay_dir;
       if (!options.traced.quiet) {
         Say("Application replay: run " + std::to_string(pass + 1) + " of " + std::to_string(runs));
       }
     }
     PreparationFailure failure;
-    if (!program.Start(run, working_directory, failure, variables)) {
+    if (!program.Start(run, working_directory, failure, request)) {
       scratch.Remove();
       CommandError(failure.message);
       return failure.exit_code;
@@ -277,17 +233,17 @@ std::optional<int> RunProgram(const ProfileOptions& options, const ProfileReques
 // How the launches were replayed, kept in the report (meta.profile_replay) and printed with
 // its pages, so that numbers read later say what they were measured under.
 std::string ReplayInWords(const ProfileOptions& options) {
-  if (options.replay_mode == "application") {
+  if (options.replay_mode == model::ReplayMode::kApplication) {
     return "application replay: the program ran once per pass";
   }
-  if (options.replay_mode == "app-range") {
+  if (options.replay_mode == model::ReplayMode::kAppRange) {
     const std::string ranges = options.nvtx_include.empty()
                                    ? std::string("cudaProfilerStart/Stop")
                                    : "NVTX " + JoinCommaList(options.nvtx_include);
     return "application range replay: each range (" + ranges +
            ") measured as one result, the program ran once per pass";
   }
-  std::string words = options.cache_control == "all"
+  std::string words = options.cache_control == contract::CacheControl::kAll
                           ? "kernel replay, L2 flushed before each pass (--cache-control all)"
                           : "kernel replay, caches not flushed (--cache-control none)";
   return words + (options.replay_no_restore
@@ -340,8 +296,9 @@ std::vector<std::string> EvaluateReports(TracedProgram& program, const ProfileOp
 
 // Nsight Compute's pages of the evaluated reports and their paths, or why there are none.
 // False when an error was printed.
-bool PrintResults(const ProfileOptions& options, const std::vector<std::string>& reports,
-                  std::size_t reports_written, StepTimer& timer) {
+bool PrintResults(const ProfileOptions& options, const contract::ProfileRequest& request,
+                  const std::vector<std::string>& reports, std::size_t reports_written,
+                  StepTimer& timer) {
   if (reports.empty()) {
     if (reports_written == 0) {
       CommandError("no report was written: the program made no CUDA call that gpuscope saw");
@@ -360,7 +317,7 @@ bool PrintResults(const ProfileOptions& options, const std::vector<std::string>&
   }
   if (!printed.ok()) {
     CommandError(printed.status().message());
-  } else if (printed->profiled == 0 && options.replay_mode == "app-range") {
+  } else if (printed->profiled == 0 && options.replay_mode == model::ReplayMode::kAppRange) {
     Say(options.nvtx_include.empty()
             ? "Warning: no range was profiled: the program called no cudaProfilerStart/Stop "
               "pair (or -s skipped them); name NVTX ranges with --nvtx-include"
@@ -369,7 +326,7 @@ bool PrintResults(const ProfileOptions& options, const std::vector<std::string>&
                   " (or -s skipped them; a domain created before CUDA was initialised is "
                   "not known by name)");
   } else if (printed->profiled == 0) {
-    std::vector<std::string> seen = SeenKernelNames(reports, options.filter.kernel_name_base);
+    std::vector<std::string> seen = SeenKernelNames(reports, request.filter.name_base);
     std::string list;
     for (const std::string& name : seen) list += (list.empty() ? "" : ", ") + name;
     Say("Warning: no kernel was profiled: the filter matched none of the launches" +
@@ -401,12 +358,22 @@ int ProfileCommand(std::span<const std::string> args) {
     CommandError(plan.status().message());
     return kExitUsage;
   }
+  StatusOr<contract::ProfileRequest> request = InjectionRequest(options, *plan);
+  if (!request.ok()) {
+    CommandError(request.status().message());
+    return kExitUsage;
+  }
   if (std::optional<int> refused = CheckAndAnnounce(options, *plan)) return *refused;
   ScratchFiles scratch;
   if (std::optional<int> failed = CreateScratchFiles(options, *plan, scratch)) return *failed;
+  if (!scratch.config_file.empty()) {
+    request->config_image_file = scratch.config_file;
+    request->config_image_chip = plan->chip;
+    request->config_image_passes = plan->passes;
+  }
   TracedProgram program;
   ProgramOutcome outcome;
-  if (std::optional<int> ended = RunProgram(options, *plan, scratch, program, outcome)) {
+  if (std::optional<int> ended = RunProgram(options, *plan, scratch, *request, program, outcome)) {
     return *ended;
   }
   scratch.Remove();
@@ -416,7 +383,7 @@ int ProfileCommand(std::span<const std::string> args) {
   std::size_t reports_written = 0;
   std::vector<std::string> reports = EvaluateReports(program, options, *plan, reports_written);
   timer.Lap("finalising and evaluating the reports");
-  bool printed = PrintResults(options, reports, reports_written, timer);
+  bool printed = PrintResults(options, *request, reports, reports_written, timer);
   std::cout.flush();
   EndLikeTheProgram(outcome);
   return ExitCodeAfterResults(outcome, !printed);

@@ -27,31 +27,14 @@ std::vector<std::string> BuildChildEnvironment(const std::vector<std::string>& c
                                                const ChildEnvironmentSettings& settings) {
   using namespace contract;  // the variable names
   std::string library_path = settings.cupti_dir;
-  std::vector<std::pair<std::string, std::string>> ours = {
+  VariableValues ours = {
       {kCudaInjectionVariable, settings.injection_library},
       {kNvtxInjectionVariable, settings.injection_library},
-      {kReportVariable, settings.report_pattern},
-      {kFollowChildrenVariable, FlagValue(settings.follow_children)},
-      {kForceOverwriteVariable, FlagValue(settings.force_overwrite)},
-      {kReportPermissionsVariable, std::string(ReportPermissionsName(settings.report_permissions))},
-      {kProfileFromStartVariable, FlagValue(settings.profile_from_start)},
-      {kQuietVariable, FlagValue(settings.quiet)},
-      {kTraceVariable, TraceListName(settings.trace)},
-      {kApiCaptureVariable, std::string(ApiCaptureName(settings.trace.api_capture))},
-      {kCudaGraphTraceVariable, std::string(CudaGraphTraceName(settings.trace.cuda_graph_trace))},
-      {kBacktraceVariable, FlagValue(settings.backtrace)},
-      {kManifestVariable, settings.manifest_path},
-      {kGpuMetricsSetVariable, settings.gpu_metrics_set},
-      {kGpuMetricsFrequencyVariable, settings.gpu_metrics_set.empty()
-                                         ? std::string()
-                                         : std::to_string(settings.gpu_metrics_frequency_hz)},
   };
-  for (const char* name : kProfileVariables) {
-    std::string value;
-    for (const auto& [given, given_value] : settings.profile_variables) {
-      if (given == name) value = given_value;
-    }
-    ours.emplace_back(name, value);
+  for (const VariableValues& request :
+       {settings.tracing.ToEnvironment(), settings.gpu_metrics.ToEnvironment(),
+        settings.profile.ToEnvironment()}) {
+    ours.insert(ours.end(), request.begin(), request.end());
   }
 
   const bool python_hook = settings.jit_line_info && !settings.python_hook_dir.empty();

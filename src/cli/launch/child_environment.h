@@ -2,43 +2,32 @@
 // launcher -> injection contract (src/contract/README.md).
 #pragma once
 
-#include <cstdint>
 #include <string>
-#include <utility>
 #include <vector>
 
-#include "util/report_permissions.h"
-#include "util/trace_scope.h"
+#include "contract/gpu_metrics_request.h"
+#include "contract/profile_request.h"
+#include "contract/trace_request.h"
 
 namespace gpuscope::cli {
 
 struct ChildEnvironmentSettings {
   std::string injection_library;  // absolute path of libgpuscope_inject.so
   std::string cupti_dir;          // holds libcupti.so.13 and the libnvperf_* it dlopens
-  std::string report_pattern;     // unexpanded; each traced process expands it
-  std::string manifest_path;
-  bool follow_children = true;
-  bool force_overwrite = false;
-  ReportPermissions report_permissions = kDefaultReportPermissions;
-  bool profile_from_start = true;
-  bool quiet = false;  // the injection prints no banner on the program's stderr
-  TraceScope trace;    // GPUSCOPE_TRACE, GPUSCOPE_API_CAPTURE, GPUSCOPE_CUDA_GRAPH_TRACE
-  bool backtrace = false;  // --backtrace: host call stacks of launches, copies and syncs
+  // What the injection is asked: the report (its pattern unexpanded: each traced process
+  // expands it) and what is traced; `gpuscope run --gpu-metrics`'s sampling; `gpuscope
+  // profile`'s measurements. Each request sets all its variables, empty where not asked for,
+  // so that a run started inside a traced program's environment never inherits an outer
+  // request.
+  contract::TraceRequest tracing;
+  contract::GpuMetricsRequest gpu_metrics;
+  contract::ProfileRequest profile;
   // Source counters are collected: the JIT compilers' line-table switches
   // (contract::kLineInfoDefaults) are added where the user's environment has none.
   bool jit_line_info = false;
   // With jit_line_info: the directory of the Python start-up hook (Numba's lineinfo
   // default), put first on PYTHONPATH; empty where the install has none.
   std::string python_hook_dir;
-  // `gpuscope profile`: GPUSCOPE_PROFILE_METRICS and the kernel filter, by name
-  // (contract::kProfileVariables). Every one of them is always set (empty when not given), so
-  // that a `gpuscope run` started from inside a profiled program's environment never inherits
-  // a profiling request.
-  std::vector<std::pair<std::string, std::string>> profile_variables;
-  // `gpuscope run --gpu-metrics`: the set and rate (always set, empty when not asked for, for
-  // the same reason as the profiling variables).
-  std::string gpu_metrics_set;
-  std::uint32_t gpu_metrics_frequency_hz = 0;
 };
 
 // `current` holds "NAME=value" entries (environ). Contract variables replace any the user

@@ -62,7 +62,7 @@ StatusOr<ProfileRequestPlan> PlanProfile(const ProfileOptions& options) {
   // Application replay reruns the program per counter pass; the source passes replay the
   // launch inside one run, so they go with kernel replay only.
   plan.source_counters =
-      options.import_source && options.replay_mode == "kernel" &&
+      options.import_source && options.replay_mode == model::ReplayMode::kKernel &&
       std::find(plan.section_ids.begin(), plan.section_ids.end(), "SourceCounters") !=
           plan.section_ids.end();
 
@@ -102,6 +102,23 @@ StatusOr<ProfileRequestPlan> PlanProfile(const ProfileOptions& options) {
   plan.passes = config->passes;
   plan.config_image = std::move(config->bytes);
   return plan;
+}
+
+StatusOr<contract::ProfileRequest> InjectionRequest(const ProfileOptions& options,
+                                                    const ProfileRequestPlan& plan) {
+  contract::ProfileRequest request;
+  request.metrics = plan.metrics;
+  StatusOr<KernelFilterSpec> filter = ToKernelFilterSpec(options.filter);
+  if (!filter.ok()) return filter.status();
+  request.filter = std::move(*filter);
+  request.replay_mode = options.replay_mode;
+  StatusOr<NvtxRangeFilter> nvtx = NvtxRangeFilter::Parse(options.nvtx_include);
+  if (!nvtx.ok()) return nvtx.status();
+  request.nvtx_include = std::move(*nvtx);
+  request.cache_control = options.cache_control;
+  request.restore_memory = !options.replay_no_restore;
+  request.source_counters = plan.source_counters;
+  return request;
 }
 
 }  // namespace gpuscope::cli

@@ -9,6 +9,7 @@
 
 #include "analysis/metrics/section_catalog.h"
 #include "cli/options/profile_options.h"
+#include "contract/profile_request.h"
 #include "cupti/host/metric_host.h"
 #include "util/status.h"
 
@@ -39,5 +40,11 @@ StatusOr<std::string> WriteConfigImage(const ProfileRequestPlan& plan);
 // Errors are the one-line messages of a bad request (unknown section, unknown metric with
 // suggestions), exit 2.
 StatusOr<ProfileRequestPlan> PlanProfile(const ProfileOptions& options);
+
+// What the injection is asked to measure (contract/profile_request.h), without the parts each
+// run adds: the config image's file and, with application replay, the run's pass. The error is
+// a kernel filter that does not parse (the options checked it, so never in practice).
+StatusOr<contract::ProfileRequest> InjectionRequest(const ProfileOptions& options,
+                                                    const ProfileRequestPlan& plan);
 
 }  // namespace gpuscope::cli

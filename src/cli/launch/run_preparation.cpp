@@ -50,7 +50,7 @@ std::string CommandLineText(const std::vector<std::string>& words) {
 
 bool PrepareRun(const RunOptions& options, const std::string& working_directory,
                 RunPreparation& preparation, PreparationFailure& failure,
-                const std::vector<std::pair<std::string, std::string>>& profile_variables) {
+                const contract::ProfileRequest& profile) {
   const std::string& name = options.program.at(0);
   ResolvedProgram program = ResolveProgramFromEnvironment(name);
   // `gpuscope run r.sqlite`: a report where the program belongs is said to be one (as the short
@@ -103,18 +103,22 @@ bool PrepareRun(const RunOptions& options, const std::string& working_directory,
   ChildEnvironmentSettings settings;
   settings.injection_library = library.value();
   settings.cupti_dir = cupti_dir;
-  settings.report_pattern = report_pattern.value();
-  settings.manifest_path = preparation.manifest_path;
-  settings.follow_children = options.follow_children;
-  settings.force_overwrite = options.traced.force_overwrite;
-  settings.report_permissions = options.traced.report_permissions;
-  settings.profile_from_start = options.profile_from_start;
-  settings.trace = options.trace;
-  settings.backtrace = options.traced.backtrace;
-  settings.profile_variables = profile_variables;
+  contract::TraceRequest& tracing = settings.tracing;
+  tracing.report_pattern = report_pattern.value();
+  tracing.manifest_path = preparation.manifest_path;
+  tracing.follow_children = options.follow_children;
+  tracing.force_overwrite = options.traced.force_overwrite;
+  tracing.report_permissions = options.traced.report_permissions;
+  tracing.profile_from_start = options.profile_from_start;
+  tracing.trace = options.trace;
+  tracing.backtrace = options.traced.backtrace;
+  // With --log-file the user asked for gpuscope's lines in the log, not on the program's
+  // stderr; the launcher writes the banner there itself.
+  tracing.quiet = options.traced.quiet || options.log_file.has_value();
+  settings.gpu_metrics = {.set_name = options.gpu_metrics_set,
+                          .frequency_hz = options.gpu_metrics_frequency_hz};
+  settings.profile = profile;
   settings.jit_line_info = options.jit_line_info;
-  settings.gpu_metrics_set = options.gpu_metrics_set;
-  settings.gpu_metrics_frequency_hz = options.gpu_metrics_frequency_hz;
   if (options.jit_line_info) {
     settings.python_hook_dir = PythonHookDirectory(library.value());
     if (settings.python_hook_dir.empty()) {
@@ -125,9 +129,6 @@ bool PrepareRun(const RunOptions& options, const std::string& working_directory,
           "@cuda.jit(lineinfo=True)");
     }
   }
-  // With --log-file the user asked for gpuscope's lines in the log, not on the program's
-  // stderr; the launcher writes the banner there itself.
-  settings.quiet = options.traced.quiet || options.log_file.has_value();
   preparation.request.executable = program.path;
   preparation.report_pattern = report_pattern.value();
   preparation.request.argv = options.program;

@@ -8,6 +8,7 @@
 
 #include "cli/launch/launcher.h"
 #include "cli/options/run_options.h"
+#include "contract/profile_request.h"
 
 namespace gpuscope::cli {
 
@@ -28,11 +29,10 @@ struct PreparationFailure {
 // standing in for the program's), finds the injection library and CUPTI, creates the
 // manifest and builds the program's environment. Returns false and fills `failure` when the
 // program must not start.
-// `profile_variables`: what `gpuscope profile` asks the injection to measure
-// (ChildEnvironmentSettings::profile_variables).
+// `profile`: what `gpuscope profile` asks the injection to measure (none for `run`).
 bool PrepareRun(const RunOptions& options, const std::string& working_directory,
                 RunPreparation& preparation, PreparationFailure& failure,
-                const std::vector<std::pair<std::string, std::string>>& profile_variables = {});
+                const contract::ProfileRequest& profile = {});
 
 // The launcher's working directory, against which relative report patterns are made
 // absolute; "." when it cannot be found.

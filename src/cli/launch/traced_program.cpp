@@ -7,11 +7,10 @@
 
 namespace gpuscope::cli {
 
-bool TracedProgram::Start(
-    const RunOptions& options, const std::string& working_directory, PreparationFailure& failure,
-    const std::vector<std::pair<std::string, std::string>>& profile_variables) {
+bool TracedProgram::Start(const RunOptions& options, const std::string& working_directory,
+                          PreparationFailure& failure, const contract::ProfileRequest& profile) {
   preparation_ = RunPreparation();
-  if (!PrepareRun(options, working_directory, preparation_, failure, profile_variables)) {
+  if (!PrepareRun(options, working_directory, preparation_, failure, profile)) {
     return false;
   }
   StartResult started = StartProgram(preparation_.request);

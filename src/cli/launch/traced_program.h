@@ -7,13 +7,13 @@
 #include <sys/types.h>
 
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "cli/launch/manifest_file.h"
 #include "cli/launch/program_outcome.h"
 #include "cli/launch/run_preparation.h"
 #include "cli/options/run_options.h"
+#include "contract/profile_request.h"
 #include "util/status.h"
 
 namespace gpuscope::cli {
@@ -22,10 +22,9 @@ class TracedProgram {
  public:
   // Prepares the run (PrepareRun) and starts the program. Returns false when the program did
   // not start: `failure` says why, and nothing is left behind (no manifest file).
-  // `profile_variables`: what `gpuscope profile` asks the injection to measure.
+  // `profile`: what `gpuscope profile` asks the injection to measure (none for `run`).
   bool Start(const RunOptions& options, const std::string& working_directory,
-             PreparationFailure& failure,
-             const std::vector<std::pair<std::string, std::string>>& profile_variables = {});
+             PreparationFailure& failure, const contract::ProfileRequest& profile = {});
 
   // The program's pid, once Start succeeded.
   pid_t pid() const { return pid_; }

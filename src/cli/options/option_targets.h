@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cli/options/option_parser.h"
+#include "contract/environment_values.h"
 #include "util/report_permissions.h"
 #include "util/status.h"
 #include "util/units.h"
@@ -68,6 +69,17 @@ OptionTarget StoreChoice(T& field, std::vector<NamedValue<T>> table) {
     }
     return NotOneOf(option, names);
   };
+}
+
+// One name of a list of spellings declared in the contract, which the injection reads too
+// (contract/environment_values.h); errors as StoreChoice's.
+template <typename T, std::size_t N>
+OptionTarget StoreSpelling(T& field, const contract::Spelling<T> (&spellings)[N]) {
+  std::vector<NamedValue<T>> table;
+  for (const contract::Spelling<T>& spelling : spellings) {
+    table.push_back({spelling.name, spelling.value});
+  }
+  return StoreChoice(field, std::move(table));
 }
 
 // The value read by `parse` (value -> StatusOr<T>), whose error is the option's.

@@ -29,10 +29,7 @@ std::vector<OptionSpec> ProfileOptionSpecs(ProfileOptions& options) {
        "replay each kernel alone (default), run the program once per pass (with -c 1), or "
        "measure a range of the program as one result, the program run once per pass "
        "(app-range, with -c 1; the range: cudaProfilerStart to Stop, or --nvtx-include)",
-       [&options,
-        choice = StoreChoice<std::string>(
-            options.replay_mode,
-            {{"kernel", "kernel"}, {"application", "application"}, {"app-range", "app-range"}})](
+       [choice = StoreSpelling(options.replay_mode, contract::kReplayModeSpellings)](
            const ParsedOption& option) {
          if (option.value == "range") {
            return Status::Error(
@@ -56,7 +53,7 @@ std::vector<OptionSpec> ProfileOptionSpecs(ProfileOptions& options) {
       {"cache-control", 0, "all|none",
        "flush the L2 cache before each replay pass (default all, as ncu), or leave it as the "
        "last pass left it",
-       StoreChoice<std::string>(options.cache_control, {{"all", "all"}, {"none", "none"}})},
+       StoreSpelling(options.cache_control, contract::kCacheControlSpellings)},
       {"replay-no-restore", 0, "",
        "kernel replay: do not save and restore device memory around the passes (faster; only "
        "for kernels that leave their inputs unchanged, e.g. separate input and output buffers)",
@@ -93,7 +90,7 @@ std::vector<OptionSpec> ProfileOptionSpecs(ProfileOptions& options) {
 // app-range measures ranges, not launches: the options that choose or replay launches make
 // no sense with it, and --nvtx-include makes sense with it only.
 Status CheckRangeOptions(const ProfileOptions& options) {
-  const bool app_range = options.replay_mode == "app-range";
+  const bool app_range = options.replay_mode == model::ReplayMode::kAppRange;
   if (!options.nvtx_include.empty() && !app_range) {
     return Status::Error("option '--nvtx-include' chooses the ranges of --replay-mode app-range");
   }
@@ -102,7 +99,7 @@ Status CheckRangeOptions(const ProfileOptions& options) {
     return Status::Error("--replay-mode app-range measures ranges, not kernels: -k and "
                          "--kernel-id do not apply (-s/-c count ranges)");
   }
-  if (options.cache_control != "all") {
+  if (options.cache_control != contract::CacheControl::kAll) {
     return Status::Error("option '--cache-control' applies to kernel replay only");
   }
   return {};
@@ -125,7 +122,7 @@ StatusOr<ProfileOptions> ParseProfileOptions(std::span<const std::string> args) 
     return options;
   }
   GPUSCOPE_RETURN_IF_ERROR(CheckRangeOptions(options));
-  if (options.replay_no_restore && options.replay_mode != "kernel") {
+  if (options.replay_no_restore && options.replay_mode != model::ReplayMode::kKernel) {
     return Status::Error("option '--replay-no-restore' applies to kernel replay only (application "
                          "replay runs the program again for each pass)");
   }

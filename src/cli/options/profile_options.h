@@ -9,6 +9,7 @@
 #include "cli/options/kernel_filter_options.h"
 #include "cli/options/traced_run_options.h"
 #include "cli/reports/profile_output.h"
+#include "contract/profile_request.h"
 #include "util/kernel_filter.h"
 #include "util/status.h"
 
@@ -26,13 +27,14 @@ struct ProfileOptions {
   std::vector<std::string> metrics;   // --metrics a,b (repeatable)
   // kernel | application | app-range (a range of the program as one result, the program run
   // once per pass; -s/-c count ranges).
-  std::string replay_mode = "kernel";
+  model::ReplayMode replay_mode = model::ReplayMode::kKernel;
   // --nvtx-include (repeatable, app-range): the NVTX ranges to measure instead of
   // cudaProfilerStart/Stop's (util/nvtx_range_filter.h).
   std::vector<std::string> nvtx_include;
   // --import-source: SourceCounters also collects per-instruction data (own replay passes).
   bool import_source = true;
-  std::string cache_control = "all";  // kernel replay: flush L2 before each pass (as ncu)
+  // Kernel replay: flush L2 before each pass (as ncu), or not.
+  contract::CacheControl cache_control = contract::CacheControl::kAll;
   // --replay-no-restore: kernel replay without saving and restoring device memory.
   bool replay_no_restore = false;
   // Listings that need no program (and no GPU).

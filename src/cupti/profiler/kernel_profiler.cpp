@@ -42,7 +42,7 @@ KernelProfiler::KernelProfiler(const inject::ProfileConfig& config, KernelProfil
       hooks_(std::move(hooks)),
       selection_(config.filter, config.replay_mode),
       setup_(config_),
-      counter_passes_(config.flush_caches, config.restore_memory),
+      counter_passes_(config.cache_control == contract::CacheControl::kAll, config.restore_memory),
       boundaries_(config.nvtx_include) {}
 
 // The launch's time from its enter callback to the end of its measurement was the

@@ -146,7 +146,7 @@ class KernelProfiler final : public CallbackHandler {
   // cache control: CUPTI's kernel replay always saves and restores.
   bool own_replay() const {
     return config_.replay_mode == model::ReplayMode::kKernel &&
-           (config_.flush_caches || !config_.restore_memory);
+           (config_.cache_control == contract::CacheControl::kAll || !config_.restore_memory);
   }
   // ContextRangeProfiler::BeginMeasurement; its failure (empty when it started) classified,
   // and a context whose counters became unavailable failed for good.

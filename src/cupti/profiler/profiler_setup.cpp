@@ -29,9 +29,9 @@ const ChipConfig& ProfilerSetup::ConfigFor(const std::string& chip) {
   ChipConfig config;
   // The CLI built the image for the chip it checked the names on: reading it costs nothing,
   // building it again here would cost hundreds of milliseconds inside the program's launch.
-  if (chip == config_.prebuilt_chip && !config_.prebuilt_config.empty()) {
+  if (chip == config_.config_image_chip && !config_.prebuilt_config.empty()) {
     config.image.bytes = config_.prebuilt_config;
-    config.image.passes = config_.prebuilt_passes;
+    config.image.passes = config_.config_image_passes;
     return chip_configs_.emplace(chip, std::move(config)).first->second;
   }
   const SteadyClock::time_point started = SteadyClock::now();
