@@ -6,9 +6,11 @@
 #include "cli/dispatcher.h"
 #include "cli/output/standard_output.h"
 #include "cli/output/terminal_output_filter.h"
+#include "cli/reports/reading_environment.h"
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
+  gpuscope::cli::ApplyReaderThreadsVariable();
   gpuscope::cli::StandardOutput output;
   int exit_code;
   {

@@ -188,8 +188,12 @@ inline constexpr const char* kCacheDirVariable = "GPUSCOPE_CACHE_DIR";
 // <value>.<device> (what CUPTI gave: images, sample times) for the GPU-free tests that play it
 // back (tests/cupti, scripts/record-report-fixtures.sh).
 inline constexpr const char* kPmSamplingRecordVariable = "GPUSCOPE_PM_SAMPLING_RECORD";
-// The report reader (store): how many threads decode rows.
+// The CLI, for the report reader (store::SetReaderThreads): how many threads decode rows
+// (0: the reading thread alone; default: all cores but one, at most 8).
 inline constexpr const char* kReaderThreadsVariable = "GPUSCOPE_READER_THREADS";
+// The CLI, for the source counters' SASS (disassembly/nvdisasm_locator.h): the nvdisasm to
+// run, e.g. one of another toolkit (default: PATH, $CUDA_HOME/bin, /usr/local/cuda/bin).
+inline constexpr const char* kNvdisasmVariable = "GPUSCOPE_NVDISASM";
 
 // The value of a "1"/"0" variable. (The injection also accepts true/false, yes/no, on/off
 // from users who set them by hand.)

@@ -1,6 +1,5 @@
 #include "evaluate/report_evaluation.h"
 
-#include <cstdlib>
 #include <map>
 #include <memory>
 #include <utility>
@@ -48,7 +47,7 @@ std::map<std::int64_t, analysis::source::KernelSource> SourcePages(
 
 }  // namespace
 
-StatusOr<EvaluationSummary> EvaluateReport(const std::string& path,
+StatusOr<EvaluationSummary> EvaluateReport(const std::string& path, const NvdisasmSearch& nvdisasm,
                                            const std::optional<ProfileAsk>& asked) {
   store::EvaluationRows rows;
   EvaluationSummary summary;
@@ -65,8 +64,7 @@ StatusOr<EvaluationSummary> EvaluateReport(const std::string& path,
     rows.counters = asked.has_value() || HasUnevaluatedKernel(*kernels);
     if (!rows.counters && !*source_needed) return summary;
     if (*source_needed) {
-      StatusOr<SourceEvaluation> source = EvaluateSource(
-          **report, [](const char* name) { return static_cast<const char*>(std::getenv(name)); });
+      StatusOr<SourceEvaluation> source = EvaluateSource(**report, nvdisasm);
       if (!source.ok()) return source.status();
       SayNotesOnce(source->notes);
       rows.source = std::move(source->rows);

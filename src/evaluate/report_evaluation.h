@@ -13,11 +13,14 @@
 #include <optional>
 #include <string>
 
+#include "disassembly/nvdisasm_locator.h"
 #include "evaluate/counter_evaluation.h"
 #include "evaluate/profile_ask.h"
 #include "util/status.h"
 
 namespace gpuscope::evaluate {
+
+using disassembly::NvdisasmSearch;
 
 // `asked` given (`gpuscope profile`): every measured kernel is evaluated for it and it is
 // stored as the report's request, even when no kernel was measured.
@@ -28,7 +31,9 @@ namespace gpuscope::evaluate {
 // every reader this process opens on the report afterwards shows them, and the summary says
 // why they were not stored (not_stored). Problems with single kernels are in the summary too;
 // errors are reports that cannot be read.
-StatusOr<EvaluationSummary> EvaluateReport(const std::string& path,
+// `nvdisasm`: where to look for it, for the SASS text of source counters (the caller reads
+// its environment; the CLI: GPUSCOPE_NVDISASM, PATH, CUDA_HOME).
+StatusOr<EvaluationSummary> EvaluateReport(const std::string& path, const NvdisasmSearch& nvdisasm,
                                            const std::optional<ProfileAsk>& asked = std::nullopt);
 
 }  // namespace gpuscope::evaluate

@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "contract/environment_variables.h"
 #include "disassembly/nvdisasm_listing.h"
 #include "disassembly/nvdisasm_run.h"
 #include "evaluate/isolated_source_lines.h"
@@ -20,8 +21,8 @@ namespace {
 // Source files larger than this are stored without their text (generated code, amalgamations).
 constexpr std::uintmax_t kMaxSourceBytes = 4u << 20;
 
-constexpr const char* kNoNvdisasm =
-    "SASS text needs nvdisasm (CUDA toolkit; or set GPUSCOPE_NVDISASM): offsets and lines only";
+const std::string kNoNvdisasm = std::string("SASS text needs nvdisasm (CUDA toolkit; or set ") +
+                                contract::kNvdisasmVariable + "): offsets and lines only";
 
 struct CubinFunction {
   std::int64_t function_id = 0;
@@ -160,13 +161,13 @@ void AddCubin(std::uint64_t crc, const std::map<std::int64_t, CubinFunction>& fu
 }  // namespace
 
 StatusOr<SourceEvaluation> EvaluateSource(const store::ReportReader& report,
-                                          const disassembly::EnvironmentLookup& getenv) {
+                                          const disassembly::NvdisasmSearch& nvdisasm_search) {
   SourceEvaluation evaluation;
   if (!store::HasSourceTables(report)) return evaluation;
   StatusOr<CubinFunctions> cubins = FunctionsToRead(report);
   if (!cubins.ok()) return cubins.status();
   if (cubins->empty()) return evaluation;
-  const std::optional<std::string> nvdisasm = disassembly::FindNvdisasm(getenv);
+  const std::optional<std::string> nvdisasm = disassembly::FindNvdisasm(nvdisasm_search);
   if (!nvdisasm) evaluation.notes.push_back(kNoNvdisasm);
   for (const auto& [crc, functions] : *cubins)
     AddCubin(crc, functions, nvdisasm, report, evaluation);

@@ -25,8 +25,9 @@ struct SourceEvaluation {
 // Whether some cubin of the instruction values has no sass_instructions rows yet.
 StatusOr<bool> NeedsSourceEvaluation(const store::ReportReader& report);
 
+// `nvdisasm`: where to look for it (the caller's environment: disassembly/nvdisasm_locator.h).
 StatusOr<SourceEvaluation> EvaluateSource(const store::ReportReader& report,
-                                          const disassembly::EnvironmentLookup& getenv);
+                                          const disassembly::NvdisasmSearch& nvdisasm);
 
 // The notes on stderr ("gpuscope: warning: ..."), each text at most once per process.
 void SayNotesOnce(const std::vector<std::string>& notes);

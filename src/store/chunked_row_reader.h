@@ -27,22 +27,15 @@
 #include <vector>
 
 #include "store/hostile_file_guard.h"
+#include "store/reader_threads.h"
 #include "store/sqlite_util.h"
 #include "util/status.h"
 
 namespace gpuscope::store {
 
-// Worker threads a scan may use: all cores but the caller's, at most kMaxWorkers; the
-// environment variable GPUSCOPE_READER_THREADS overrides it (0: read on the calling thread).
-unsigned WorkerThreads();
-
 inline Status ReadFailure(sqlite3* db, const std::string& path) {
   return ReportReadError(db, "cannot read report", path);
 }
-
-// Beyond 8 workers the gain flattens: on the H200 host 20 million rows took 2.35 s with 4,
-// 1.35 s with 8 and 1.31 s with 12.
-inline constexpr unsigned kMaxWorkers = 8;
 
 template <typename Row>
 class ChunkedRowReader {

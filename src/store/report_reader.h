@@ -7,7 +7,7 @@
 //
 // Store-stage notes: the file is opened read-only; a report whose writer was killed (a
 // database plus its -wal file) shows everything up to the last flush. ForEach* decode rows
-// on worker threads (GPUSCOPE_READER_THREADS overrides how many; see chunked_row_reader.h)
+// on worker threads (SetReaderThreads chooses how many: reader_threads.h)
 // but call the callback on the calling thread, in (start, insertion) order. A reader is
 // used by one thread at a time.
 #pragma once

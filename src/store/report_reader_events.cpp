@@ -2,7 +2,6 @@
 // on worker threads as each table's declaration says (event_table_defs.h).
 #include <sqlite3.h>
 
-#include <cstdlib>
 #include <string>
 
 #include "store/chunked_row_reader.h"
@@ -56,14 +55,6 @@ std::optional<Damage> DamageOf(const Row& row, const RunExtent& run) {
 }
 
 }  // namespace
-
-unsigned WorkerThreads() {
-  if (const char* forced = std::getenv("GPUSCOPE_READER_THREADS"); forced != nullptr) {
-    return static_cast<unsigned>(std::strtoul(forced, nullptr, 10));
-  }
-  unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  return std::min(cores - 1, kMaxWorkers);
-}
 
 // Streams the rows of one event table in (start, insertion) order:
 //   1. rows without a timestamp first (as ORDER BY start puts NULLs first), in insertion

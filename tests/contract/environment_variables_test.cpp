@@ -46,6 +46,7 @@ TEST(EnvironmentVariables, NamesAreThePublishedOnes) {
   EXPECT_STREQ(kCuptiDirVariable, "GPUSCOPE_CUPTI_DIR");
   EXPECT_STREQ(kCacheDirVariable, "GPUSCOPE_CACHE_DIR");
   EXPECT_STREQ(kReaderThreadsVariable, "GPUSCOPE_READER_THREADS");
+  EXPECT_STREQ(kNvdisasmVariable, "GPUSCOPE_NVDISASM");
   EXPECT_STREQ(kProfileSourceVariable, "GPUSCOPE_PROFILE_SOURCE");
   EXPECT_STREQ(kTritonDisableLineInfoVariable, "TRITON_DISABLE_LINE_INFO");
 }

@@ -26,6 +26,8 @@ namespace test = store::test;
 const std::string kRecorded = std::string(GPUSCOPE_TEST_DATA_DIR) + "/reports/h100_metrics_full.sqlite";
 const std::string kTraceOnly = std::string(GPUSCOPE_TEST_DATA_DIR) + "/reports/h100_add.sqlite";
 constexpr std::int64_t kMeasuredKernels = 14;
+// The recording carries its SASS: nothing here disassembles.
+const NvdisasmSearch kNvdisasmUnused{};
 
 // SQLite calls this for every connection the process opens: it counts those that may write
 // (ReportReader opens read-only), which is how a test sees how often the report was opened
@@ -82,7 +84,7 @@ TEST_F(ReportEvaluationTest, CounterDataNeverEvaluatedGetsTheRecordedValuesAndFi
   const std::string path =
       Copy(kRecorded, "DELETE FROM kernel_metrics; DROP TABLE IF EXISTS kernel_findings");
 
-  StatusOr<EvaluationSummary> evaluated = EvaluateReport(path);
+  StatusOr<EvaluationSummary> evaluated = EvaluateReport(path, kNvdisasmUnused);
   ASSERT_TRUE(evaluated.ok()) << evaluated.status().message();
   EXPECT_EQ(evaluated->kernels, static_cast<std::size_t>(kMeasuredKernels));
   EXPECT_EQ(evaluated->failed, 0u);
@@ -111,7 +113,7 @@ TEST_F(ReportEvaluationTest, CounterDataNeverEvaluatedGetsTheRecordedValuesAndFi
 TEST_F(ReportEvaluationTest, OneOpenForWritingAndOneTransaction) {
   const std::string path = Copy(kRecorded, "DELETE FROM kernel_metrics");
   const std::uint32_t before = test::FileChangeCounter(path);
-  StatusOr<EvaluationSummary> evaluated = EvaluateReport(path);
+  StatusOr<EvaluationSummary> evaluated = EvaluateReport(path, kNvdisasmUnused);
   ASSERT_TRUE(evaluated.ok()) << evaluated.status().message();
   EXPECT_EQ(g_writable_opens, 1);
   EXPECT_EQ(test::FileChangeCounter(path), before + 1) << "values, findings and request: one commit";
@@ -123,7 +125,7 @@ TEST_F(ReportEvaluationTest, AReportWithNothingToEvaluateIsOnlyRead) {
   for (const std::string& report : {kRecorded, kTraceOnly}) {
     const std::string path = Copy(report);
     const std::uint32_t before = test::FileChangeCounter(path);
-    StatusOr<EvaluationSummary> evaluated = EvaluateReport(path);
+    StatusOr<EvaluationSummary> evaluated = EvaluateReport(path, kNvdisasmUnused);
     ASSERT_TRUE(evaluated.ok()) << report << ": " << evaluated.status().message();
     EXPECT_EQ(evaluated->kernels, 0u) << report;
     EXPECT_EQ(g_writable_opens, 0) << report;
@@ -137,7 +139,8 @@ TEST_F(ReportEvaluationTest, AReportWithNothingToEvaluateIsOnlyRead) {
 // them, and the summary says they were not stored.
 TEST_F(ReportEvaluationTest, AFailurePartWayStoresNothing) {
   const std::string path = Copy(kRecorded, "DELETE FROM kernel_metrics");
-  ASSERT_TRUE(EvaluateReport(path).ok());  // creates kernel_findings, which the recording lacks
+  // Creates kernel_findings, which the recording lacks.
+  ASSERT_TRUE(EvaluateReport(path, kNvdisasmUnused).ok());
   test::ExecSql(path,
                 "DELETE FROM kernel_metrics; DROP TABLE kernel_findings; CREATE TABLE "
                 "kernel_findings (profiled_kernel_id INTEGER NOT NULL, rank INTEGER NOT NULL "
@@ -147,7 +150,7 @@ TEST_F(ReportEvaluationTest, AFailurePartWayStoresNothing) {
                 "WITHOUT ROWID");
   const std::string request_before =
       test::QueryText(path, "SELECT group_concat(value, '|') FROM meta WHERE key LIKE 'profile_%'");
-  StatusOr<EvaluationSummary> evaluated = EvaluateReport(path);
+  StatusOr<EvaluationSummary> evaluated = EvaluateReport(path, kNvdisasmUnused);
   ASSERT_TRUE(evaluated.ok()) << evaluated.status().message();
   EXPECT_TRUE(evaluated->problems.empty());
   EXPECT_EQ(evaluated->not_stored.rfind("cannot store the findings in " + path + ": ", 0), 0u)
@@ -169,7 +172,7 @@ TEST_F(ReportEvaluationTest, AFailurePartWayStoresNothing) {
   ASSERT_TRUE(findings.ok()) << findings.status().message();
   EXPECT_FALSE(findings->empty());
   g_writable_opens = 0;
-  ASSERT_TRUE(EvaluateReport(path).ok());
+  ASSERT_TRUE(EvaluateReport(path, kNvdisasmUnused).ok());
   EXPECT_EQ(g_writable_opens, 0);
 }
 
@@ -183,7 +186,7 @@ TEST_F(ReportEvaluationTest, WhatProfileAskedForIsEvaluatedAndStored) {
   asked.request.metrics = {"dram__bytes.sum"};
   asked.request.replay = "kernel replay, device memory restored before each pass";
   asked.metric_names = {"dram__bytes.sum", "gpu__time_duration.sum"};
-  StatusOr<EvaluationSummary> evaluated = EvaluateReport(path, asked);
+  StatusOr<EvaluationSummary> evaluated = EvaluateReport(path, kNvdisasmUnused, asked);
   ASSERT_TRUE(evaluated.ok()) << evaluated.status().message();
   EXPECT_EQ(evaluated->kernels, static_cast<std::size_t>(kMeasuredKernels));
   EXPECT_EQ(g_writable_opens, 1);
@@ -216,7 +219,7 @@ TEST_F(ReportEvaluationTest, AKernelThatCannotBeEvaluatedIsAProblemAndKeepsItsVa
   ProfileAsk asked;
   asked.request.present = true;
   asked.metric_names = {"gpu__time_duration.sum"};
-  StatusOr<EvaluationSummary> evaluated = EvaluateReport(path, asked);
+  StatusOr<EvaluationSummary> evaluated = EvaluateReport(path, kNvdisasmUnused, asked);
   ASSERT_TRUE(evaluated.ok()) << evaluated.status().message();
   EXPECT_EQ(evaluated->failed, 1u);
   ASSERT_EQ(evaluated->problems.size(), 1u);
@@ -271,7 +274,7 @@ TEST_F(ReportEvaluationTest, AnImageThatCrashesCuptiIsAProblemNotACrash) {
   const std::int64_t first =
       test::QueryInt(path, "SELECT id FROM profiled_kernels WHERE profile_index = 0");
   CutCounterImage(path, first, 4096);
-  StatusOr<EvaluationSummary> evaluated = EvaluateReport(path);
+  StatusOr<EvaluationSummary> evaluated = EvaluateReport(path, kNvdisasmUnused);
   ASSERT_TRUE(evaluated.ok()) << evaluated.status().message();
   EXPECT_EQ(evaluated->failed, 1u);
   ASSERT_EQ(evaluated->problems.size(), 1u);

@@ -118,21 +118,17 @@ TEST(NvdisasmRun, RemovesItsTemporaryFile) {
   EXPECT_NE(::access(given.c_str(), F_OK), 0) << given;
 }
 
-TEST(NvdisasmLocator, PrefersTheVariableThenPath) {
+TEST(NvdisasmLocator, PrefersTheChosenOneThenPath) {
   store::testing::ScratchDir dir;
   WriteScript(dir.File("nvdisasm"), "exit 0");
-  std::map<std::string, std::string> env = {{"PATH", "/nonexistent:" + dir.path()}};
-  auto lookup = [&env](const char* name) -> const char* {
-    auto found = env.find(name);
-    return found == env.end() ? nullptr : found->second.c_str();
-  };
-  EXPECT_EQ(FindNvdisasm(lookup), dir.File("nvdisasm"));
-  env[kNvdisasmVariable] = "/opt/other/nvdisasm";
-  EXPECT_EQ(FindNvdisasm(lookup), "/opt/other/nvdisasm");
-  env.erase(kNvdisasmVariable);
-  env["PATH"] = "/nonexistent";
-  env["CUDA_HOME"] = dir.path() + "/..";
-  std::optional<std::string> none = FindNvdisasm(lookup);
+  NvdisasmSearch search{.path = "/nonexistent:" + dir.path()};
+  EXPECT_EQ(FindNvdisasm(search), dir.File("nvdisasm"));
+  search.chosen = "/opt/other/nvdisasm";
+  EXPECT_EQ(FindNvdisasm(search), "/opt/other/nvdisasm");
+  search.chosen.clear();
+  search.path = "/nonexistent";
+  search.cuda_home = dir.path() + "/..";
+  std::optional<std::string> none = FindNvdisasm(search);
   // Only a machine with the toolkit in the default place finds one now.
   if (::access("/usr/local/cuda/bin/nvdisasm", X_OK) != 0) {
     EXPECT_FALSE(none.has_value());

@@ -53,11 +53,8 @@ Status WriteProbeSourceReport(const ProbeSourceReport& report) {
   }
   StatusOr<std::unique_ptr<store::ReportReader>> reader = store::ReportReader::Open(report.path);
   if (!reader.ok()) return reader.status();
-  const std::string nvdisasm = kData + "fake_nvdisasm.sh";
   StatusOr<evaluate::SourceEvaluation> evaluation =
-      evaluate::EvaluateSource(**reader, [&nvdisasm](const char* name) -> const char* {
-        return std::string_view(name) == "GPUSCOPE_NVDISASM" ? nvdisasm.c_str() : std::getenv(name);
-      });
+      evaluate::EvaluateSource(**reader, {.chosen = kData + "fake_nvdisasm.sh"});
   reader->reset();
   if (!evaluation.ok()) return evaluation.status();
   if (evaluation->rows.instructions.empty()) return Status::Error("the evaluation read no SASS");

@@ -35,12 +35,9 @@ std::size_t Column(std::string_view header) {
 class SourceReport : public ::testing::Test {
  protected:
   void SetUp() override {
-    ::setenv("GPUSCOPE_NVDISASM", (kData + "fake_nvdisasm.sh").c_str(), 1);
     ncu_ = store::testing::LoadNcuSourceCsv(kData + "probe_ncu_sass.csv", kFp64, kProbeCrc);
     cubin_ = store::testing::ReadBinaryFile(kData + "probe.cubin");
   }
-  void TearDown() override { ::unsetenv("GPUSCOPE_NVDISASM"); }
-
   // One launch of k_fp64 with ncu's values; a second launch without source counters.
   std::string Build(bool with_cubin = true) {
     const std::string path = dir_.File("probe.sqlite");
@@ -68,13 +65,15 @@ class SourceReport : public ::testing::Test {
   }
 
   store::testing::ScratchDir dir_;
+  // The recorded listing stands in for nvdisasm (machines without a GPU have none).
+  const evaluate::NvdisasmSearch nvdisasm_{.chosen = kData + "fake_nvdisasm.sh"};
   store::testing::NcuSourceKernel ncu_;
   std::vector<std::uint8_t> cubin_;
 };
 
 TEST_F(SourceReport, TotalsAgreeWithNcu) {
   const std::string path = Build();
-  ASSERT_TRUE(evaluate::EvaluateReport(path).ok());
+  ASSERT_TRUE(evaluate::EvaluateReport(path, nvdisasm_).ok());
   std::map<std::int64_t, KernelSource> sources = Load(path);
   ASSERT_EQ(sources.size(), 1u);  // the launch without source counters has none
   const KernelSource& kernel = sources.begin()->second;
@@ -106,7 +105,7 @@ TEST_F(SourceReport, TotalsAgreeWithNcu) {
 
 TEST_F(SourceReport, PerLineSumsAndHottestLineNameTheCode) {
   const std::string path = Build();
-  ASSERT_TRUE(evaluate::EvaluateReport(path).ok());
+  ASSERT_TRUE(evaluate::EvaluateReport(path, nvdisasm_).ok());
   const KernelSource kernel = Load(path).begin()->second;
   std::uint64_t line_sum = 0;
   const std::size_t executed = Column("Instructions Executed");
@@ -136,11 +135,11 @@ TEST_F(SourceReport, EvaluatesOnceAndWritesNothingAfter) {
     ASSERT_TRUE(reader.ok());
     EXPECT_TRUE(store::ReadSassInstructions(**reader)->empty());
   }
-  ASSERT_TRUE(evaluate::EvaluateReport(path).ok());
+  ASSERT_TRUE(evaluate::EvaluateReport(path, nvdisasm_).ok());
   struct stat before {};
   ASSERT_EQ(::stat(path.c_str(), &before), 0);
-  ::unsetenv("GPUSCOPE_NVDISASM");  // a second run would now store no SASS: it must not run
-  ASSERT_TRUE(evaluate::EvaluateReport(path).ok());
+  // Without nvdisasm a second run would now store no SASS: it must not run.
+  ASSERT_TRUE(evaluate::EvaluateReport(path, {}).ok());
   struct stat after {};
   ASSERT_EQ(::stat(path.c_str(), &after), 0);
   EXPECT_EQ(before.st_mtim.tv_sec, after.st_mtim.tv_sec);
@@ -149,9 +148,8 @@ TEST_F(SourceReport, EvaluatesOnceAndWritesNothingAfter) {
 }
 
 TEST_F(SourceReport, WithoutNvdisasmOffsetsAndLinesOnly) {
-  ::setenv("GPUSCOPE_NVDISASM", dir_.File("no-nvdisasm").c_str(), 1);
   const std::string path = Build();
-  ASSERT_TRUE(evaluate::EvaluateReport(path).ok());
+  ASSERT_TRUE(evaluate::EvaluateReport(path, {.chosen = dir_.File("no-nvdisasm")}).ok());
   const KernelSource kernel = Load(path).begin()->second;
   EXPECT_FALSE(kernel.has_sass);
   EXPECT_TRUE(kernel.has_lines);
@@ -160,7 +158,7 @@ TEST_F(SourceReport, WithoutNvdisasmOffsetsAndLinesOnly) {
 
 TEST_F(SourceReport, WithoutTheCubinOffsetsOnly) {
   const std::string path = Build(/*with_cubin=*/false);
-  ASSERT_TRUE(evaluate::EvaluateReport(path).ok());
+  ASSERT_TRUE(evaluate::EvaluateReport(path, nvdisasm_).ok());
   const KernelSource kernel = Load(path).begin()->second;
   EXPECT_FALSE(kernel.has_sass);
   EXPECT_FALSE(kernel.has_lines);
@@ -174,7 +172,7 @@ TEST_F(SourceReport, AReportWithoutSourceTablesHasNoSourceData) {
   store::testing::ReportBuilder builder(path);
   builder.ProfiledLaunch(builder.Kernel(0, 1000), 0, 2000);
   ASSERT_TRUE(builder.Close().ok());
-  ASSERT_TRUE(evaluate::EvaluateReport(path).ok());
+  ASSERT_TRUE(evaluate::EvaluateReport(path, nvdisasm_).ok());
   EXPECT_TRUE(Load(path).empty());
 }
 
@@ -193,7 +191,6 @@ TEST(SourceFiles, TheNamedFileIsStoredAndItsLineQuoted) {
   std::string line1, line2, line3, line4;
   std::getline(in, line1) && std::getline(in, line2) && std::getline(in, line3) &&
       std::getline(in, line4);
-  ::setenv("GPUSCOPE_NVDISASM", (kData + "fake_nvdisasm.sh").c_str(), 1);
   store::testing::ScratchDir dir;
   const std::string path = dir.File("k.sqlite");
   std::vector<std::uint8_t> cubin = store::testing::ReadBinaryFile(kData + "k.cubin");
@@ -207,8 +204,7 @@ TEST(SourceFiles, TheNamedFileIsStoredAndItsLineQuoted) {
     builder.ProfiledSourceLaunch(spec);
     ASSERT_TRUE(builder.Close().ok());
   }
-  ASSERT_TRUE(evaluate::EvaluateReport(path).ok());
-  ::unsetenv("GPUSCOPE_NVDISASM");
+  ASSERT_TRUE(evaluate::EvaluateReport(path, {.chosen = kData + "fake_nvdisasm.sh"}).ok());
   auto reader = store::ReportReader::Open(path);
   ASSERT_TRUE(reader.ok());
   auto files = store::ReadSourceFiles(**reader);

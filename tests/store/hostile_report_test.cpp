@@ -2,14 +2,15 @@
 // crash"): whatever the file holds, the reader answers with its rows or a one-line error,
 // quickly.
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "store/kernel_launch_groups.h"
+#include "store/reader_threads.h"
 #include "store/report_reader.h"
 #include "store/table_rows.h"
 #include "test_reports.h"
@@ -28,8 +29,8 @@ std::string WriteReport(const test::TempDir& dir, std::uint64_t kernels) {
 
 // Counts the API calls of `path`, with `threads` reader threads; fails the test when that
 // takes more than a few seconds (the id arithmetic once made it run for minutes).
-std::uint64_t CountApiCalls(const std::string& path, const char* threads) {
-  setenv("GPUSCOPE_READER_THREADS", threads, 1);
+std::uint64_t CountApiCalls(const std::string& path, unsigned threads) {
+  SetReaderThreads(threads);
   Clock::time_point start = Clock::now();
   auto reader = ReportReader::Open(path);
   EXPECT_TRUE(reader.ok()) << reader.status().message();
@@ -41,12 +42,12 @@ std::uint64_t CountApiCalls(const std::string& path, const char* threads) {
     });
     EXPECT_TRUE(read.ok()) << read.message();
   }
-  unsetenv("GPUSCOPE_READER_THREADS");
+  SetReaderThreads(std::nullopt);
   EXPECT_LT(Clock::now() - start, std::chrono::seconds(5));
   return calls;
 }
 
-class ExtremeIds : public ::testing::TestWithParam<const char*> {};
+class ExtremeIds : public ::testing::TestWithParam<unsigned> {};
 
 // Ids near INT64_MAX, spanning 1..INT64_MAX, and from -INT64_MAX to INT64_MAX.
 TEST_P(ExtremeIds, EveryRowIsRead) {
@@ -68,8 +69,8 @@ TEST_P(ExtremeIds, DenseIdsAcrossManyChunksKeepEveryRow) {
   EXPECT_EQ(CountApiCalls(path, GetParam()), 100'000u);
 }
 
-// "0": read on the calling thread; "3": worker threads.
-INSTANTIATE_TEST_SUITE_P(ReaderThreads, ExtremeIds, ::testing::Values("0", "3"));
+// 0: read on the calling thread; 3: worker threads.
+INSTANTIATE_TEST_SUITE_P(ReaderThreads, ExtremeIds, ::testing::Values(0u, 3u));
 
 // A view in place of a table would run whatever SQL the file brings on every read.
 TEST(HostileSchema, ARecursiveViewInPlaceOfATableIsRejectedOnOpen) {

@@ -7,6 +7,7 @@
 #include "cli/options/option_targets.h"
 #include "cli/reports/distinct_reports.h"
 #include "cli/reports/source_output.h"
+#include "contract/environment_variables.h"
 
 namespace gpuscope::cli {
 namespace {
@@ -66,7 +67,9 @@ std::string SourceUsage() {
          "and/or source line, instructions executed, L2 sectors and L1 shared wavefronts with\n"
          "their excess over the ideal access pattern, divergent branches and warp stall\n"
          "samples per reason. The first read of a report disassembles its cubins (nvdisasm of\n"
-         "the CUDA toolkit, found through GPUSCOPE_NVDISASM, PATH, $CUDA_HOME/bin or\n"
+         "the CUDA toolkit, found through " +
+         std::string(contract::kNvdisasmVariable) +
+         ", PATH, $CUDA_HOME/bin or\n"
          "/usr/local/cuda/bin; without it the page has offsets and lines only) and stores the\n"
          "SASS and lines in the report. Source lines need line information in the code (nvcc\n"
          "-lineinfo). `gpuscope stats --page source` prints the same page. No GPU is needed.\n"

@@ -2,6 +2,7 @@
 
 #include <iostream>
 
+#include "cli/reports/reading_environment.h"
 #include "cli/reports/stack_symbolization.h"
 #include "render/escaping.h"
 #include "store/report_finalizer.h"
@@ -10,7 +11,8 @@ namespace gpuscope::cli {
 
 StatusOr<evaluate::EvaluationSummary> EvaluateBeforeReading(
     const std::string& path, const std::optional<evaluate::ProfileAsk>& asked) {
-  StatusOr<evaluate::EvaluationSummary> evaluated = evaluate::EvaluateReport(path, asked);
+  StatusOr<evaluate::EvaluationSummary> evaluated =
+      evaluate::EvaluateReport(path, NvdisasmSearchFromEnvironment(), asked);
   if (!evaluated.ok()) return Status::Error(NamingPath(evaluated.status().message(), path));
   return evaluated;
 }

@@ -75,8 +75,8 @@ std::string MessageOf(const KernelProfile& profile,
 
 class RulePlaces : public ::testing::Test {
  protected:
-  void SetUp() override { ::setenv("GPUSCOPE_NVDISASM", (kData + "fake_nvdisasm.sh").c_str(), 1); }
-  void TearDown() override { ::unsetenv("GPUSCOPE_NVDISASM"); }
+  // The recorded listing stands in for nvdisasm (machines without a GPU have none).
+  const NvdisasmSearch nvdisasm_{.chosen = kData + "fake_nvdisasm.sh"};
 
   // A report with one launch of `spec`, its SASS and lines read as the evaluation reads them
   // (not stored: the findings are made before the evaluation writes, from the pending rows),
@@ -93,8 +93,7 @@ class RulePlaces : public ::testing::Test {
     auto reader = store::ReportReader::Open(path);
     EXPECT_TRUE(reader.ok()) << reader.status().message();
     if (!reader.ok()) return {};
-    auto evaluation = EvaluateSource(
-        **reader, [](const char* name) { return static_cast<const char*>(std::getenv(name)); });
+    auto evaluation = EvaluateSource(**reader, nvdisasm_);
     EXPECT_TRUE(evaluation.ok()) << evaluation.status().message();
     if (!evaluation.ok()) return {};
     store::SourceRows& rows = evaluation->rows;
@@ -338,7 +337,7 @@ TEST_F(RulePlaces, EvaluationStoresFindingsThatNameTheLine) {
   }
   ASSERT_TRUE(store::WriteEvaluation(path, evaluated).ok());
 
-  ASSERT_TRUE(EvaluateReport(path).ok());
+  ASSERT_TRUE(EvaluateReport(path, nvdisasm_).ok());
   auto reader = store::ReportReader::Open(path);
   ASSERT_TRUE(reader.ok());
   auto findings = store::ReadKernelFindings(**reader);
