@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "../analysis/json_checker.h"
 #include "../export/test_reports.h"
+#include "../support/json_checker.h"
 #include "gpuscope_process.h"
 #include "sample_report.h"
 #include "temp_dir.h"

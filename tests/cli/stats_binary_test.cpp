@@ -5,7 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../analysis/json_checker.h"
+#include "../support/json_checker.h"
 #include "gpuscope_process.h"
 #include "sample_report.h"
 #include "store/testing/rank_reports.h"

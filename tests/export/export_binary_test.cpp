@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <fstream>
 
-#include "../analysis/json_checker.h"
+#include "../support/json_checker.h"
 #include "gpuscope_process.h"
 #include "test_reports.h"
 

@@ -7,9 +7,9 @@
 
 #include <filesystem>
 
-#include "../analysis/json_checker.h"
-#include "../analysis/json_expect.h"
 #include "../export/test_reports.h"
+#include "../support/json_checker.h"
+#include "../support/json_expect.h"
 #include "gpuscope_process.h"
 #include "http_client.h"
 #include "running_server.h"

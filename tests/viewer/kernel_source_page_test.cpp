@@ -8,10 +8,10 @@
 #include <map>
 #include <string>
 
-#include "../analysis/json_checker.h"
-#include "../analysis/json_expect.h"
 #include "../export/test_reports.h"
 #include "../source/probe_source_report.h"
+#include "../support/json_checker.h"
+#include "../support/json_expect.h"
 #include "analysis/source/source_summary.h"
 #include "store/report_reader.h"
 #include "viewer/viewer_data.h"

@@ -9,9 +9,9 @@
 #include <cstdio>
 #include <string>
 
-#include "../json_checker.h"
-#include "../json_expect.h"
 #include "../../source/probe_source_report.h"
+#include "../../support/json_checker.h"
+#include "../../support/json_expect.h"
 #include "analysis/source/source_summary.h"
 #include "cli/gpuscope_process.h"
 #include "store/report_reader.h"

@@ -2,10 +2,10 @@
 
 #include <sstream>
 
+#include "../support/test_profiles.h"
 #include "render/details_format.h"
 #include "render/metrics_csv.h"
 #include "render/section_listing.h"
-#include "test_profiles.h"
 
 namespace gpuscope::analysis::metrics {
 namespace {

@@ -5,8 +5,6 @@
 
 #include <sstream>
 
-#include "analysis/trace_rules/example_rows.h"
-
 namespace gpuscope::analysis {
 namespace {
 
@@ -73,30 +71,6 @@ TEST(FindingsFormat, CsvRowPerCitedRow) {
             std::string::npos)
       << text;
   EXPECT_NE(text.find(",\"memcpys\",18,9000,2000,\"\"\n"), std::string::npos) << text;
-}
-
-TEST(ExampleRows, KeepsTheLongestFewInOrder) {
-  trace_rules::ExampleRows rows(3);
-  for (std::uint64_t i = 0; i < 100; ++i) {
-    rows.Offer(CitedRow{"kernels", i, kOrigin + i, (i * 37) % 101, ""});
-  }
-  std::vector<CitedRow> kept = rows.Sorted();
-  ASSERT_EQ(kept.size(), 3u);
-  // (i * 37) % 101 is a permutation: its three largest values over i < 100 are 100, 99, 98.
-  EXPECT_EQ(kept[0].duration_ns, 100u);
-  EXPECT_EQ(kept[1].duration_ns, 99u);
-  EXPECT_EQ(kept[2].duration_ns, 98u);
-}
-
-TEST(ExampleRows, RanksByTheGivenKey) {
-  trace_rules::ExampleRows rows(2);
-  rows.Offer(CitedRow{"kernels", 1, kOrigin, 1000, ""}, 5);
-  rows.Offer(CitedRow{"kernels", 2, kOrigin, 10, ""}, 50);
-  rows.Offer(CitedRow{"kernels", 3, kOrigin, 100, ""}, 20);
-  std::vector<CitedRow> kept = rows.Sorted();
-  ASSERT_EQ(kept.size(), 2u);
-  EXPECT_EQ(kept[0].id, 2u);
-  EXPECT_EQ(kept[1].id, 3u);
 }
 
 // Titles, messages and notes quote the program's names: control characters print as \xHH.

@@ -12,10 +12,10 @@
 #include <string>
 #include <vector>
 
+#include "../support/json_checker.h"
 #include "analysis/collection_warnings.h"
 #include "analysis/nvprof_summary_reports.h"
 #include "analysis/stats_reports.h"
-#include "json_checker.h"
 #include "render/api_trace.h"
 #include "render/gpu_trace.h"
 #include "render/nvprof_summary_format.h"
