@@ -8,12 +8,12 @@
 #include <map>
 #include <sstream>
 
+#include "../support/sass_text.h"
 #include "disassembly/nvdisasm_listing.h"
 #include "disassembly/nvdisasm_locator.h"
 #include "disassembly/nvdisasm_run.h"
 #include "store/testing/sass_fixtures.h"
 #include "store/testing/scratch_dir.h"
-#include "source/sass_text.h"
 
 namespace gpuscope::disassembly {
 namespace {

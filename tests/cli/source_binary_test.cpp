@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <sstream>
 
-#include "cli/gpuscope_process.h"
+#include "gpuscope_process.h"
 #include "store/counter_data_codec.h"
 #include "store/testing/report_builder.h"
 #include "store/testing/sass_fixtures.h"

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "../../support/sass_text.h"
 #include "analysis/source/source_columns.h"
 #include "analysis/source/source_view.h"
 #include "evaluate/report_evaluation.h"
@@ -17,7 +18,6 @@
 #include "store/testing/report_builder.h"
 #include "store/testing/sass_fixtures.h"
 #include "store/testing/scratch_dir.h"
-#include "source/sass_text.h"
 
 namespace gpuscope::analysis::source {
 namespace {
