@@ -186,7 +186,7 @@ inline constexpr const char* kCuptiDirVariable = "GPUSCOPE_CUPTI_DIR";
 inline constexpr const char* kCacheDirVariable = "GPUSCOPE_CACHE_DIR";
 // The injection, with --gpu-metrics: records each device's PM sampling session into
 // <value>.<device> (what CUPTI gave: images, sample times) for the GPU-free tests that play it
-// back (tests/cupti, scripts/record-report-fixtures.sh).
+// back (tests/cupti/pm_sampling, scripts/record-report-fixtures.sh).
 inline constexpr const char* kPmSamplingRecordVariable = "GPUSCOPE_PM_SAMPLING_RECORD";
 // The report reader (store): how many threads decode rows.
 inline constexpr const char* kReaderThreadsVariable = "GPUSCOPE_READER_THREADS";

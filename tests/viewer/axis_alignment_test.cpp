@@ -8,9 +8,9 @@
 #include <filesystem>
 
 #include "../export/test_reports.h"
+#include "../support/gpuscope_process.h"
 #include "../support/json_checker.h"
 #include "../support/json_expect.h"
-#include "gpuscope_process.h"
 #include "http_client.h"
 #include "running_server.h"
 #include "store/testing/report_builder.h"

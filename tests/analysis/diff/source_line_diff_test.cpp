@@ -9,11 +9,11 @@
 #include <cstdio>
 #include <string>
 
+#include "../../support/gpuscope_process.h"
 #include "../../support/json_checker.h"
 #include "../../support/json_expect.h"
 #include "../../support/probe_source_report.h"
 #include "analysis/source/source_summary.h"
-#include "cli/gpuscope_process.h"
 #include "store/report_reader.h"
 #include "store/testing/scratch_dir.h"
 
