@@ -14,11 +14,10 @@
 
 #include "../support/json_checker.h"
 #include "analysis/collection_warnings.h"
-#include "analysis/nvprof_summary_reports.h"
 #include "analysis/stats_reports.h"
 #include "render/api_trace.h"
 #include "render/gpu_trace.h"
-#include "render/nvprof_summary_format.h"
+#include "render/nvprof_summary.h"
 #include "render/stats_report.h"
 #include "store/report_finalizer.h"
 #include "store/report_reader.h"
@@ -31,6 +30,7 @@ using render::OutputOptions;
 using render::StatsFormat;
 using render::WriteApiTrace;
 using render::WriteGpuTrace;
+using render::WriteNvprofSummary;
 using render::WriteStatsReport;
 
 using model::ApiDomain;
@@ -182,18 +182,6 @@ class ReportPrintersTest : public ::testing::Test {
   std::unique_ptr<store::ReportReader> rank0_;
   std::unique_ptr<store::ReportReader> rank1_;
 };
-
-// The summary as `gpuscope run` prints it: analysis computes it, render lays it out.
-Status WriteNvprofSummary(const Reports& reports, const OutputOptions& options,
-                          std::ostream& out) {
-  StatusOr<NvprofSummary> summary = SummarizeReports(
-      reports, {.demangle = options.demangle,
-                .gpu_activities = options.gpu_activities,
-                .api_calls = options.api_calls});
-  if (!summary.ok()) return summary.status();
-  render::FormatNvprofSummary(*summary, options, out);
-  return Status();
-}
 
 TEST_F(ReportPrintersTest, SummaryAggregatesBothReports) {
   std::ostringstream out;
