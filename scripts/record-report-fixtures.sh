@@ -5,7 +5,7 @@
 #   <card>_nvtx_ranges.sqlite   gpuscope run of examples/nvtx_ranges (ranges, marks, a domain)
 #   <card>_gpu_metrics.sqlite   gpuscope run --gpu-metrics of examples/gpu_metrics_phases, its
 #                               PM sampling session recorded too (GPUSCOPE_PM_SAMPLING_RECORD):
-#   gpu_metrics_phases.pmrec    -> tests/data/pm_sampling/ (tests/cupti plays it back)
+#   gpu_metrics_phases.pmrec    -> tests/data/pm_sampling/ (tests/cupti/pm_sampling plays it back)
 #   <card>_metrics_full.sqlite  gpuscope profile --set full of examples/metrics_kernels (counter
 #                               data of 14 launches with timestamps, SASS, source lines and
 #                               warp-stall samples)

@@ -186,7 +186,7 @@ inline constexpr const char* kCuptiDirVariable = "GPUSCOPE_CUPTI_DIR";
 inline constexpr const char* kCacheDirVariable = "GPUSCOPE_CACHE_DIR";
 // The injection, with --gpu-metrics: records each device's PM sampling session into
 // <value>.<device> (what CUPTI gave: images, sample times) for the GPU-free tests that play it
-// back (tests/cupti, scripts/record-report-fixtures.sh).
+// back (tests/cupti/pm_sampling, scripts/record-report-fixtures.sh).
 inline constexpr const char* kPmSamplingRecordVariable = "GPUSCOPE_PM_SAMPLING_RECORD";
 // The CLI, for the report reader (store::SetReaderThreads): how many threads decode rows
 // (0: the reading thread alone; default: all cores but one, at most 8).

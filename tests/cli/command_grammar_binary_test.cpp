@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "gpuscope_process.h"
+#include "../support/gpuscope_process.h"
 #include "recorded_reports.h"
 
 namespace gpuscope::cli {

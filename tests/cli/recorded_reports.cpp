@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "../analysis/json_expect.h"
+#include "../support/json_expect.h"
 
 namespace gpuscope::cli::testing {
 

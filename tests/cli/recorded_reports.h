@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "../analysis/json_checker.h"
+#include "../support/json_checker.h"
 
 namespace gpuscope::cli::testing {
 

@@ -13,7 +13,7 @@
 #include <set>
 #include <sstream>
 
-#include "../analysis/json_checker.h"
+#include "../support/json_checker.h"
 #include "export/json_stream.h"
 #include "model/overhead_kinds.h"
 #include "store/report_reader.h"

@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <fstream>
 
-#include "../analysis/json_checker.h"
-#include "gpuscope_process.h"
+#include "../support/gpuscope_process.h"
+#include "../support/json_checker.h"
 #include "test_reports.h"
 
 namespace gpuscope::exporter {

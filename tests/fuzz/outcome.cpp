@@ -2,7 +2,7 @@
 
 #include <filesystem>
 
-#include "../analysis/json_checker.h"
+#include "../support/json_checker.h"
 
 namespace gpuscope::fuzz {
 

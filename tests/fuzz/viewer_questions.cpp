@@ -2,7 +2,7 @@
 
 #include <cctype>
 
-#include "../analysis/json_checker.h"
+#include "../support/json_checker.h"
 
 namespace gpuscope::fuzz {
 namespace {

@@ -28,8 +28,8 @@
 #include <string>
 #include <vector>
 
-#include "../analysis/json_checker.h"
-#include "../analysis/json_expect.h"
+#include "../support/json_checker.h"
+#include "../support/json_expect.h"
 #include "python_modules.h"
 #include "report_expectations.h"
 #include "store/profile_store.h"

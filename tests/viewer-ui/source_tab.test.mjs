@@ -1,6 +1,6 @@
 // The kernel page's Source tab, in the self-contained page of `gpuscope report` and in
 // `gpuscope view`, on a report with source counters: the source probe's k_fp64 as recorded on
-// the H100 (GPUSCOPE_WRITE_SOURCE_REPORT writes it, see tests/source/probe_source_report.h).
+// the H100 (GPUSCOPE_WRITE_SOURCE_REPORT writes it, see tests/support/probe_source_report.h).
 // It opens on the hottest line (line 22, the FP64 loop) with its instructions marked in the SASS
 // pane and listed below; a click on another line lists that line's instructions, a click on an
 // instruction selects its line; a kernel without source data says why in one line.

@@ -1,8 +1,8 @@
-// Writes the source probe's report (tests/source/probe_source_report.h) to argv[1], for the
+// Writes the source probe's report (tests/support/probe_source_report.h) to argv[1], for the
 // Source tab's browser test: `write_source_report out.sqlite`.
 #include <iostream>
 
-#include "../source/probe_source_report.h"
+#include "../support/probe_source_report.h"
 
 int main(int argc, char** argv) {
   if (argc != 2) {

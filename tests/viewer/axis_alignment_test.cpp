@@ -7,10 +7,10 @@
 
 #include <filesystem>
 
-#include "../analysis/json_checker.h"
-#include "../analysis/json_expect.h"
 #include "../export/test_reports.h"
-#include "gpuscope_process.h"
+#include "../support/gpuscope_process.h"
+#include "../support/json_checker.h"
+#include "../support/json_expect.h"
 #include "http_client.h"
 #include "running_server.h"
 #include "store/testing/report_builder.h"

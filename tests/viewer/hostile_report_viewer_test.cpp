@@ -7,8 +7,8 @@
 #include <map>
 #include <string>
 
-#include "../analysis/json_checker.h"
 #include "../export/test_reports.h"
+#include "../support/json_checker.h"
 #include "viewer/viewer_data.h"
 #include "viewer/viewer_routes.h"
 #include "viewer/web_assets.h"

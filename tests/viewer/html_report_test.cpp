@@ -9,8 +9,8 @@
 #include <sstream>
 #include <vector>
 
-#include "../analysis/json_checker.h"
 #include "../export/test_reports.h"
+#include "../support/json_checker.h"
 
 namespace gpuscope::viewer {
 std::span<const EmbeddedFile> PlaceholderWebAssets();

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "../analysis/json_checker.h"
-#include "../analysis/json_expect.h"
 #include "../export/test_reports.h"
+#include "../support/json_checker.h"
+#include "../support/json_expect.h"
 #include "viewer/viewer_data.h"
 #include "viewer/viewer_routes.h"
 

@@ -1,5 +1,5 @@
 // The kernel page's Source tab as the viewer's HTTP API serves it (/api/kernel's "source"), on
-// a report built from the source probe's recorded values (tests/source/probe_source_report):
+// a report built from the source probe's recorded values (tests/support/probe_source_report):
 // the same lines, instructions and totals as the source page of analysis/source that `gpuscope
 // source` prints, the link between lines and instructions both ways, and the one-line reason
 // of kernels without source data. `gpuscope report` embeds the same object.
@@ -8,10 +8,10 @@
 #include <map>
 #include <string>
 
-#include "../analysis/json_checker.h"
-#include "../analysis/json_expect.h"
 #include "../export/test_reports.h"
-#include "../source/probe_source_report.h"
+#include "../support/json_checker.h"
+#include "../support/json_expect.h"
+#include "../support/probe_source_report.h"
 #include "analysis/source/source_summary.h"
 #include "store/report_reader.h"
 #include "viewer/viewer_data.h"

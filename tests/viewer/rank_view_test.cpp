@@ -6,7 +6,7 @@
 
 #include <map>
 
-#include "../analysis/json_checker.h"
+#include "../support/json_checker.h"
 #include "http_client.h"
 #include "running_server.h"
 #include "store/testing/rank_reports.h"

@@ -5,9 +5,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../analysis/json_checker.h"
-#include "../analysis/json_expect.h"
 #include "../export/test_reports.h"
+#include "../support/json_checker.h"
+#include "../support/json_expect.h"
 #include "store/report_reader.h"
 #include "store/report_writer.h"
 #include "store/testing/synthetic_trace.h"

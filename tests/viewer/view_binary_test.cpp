@@ -12,7 +12,7 @@
 #include <thread>
 
 #include "../export/test_reports.h"
-#include "gpuscope_process.h"
+#include "../support/gpuscope_process.h"
 #include "http_client.h"
 
 namespace gpuscope::viewer {

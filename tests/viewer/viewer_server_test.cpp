@@ -6,9 +6,9 @@
 #include <atomic>
 #include <thread>
 
-#include "../analysis/json_checker.h"
-#include "../analysis/json_expect.h"
 #include "../export/test_reports.h"
+#include "../support/json_checker.h"
+#include "../support/json_expect.h"
 #include "http_client.h"
 #include "running_server.h"
 #include "viewer/http_server.h"

@@ -1,10 +1,9 @@
 #include "cli/reports/nvprof_output.h"
 
-#include "analysis/nvprof_summary_reports.h"
 #include "cli/options/option_targets.h"
 #include "render/api_trace.h"
 #include "render/gpu_trace.h"
-#include "render/nvprof_summary_format.h"
+#include "render/nvprof_summary.h"
 
 namespace gpuscope::cli {
 
@@ -43,12 +42,7 @@ Status WriteNvprofOutput(const analysis::Reports& reports, const NvprofSelection
     render::OutputOptions layout = output;
     layout.gpu_activities = !any_summary || selection.gpu_summary;
     layout.api_calls = !any_summary || selection.api_summary;
-    StatusOr<analysis::NvprofSummary> summary = analysis::SummarizeReports(
-        reports, {.demangle = layout.demangle,
-                  .gpu_activities = layout.gpu_activities,
-                  .api_calls = layout.api_calls});
-    if (!summary.ok()) return summary.status();
-    render::FormatNvprofSummary(*summary, layout, out);
+    GPUSCOPE_RETURN_IF_ERROR(render::WriteNvprofSummary(reports, layout, out));
   }
   return {};
 }

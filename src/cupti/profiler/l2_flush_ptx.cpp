@@ -1,5 +1,6 @@
 // Generated from l2_flush.cu (see there for the command); comment lines left out. Kept in the
-// tree so that the injection builds without nvcc; tests/cupti/own_kernel_ptx_test.cpp checks it.
+// tree so that the injection builds without nvcc;
+// tests/cupti/profiler/l2_flush_ptx_test.cpp checks it.
 #include "cupti/profiler/l2_flush.h"
 
 namespace gpuscope::cupti {

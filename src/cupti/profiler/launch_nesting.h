@@ -8,7 +8,7 @@
 // it, and the profile record carries the outermost call's correlation id, as the kernel's
 // trace record does.
 //
-// Per thread, CUPTI-free; tested without a GPU in tests/cupti.
+// Per thread, CUPTI-free; tested without a GPU in tests/cupti/profiler.
 #pragma once
 
 #include <cstdint>

@@ -12,7 +12,7 @@
 // unmeasured and is recorded as not replayable, and the reason is said once per process.
 //
 // CUPTI-free and thread-safe (launches come from any thread of the program); tested without
-// a GPU in tests/cupti.
+// a GPU in tests/cupti/profiler.
 #pragma once
 
 #include <mutex>

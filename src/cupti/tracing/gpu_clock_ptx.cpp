@@ -1,5 +1,6 @@
 // Generated from gpu_clock.cu (see there for the command); comment lines left out. Kept in the
-// tree so that the injection builds without nvcc; tests/cupti/own_kernel_ptx_test.cpp checks it.
+// tree so that the injection builds without nvcc;
+// tests/cupti/tracing/gpu_clock_ptx_test.cpp checks it.
 #include "cupti/tracing/gpu_clock.h"
 
 namespace gpuscope::cupti {

@@ -1,5 +1,5 @@
 // `gpuscope diff` per source line, run as a user would on two reports built from the source
-// probe's recorded values (tests/source/probe_source_report): the second with some
+// probe's recorded values (tests/support/probe_source_report): the second with some
 // instruction values changed through the store's test fixtures, as another run of a changed
 // program would record them. The changed lines come first in text and JSON, joined by file:line
 // (or by SASS offset without line information), and --fail-on keeps its meaning.
@@ -9,11 +9,11 @@
 #include <cstdio>
 #include <string>
 
-#include "../json_checker.h"
-#include "../json_expect.h"
-#include "../../source/probe_source_report.h"
+#include "../../support/gpuscope_process.h"
+#include "../../support/json_checker.h"
+#include "../../support/json_expect.h"
+#include "../../support/probe_source_report.h"
 #include "analysis/source/source_summary.h"
-#include "cli/gpuscope_process.h"
 #include "store/report_reader.h"
 #include "store/testing/scratch_dir.h"
 

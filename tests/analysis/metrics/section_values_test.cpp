@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "test_profiles.h"
+#include "../../support/test_profiles.h"
 
 namespace gpuscope::analysis::metrics {
 namespace {

@@ -7,7 +7,7 @@
 #include <memory>
 #include <sstream>
 
-#include "../json_checker.h"
+#include "../../support/json_checker.h"
 #include "render/stats_report.h"
 #include "store/report_reader.h"
 #include "store/testing/rank_reports.h"

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "planted_report.h"
+#include "../../support/planted_report.h"
 #include "store/report_reader.h"
 
 namespace gpuscope::analysis::testing {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "planted_report.h"
+#include "../../support/planted_report.h"
 #include "store/testing/devices.h"
 #include "util/gpu_metric_sets.h"
 

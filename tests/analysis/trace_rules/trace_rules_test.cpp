@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "planted_report.h"
+#include "../../support/planted_report.h"
 
 namespace gpuscope::analysis::testing {
 namespace {
