@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <tuple>
 
+#include "analysis/gpu_metric_samples.h"
 #include "util/demangle.h"
 
 namespace gpuscope::analysis {
@@ -77,8 +79,8 @@ StatusOr<GpuMetricsSummary> SummarizeGpuMetrics(const store::ReportReader& repor
   std::map<std::uint32_t, std::vector<const store::StoredGpuMetric*>> by_device;
   for (const store::StoredGpuMetric& metric : *metrics) by_device[metric.device_id].push_back(&metric);
   std::map<std::uint32_t, DeviceSamples> samples;
-  GPUSCOPE_RETURN_IF_ERROR(store::ForEachGpuMetricSample(
-      report,
+  GPUSCOPE_RETURN_IF_ERROR(ForEachPossibleGpuMetricSample(
+      report, *metrics,
       [&](const store::StoredGpuMetricSample& sample) {
         DeviceSamples& device = samples[sample.device_id];
         device.metric_count = sample.values.size();
@@ -87,7 +89,7 @@ StatusOr<GpuMetricsSummary> SummarizeGpuMetrics(const store::ReportReader& repor
         device.values.insert(device.values.end(), sample.values.begin(), sample.values.end());
         return true;
       },
-      &summary.damaged_samples));
+      summary.impossible_values, &summary.damaged_samples));
 
   Accumulators acc;
   for (const auto& [device_id, device] : samples) {
@@ -158,6 +160,10 @@ std::vector<std::string> GpuMetricSamplingNotes(const GpuMetricsSummary& summary
   if (summary.damaged_samples != 0) {
     notes.push_back(Thousands(summary.damaged_samples) +
                     " GPU metric samples could not be read (damaged rows, left out)");
+  }
+  if (std::optional<std::string> impossible =
+          ImpossibleValueWarning(summary.impossible_values, CheckedValues::kGpuMetricSamples)) {
+    notes.push_back(*impossible);
   }
   return notes;
 }

@@ -14,6 +14,7 @@
 
 #include "analysis/report_checks.h"
 #include "analysis/stats_table.h"
+#include "analysis/value_range.h"
 #include "store/gpu_metric_tables.h"
 #include "util/status.h"
 
@@ -40,6 +41,8 @@ struct GpuMetricsSummary {
   std::vector<GpuMetricAggregate> rows;
   std::vector<store::StoredGpuMetricSampling> sampling;  // per device: what was kept and lost
   std::uint64_t damaged_samples = 0;
+  // Sample values left out because they cannot be true (gpu_metric_samples.h).
+  ImpossibleValueCounts impossible_values;
 };
 
 // One report (a process). A report without GPU metrics gives an empty summary.

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "analysis/activity_names.h"
+#include "analysis/gpu_metric_samples.h"
 #include "analysis/ranks/rank_placement.h"
 #include "export/json_stream.h"
 #include "store/correlation_ids.h"
@@ -381,7 +382,8 @@ class ReportExporter {
   }
 
   // `run --gpu-metrics`: one counter track per metric under its GPU ("SM Active (%)"), a value
-  // at each sample's start; bandwidths in GB/s. A NaN (CUPTI could not evaluate it) is left out.
+  // at each sample's start; bandwidths in GB/s. A NaN (CUPTI could not evaluate it) is left out,
+  // and so is a value that cannot be true (counted).
   Status WriteGpuMetricCounters() {
     StatusOr<std::vector<store::StoredGpuMetric>> metrics = store::ReadGpuMetrics(report_);
     if (!metrics.ok()) return metrics.status();
@@ -394,25 +396,28 @@ class ReportExporter {
           bytes ? 1e-9 : 1.0);
     }
     for (const auto& [device, names] : tracks) NameGpu(device);
-    return store::ForEachGpuMetricSample(report_, [&](const store::StoredGpuMetricSample& sample) {
-      const auto& names = tracks[sample.device_id];
-      const std::int64_t pid = GpuPid(sample.device_id);
-      for (std::size_t m = 0; m < sample.values.size() && m < names.size(); ++m) {
-        if (std::isnan(sample.values[m])) continue;
-        const std::int64_t at = Placed(sample.start);
-        Begin();
-        json_.Raw("{\"ph\":\"C\",\"cat\":\"gpu_metrics\",\"name\":")
-            .String(names[m].first)
-            .Raw(",\"pid\":")
-            .Int(pid)
-            .Raw(",\"tid\":0,\"ts\":")
-            .Micros(at)
-            .Raw(",\"args\":{\"value\":")
-            .Number(sample.values[m] * names[m].second)
-            .Raw("}}");
-      }
-      return true;
-    });
+    return analysis::ForEachPossibleGpuMetricSample(
+        report_, *metrics,
+        [&](const store::StoredGpuMetricSample& sample) {
+          const auto& names = tracks[sample.device_id];
+          const std::int64_t pid = GpuPid(sample.device_id);
+          for (std::size_t m = 0; m < sample.values.size() && m < names.size(); ++m) {
+            if (std::isnan(sample.values[m])) continue;
+            const std::int64_t at = Placed(sample.start);
+            Begin();
+            json_.Raw("{\"ph\":\"C\",\"cat\":\"gpu_metrics\",\"name\":")
+                .String(names[m].first)
+                .Raw(",\"pid\":")
+                .Int(pid)
+                .Raw(",\"tid\":0,\"ts\":")
+                .Micros(at)
+                .Raw(",\"args\":{\"value\":")
+                .Number(sample.values[m] * names[m].second)
+                .Raw("}}");
+          }
+          return true;
+        },
+        stats_.impossible_gpu_metric_values);
   }
 
   // On the trace's axis: the report's time moved by its clock offset, from the origin.

@@ -29,6 +29,7 @@
 #include <ostream>
 #include <span>
 
+#include "analysis/value_range.h"
 #include "store/report_reader.h"
 #include "util/status.h"
 
@@ -40,6 +41,9 @@ struct ChromeTraceStats {
   // Events with a time further from the trace's origin than 64 bits of nanoseconds hold
   // (damaged timestamps): written with it clamped to the axis's end, never wrapped around.
   std::uint64_t clamped_times = 0;
+  // GPU metric sample values not written because they cannot be true
+  // (analysis/gpu_metric_samples.h).
+  analysis::ImpossibleValueCounts impossible_gpu_metric_values;
 };
 
 StatusOr<ChromeTraceStats> WriteChromeTrace(std::span<const store::ReportReader* const> reports,

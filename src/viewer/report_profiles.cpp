@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "analysis/metrics/profile_loader.h"
+#include "analysis/value_range.h"
 #include "render/escaping.h"
 #include "store/profile_store.h"
 #include "viewer/kernel_profile_json.h"
@@ -34,7 +35,9 @@ StatusOr<std::unique_ptr<ReportProfiles>> ReportProfiles::Load(const store::Repo
   profiles->kernels_ = std::move(*kernels);
   if (profiles->kernels_.empty()) return profiles;
   // Source data that cannot be read costs only the places in the findings.
-  if (auto sources = analysis::source::LoadKernelSources(report); sources.ok()) {
+  if (auto sources = analysis::source::LoadKernelSources(report, nullptr,
+                                                         &profiles->impossible_source_values_);
+      sources.ok()) {
     profiles->sources_ = std::move(*sources);
   }
 
@@ -67,8 +70,16 @@ bool ReportProfiles::HasMetrics() const {
   return false;
 }
 
-std::optional<std::string> ReportProfiles::ImpossibleValueWarning() const {
-  return analysis::metrics::ImpossibleValueWarning(kernels_);
+std::vector<std::string> ReportProfiles::ImpossibleValueWarnings() const {
+  std::vector<std::string> warnings;
+  if (std::optional<std::string> metrics = analysis::metrics::ImpossibleValueWarning(kernels_)) {
+    warnings.push_back(std::move(*metrics));
+  }
+  if (std::optional<std::string> source = analysis::ImpossibleValueWarning(
+          impossible_source_values_, analysis::CheckedValues::kSourceCounters)) {
+    warnings.push_back(std::move(*source));
+  }
+  return warnings;
 }
 
 std::vector<std::string> ReportProfiles::KernelNames() const {

@@ -15,6 +15,7 @@
 #include "analysis/metrics/kernel_profile.h"
 #include "analysis/metrics/section_catalog.h"
 #include "analysis/source/source_view.h"
+#include "analysis/value_range.h"
 #include "store/report_reader.h"
 #include "util/status.h"
 
@@ -28,9 +29,10 @@ class ReportProfiles {
   // Whether some launch was measured and its metrics evaluated (/api/reports' has_metrics).
   bool HasMetrics() const;
 
-  // How many stored metric values the kernel pages leave out as impossible and why
-  // (analysis/metrics/metric_value_range.h), for the report's warnings; nullopt: none.
-  std::optional<std::string> ImpossibleValueWarning() const;
+  // How many stored metric values and source counter values the kernel pages leave out as
+  // impossible and why (analysis/value_range.h), for the report's warnings: one line for
+  // each kind that has any.
+  std::vector<std::string> ImpossibleValueWarnings() const;
 
   // The (demangled) names of the profiled kernels, each once, in profile order. Their
   // replayed launches have no timestamps, so no summary table or timeline leads to their
@@ -64,6 +66,7 @@ class ReportProfiles {
       const analysis::metrics::KernelProfile& kernel) const;
   std::vector<analysis::metrics::KernelProfile> kernels_;
   std::map<std::int64_t, analysis::source::KernelSource> sources_;  // profiled_kernels.id ->
+  analysis::ImpossibleValueCounts impossible_source_values_;        // left out of sources_
   std::vector<const analysis::metrics::Section*> sections_;
   // `--metrics a,b` as a last section; owned here because sections_ points at it.
   std::unique_ptr<analysis::metrics::Section> command_line_metrics_;

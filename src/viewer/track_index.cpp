@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "analysis/activity_names.h"
+#include "analysis/gpu_metric_samples.h"
 #include "model/records.h"
 #include "store/gpu_metric_tables.h"
 #include "store/timeline_rows.h"
@@ -432,16 +433,19 @@ Status TrackIndex::LoadGpuMetrics(const store::ReportReader& report) {
     track_by_id_.emplace(track.id, static_cast<std::uint32_t>(tracks_.size()));
     tracks_.push_back(std::move(track));
   }
-  return store::ForEachGpuMetricSample(report, [&](const store::StoredGpuMetricSample& sample) {
-    const auto& device = by_device[sample.device_id];
-    for (std::size_t m = 0; m < sample.values.size() && m < device.size(); ++m) {
-      if (std::isnan(sample.values[m])) continue;
-      const double value = sample.values[m] * device[m].second;
-      tracks_[device[m].first].counter.push_back(
-          {sample.start, static_cast<std::int64_t>(std::clamp(value, -9e18, 9e18))});
-    }
-    return true;
-  });
+  return analysis::ForEachPossibleGpuMetricSample(
+      report, *metrics,
+      [&](const store::StoredGpuMetricSample& sample) {
+        const auto& device = by_device[sample.device_id];
+        for (std::size_t m = 0; m < sample.values.size() && m < device.size(); ++m) {
+          if (std::isnan(sample.values[m])) continue;
+          const double value = sample.values[m] * device[m].second;
+          tracks_[device[m].first].counter.push_back(
+              {sample.start, static_cast<std::int64_t>(std::clamp(value, -9e18, 9e18))});
+        }
+        return true;
+      },
+      impossible_gpu_metric_values_);
 }
 
 }  // namespace gpuscope::viewer

@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "analysis/value_range.h"
 #include "store/damaged_rows.h"
 #include "store/report_reader.h"
 #include "util/status.h"
@@ -86,6 +87,11 @@ class TrackIndex {
   std::uint64_t untimed_events() const { return untimed_; }
   // Events left out as damaged (store/damaged_rows.h), counted by table and kind.
   const store::DamagedRows& damaged_rows() const { return damaged_; }
+  // GPU metric sample values not drawn because they cannot be true
+  // (analysis/gpu_metric_samples.h).
+  const analysis::ImpossibleValueCounts& impossible_gpu_metric_values() const {
+    return impossible_gpu_metric_values_;
+  }
 
   // API calls (gpu == false) or GPU activities (gpu == true) with this correlation id.
   std::vector<CorrelatedEvent> Correlated(std::uint32_t correlation, bool gpu) const;
@@ -109,6 +115,7 @@ class TrackIndex {
   std::uint64_t event_count_ = 0;
   std::uint64_t untimed_ = 0;
   store::DamagedRows damaged_;
+  analysis::ImpossibleValueCounts impossible_gpu_metric_values_;
 };
 
 // The index range [first, last) of `track`'s events that overlap [t0, t1], plus the events

@@ -9,6 +9,7 @@
 #include "analysis/call_sites.h"
 #include "analysis/collection_warnings.h"
 #include "analysis/stats_reports.h"
+#include "analysis/value_range.h"
 #include "render/escaping.h"
 #include "render/stats_report.h"
 #include "render/stats_table_format.h"
@@ -270,13 +271,17 @@ std::string ViewerData::ReportJson(std::size_t i) const {
   for (std::string& warning : analysis::SkippedRowWarnings(index.damaged_rows())) {
     warnings.push_back(std::move(warning));
   }
+  if (std::optional<std::string> impossible = analysis::ImpossibleValueWarning(
+          index.impossible_gpu_metric_values(), analysis::CheckedValues::kGpuMetricSamples)) {
+    warnings.push_back(std::move(*impossible));
+  }
   // A report whose profiles cannot be read still opens: its timeline does not need them,
   // and its kernel pages say what failed.
   StatusOr<const ReportProfiles*> profiles = Profiles(i);
   // Metric values the kernel pages leave out, as the commands say it.
   if (profiles.ok()) {
-    if (std::optional<std::string> impossible = profiles.value()->ImpossibleValueWarning()) {
-      warnings.push_back(std::move(*impossible));
+    for (std::string& impossible : profiles.value()->ImpossibleValueWarnings()) {
+      warnings.push_back(std::move(impossible));
     }
   }
   for (std::size_t w = 0; w < warnings.size(); ++w) {

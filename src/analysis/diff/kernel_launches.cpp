@@ -7,6 +7,7 @@
 #include "analysis/collection_warnings.h"
 #include "analysis/metrics/profile_loader.h"
 #include "analysis/nvtx_projection.h"
+#include "analysis/value_range.h"
 #include "store/profile_store.h"
 #include "store/stack_tables.h"
 #include "util/demangle.h"
@@ -113,9 +114,14 @@ StatusOr<ReportKernels> LoadReportKernels(const store::ReportReader& report, Mat
   }
 
   if (!profiles->empty()) {
+    ImpossibleValueCounts impossible;
     StatusOr<std::map<std::int64_t, source::KernelSource>> sources =
-        source::LoadKernelSources(report);
+        source::LoadKernelSources(report, nullptr, &impossible);
     if (!sources.ok()) result.source_problem = sources.status().message();
+    if (std::optional<std::string> warning =
+            ImpossibleValueWarning(impossible, CheckedValues::kSourceCounters)) {
+      result.warnings.push_back(std::move(*warning));
+    }
     for (const metrics::KernelProfile& profile : *profiles) {
       if (!sources.ok()) break;
       auto found = sources->find(profile.id);

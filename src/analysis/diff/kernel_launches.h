@@ -74,7 +74,7 @@ struct ReportKernels {
   std::string source_problem;
   // What was left out as damaged, one line each, as `stats` and `export` say it: rows
   // (analysis::SkippedRowWarnings) and metric values that cannot be true
-  // (metrics/metric_value_range.h).
+  // (analysis/value_range.h).
   std::vector<std::string> warnings;
 };
 

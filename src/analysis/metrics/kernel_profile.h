@@ -9,7 +9,7 @@
 #include <map>
 #include <string>
 
-#include "analysis/metrics/metric_value_range.h"
+#include "analysis/value_range.h"
 
 namespace gpuscope::analysis::metrics {
 
@@ -61,7 +61,7 @@ struct KernelProfile {
   // Evaluated metrics by name (as CUPTI names them). A metric of the request that could not
   // be evaluated, or whose value cannot be true, is absent; sections print "n/a" for it.
   std::map<std::string, double> metrics;
-  // Stored values left out of `metrics` because they cannot be true (metric_value_range.h).
+  // Stored values left out of `metrics` because they cannot be true (analysis/value_range.h).
   ImpossibleValueCounts impossible_values;
 
   // Its counter data was evaluated: it has values, or had only impossible ones.

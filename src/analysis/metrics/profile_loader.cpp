@@ -67,7 +67,7 @@ void AssignMetrics(KernelProfile& profile, const std::vector<store::StoredMetric
 std::optional<std::string> ImpossibleValueWarning(const std::vector<KernelProfile>& profiles) {
   ImpossibleValueCounts counts;
   for (const KernelProfile& profile : profiles) counts += profile.impossible_values;
-  return metrics::ImpossibleValueWarning(counts);
+  return analysis::ImpossibleValueWarning(counts);
 }
 
 StatusOr<std::vector<KernelProfile>> LoadKernelProfiles(const store::ReportReader& report) {

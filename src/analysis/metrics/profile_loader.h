@@ -19,7 +19,7 @@ namespace gpuscope::analysis::metrics {
 StatusOr<std::vector<KernelProfile>> LoadKernelProfiles(const store::ReportReader& report);
 
 // Replaces `profile.metrics` with stored values as the loader reads them: a value CUPTI could
-// not evaluate (NULL, NaN) is left out, and so is one that cannot be true (metric_value_range.h:
+// not evaluate (NULL, NaN) is left out, and so is one that cannot be true (analysis/value_range.h:
 // counted in `profile.impossible_values`). The evaluation uses it too, to run the rules on the
 // values it is about to store exactly as a later reader will see them.
 void AssignMetrics(KernelProfile& profile, const std::vector<store::StoredMetric>& stored);

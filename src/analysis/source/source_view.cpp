@@ -176,8 +176,9 @@ std::string HotSpot::Summary() const {
   return text + " at " + Location();
 }
 
-StatusOr<std::map<std::int64_t, KernelSource>> LoadKernelSources(const store::ReportReader& report,
-                                                                 const store::SourceRows* pending) {
+StatusOr<std::map<std::int64_t, KernelSource>> LoadKernelSources(
+    const store::ReportReader& report, const store::SourceRows* pending,
+    ImpossibleValueCounts* impossible) {
   std::map<std::int64_t, KernelSource> kernels;
   if (!store::HasSourceTables(report)) return kernels;
   StatusOr<std::map<std::int64_t, store::StoredKernelSource>> collected =
@@ -206,6 +207,10 @@ StatusOr<std::map<std::int64_t, KernelSource>> LoadKernelSources(const store::Re
   std::map<std::int64_t, std::set<FunctionKey>> functions;
   std::map<FunctionKey, std::string> function_names;
   for (const store::StoredInstructionValue& value : *values) {
+    if (std::optional<ImpossibleValue> why = CheckStoredCount(value.value)) {
+      if (impossible != nullptr) impossible->Add(*why);
+      continue;
+    }
     const InstructionKey key{value.cubin_crc, value.function_id, value.pc_offset};
     measured[value.profiled_kernel_id][key][value.metric] += value.value;
     functions[value.profiled_kernel_id].insert({value.cubin_crc, value.function_id});

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "analysis/source/source_columns.h"
+#include "analysis/value_range.h"
 #include "store/evaluation_writer.h"
 #include "store/report_reader.h"
 #include "util/status.h"
@@ -50,8 +51,11 @@ struct KernelSource {
 // stored yet, taken as if they were stored (the rules see the page a reader will see, and the
 // findings go into the report in the evaluation's one transaction); without it, those of the
 // report's unsaved evaluation (store::ReportReader::unsaved_evaluation), if any.
+// A measured value that cannot be true (analysis/value_range.h: CheckStoredCount) is left
+// out, and counted in `impossible` (may be null) for the command's one warning.
 StatusOr<std::map<std::int64_t, KernelSource>> LoadKernelSources(
-    const store::ReportReader& report, const store::SourceRows* pending = nullptr);
+    const store::ReportReader& report, const store::SourceRows* pending = nullptr,
+    ImpossibleValueCounts* impossible = nullptr);
 
 // Rows reordered hottest first by `column` (values absent last; ties keep their order).
 void SortInstructions(std::vector<InstructionRow>& rows, std::size_t column);

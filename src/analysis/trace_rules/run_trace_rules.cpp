@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 
+#include "analysis/gpu_metric_samples.h"
 #include "analysis/trace_rules/gpu_activity_stream.h"
 #include "analysis/trace_rules/trace_rule.h"
 #include "store/gpu_metric_tables.h"
@@ -35,7 +36,8 @@ void Extend(RunExtent& run, model::Timestamp start, model::Timestamp end) {
 
 // The GPU metric samples, before the activities (rules keep only stretches of them).
 Status FeedGpuMetricSamples(const store::ReportReader& reader,
-                            std::vector<std::unique_ptr<TraceRule>>& rules) {
+                            std::vector<std::unique_ptr<TraceRule>>& rules,
+                            ImpossibleValueCounts& impossible) {
   StatusOr<std::vector<store::StoredGpuMetric>> metrics = store::ReadGpuMetrics(reader);
   if (!metrics.ok()) return metrics.status();
   if (metrics->empty()) return Status();
@@ -73,25 +75,29 @@ Status FeedGpuMetricSamples(const store::ReportReader& reader,
     }
     return sample.values[*index];
   };
-  return store::ForEachGpuMetricSample(reader, [&](const store::StoredGpuMetricSample& sample) {
-    const Roles& device = roles[sample.device_id];
-    GpuMetricPoint point;
-    point.device_id = sample.device_id;
-    point.start = sample.start;
-    point.end = sample.end;
-    point.sm_active_pct = value(sample, device.sm_active);
-    std::optional<double> read = value(sample, device.dram_read);
-    std::optional<double> write = value(sample, device.dram_write);
-    if (read || write) point.dram_bytes_per_second = read.value_or(0) + write.value_or(0);
-    point.dram_peak_bytes_per_second = device.dram_peak;
-    for (auto& rule : rules) rule->OnGpuMetricSample(point);
-    return true;
-  });
+  return ForEachPossibleGpuMetricSample(
+      reader, *metrics,
+      [&](const store::StoredGpuMetricSample& sample) {
+        const Roles& device = roles[sample.device_id];
+        GpuMetricPoint point;
+        point.device_id = sample.device_id;
+        point.start = sample.start;
+        point.end = sample.end;
+        point.sm_active_pct = value(sample, device.sm_active);
+        std::optional<double> read = value(sample, device.dram_read);
+        std::optional<double> write = value(sample, device.dram_write);
+        if (read || write) point.dram_bytes_per_second = read.value_or(0) + write.value_or(0);
+        point.dram_peak_bytes_per_second = device.dram_peak;
+        for (auto& rule : rules) rule->OnGpuMetricSample(point);
+        return true;
+      },
+      impossible);
 }
 
 }  // namespace
 
-StatusOr<std::vector<Finding>> RunTraceRules(const store::ReportReader& reader) {
+StatusOr<std::vector<Finding>> RunTraceRules(const store::ReportReader& reader,
+                                             ImpossibleValueCounts* impossible) {
   std::vector<std::unique_ptr<TraceRule>> rules = MakeAllTraceRules();
   RunExtent run;
   // One small row per profiled launch (the counter data stays in the file).
@@ -101,7 +107,9 @@ StatusOr<std::vector<Finding>> RunTraceRules(const store::ReportReader& reader) 
   for (const store::StoredProfile& launch : *profiled) {
     if (launch.end > launch.start) run.replay_ns += launch.end - launch.start;
   }
-  GPUSCOPE_RETURN_IF_ERROR(FeedGpuMetricSamples(reader, rules));
+  ImpossibleValueCounts impossible_samples;
+  GPUSCOPE_RETURN_IF_ERROR(FeedGpuMetricSamples(reader, rules, impossible_samples));
+  if (impossible != nullptr) *impossible += impossible_samples;
   GPUSCOPE_RETURN_IF_ERROR(ForEachGpuActivity(reader, [&](const GpuActivity& activity) {
     Extend(run, activity.start, activity.end);
     for (auto& rule : rules) rule->OnGpuActivity(activity);

@@ -9,13 +9,16 @@
 #include <vector>
 
 #include "analysis/finding.h"
+#include "analysis/value_range.h"
 #include "store/report_reader.h"
 #include "util/status.h"
 
 namespace gpuscope::analysis::trace_rules {
 
 // Streams the report once (memory bounded whatever its size) and returns the findings that
-// matter for this run, in the rules' fixed order; empty for a clean trace.
-StatusOr<std::vector<Finding>> RunTraceRules(const store::ReportReader& reader);
+// matter for this run, in the rules' fixed order; empty for a clean trace. GPU metric sample
+// values that cannot be true are not fed to the rules; `impossible` (may be null) counts them.
+StatusOr<std::vector<Finding>> RunTraceRules(const store::ReportReader& reader,
+                                             ImpossibleValueCounts* impossible = nullptr);
 
 }  // namespace gpuscope::analysis::trace_rules

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analysis/collection_warnings.h"
+#include "analysis/value_range.h"
 #include "cli/options/command_prologue.h"
 #include "cli/options/option_parser.h"
 #include "cli/options/option_targets.h"
@@ -139,6 +140,10 @@ int ExportChrome(const ExportOptions& options, const Readers& readers) {
     std::cerr << "gpuscope: warning: " << written->clamped_times
               << " events lie further from the trace's start than its times can say (damaged "
                  "timestamps): their times are clamped to the ends of its axis\n";
+  }
+  if (std::optional<std::string> impossible = analysis::ImpossibleValueWarning(
+          written->impossible_gpu_metric_values, analysis::CheckedValues::kGpuMetricSamples)) {
+    std::cerr << "gpuscope: warning: " << *impossible << '\n';
   }
   // Damaged rows the reader left out (store/damaged_rows.h): said, never silently missing.
   for (const store::ReportReader* report : reports) {

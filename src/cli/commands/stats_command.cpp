@@ -2,10 +2,12 @@
 
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 #include "analysis/collection_warnings.h"
 #include "analysis/trace_rules/run_trace_rules.h"
+#include "analysis/value_range.h"
 #include "cli/options/command_prologue.h"
 #include "cli/options/option_parser.h"
 #include "cli/options/stats_options.h"
@@ -49,9 +51,14 @@ Status WriteFindings(const StatsOptions& options, const analysis::Reports& repor
   bool csv = options.format == render::StatsFormat::kCsv;
   bool first = true;
   for (const store::ReportReader* reader : reports) {
+    analysis::ImpossibleValueCounts impossible;
     StatusOr<std::vector<analysis::Finding>> findings =
-        analysis::trace_rules::RunTraceRules(*reader);
+        analysis::trace_rules::RunTraceRules(*reader, &impossible);
     if (!findings.ok()) return findings.status();
+    if (std::optional<std::string> warning = analysis::ImpossibleValueWarning(
+            impossible, analysis::CheckedValues::kGpuMetricSamples)) {
+      std::cerr << "gpuscope: warning: " << reader->path() << ": " << *warning << '\n';
+    }
     if (!first) out << '\n';
     first = false;
     if (csv) {

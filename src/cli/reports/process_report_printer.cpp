@@ -1,9 +1,12 @@
 #include "cli/reports/process_report_printer.h"
 
 #include <memory>
+#include <optional>
+#include <string>
 
 #include "analysis/collection_warnings.h"
 #include "analysis/trace_rules/run_trace_rules.h"
+#include "analysis/value_range.h"
 #include "cli/reports/nvprof_output.h"
 #include "cli/reports/report_preparation.h"
 #include "render/trace_findings_format.h"
@@ -15,10 +18,16 @@ namespace {
 // The trace rules' findings (nothing when the trace is clean), after the summary.
 void WriteFindings(const store::ReportReader& reader, const RunOptions& options, long pid,
                    LogOutput& log) {
-  StatusOr<std::vector<analysis::Finding>> findings = analysis::trace_rules::RunTraceRules(reader);
+  analysis::ImpossibleValueCounts impossible;
+  StatusOr<std::vector<analysis::Finding>> findings =
+      analysis::trace_rules::RunTraceRules(reader, &impossible);
   if (!findings.ok()) {
     log.Line(pid, "Error: trace rules: " + findings.status().message());
     return;
+  }
+  if (std::optional<std::string> warning = analysis::ImpossibleValueWarning(
+          impossible, analysis::CheckedValues::kGpuMetricSamples)) {
+    log.Line(pid, "Warning: " + *warning);
   }
   if (findings->empty()) return;
   log.stream() << '\n';

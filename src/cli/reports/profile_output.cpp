@@ -11,6 +11,7 @@
 #include "analysis/metrics/profile_selection.h"
 #include "analysis/metrics/section_catalog.h"
 #include "analysis/source/source_view.h"
+#include "analysis/value_range.h"
 #include "render/details_format.h"
 #include "render/escaping.h"
 #include "render/kernel_summary.h"
@@ -28,6 +29,8 @@ struct LoadedReport {
   std::string process_line;                  // "[pid] command line"
   // profiled_kernels.id -> its source page, for the findings to name their lines.
   std::map<std::int64_t, analysis::source::KernelSource> sources;
+  // Source counter values the findings' lines leave out (analysis/value_range.h).
+  analysis::ImpossibleValueCounts impossible_source_values;
   // Names the reader shortened (analysis::ShortenedTextWarning), said after the pages.
   std::optional<std::string> shortened;
 };
@@ -50,7 +53,9 @@ StatusOr<LoadedReport> Load(const std::string& path) {
     for (const store::StoredMetric& metric : values) loaded.units[metric.name] = metric.unit;
   }
   // Source data that cannot be read costs only the places in the findings.
-  if (auto sources = analysis::source::LoadKernelSources(**report); sources.ok()) {
+  if (auto sources =
+          analysis::source::LoadKernelSources(**report, nullptr, &loaded.impossible_source_values);
+      sources.ok()) {
     loaded.sources = std::move(*sources);
   }
   loaded.process_line =
@@ -137,6 +142,10 @@ StatusOr<ProfileOutputResult> PrintProfiles(std::ostream& out,
     result.selected += loaded->kernels.size();
     if (std::optional<std::string> impossible =
             analysis::metrics::ImpossibleValueWarning(loaded->kernels)) {
+      result.warnings.push_back(path + ": " + *impossible);
+    }
+    if (std::optional<std::string> impossible = analysis::ImpossibleValueWarning(
+            loaded->impossible_source_values, analysis::CheckedValues::kSourceCounters)) {
       result.warnings.push_back(path + ": " + *impossible);
     }
     if (loaded->shortened) result.warnings.push_back(path + ": " + *loaded->shortened);

@@ -33,7 +33,7 @@ struct ProfileOutputResult {
   std::size_t selected = 0;  // of those, the ones the filter kept (printed)
   std::vector<std::string> profiled_names;  // function names of the profiled kernels, each once
   // "<report>: <why>" for metric values of the printed kernels that were left out as
-  // impossible (analysis/metrics/metric_value_range.h), for the command to print as warnings.
+  // impossible (analysis/value_range.h), for the command to print as warnings.
   std::vector<std::string> warnings;
 };
 

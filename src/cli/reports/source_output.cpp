@@ -3,12 +3,14 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 #include "analysis/metrics/profile_loader.h"
 #include "analysis/metrics/profile_selection.h"
 #include "analysis/source/source_summary.h"
 #include "analysis/source/source_view.h"
+#include "analysis/value_range.h"
 #include "cli/output/command_error.h"
 #include "cli/output/exit_codes.h"
 #include "cli/reports/report_preparation.h"
@@ -64,11 +66,16 @@ int PrintSourcePages(const SourceOutputOptions& options) {
       CommandError(NamingPath(kernels.status().message(), path));
       return kExitGpuscopeFailure;
     }
+    analysis::ImpossibleValueCounts impossible;
     StatusOr<std::map<std::int64_t, analysis::source::KernelSource>> sources =
-        analysis::source::LoadKernelSources(**reader);
+        analysis::source::LoadKernelSources(**reader, nullptr, &impossible);
     if (!sources.ok()) {
       CommandError(NamingPath(sources.status().message(), path));
       return kExitGpuscopeFailure;
+    }
+    if (std::optional<std::string> warning = analysis::ImpossibleValueWarning(
+            impossible, analysis::CheckedValues::kSourceCounters)) {
+      not_stored.push_back(path + ": " + *warning);
     }
     profiled += kernels->size();
     for (const auto& kernel : *kernels) profiled_names.push_back(kernel.demangled_name);

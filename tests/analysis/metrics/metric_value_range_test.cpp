@@ -1,16 +1,16 @@
-// Which evaluated metric values can be true (analysis/metrics/metric_value_range.h), and that
+// Which evaluated metric values can be true (analysis/value_range.h), and that
 // the one place values are read (AssignMetrics) leaves out the others, counted by why.
-#include "analysis/metrics/metric_value_range.h"
-
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "analysis/metrics/profile_loader.h"
+#include "analysis/value_range.h"
 
 namespace gpuscope::analysis::metrics {
 namespace {
@@ -55,6 +55,16 @@ TEST(MetricValueRange, InfinityIsNoValueInAnyUnit) {
     EXPECT_EQ(CheckMetricValue(kInfinity, unit), ImpossibleValue::kNotFinite) << unit;
     EXPECT_EQ(CheckMetricValue(-kInfinity, unit), ImpossibleValue::kNotFinite) << unit;
   }
+}
+
+TEST(MetricValueRange, StoredCountsAreAtMostTwoToThe53) {
+  EXPECT_EQ(CheckStoredCount(0), std::nullopt);
+  EXPECT_EQ(CheckStoredCount(std::uint64_t{1} << 53), std::nullopt);
+  EXPECT_EQ(CheckStoredCount((std::uint64_t{1} << 53) + 1), ImpossibleValue::kCountTooLarge);
+  EXPECT_EQ(CheckStoredCount(std::uint64_t{1} << 60), ImpossibleValue::kCountTooLarge);
+  // Stored as SQLite's -5, read back unsigned.
+  EXPECT_EQ(CheckStoredCount(static_cast<std::uint64_t>(std::int64_t{-5})),
+            ImpossibleValue::kNegative);
 }
 
 TEST(MetricValueRange, OneWarningSaysHowManyAndWhy) {

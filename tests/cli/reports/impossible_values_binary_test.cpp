@@ -1,5 +1,5 @@
-// Metric values that cannot be true are never printed as facts (analysis/metrics/
-// metric_value_range.h): every command that shows the metrics of a report leaves them out,
+// Metric values that cannot be true are never printed as facts (analysis/
+// value_range.h): every command that shows the metrics of a report leaves them out,
 // prints "n/a" in their place and says in one warning how many it left out and why. The
 // profile recorded on the H100 (tests/data/reports) is mutated with SQL in a scratch
 // directory, as damaged counter data or a damaged file would leave it.

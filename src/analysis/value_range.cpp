@@ -1,8 +1,9 @@
-#include "analysis/metrics/metric_value_range.h"
+#include "analysis/value_range.h"
 
 #include <cmath>
+#include <limits>
 
-namespace gpuscope::analysis::metrics {
+namespace gpuscope::analysis {
 
 std::optional<ImpossibleValue> CheckMetricValue(double value, std::string_view unit) {
   if (!std::isfinite(value)) return ImpossibleValue::kNotFinite;
@@ -19,6 +20,15 @@ std::optional<ImpossibleValue> CheckMetricValue(double value, std::string_view u
   return std::nullopt;
 }
 
+std::optional<ImpossibleValue> CheckStoredCount(std::uint64_t value) {
+  if (value > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+    return ImpossibleValue::kNegative;
+  }
+  // Compared as integers: 2^53 + 1 would round to 2^53 as a double.
+  if (value > (std::uint64_t{1} << 53)) return ImpossibleValue::kCountTooLarge;
+  return std::nullopt;
+}
+
 std::uint64_t ImpossibleValueCounts::total() const {
   std::uint64_t sum = 0;
   for (std::uint64_t count : counts_) sum += count;
@@ -32,7 +42,8 @@ ImpossibleValueCounts& ImpossibleValueCounts::operator+=(const ImpossibleValueCo
   return *this;
 }
 
-std::optional<std::string> ImpossibleValueWarning(const ImpossibleValueCounts& counts) {
+std::optional<std::string> ImpossibleValueWarning(const ImpossibleValueCounts& counts,
+                                                  CheckedValues values) {
   struct Wording {
     ImpossibleValue why;
     const char* one;   // after "1 "
@@ -57,8 +68,20 @@ std::optional<std::string> ImpossibleValueWarning(const ImpossibleValueCounts& c
     why += (why.empty() ? "" : ", ") + std::to_string(count) + " " +
            (count == 1 ? wording.one : wording.many);
   }
-  return std::to_string(total) + (total == 1 ? " metric value" : " metric values") +
-         " of profiled kernels cannot be true (" + why + "): left out";
+  const char* what = "";
+  switch (values) {
+    case CheckedValues::kProfiledKernelMetrics:
+      what =
+          total == 1 ? " metric value of profiled kernels" : " metric values of profiled kernels";
+      break;
+    case CheckedValues::kGpuMetricSamples:
+      what = total == 1 ? " GPU metric sample value" : " GPU metric sample values";
+      break;
+    case CheckedValues::kSourceCounters:
+      what = total == 1 ? " source counter value" : " source counter values";
+      break;
+  }
+  return std::to_string(total) + what + " cannot be true (" + why + "): left out";
 }
 
-}  // namespace gpuscope::analysis::metrics
+}  // namespace gpuscope::analysis
