@@ -13,7 +13,7 @@
 #include "store/declared_sql.h"
 #include "store/event_tables.h"
 #include "store/hostile_file_guard.h"
-#include "store/record_binder.h"
+#include "store/record_decoder.h"
 #include "store/report_file_check.h"
 #include "store/report_tables.h"
 #include "store/report_text.h"
@@ -186,34 +186,16 @@ Status ReportReader::LoadMeta() {
 }
 
 Status ReportReader::LoadProcess() {
-  // Reports before version 3 have no identity columns: their rank is unknown.
+  // Reports before version 3 have no identity columns: they read as NULL (rank unknown).
+  static constexpr std::string_view kIdentity[] = {"boot_id", "rank", "local_rank",
+                                                   "world_size", "rank_variable"};
   const bool has_identity = file_schema_version_ >= kFirstSchemaWithRanks;
   StatusOr<Statement> stmt = Statement::Prepare(
-      db_, has_identity ? "SELECT pid, parent_pid, hostname, command_line, start, \"end\", "
-                          "boot_id, rank, local_rank, world_size, rank_variable FROM process"
-                        : "SELECT pid, parent_pid, hostname, command_line, start, \"end\" "
-                          "FROM process");
+      db_, SelectSql(kProcessTable, has_identity ? std::span<const std::string_view>() : kIdentity));
   if (!stmt.ok()) return ReadError();
   int rc = sqlite3_step(stmt->get());
   if (rc == SQLITE_ROW) {
-    sqlite3_stmt* s = stmt->get();
-    process_.pid = ColumnU32(s, 0);
-    process_.parent_pid = ColumnU32(s, 1);
-    process_.hostname = ReportText(ColumnText(s, 2));
-    process_.command_line = ReportText(ColumnText(s, 3));
-    process_.start = IsNull(s, 4) ? 0 : time_base_ + U64(s, 4);
-    process_.end = IsNull(s, 5) ? 0 : time_base_ + U64(s, 5);
-    if (has_identity) {
-      auto optional_int = [s](int column) -> std::optional<std::int64_t> {
-        if (IsNull(s, column)) return std::nullopt;
-        return ColumnInt(s, column);
-      };
-      process_.boot_id = ReportText(ColumnText(s, 6));
-      process_.rank = optional_int(7);
-      process_.local_rank = optional_int(8);
-      process_.world_size = optional_int(9);
-      process_.rank_variable = ReportText(ColumnText(s, 10));
-    }
+    ReadRecord(stmt->get(), process_, kProcessRecordColumns, *this);
   } else if (rc != SQLITE_DONE) {
     return ReadError();
   }

@@ -17,6 +17,7 @@
 #include "store/batched_insert.h"
 #include "store/create_table_sql.h"
 #include "store/declared_sql.h"
+#include "store/record_binder.h"
 #include "store/report_file_create.h"
 #include "store/report_tables.h"
 #include "store/report_writer_statements.h"
@@ -160,10 +161,8 @@ Status ReportWriter::PrepareStatements() {
       {&s.insert_string, "INSERT INTO strings(id, value, demangled) VALUES (?1, ?2, NULL)"},
       {&s.set_demangled, "UPDATE strings SET demangled = ?2 WHERE id = ?1"},
       {&s.set_meta, InsertSql(kMetaTable, "OR REPLACE")},
-      {&s.update_process,
-       "UPDATE process SET pid = ?1, parent_pid = ?2, hostname = ?3, command_line = ?4, "
-       "start = ?5, boot_id = ?6, rank = ?7, local_rank = ?8, world_size = ?9, "
-       "rank_variable = ?10 WHERE id = 1"},
+      // The process row is schema.sql's; the writer fills it in.
+      {&s.update_process, UpdateSql(kProcessTable.name, kProcessRecordColumns, "WHERE id = 1")},
       {&s.update_process_end, "UPDATE process SET \"end\" = ?1 WHERE id = 1"},
       {&s.insert_device, InsertSql(kDevicesTable, "OR REPLACE")},
       {&s.insert_context, InsertSql(kContextsTable, "OR REPLACE")},

@@ -41,8 +41,7 @@ void BindAll(sqlite3_stmt* stmt, const Values&... values) {
 void ReportWriter::OnProcess(const model::ProcessRecord& r) {
   if (!Accepting(kLossProcess)) return;
   sqlite3_stmt* s = stmts_->update_process.get();
-  BindAll(s, r.pid, r.parent_pid, r.hostname, r.command_line, StoredTime(r.start), r.boot_id,
-          r.rank, r.local_rank, r.world_size, r.rank_variable);
+  BindRecord(s, r, kProcessRecordColumns, {}, StoredTimes());
   tracing_start_ = r.start;
   StepRecord(s, "cannot write the process row", kLossProcess);
 }

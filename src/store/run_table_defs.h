@@ -10,6 +10,7 @@
 
 #include "model/records.h"
 #include "store/record_column.h"
+#include "store/report_reader.h"
 #include "store/table_info.h"
 
 namespace gpuscope::store {
@@ -55,25 +56,27 @@ inline constexpr TableInfo kMetaTable = {
     .without_rowid = true,
 };
 
-inline constexpr ColumnInfo kProcessColumns[] = {
-    {"id", "INTEGER PRIMARY KEY CHECK (id = 1)", "always 1: one process per report"},
-    {"pid", "INTEGER NOT NULL", "process id of the traced process"},
-    {"parent_pid", "INTEGER NOT NULL", "its parent's process id"},
-    {"hostname", "TEXT NOT NULL", "host it ran on"},
-    {"command_line", "TEXT NOT NULL", "program and arguments, joined by spaces"},
-    {"start", "INTEGER", "ns, relative: when tracing began"},
-    {"end", "INTEGER", "ns, relative: the last flush (NULL: never flushed)"},
-    {"boot_id", "TEXT NOT NULL", "/proc/sys/kernel/random/boot_id of the host ('' unknown):\n"
-      "equal in two reports = same host, same boot, same clocks"},
-    {"rank", "INTEGER", "rank in the job (NULL: unknown), from rank_variable"},
-    {"local_rank", "INTEGER", "rank among the job's processes on this host (NULL: unknown)\n"
+inline constexpr auto kProcessRecordColumns = std::tuple{
+    BoundApart("id", "INTEGER PRIMARY KEY CHECK (id = 1)", "always 1: one process per report"),
+    Stores<&model::ProcessRecord::pid, &ProcessInfo::pid>("pid", "INTEGER NOT NULL", "process id of the traced process"),
+    Stores<&model::ProcessRecord::parent_pid, &ProcessInfo::parent_pid>("parent_pid", "INTEGER NOT NULL", "its parent's process id"),
+    Stores<&model::ProcessRecord::hostname, &ProcessInfo::hostname>("hostname", "TEXT NOT NULL", "host it ran on"),
+    Stores<&model::ProcessRecord::command_line, &ProcessInfo::command_line>("command_line", "TEXT NOT NULL", "program and arguments, joined by spaces"),
+    StoresTime<&model::ProcessRecord::start, &ProcessInfo::start>("start", "INTEGER", "ns, relative: when tracing began"),
+    // Written at each flush (ReportWriter::WriteFlushState).
+    BoundApart<&ProcessInfo::end, Kept::kTime>("end", "INTEGER", "ns, relative: the last flush (NULL: never flushed)"),
+    Stores<&model::ProcessRecord::boot_id, &ProcessInfo::boot_id>("boot_id", "TEXT NOT NULL", "/proc/sys/kernel/random/boot_id of the host ('' unknown):\n"
+      "equal in two reports = same host, same boot, same clocks"),
+    Stores<&model::ProcessRecord::rank, &ProcessInfo::rank>("rank", "INTEGER", "rank in the job (NULL: unknown), from rank_variable"),
+    Stores<&model::ProcessRecord::local_rank, &ProcessInfo::local_rank>("local_rank", "INTEGER", "rank among the job's processes on this host (NULL: unknown)\n"
       "from the first set of OMPI_COMM_WORLD_LOCAL_RANK,\n"
-      "MPI_LOCALRANKID, SLURM_LOCALID, LOCAL_RANK"},
-    {"world_size", "INTEGER", "processes in the job (NULL: unknown), from the first set of\n"
-      "OMPI_COMM_WORLD_SIZE, PMI_SIZE, SLURM_NTASKS, WORLD_SIZE"},
-    {"rank_variable", "TEXT NOT NULL", "the variable that gave rank, the first set of\n"
-      "OMPI_COMM_WORLD_RANK, PMI_RANK, SLURM_PROCID, RANK ('' none)"},
+      "MPI_LOCALRANKID, SLURM_LOCALID, LOCAL_RANK"),
+    Stores<&model::ProcessRecord::world_size, &ProcessInfo::world_size>("world_size", "INTEGER", "processes in the job (NULL: unknown), from the first set of\n"
+      "OMPI_COMM_WORLD_SIZE, PMI_SIZE, SLURM_NTASKS, WORLD_SIZE"),
+    Stores<&model::ProcessRecord::rank_variable, &ProcessInfo::rank_variable>("rank_variable", "TEXT NOT NULL", "the variable that gave rank, the first set of\n"
+      "OMPI_COMM_WORLD_RANK, PMI_RANK, SLURM_PROCID, RANK ('' none)"),
 };
+inline constexpr auto kProcessColumns = ColumnInfosOf(kProcessRecordColumns);
 
 inline constexpr TableInfo kProcessTable = {
     .name = "process",
