@@ -207,31 +207,7 @@ Status ReportReader::LoadDevices() {
   if (!stmt.ok()) return ReadError();
   int rc;
   while ((rc = sqlite3_step(stmt->get())) == SQLITE_ROW) {
-    sqlite3_stmt* s = stmt->get();
-    DeviceInfo& device = devices_.emplace_back();
-    model::DeviceRecord& r = device.record;
-    r.id = ColumnU32(s, 0);
-    device.name = ReportText(ColumnText(s, 1));
-    device.uuid = ReportText(ColumnText(s, 2));
-    r.compute_major = ColumnU32(s, 3);
-    r.compute_minor = ColumnU32(s, 4);
-    r.num_sms = ColumnU32(s, 5);
-    r.warp_size = ColumnU32(s, 6);
-    r.max_threads_per_block = ColumnU32(s, 7);
-    r.max_warps_per_sm = ColumnU32(s, 8);
-    r.max_blocks_per_sm = ColumnU32(s, 9);
-    r.max_registers_per_sm = ColumnU32(s, 10);
-    r.max_registers_per_block = ColumnU32(s, 11);
-    r.max_shared_memory_per_sm = ColumnU32(s, 12);
-    r.max_shared_memory_per_block = ColumnU32(s, 13);
-    r.max_shared_memory_per_block_optin = ColumnU32(s, 14);
-    r.global_memory_bytes = U64(s, 15);
-    r.global_memory_bandwidth_kbps = U64(s, 16);
-    r.core_clock_khz = ColumnU32(s, 17);
-    r.l2_cache_bytes = ColumnU32(s, 18);
-    r.max_ipc = ColumnU32(s, 19);
-    r.ecc_enabled = ColumnU32(s, 20);
-    r.mig_enabled = ColumnInt(s, 21) != 0;
+    ReadRecord(stmt->get(), devices_.emplace_back(), kDevicesRecordColumns, *this);
   }
   if (rc != SQLITE_DONE) return ReadError();
   // Only now that the vector stops growing can the views point into its strings.
@@ -340,28 +316,28 @@ Status ReportReader::LoadClockSamples() {
     return ReadError();
   }
   const bool uncertainty = ColumnInt(has_uncertainty->get(), 0) != 0;
+  static constexpr std::string_view kNoUncertainty[] = {"gpu_uncertainty_ns"};
   StatusOr<Statement> stmt = Statement::Prepare(
-      db_, std::string("SELECT cupti_ns, realtime_ns, monotonic_ns, device_id, gpu_ns, ") +
-               (uncertainty ? "gpu_uncertainty_ns" : "NULL") + " FROM clock_samples ORDER BY id");
+      db_, SelectSql(kClockSamplesTable,
+                     uncertainty ? std::span<const std::string_view>() : kNoUncertainty) +
+               " ORDER BY id");
   if (!stmt.ok()) return ReadError();
+  constexpr int kCupti = ColumnIndex(kClockSamplesColumns, "cupti_ns");
+  constexpr int kRealtime = ColumnIndex(kClockSamplesColumns, "realtime_ns");
+  constexpr int kMonotonic = ColumnIndex(kClockSamplesColumns, "monotonic_ns");
+  constexpr int kDevice = ColumnIndex(kClockSamplesColumns, "device_id");
   int rc;
   while ((rc = sqlite3_step(stmt->get())) == SQLITE_ROW) {
     sqlite3_stmt* s = stmt->get();
     // A sample lacking one of the host clocks, or naming a device that cannot be one, cannot
     // be true: left out and counted, never used to align anything.
-    const bool device_fits =
-        IsNull(s, 3) || (ColumnInt(s, 3) >= 0 && ColumnInt(s, 3) <= 0xFFFFFFFFll);
-    if (IsNull(s, 0) || IsNull(s, 1) || IsNull(s, 2) || !device_fits) {
+    const bool device_fits = IsNull(s, kDevice) ||
+                             (ColumnInt(s, kDevice) >= 0 && ColumnInt(s, kDevice) <= 0xFFFFFFFFll);
+    if (IsNull(s, kCupti) || IsNull(s, kRealtime) || IsNull(s, kMonotonic) || !device_fits) {
       ++damaged_clock_samples_;
       continue;
     }
-    ClockSample& sample = clock_samples_.emplace_back();
-    sample.cupti_ns = time_base_ + U64(s, 0);
-    sample.realtime_ns = ColumnInt(s, 1);
-    sample.monotonic_ns = ColumnInt(s, 2);
-    if (!IsNull(s, 3)) sample.device_id = ColumnU32(s, 3);
-    if (!IsNull(s, 4)) sample.gpu_ns = ColumnInt(s, 4);
-    if (!IsNull(s, 5)) sample.gpu_uncertainty_ns = ColumnInt(s, 5);
+    ReadRecord(s, clock_samples_.emplace_back(), kClockSamplesRecordColumns, *this);
   }
   if (rc != SQLITE_DONE) return ReadError();
   return Status();

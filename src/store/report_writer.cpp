@@ -169,7 +169,8 @@ Status ReportWriter::PrepareStatements() {
       {&s.insert_stream, InsertSql(kStreamsTable, "OR REPLACE")},
       {&s.upsert_counter, InsertSql(kCountersTable, "OR REPLACE")},
       {&s.insert_profiled_kernel, InsertSql(kProfiledKernelsTable, {}, RowId::kAssigned)},
-      {&s.insert_clock_sample, InsertSql(kClockSamplesTable, {}, RowId::kAssigned)},
+      // An id no one binds stays NULL: SQLite numbers the row (INTEGER PRIMARY KEY).
+      {&s.insert_clock_sample, InsertSql(kClockSamplesTable)},
       // A thread's calls of one function add up, whichever flush brings them.
       {&s.upsert_api_call_count,
        InsertSql(kApiCallCountsTable) +
@@ -178,7 +179,7 @@ Status ReportWriter::PrepareStatements() {
            "min_ns = MIN(min_ns, excluded.min_ns), max_ns = MAX(max_ns, excluded.max_ns), "
            "first_start = MIN(first_start, excluded.first_start), "
            "last_end = MAX(last_end, excluded.last_end)"},
-      {&s.insert_graph_launch, InsertSql(kGraphLaunchesTable, {}, RowId::kAssigned)},
+      {&s.insert_graph_launch, InsertSql(kGraphLaunchesTable)},
       {&s.insert_instruction_value, InsertSql(kInstructionValuesTable, "OR REPLACE")},
       {&s.insert_profiled_range, InsertSql(kProfiledRangesTable, "OR REPLACE")},
       {&s.insert_kernel_source, InsertSql(kKernelSourceTable, "OR REPLACE")},

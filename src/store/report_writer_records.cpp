@@ -57,19 +57,16 @@ void ReportWriter::OnTraceScope(const model::TraceScopeRecord& r) {
 void ReportWriter::OnApiCallCount(const model::ApiCallCountRecord& r) {
   if (!Accepting(kLossApiCallCounts)) return;
   if (r.calls == 0) return;
+  const auto names = InternRecordNames(r, kApiCallCountsRecordColumns, NameInterning());
   sqlite3_stmt* s = stmts_->upsert_api_call_count.get();
-  BindAll(s, r.thread_id, static_cast<std::int64_t>(r.domain), r.cbid, InternName(r.name),
-          r.process_id, static_cast<std::int64_t>(r.calls), static_cast<std::int64_t>(r.total_ns),
-          static_cast<std::int64_t>(r.min_ns), static_cast<std::int64_t>(r.max_ns),
-          StoredTime(r.first_start), StoredTime(r.last_end));
+  BindRecord(s, r, kApiCallCountsRecordColumns, names, StoredTimes());
   StepRecord(s, "cannot write an API call count", kLossApiCallCounts);
 }
 
 void ReportWriter::OnGraphLaunch(const model::GraphLaunchRecord& r) {
   if (!Accepting(kLossGraphLaunches)) return;
   sqlite3_stmt* s = stmts_->insert_graph_launch.get();
-  BindAll(s, StoredTime(r.start), StoredTime(r.end), r.device_id, r.context_id, r.stream_id,
-          r.correlation_id, r.graph_id);
+  BindRecord(s, r, kGraphLaunchesRecordColumns, {}, StoredTimes());
   StepRecord(s, "cannot write a graph launch", kLossGraphLaunches);
 }
 
@@ -78,12 +75,7 @@ void ReportWriter::OnClockSample(const model::ClockSampleRecord& r) {
   // A sample without CUPTI's time says nothing (and its NOT NULL column would stop the writer).
   if (r.cupti_ns == 0) return Lost(kLossClockSamples);
   sqlite3_stmt* s = stmts_->insert_clock_sample.get();
-  std::optional<std::int64_t> device;
-  if (r.device_id.has_value()) device = *r.device_id;
-  // cupti_ns is on the clock of every other time, so it is stored relative like them (and may
-  // become the time base); the other clocks are absolute.
-  BindAll(s, StoredTime(r.cupti_ns), r.realtime_ns, r.monotonic_ns, device, r.gpu_ns,
-          r.gpu_uncertainty_ns);
+  BindRecord(s, r, kClockSamplesRecordColumns, {}, StoredTimes());
   StepRecord(s, "cannot write a clock sample", kLossClockSamples);
 }
 
