@@ -23,6 +23,12 @@ std::string SelectList(std::span<const ColumnInfo> columns, std::string_view ali
   return list;
 }
 
+std::string NullList(std::span<const ColumnInfo> columns) {
+  std::string list;
+  for (std::size_t c = 0; c < columns.size(); ++c) list += c == 0 ? "NULL" : ", NULL";
+  return list;
+}
+
 std::string InsertSql(std::string_view table, std::span<const ColumnInfo> columns,
                       std::string_view conflict, int rows) {
   std::string sql = "INSERT ";

@@ -31,6 +31,9 @@ std::string InsertSql(const TableInfo& table, std::string_view conflict = {},
 std::string SelectList(std::span<const ColumnInfo> columns, std::string_view alias = {},
                        std::span<const std::string_view> as_null = {});
 
+// "NULL, NULL, ...", one per column: a table a report lacks, in a join's select.
+std::string NullList(std::span<const ColumnInfo> columns);
+
 // "SELECT <SelectList> FROM table" of every declared column; the caller adds its ORDER BY.
 std::string SelectSql(const TableInfo& table, std::span<const std::string_view> as_null = {});
 

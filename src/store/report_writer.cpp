@@ -168,8 +168,8 @@ Status ReportWriter::PrepareStatements() {
       {&s.insert_context, InsertSql(kContextsTable, "OR REPLACE")},
       {&s.insert_stream, InsertSql(kStreamsTable, "OR REPLACE")},
       {&s.upsert_counter, InsertSql(kCountersTable, "OR REPLACE")},
-      {&s.insert_profiled_kernel, InsertSql(kProfiledKernelsTable, {}, RowId::kAssigned)},
       // An id no one binds stays NULL: SQLite numbers the row (INTEGER PRIMARY KEY).
+      {&s.insert_profiled_kernel, InsertSql(kProfiledKernelsTable)},
       {&s.insert_clock_sample, InsertSql(kClockSamplesTable)},
       // A thread's calls of one function add up, whichever flush brings them.
       {&s.upsert_api_call_count,

@@ -13,6 +13,7 @@
 #include "store/record_binder.h"
 #include "store/report_writer.h"
 #include "store/report_writer_statements.h"
+#include "store/profile_table_defs.h"
 #include "store/run_table_defs.h"
 
 namespace gpuscope::store {
@@ -102,7 +103,7 @@ void ReportWriter::OnStream(const model::StreamRecord& r) {
 
 void ReportWriter::OnProfiledKernel(const model::ProfiledKernelRecord& r) {
   if (!Accepting(kLossProfiledKernels)) return;
-  std::uint32_t name_id = InternKernelName(r.mangled_name);
+  const auto names = InternRecordNames(r, kProfiledKernelsRecordColumns, NameInterning());
   if (!status_.ok() || out_of_memory_) return Lost(kLossProfiledKernels);
   std::vector<std::uint8_t> compressed;
   if (!r.counter_data.empty()) {
@@ -111,22 +112,20 @@ void ReportWriter::OnProfiledKernel(const model::ProfiledKernelRecord& r) {
     if (!packed.ok()) return Lost(kLossProfiledKernels);
     compressed = std::move(*packed);
   }
-  // In this order: the first time stored may become the report's time base.
-  const std::optional<std::int64_t> start = StoredTime(r.start);
-  const std::optional<std::int64_t> end = StoredTime(r.end);
   sqlite3_stmt* s = stmts_->insert_profiled_kernel.get();
-  BindAll(s, r.profile_index, r.correlation_id, r.device_id, r.context_id, r.stream_id, name_id,
-          r.invocation, start, end, r.chip, r.passes, r.replay_mode, r.outcome, r.message);
+  BindRecord(s, r, kProfiledKernelsRecordColumns, names, StoredTimes());
+  constexpr int kCounterData = ColumnIndex(kProfiledKernelsColumns, "counter_data") + 1;
   if (r.counter_data.empty()) {
-    sqlite3_bind_null(s, 15);
+    sqlite3_bind_null(s, kCounterData);
   } else {
-    sqlite3_bind_blob64(s, 15, compressed.data(), compressed.size(), SQLITE_STATIC);
+    sqlite3_bind_blob64(s, kCounterData, compressed.data(), compressed.size(), SQLITE_STATIC);
   }
-  sqlite3_bind_int64(s, 16, static_cast<std::int64_t>(r.counter_data.size()));
   StepRecord(s, "cannot write a profiled kernel row", kLossProfiledKernels);
   if (model::IsRangeResult(r.replay_mode) && status_.ok()) {
     sqlite3_stmt* range = stmts_->insert_profiled_range.get();
-    BindAll(range, sqlite3_last_insert_rowid(db_), r.range_kernels);
+    BindRecord(range, r, kProfiledRangesRecordColumns);
+    sqlite3_bind_int64(range, ColumnIndex(kProfiledRangesColumns, "profiled_kernel_id") + 1,
+                       sqlite3_last_insert_rowid(db_));
     StepRecord(range, "cannot write a profiled_ranges row", kLossProfiledKernels);
   }
   if (r.source.requested && status_.ok()) WriteSourceCounters(sqlite3_last_insert_rowid(db_), r);
