@@ -97,47 +97,34 @@ bool StoreSource(sqlite3* db, const SourceRows& source) {
   if (!CreateIfMissing(db, kSassInstructionsTable) || !CreateIfMissing(db, kSourceFilesTable)) {
     return false;
   }
-  StatusOr<Statement> add_file =
-      Statement::Prepare(db, "INSERT OR IGNORE INTO source_files(path, content) VALUES (?1, ?2)");
+  StatusOr<Statement> add_file = Statement::Prepare(db, InsertSql(kSourceFilesTable, "OR IGNORE"));
   StatusOr<Statement> file_id =
       Statement::Prepare(db, "SELECT id FROM source_files WHERE path = ?1");
-  StatusOr<Statement> add_instruction = Statement::Prepare(
-      db,
-      "INSERT OR REPLACE INTO sass_instructions(cubin_crc, function_id, pc_offset, sass, "
-      "file_id, line) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+  StatusOr<Statement> add_instruction =
+      Statement::Prepare(db, InsertSql(kSassInstructionsTable, "OR REPLACE"));
   if (!add_file.ok() || !file_id.ok() || !add_instruction.ok()) return false;
   std::map<std::string, std::int64_t> ids;
-  for (const auto& [path, content] : source.files) {
-    BindText(add_file->get(), 1, path);
-    if (content) {
-      BindText(add_file->get(), 2, *content);
-    } else {
-      sqlite3_bind_null(add_file->get(), 2);
-    }
+  for (const auto& file : source.files) {
+    BindRecord(add_file->get(), file, kSourceFilesRecordColumns);
     if (sqlite3_step(add_file->get()) != SQLITE_DONE) return false;
     sqlite3_reset(add_file->get());
-    BindText(file_id->get(), 1, path);
+    BindText(file_id->get(), 1, file.first);
     if (sqlite3_step(file_id->get()) != SQLITE_ROW) return false;
-    ids[path] = sqlite3_column_int64(file_id->get(), 0);
+    ids[file.first] = sqlite3_column_int64(file_id->get(), 0);
     sqlite3_reset(file_id->get());
   }
+  constexpr int kFileId = ColumnIndex(kSassInstructionsColumns, "file_id") + 1;
+  constexpr int kLine = ColumnIndex(kSassInstructionsColumns, "line") + 1;
   sqlite3_stmt* st = add_instruction->get();
   for (const SassInstructionRow& row : source.instructions) {
-    sqlite3_bind_int64(st, 1, static_cast<std::int64_t>(row.cubin_crc));
-    sqlite3_bind_int64(st, 2, row.function_id);
-    sqlite3_bind_int64(st, 3, static_cast<std::int64_t>(row.pc_offset));
-    if (row.sass) {
-      BindText(st, 4, *row.sass);
-    } else {
-      sqlite3_bind_null(st, 4);
-    }
+    BindRecord(st, row, kSassInstructionsRecordColumns);
     auto id = row.file ? ids.find(*row.file) : ids.end();
     if (id != ids.end() && row.line) {
-      sqlite3_bind_int64(st, 5, id->second);
-      sqlite3_bind_int64(st, 6, *row.line);
+      sqlite3_bind_int64(st, kFileId, id->second);
+      sqlite3_bind_int64(st, kLine, *row.line);
     } else {
-      sqlite3_bind_null(st, 5);
-      sqlite3_bind_null(st, 6);
+      sqlite3_bind_null(st, kFileId);
+      sqlite3_bind_null(st, kLine);
     }
     if (sqlite3_step(st) != SQLITE_DONE) return false;
     sqlite3_reset(st);

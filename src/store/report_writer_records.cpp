@@ -15,6 +15,7 @@
 #include "store/report_writer_statements.h"
 #include "store/profile_table_defs.h"
 #include "store/run_table_defs.h"
+#include "store/source_table_defs.h"
 
 namespace gpuscope::store {
 
@@ -135,24 +136,24 @@ void ReportWriter::OnProfiledKernel(const model::ProfiledKernelRecord& r) {
 // compressed is left out (its instructions then read as SASS offsets only), never the row.
 void ReportWriter::WriteSourceCounters(std::int64_t id, const model::ProfiledKernelRecord& r) {
   sqlite3_stmt* source = stmts_->insert_kernel_source.get();
-  BindAll(source, id, r.source.message, r.source.total_samples, r.source.dropped_samples,
-          r.source.sampling_period);
+  BindRecord(source, r.source, kKernelSourceRecordColumns);
+  sqlite3_bind_int64(source, ColumnIndex(kKernelSourceColumns, "profiled_kernel_id") + 1, id);
   StepRecord(source, "cannot write a kernel_source row", kLossProfiledKernels);
   sqlite3_stmt* value = stmts_->insert_instruction_value.get();
+  sqlite3_bind_int64(value, ColumnIndex(kInstructionValuesColumns, "profiled_kernel_id") + 1, id);
   for (const model::InstructionValue& v : r.instruction_values) {
-    const std::uint32_t function_id = InternKernelName(v.function_name);
-    const std::uint32_t metric_id = InternName(v.metric);
+    const auto names = InternRecordNames(v, kInstructionValuesRecordColumns, NameInterning());
     if (!status_.ok() || out_of_memory_) return Lost(kLossProfiledKernels);
-    BindAll(value, id, static_cast<std::int64_t>(v.cubin_crc), function_id,
-            static_cast<std::int64_t>(v.pc_offset), metric_id, static_cast<std::int64_t>(v.value));
+    BindRecord(value, v, kInstructionValuesRecordColumns, names, StoredTimes());
     StepRecord(value, "cannot write an instruction_values row", kLossProfiledKernels);
   }
   sqlite3_stmt* cubin = stmts_->insert_cubin.get();
   for (const model::CubinImage& c : r.cubins) {
     StatusOr<std::vector<std::uint8_t>> packed = CompressCounterData(c.image);
     if (!packed.ok()) continue;
-    BindAll(cubin, static_cast<std::int64_t>(c.crc), static_cast<std::int64_t>(c.image.size()));
-    sqlite3_bind_blob64(cubin, 3, packed->data(), packed->size(), SQLITE_STATIC);
+    BindRecord(cubin, c, kCubinsRecordColumns);
+    sqlite3_bind_blob64(cubin, ColumnIndex(kCubinsColumns, "image") + 1, packed->data(),
+                        packed->size(), SQLITE_STATIC);
     StepRecord(cubin, "cannot write a cubins row", kLossProfiledKernels);
   }
 }
