@@ -184,11 +184,9 @@ Status ReportWriter::PrepareStatements() {
       {&s.insert_profiled_range, InsertSql(kProfiledRangesTable, "OR REPLACE")},
       {&s.insert_kernel_source, InsertSql(kKernelSourceTable, "OR REPLACE")},
       {&s.insert_cubin, InsertSql(kCubinsTable, "OR IGNORE")},
-      // module_id is filled in when the CLI symbolises the native frames.
-      {&s.insert_stack_frame,
-       "INSERT OR IGNORE INTO stack_frames(stack_id, depth, kind, address, function_id, "
-       "file_id, line) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"},
-      {&s.insert_module, InsertSql(kModulesTable, {}, RowId::kAssigned)},
+      // module_id stays NULL until the CLI symbolises the native frames.
+      {&s.insert_stack_frame, InsertSql(kStackFramesTable, "OR IGNORE")},
+      {&s.insert_module, InsertSql(kModulesTable)},
       {&s.insert_gpu_metric, InsertSql(kGpuMetricsTable, "OR REPLACE")},
       {&s.insert_gpu_metric_sample, InsertSql(kGpuMetricSamplesTable, {}, RowId::kAssigned)},
       {&s.upsert_gpu_metric_sampling, InsertSql(kGpuMetricSamplingTable, "OR REPLACE")},

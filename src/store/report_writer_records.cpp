@@ -16,6 +16,7 @@
 #include "store/profile_table_defs.h"
 #include "store/run_table_defs.h"
 #include "store/source_table_defs.h"
+#include "store/stack_table_defs.h"
 
 namespace gpuscope::store {
 
@@ -166,19 +167,20 @@ void ReportWriter::OnCounters(const model::CollectionCounters& counters) {
 // A Python frame's names are interned (they repeat across stacks); a native frame has only its
 // address until the CLI symbolises it (store/stack_tables.h).
 void ReportWriter::OnStack(const model::StackRecord& r) {
+  constexpr int kStackId = ColumnIndex(kStackFramesColumns, "stack_id") + 1;
+  constexpr int kDepth = ColumnIndex(kStackFramesColumns, "depth") + 1;
+  auto intern = NameInterning();
   for (std::size_t depth = 0; depth < r.frame_count; ++depth) {
     if (!Accepting(kLossStackFrames)) return;
     const model::StackFrame& frame = r.frames[depth];
-    sqlite3_stmt* s = stmts_->insert_stack_frame.get();
     const bool python = frame.kind == model::FrameKind::kPython;
-    std::optional<std::int64_t> address, function, file;
-    if (python) {
-      function = InternName(frame.function);
-      file = InternName(frame.file);
-    } else {
-      address = static_cast<std::int64_t>(frame.address);
-    }
-    BindAll(s, r.id, depth, frame.kind, address, function, file, frame.line);
+    const auto names = InternRecordNames(
+        frame, kStackFramesRecordColumns,
+        [&](Kept kept, std::string_view text) { return python ? intern(kept, text) : 0; });
+    sqlite3_stmt* s = stmts_->insert_stack_frame.get();
+    sqlite3_bind_int64(s, kStackId, r.id);
+    sqlite3_bind_int64(s, kDepth, static_cast<std::int64_t>(depth));
+    BindRecord(s, frame, kStackFramesRecordColumns, names, StoredTimes());
     StepRecord(s, "cannot write a stack frame", kLossStackFrames);
   }
 }
@@ -186,8 +188,7 @@ void ReportWriter::OnStack(const model::StackRecord& r) {
 void ReportWriter::OnModule(const model::ModuleRecord& r) {
   if (!Accepting(kLossModules)) return;
   sqlite3_stmt* s = stmts_->insert_module.get();
-  BindAll(s, r.path, r.start, r.end, r.bias, r.build_id);
-  if (r.build_id.empty()) sqlite3_bind_null(s, 5);
+  BindRecord(s, r, kModulesRecordColumns);
   StepRecord(s, "cannot write a module", kLossModules);
 }
 
