@@ -79,6 +79,9 @@ void BindColumn(sqlite3_stmt* stmt, const Record& record, const Names& names, Ti
       }
     } else if constexpr (kKept == Kept::kSize) {
       sqlite3_bind_int64(stmt, index, static_cast<std::int64_t>(value.size_bytes()));
+    } else if constexpr (kKept == Kept::kBytes) {
+      // The record's bytes outlive the step (SQLITE_STATIC), as its text does.
+      sqlite3_bind_blob64(stmt, index, value.data(), value.size_bytes(), SQLITE_STATIC);
     } else if constexpr (kKept == Kept::kNoneAsNull) {
       using T = std::remove_cvref_t<decltype(value)>;
       if (value == T{}) {

@@ -39,6 +39,8 @@ enum class Kept {
   // The size in bytes of a span member, whose bytes the writer stores in another column
   // (compressed: bound apart).
   kSize,
+  // A span member's elements as their bytes, a blob (read apart: the reader checks its size).
+  kBytes,
 };
 
 // `Written` is a pointer to a member of the writer's record, `Read` to a member of the
@@ -99,6 +101,13 @@ template <auto Written, auto Read = Written>
 constexpr RecordColumn<Written, Read, Kept::kSize> StoresSize(std::string_view name,
                                                               std::string_view sql_type,
                                                               std::string_view doc) {
+  return {{name, sql_type, doc}};
+}
+
+template <auto Written, auto Read = Written>
+constexpr RecordColumn<Written, Read, Kept::kBytes> StoresBytes(std::string_view name,
+                                                                std::string_view sql_type,
+                                                                std::string_view doc) {
   return {{name, sql_type, doc}};
 }
 

@@ -64,6 +64,7 @@ template <typename Columns, std::size_t I, typename Row, typename Report>
 void ReadColumn(sqlite3_stmt* stmt, int first, const Report& report, Row& row) {
   using Column = std::tuple_element_t<I, Columns>;
   if constexpr (kHasMember<Column::kRead>) {
+    static_assert(Column::kKept != Kept::kBytes, "a blob is read apart, its size checked");
     const int c = first + static_cast<int>(I);
     auto& member = MemberOf<Column::kRead>(row);
     using T = std::remove_reference_t<decltype(member)>;

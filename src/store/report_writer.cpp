@@ -188,7 +188,7 @@ Status ReportWriter::PrepareStatements() {
       {&s.insert_stack_frame, InsertSql(kStackFramesTable, "OR IGNORE")},
       {&s.insert_module, InsertSql(kModulesTable)},
       {&s.insert_gpu_metric, InsertSql(kGpuMetricsTable, "OR REPLACE")},
-      {&s.insert_gpu_metric_sample, InsertSql(kGpuMetricSamplesTable, {}, RowId::kAssigned)},
+      {&s.insert_gpu_metric_sample, InsertSql(kGpuMetricSamplesTable)},
       {&s.upsert_gpu_metric_sampling, InsertSql(kGpuMetricSamplingTable, "OR REPLACE")},
       {&s.upsert_row_order, InsertSql(kRowOrderTable, "OR REPLACE")},
   };
