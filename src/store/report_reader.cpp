@@ -369,12 +369,9 @@ std::optional<std::string_view> ReportReader::DemangledString(std::int64_t id) c
 }
 
 StatusOr<std::uint64_t> ReportReader::CountRows(const std::string& table) const {
-  // Only names of the schema's tables: the name goes into SQL text.
-  static constexpr std::string_view kOtherTables[] = {
-      "strings", "devices", "contexts", "streams", "counters", "meta", "process", "clock_samples"};
+  // Only names of the report's tables: the name goes into SQL text.
   bool known = false;
-  for (const EventTableInfo& event_table : kEventTables) known = known || event_table.name == table;
-  for (std::string_view name : kOtherTables) known = known || name == table;
+  for (const TableInfo& report_table : kReportTables) known = known || report_table.name == table;
   if (!known) return Status::Error("no table named '" + table + "' in a gpuscope report");
   StatusOr<Statement> stmt = Statement::Prepare(db_, "SELECT count(*) FROM " + table);
   if (!stmt.ok()) return ReadError();
