@@ -25,7 +25,16 @@ std::string InsertSql(std::string_view table, std::span<const ColumnInfo> column
 std::string InsertSql(const TableInfo& table, std::string_view conflict = {},
                       RowId row_id = RowId::kGiven);
 
-// "SELECT "c1", "c2", ... FROM table" of every declared column; the caller adds its ORDER BY.
-std::string SelectSql(const TableInfo& table);
+// "a."c1", a."c2", ...": the declared columns for a select (`alias` "": unqualified), in
+// declaration order, each named in `as_null` selected as NULL in its place (a column older
+// reports lack, or a blob read alone): what ReadRecord (record_decoder.h) reads.
+std::string SelectList(std::span<const ColumnInfo> columns, std::string_view alias = {},
+                       std::span<const std::string_view> as_null = {});
+
+// "NULL, NULL, ...", one per column: a table a report lacks, in a join's select.
+std::string NullList(std::span<const ColumnInfo> columns);
+
+// "SELECT <SelectList> FROM table" of every declared column; the caller adds its ORDER BY.
+std::string SelectSql(const TableInfo& table, std::span<const std::string_view> as_null = {});
 
 }  // namespace gpuscope::store

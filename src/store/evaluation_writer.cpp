@@ -7,8 +7,11 @@
 #include <utility>
 
 #include "store/create_table_sql.h"
+#include "store/declared_sql.h"
 #include "store/profile_table_defs.h"
+#include "store/record_binder.h"
 #include "store/report_update.h"
+#include "store/run_table_defs.h"
 #include "store/source_table_defs.h"
 #include "store/sqlite_util.h"
 #include "util/comma_list.h"
@@ -26,24 +29,15 @@ bool CreateIfMissing(sqlite3* db, const TableInfo& table) {
 // Each step below finalises its statements before it returns: COMMIT, ROLLBACK and the close
 // then find no statement of theirs still active.
 
-// A value CUPTI could not evaluate, or a finding without an estimate, is stored as NULL.
-void BindOptional(sqlite3_stmt* st, int index, const std::optional<double>& value) {
-  if (value) {
-    sqlite3_bind_double(st, index, *value);
-  } else {
-    sqlite3_bind_null(st, index);
-  }
-}
-
 // Replaces the rows of `table` that belong to each kernel of `rows`: deletes them, then
-// inserts the new ones with `insert_sql`, whose ?1 is the kernel's id and whose other
-// parameters `bind(statement, index in the kernel's list, row)` fills.
+// inserts the new ones, binding the kernel's id to the table's first column, profiled_kernel_id,
+// and the rest with `bind(statement, index in the kernel's list, row)`.
 template <typename Row, typename Bind>
-bool ReplaceRowsOfKernels(sqlite3* db, std::string_view table, std::string_view insert_sql,
+bool ReplaceRowsOfKernels(sqlite3* db, const TableInfo& table,
                           const std::map<std::int64_t, std::vector<Row>>& rows, Bind bind) {
   StatusOr<Statement> remove = Statement::Prepare(
-      db, "DELETE FROM " + std::string(table) + " WHERE profiled_kernel_id = ?1");
-  StatusOr<Statement> insert = Statement::Prepare(db, insert_sql);
+      db, "DELETE FROM " + std::string(table.name) + " WHERE profiled_kernel_id = ?1");
+  StatusOr<Statement> insert = Statement::Prepare(db, InsertSql(table));
   if (!remove.ok() || !insert.ok()) return false;
   for (const auto& [id, list] : rows) {
     sqlite3_bind_int64(remove->get(), 1, id);
@@ -61,19 +55,14 @@ bool ReplaceRowsOfKernels(sqlite3* db, std::string_view table, std::string_view 
 }
 
 bool ReplaceMetrics(sqlite3* db, const std::map<std::int64_t, std::vector<StoredMetric>>& metrics) {
-  return ReplaceRowsOfKernels(
-      db, "kernel_metrics",
-      "INSERT INTO kernel_metrics(profiled_kernel_id, metric, value, unit) VALUES (?1, ?2, ?3, ?4)",
-      metrics, [](sqlite3_stmt* st, std::size_t, const StoredMetric& metric) {
-        BindText(st, 2, metric.name);
-        BindOptional(st, 3, metric.value);
-        BindText(st, 4, metric.unit);
-      });
+  return ReplaceRowsOfKernels(db, kKernelMetricsTable, metrics,
+                              [](sqlite3_stmt* st, std::size_t, const StoredMetric& metric) {
+                                BindRecord(st, metric, kKernelMetricsRecordColumns);
+                              });
 }
 
 bool StoreRequest(sqlite3* db, const ProfileRequest& request) {
-  StatusOr<Statement> meta =
-      Statement::Prepare(db, "INSERT OR REPLACE INTO meta(key, value) VALUES (?1, ?2)");
+  StatusOr<Statement> meta = Statement::Prepare(db, InsertSql(kMetaTable, "OR REPLACE"));
   if (!meta.ok()) return false;
   const std::string sections = JoinCommaList(request.sections);
   const std::string requested = JoinCommaList(request.metrics);
@@ -95,18 +84,11 @@ bool ReplaceFindings(sqlite3* db,
                      const std::map<std::int64_t, std::vector<StoredFinding>>& findings) {
   if (!CreateIfMissing(db, kKernelFindingsTable)) return false;
   return ReplaceRowsOfKernels(
-      db, "kernel_findings",
-      "INSERT INTO kernel_findings(profiled_kernel_id, rank, rule_id, severity, section, title, "
-      "message, speedup_pct, speedup_formula) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-      findings, [](sqlite3_stmt* st, std::size_t rank, const StoredFinding& f) {
-        sqlite3_bind_int64(st, 2, static_cast<std::int64_t>(rank));
-        BindText(st, 3, f.rule_id);
-        BindText(st, 4, f.severity);
-        BindText(st, 5, f.section);
-        BindText(st, 6, f.title);
-        BindText(st, 7, f.message);
-        BindOptional(st, 8, f.speedup_pct);
-        BindText(st, 9, f.speedup_formula);
+      db, kKernelFindingsTable, findings,
+      [](sqlite3_stmt* st, std::size_t rank, const StoredFinding& finding) {
+        sqlite3_bind_int64(st, ColumnIndex(kKernelFindingsColumns, "rank") + 1,
+                           static_cast<std::int64_t>(rank));
+        BindRecord(st, finding, kKernelFindingsRecordColumns);
       });
 }
 
@@ -115,47 +97,34 @@ bool StoreSource(sqlite3* db, const SourceRows& source) {
   if (!CreateIfMissing(db, kSassInstructionsTable) || !CreateIfMissing(db, kSourceFilesTable)) {
     return false;
   }
-  StatusOr<Statement> add_file =
-      Statement::Prepare(db, "INSERT OR IGNORE INTO source_files(path, content) VALUES (?1, ?2)");
+  StatusOr<Statement> add_file = Statement::Prepare(db, InsertSql(kSourceFilesTable, "OR IGNORE"));
   StatusOr<Statement> file_id =
       Statement::Prepare(db, "SELECT id FROM source_files WHERE path = ?1");
-  StatusOr<Statement> add_instruction = Statement::Prepare(
-      db,
-      "INSERT OR REPLACE INTO sass_instructions(cubin_crc, function_id, pc_offset, sass, "
-      "file_id, line) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+  StatusOr<Statement> add_instruction =
+      Statement::Prepare(db, InsertSql(kSassInstructionsTable, "OR REPLACE"));
   if (!add_file.ok() || !file_id.ok() || !add_instruction.ok()) return false;
   std::map<std::string, std::int64_t> ids;
-  for (const auto& [path, content] : source.files) {
-    BindText(add_file->get(), 1, path);
-    if (content) {
-      BindText(add_file->get(), 2, *content);
-    } else {
-      sqlite3_bind_null(add_file->get(), 2);
-    }
+  for (const auto& file : source.files) {
+    BindRecord(add_file->get(), file, kSourceFilesRecordColumns);
     if (sqlite3_step(add_file->get()) != SQLITE_DONE) return false;
     sqlite3_reset(add_file->get());
-    BindText(file_id->get(), 1, path);
+    BindText(file_id->get(), 1, file.first);
     if (sqlite3_step(file_id->get()) != SQLITE_ROW) return false;
-    ids[path] = sqlite3_column_int64(file_id->get(), 0);
+    ids[file.first] = sqlite3_column_int64(file_id->get(), 0);
     sqlite3_reset(file_id->get());
   }
+  constexpr int kFileId = ColumnIndex(kSassInstructionsColumns, "file_id") + 1;
+  constexpr int kLine = ColumnIndex(kSassInstructionsColumns, "line") + 1;
   sqlite3_stmt* st = add_instruction->get();
   for (const SassInstructionRow& row : source.instructions) {
-    sqlite3_bind_int64(st, 1, static_cast<std::int64_t>(row.cubin_crc));
-    sqlite3_bind_int64(st, 2, row.function_id);
-    sqlite3_bind_int64(st, 3, static_cast<std::int64_t>(row.pc_offset));
-    if (row.sass) {
-      BindText(st, 4, *row.sass);
-    } else {
-      sqlite3_bind_null(st, 4);
-    }
+    BindRecord(st, row, kSassInstructionsRecordColumns);
     auto id = row.file ? ids.find(*row.file) : ids.end();
     if (id != ids.end() && row.line) {
-      sqlite3_bind_int64(st, 5, id->second);
-      sqlite3_bind_int64(st, 6, *row.line);
+      sqlite3_bind_int64(st, kFileId, id->second);
+      sqlite3_bind_int64(st, kLine, *row.line);
     } else {
-      sqlite3_bind_null(st, 5);
-      sqlite3_bind_null(st, 6);
+      sqlite3_bind_null(st, kFileId);
+      sqlite3_bind_null(st, kLine);
     }
     if (sqlite3_step(st) != SQLITE_DONE) return false;
     sqlite3_reset(st);

@@ -25,11 +25,14 @@ struct SassInstructionRow {
   std::optional<std::uint32_t> line;
 };
 
+// Source files by path -> their text (nullopt: not readable here).
+using SourceFiles = std::map<std::string, std::optional<std::string>>;
+
 // What the evaluation read from the cubins: their instructions and the source files their
-// lines name (path -> text; nullopt: not readable here).
+// lines name.
 struct SourceRows {
   std::vector<SassInstructionRow> instructions;
-  std::map<std::string, std::optional<std::string>> files;
+  SourceFiles files;
 };
 
 struct EvaluationRows {

@@ -1,12 +1,12 @@
 // The tables of `gpuscope run --gpu-metrics` (device-wide hardware counters sampled over the
-// run), each declared once (table_info.h); read back by gpu_metric_tables.h. The tables that
-// store a model record member by member declare each column with its member (record_column.h):
-// the writer binds from that declaration (record_binder.h).
+// run), each declared once (table_info.h) with the members the writer binds from and the
+// readers fill (record_column.h); read back by gpu_metric_tables.h.
 #pragma once
 
 #include <tuple>
 
 #include "model/gpu_metric_records.h"
+#include "store/gpu_metric_tables.h"
 #include "store/record_column.h"
 #include "store/table_info.h"
 
@@ -14,12 +14,12 @@ namespace gpuscope::store {
 
 // clang-format off
 inline constexpr auto kGpuMetricsRecordColumns = std::tuple{
-    Stores<&model::GpuMetricRecord::device_id>("device_id", "INTEGER NOT NULL", "devices.id"),
-    Stores<&model::GpuMetricRecord::index>("idx", "INTEGER NOT NULL", "position of the metric's value in gpu_metric_samples.metric_values"),
-    Stores<&model::GpuMetricRecord::name>("name", "TEXT NOT NULL", "CUPTI's metric name, e.g. 'sm__cycles_active.avg.pct_of_peak_sustained_elapsed'"),
-    Stores<&model::GpuMetricRecord::label>("label", "TEXT NOT NULL", "what gpuscope calls it, e.g. 'SM Active'"),
-    Stores<&model::GpuMetricRecord::unit>("unit", "TEXT NOT NULL", "'%', 'byte/second', ..."),
-    Stores<&model::GpuMetricRecord::role>("role", "INTEGER NOT NULL", "what the analysis uses it for (GpuMetricRole in\n"
+    Stores<&model::GpuMetricRecord::device_id, &StoredGpuMetric::device_id>("device_id", "INTEGER NOT NULL", "devices.id"),
+    Stores<&model::GpuMetricRecord::index, &StoredGpuMetric::index>("idx", "INTEGER NOT NULL", "position of the metric's value in gpu_metric_samples.metric_values"),
+    Stores<&model::GpuMetricRecord::name, &StoredGpuMetric::name>("name", "TEXT NOT NULL", "CUPTI's metric name, e.g. 'sm__cycles_active.avg.pct_of_peak_sustained_elapsed'"),
+    Stores<&model::GpuMetricRecord::label, &StoredGpuMetric::label>("label", "TEXT NOT NULL", "what gpuscope calls it, e.g. 'SM Active'"),
+    Stores<&model::GpuMetricRecord::unit, &StoredGpuMetric::unit>("unit", "TEXT NOT NULL", "'%', 'byte/second', ..."),
+    Stores<&model::GpuMetricRecord::role, &StoredGpuMetric::role>("role", "INTEGER NOT NULL", "what the analysis uses it for (GpuMetricRole in\n"
       "src/util/gpu_metric_sets.h; 0: nothing in particular)"),
 };
 inline constexpr auto kGpuMetricsColumns = ColumnInfosOf(kGpuMetricsRecordColumns);
@@ -36,14 +36,15 @@ inline constexpr TableInfo kGpuMetricsTable = {
     .without_rowid = true,
 };
 
-inline constexpr ColumnInfo kGpuMetricSamplesColumns[] = {
-    {"id", "INTEGER PRIMARY KEY", "insertion order (time order per device)"},
-    {"device_id", "INTEGER NOT NULL", "devices.id"},
-    {"start", "INTEGER NOT NULL", "ns, relative: the sample's start (CUPTI's clock, like kernels)"},
-    {"end", "INTEGER NOT NULL", "ns, relative: the sample's end"},
-    {"metric_values", "BLOB NOT NULL", "little-endian IEEE 754 doubles, one per gpu_metrics row of\n"
-      "the device, in idx order; NaN: CUPTI could not evaluate it"},
+inline constexpr auto kGpuMetricSamplesRecordColumns = std::tuple{
+    BoundApart("id", "INTEGER PRIMARY KEY", "insertion order (time order per device)"),
+    Stores<&model::GpuMetricSampleRecord::device_id, &StoredGpuMetricSample::device_id>("device_id", "INTEGER NOT NULL", "devices.id"),
+    StoresTime<&model::GpuMetricSampleRecord::start, &StoredGpuMetricSample::start>("start", "INTEGER NOT NULL", "ns, relative: the sample's start (CUPTI's clock, like kernels)"),
+    StoresTime<&model::GpuMetricSampleRecord::end, &StoredGpuMetricSample::end>("end", "INTEGER NOT NULL", "ns, relative: the sample's end"),
+    StoresBytes<&model::GpuMetricSampleRecord::values, nullptr>("metric_values", "BLOB NOT NULL", "little-endian IEEE 754 doubles, one per gpu_metrics row of\n"
+      "the device, in idx order; NaN: CUPTI could not evaluate it"),
 };
+inline constexpr auto kGpuMetricSamplesColumns = ColumnInfosOf(kGpuMetricSamplesRecordColumns);
 
 inline constexpr TableInfo kGpuMetricSamplesTable = {
     .name = "gpu_metric_samples",
@@ -53,17 +54,17 @@ inline constexpr TableInfo kGpuMetricSamplesTable = {
 };
 
 inline constexpr auto kGpuMetricSamplingRecordColumns = std::tuple{
-    Stores<&model::GpuMetricSamplingRecord::device_id>("device_id", "INTEGER PRIMARY KEY", "devices.id"),
-    Stores<&model::GpuMetricSamplingRecord::chip>("chip", "TEXT NOT NULL", "e.g. 'GH100'"),
-    Stores<&model::GpuMetricSamplingRecord::set_name>("set_name", "TEXT NOT NULL", "--gpu-metrics-set"),
-    Stores<&model::GpuMetricSamplingRecord::interval_ns>("interval_ns", "INTEGER NOT NULL", "asked: 1e9 / --gpu-metrics-frequency"),
-    Stores<&model::GpuMetricSamplingRecord::hardware_buffer_bytes>("hardware_buffer_bytes", "INTEGER NOT NULL", "the buffer the GPU writes samples into"),
-    Stores<&model::GpuMetricSamplingRecord::samples>("samples", "INTEGER NOT NULL", "samples kept (rows in gpu_metric_samples)"),
-    Stores<&model::GpuMetricSamplingRecord::dropped_samples>("dropped_samples", "INTEGER NOT NULL", "samples lost (buffer overflow, partly decoded, unevaluable)"),
-    Stores<&model::GpuMetricSamplingRecord::overflows>("overflows", "INTEGER NOT NULL", "times the hardware buffer was found overflowed"),
-    Stores<&model::GpuMetricSamplingRecord::fitting_interval_ns>("fitting_interval_ns", "INTEGER NOT NULL", "with overflows: an interval whose samples would have\n"
+    Stores<&model::GpuMetricSamplingRecord::device_id, &StoredGpuMetricSampling::device_id>("device_id", "INTEGER PRIMARY KEY", "devices.id"),
+    Stores<&model::GpuMetricSamplingRecord::chip, &StoredGpuMetricSampling::chip>("chip", "TEXT NOT NULL", "e.g. 'GH100'"),
+    Stores<&model::GpuMetricSamplingRecord::set_name, &StoredGpuMetricSampling::set_name>("set_name", "TEXT NOT NULL", "--gpu-metrics-set"),
+    Stores<&model::GpuMetricSamplingRecord::interval_ns, &StoredGpuMetricSampling::interval_ns>("interval_ns", "INTEGER NOT NULL", "asked: 1e9 / --gpu-metrics-frequency"),
+    Stores<&model::GpuMetricSamplingRecord::hardware_buffer_bytes, &StoredGpuMetricSampling::hardware_buffer_bytes>("hardware_buffer_bytes", "INTEGER NOT NULL", "the buffer the GPU writes samples into"),
+    Stores<&model::GpuMetricSamplingRecord::samples, &StoredGpuMetricSampling::samples>("samples", "INTEGER NOT NULL", "samples kept (rows in gpu_metric_samples)"),
+    Stores<&model::GpuMetricSamplingRecord::dropped_samples, &StoredGpuMetricSampling::dropped_samples>("dropped_samples", "INTEGER NOT NULL", "samples lost (buffer overflow, partly decoded, unevaluable)"),
+    Stores<&model::GpuMetricSamplingRecord::overflows, &StoredGpuMetricSampling::overflows>("overflows", "INTEGER NOT NULL", "times the hardware buffer was found overflowed"),
+    Stores<&model::GpuMetricSamplingRecord::fitting_interval_ns, &StoredGpuMetricSampling::fitting_interval_ns>("fitting_interval_ns", "INTEGER NOT NULL", "with overflows: an interval whose samples would have\n"
       "fitted (0: unknown)"),
-    Stores<&model::GpuMetricSamplingRecord::status>("status", "TEXT NOT NULL", "'' sampled; else why nothing (or not all) was sampled"),
+    Stores<&model::GpuMetricSamplingRecord::status, &StoredGpuMetricSampling::status>("status", "TEXT NOT NULL", "'' sampled; else why nothing (or not all) was sampled"),
 };
 inline constexpr auto kGpuMetricSamplingColumns = ColumnInfosOf(kGpuMetricSamplingRecordColumns);
 

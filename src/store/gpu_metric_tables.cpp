@@ -7,6 +7,7 @@
 
 #include "store/declared_sql.h"
 #include "store/gpu_metric_table_defs.h"
+#include "store/record_decoder.h"
 #include "store/sqlite_util.h"
 
 namespace gpuscope::store {
@@ -18,10 +19,6 @@ constexpr std::size_t kMaxMetricsPerDevice = 256;
 
 Status ReadError(const ReportReader& report, const char* what) {
   return ReportReadError(report.db(), what, report.path());
-}
-
-std::uint64_t ColumnU64(sqlite3_stmt* s, int column) {
-  return static_cast<std::uint64_t>(sqlite3_column_int64(s, column));
 }
 
 }  // namespace
@@ -40,14 +37,7 @@ StatusOr<std::vector<StoredGpuMetric>> ReadGpuMetrics(const ReportReader& report
   if (!stmt.ok()) return ReadError(report, "cannot read the GPU metrics");
   int rc;
   while ((rc = sqlite3_step(stmt->get())) == SQLITE_ROW) {
-    sqlite3_stmt* s = stmt->get();
-    StoredGpuMetric& metric = metrics.emplace_back();
-    metric.device_id = ColumnU32(s, 0);
-    metric.index = ColumnU32(s, 1);
-    metric.name = report.ReportText(ColumnText(s, 2));
-    metric.label = report.ReportText(ColumnText(s, 3));
-    metric.unit = report.ReportText(ColumnText(s, 4));
-    metric.role = static_cast<std::uint8_t>(ColumnInt(s, 5));
+    ReadRecord(stmt->get(), metrics.emplace_back(), kGpuMetricsRecordColumns, report);
   }
   if (rc != SQLITE_DONE) return ReadError(report, "cannot read the GPU metrics");
   return metrics;
@@ -61,18 +51,7 @@ StatusOr<std::vector<StoredGpuMetricSampling>> ReadGpuMetricSampling(const Repor
   if (!stmt.ok()) return ReadError(report, "cannot read how GPU metrics were sampled");
   int rc;
   while ((rc = sqlite3_step(stmt->get())) == SQLITE_ROW) {
-    sqlite3_stmt* s = stmt->get();
-    StoredGpuMetricSampling& row = rows.emplace_back();
-    row.device_id = ColumnU32(s, 0);
-    row.chip = report.ReportText(ColumnText(s, 1));
-    row.set_name = report.ReportText(ColumnText(s, 2));
-    row.interval_ns = ColumnU64(s, 3);
-    row.hardware_buffer_bytes = ColumnU64(s, 4);
-    row.samples = ColumnU64(s, 5);
-    row.dropped_samples = ColumnU64(s, 6);
-    row.overflows = ColumnU64(s, 7);
-    row.fitting_interval_ns = ColumnU64(s, 8);
-    row.status = report.ReportText(ColumnText(s, 9));
+    ReadRecord(stmt->get(), rows.emplace_back(), kGpuMetricSamplingRecordColumns, report);
   }
   if (rc != SQLITE_DONE) return ReadError(report, "cannot read how GPU metrics were sampled");
   return rows;
@@ -86,32 +65,32 @@ Status ForEachGpuMetricSample(const ReportReader& report,
   if (!metrics.ok()) return metrics.status();
   std::map<std::uint32_t, std::size_t> metric_count;  // per device
   for (const StoredGpuMetric& metric : *metrics) ++metric_count[metric.device_id];
-  StatusOr<Statement> stmt = Statement::Prepare(
-      report.db(),
-      "SELECT device_id, start, \"end\", metric_values FROM gpu_metric_samples ORDER BY id");
+  StatusOr<Statement> stmt =
+      Statement::Prepare(report.db(), SelectSql(kGpuMetricSamplesTable) + " ORDER BY id");
   if (!stmt.ok()) return ReadError(report, "cannot read the GPU metric samples");
+  constexpr int kDevice = ColumnIndex(kGpuMetricSamplesColumns, "device_id");
+  constexpr int kStart = ColumnIndex(kGpuMetricSamplesColumns, "start");
+  constexpr int kEnd = ColumnIndex(kGpuMetricSamplesColumns, "end");
+  constexpr int kValues = ColumnIndex(kGpuMetricSamplesColumns, "metric_values");
   StoredGpuMetricSample sample;
   int rc;
   while ((rc = sqlite3_step(stmt->get())) == SQLITE_ROW) {
     sqlite3_stmt* s = stmt->get();
-    const std::int64_t device = ColumnInt(s, 0);
-    const std::int64_t start = ColumnInt(s, 1);
-    const std::int64_t end = ColumnInt(s, 2);
-    const void* blob = sqlite3_column_blob(s, 3);
-    const auto bytes = static_cast<std::size_t>(sqlite3_column_bytes(s, 3));
+    const std::int64_t device = ColumnInt(s, kDevice);
+    const void* blob = sqlite3_column_blob(s, kValues);
+    const auto bytes = static_cast<std::size_t>(sqlite3_column_bytes(s, kValues));
     auto count = metric_count.find(static_cast<std::uint32_t>(device));
     const bool fits = device >= 0 && device <= 0xFFFFFFFFll && count != metric_count.end() &&
                       count->second <= kMaxMetricsPerDevice &&
-                      bytes == count->second * sizeof(double) && end >= start &&
-                      sqlite3_column_type(s, 1) == SQLITE_INTEGER &&
-                      sqlite3_column_type(s, 2) == SQLITE_INTEGER;
+                      bytes == count->second * sizeof(double) &&
+                      ColumnInt(s, kEnd) >= ColumnInt(s, kStart) &&
+                      sqlite3_column_type(s, kStart) == SQLITE_INTEGER &&
+                      sqlite3_column_type(s, kEnd) == SQLITE_INTEGER;
     if (!fits) {
       if (damaged != nullptr) ++*damaged;
       continue;
     }
-    sample.device_id = static_cast<std::uint32_t>(device);
-    sample.start = report.time_base() + static_cast<model::Timestamp>(start);
-    sample.end = report.time_base() + static_cast<model::Timestamp>(end);
+    ReadRecord(s, sample, kGpuMetricSamplesRecordColumns, report);
     sample.values.resize(count->second);
     if (bytes != 0) std::memcpy(sample.values.data(), blob, bytes);
     if (!fn(sample)) return Status();

@@ -8,6 +8,7 @@
 #include "store/declared_sql.h"
 #include "store/evaluation_writer.h"
 #include "store/profile_table_defs.h"
+#include "store/record_decoder.h"
 #include "store/sqlite_util.h"
 #include "util/comma_list.h"
 
@@ -35,47 +36,25 @@ StatusOr<std::vector<StoredProfile>> ReadProfiledKernels(const ReportReader& rep
   if (!HasProfileTables(report)) return profiles;
   // profiled_ranges came after schema version 3: older reports have no range results.
   const bool ranges = HasTable(report.db(), "profiled_ranges");
+  static constexpr std::string_view kReadAlone[] = {"counter_data"};  // ReadCounterData
   const std::string sql =
-      std::string(
-          "SELECT p.id, p.profile_index, p.correlation_id, p.device_id, p.context_id, "
-          "p.stream_id, p.invocation, p.name_id, p.start, "
-          "p.\"end\", p.chip, p.passes, p.replay_mode, p.outcome, p.message, "
-          "p.counter_data_size, ") +
-      (ranges ? "COALESCE(r.kernels, 0) " : "0 ") +
-      // Names come from the reader's strings (shortened once there), not joined in here.
-      "FROM profiled_kernels p " +
+      "SELECT " + SelectList(kProfiledKernelsColumns, "p", kReadAlone) + ", " +
+      (ranges ? SelectList(kProfiledRangesColumns, "r") : NullList(kProfiledRangesColumns)) +
+      " FROM profiled_kernels p " +
       (ranges ? "LEFT JOIN profiled_ranges r ON r.profiled_kernel_id = p.id " : "") +
       "ORDER BY p.profile_index, p.id";
   StatusOr<Statement> stmt = Statement::Prepare(report.db(), sql.c_str());
   if (!stmt.ok()) return ReadError(report, "cannot read profiled kernels of");
+  constexpr int kRangeColumns = static_cast<int>(kProfiledKernelsColumns.size());
+  constexpr int kNameId = ColumnIndex(kProfiledKernelsColumns, "name_id");
   int rc;
   while ((rc = sqlite3_step(stmt->get())) == SQLITE_ROW) {
     sqlite3_stmt* s = stmt->get();
-    StoredProfile p;
-    p.id = sqlite3_column_int64(s, 0);
-    p.profile_index = static_cast<std::uint32_t>(sqlite3_column_int64(s, 1));
-    p.correlation_id = static_cast<std::uint32_t>(sqlite3_column_int64(s, 2));
-    p.device_id = static_cast<std::uint32_t>(sqlite3_column_int64(s, 3));
-    p.context_id = static_cast<std::uint32_t>(sqlite3_column_int64(s, 4));
-    p.stream_id = static_cast<std::uint32_t>(sqlite3_column_int64(s, 5));
-    p.invocation = static_cast<std::uint32_t>(sqlite3_column_int64(s, 6));
-    const std::int64_t name_id = sqlite3_column_int64(s, 7);
-    p.mangled_name = report.String(name_id).value_or("");
-    p.demangled_name = report.DemangledString(name_id).value_or("");
-    if (sqlite3_column_type(s, 8) != SQLITE_NULL) {
-      p.start = report.time_base() + static_cast<model::Timestamp>(sqlite3_column_int64(s, 8));
-    }
-    if (sqlite3_column_type(s, 9) != SQLITE_NULL) {
-      p.end = report.time_base() + static_cast<model::Timestamp>(sqlite3_column_int64(s, 9));
-    }
-    p.chip = report.ReportText(ColumnText(s, 10));
-    p.passes = static_cast<std::uint32_t>(sqlite3_column_int64(s, 11));
-    p.replay_mode = static_cast<model::ReplayMode>(sqlite3_column_int64(s, 12));
-    p.outcome = static_cast<model::ProfileOutcome>(sqlite3_column_int64(s, 13));
-    p.message = report.ReportText(ColumnText(s, 14));
-    p.counter_data_size = static_cast<std::size_t>(sqlite3_column_int64(s, 15));
-    p.range_kernels = static_cast<std::uint32_t>(sqlite3_column_int64(s, 16));
-    profiles.push_back(std::move(p));
+    StoredProfile& p = profiles.emplace_back();
+    // Names come from the reader's strings (shortened once there), not joined in here.
+    ReadRecord(s, p, kProfiledKernelsRecordColumns, report);
+    p.demangled_name = report.DemangledString(ColumnInt(s, kNameId)).value_or("");
+    ReadRecord(s, p, kProfiledRangesRecordColumns, report, kRangeColumns);
   }
   if (rc != SQLITE_DONE) return ReadError(report, "cannot read profiled kernels of");
   return profiles;
@@ -119,19 +98,20 @@ StatusOr<std::map<std::int64_t, std::vector<StoredMetric>>> ReadKernelMetrics(
   StatusOr<Statement> stmt = Statement::Prepare(
       report.db(), SelectSql(kKernelMetricsTable) + " ORDER BY profiled_kernel_id, metric");
   if (!stmt.ok()) return ReadError(report, "cannot read kernel metrics of");
+  constexpr int kKernel = ColumnIndex(kKernelMetricsColumns, "profiled_kernel_id");
+  constexpr int kValue = ColumnIndex(kKernelMetricsColumns, "value");
   int rc;
   while ((rc = sqlite3_step(stmt->get())) == SQLITE_ROW) {
     sqlite3_stmt* s = stmt->get();
     StoredMetric metric;
-    metric.name = report.ReportText(ColumnText(s, 1));
-    const int storage = sqlite3_column_type(s, 2);
+    ReadRecord(s, metric, kKernelMetricsRecordColumns, report);
+    const int storage = sqlite3_column_type(s, kValue);
     if (storage == SQLITE_INTEGER || storage == SQLITE_FLOAT) {
-      metric.value = sqlite3_column_double(s, 2);
+      metric.value = sqlite3_column_double(s, kValue);
     } else if (storage != SQLITE_NULL) {
       metric.not_a_number = true;
     }
-    metric.unit = report.ReportText(ColumnText(s, 3));
-    metrics[sqlite3_column_int64(s, 0)].push_back(std::move(metric));
+    metrics[sqlite3_column_int64(s, kKernel)].push_back(std::move(metric));
   }
   if (rc != SQLITE_DONE) return ReadError(report, "cannot read kernel metrics of");
   // An unsaved evaluation's values replace those of its kernels, in the query's order.
@@ -188,22 +168,14 @@ StatusOr<std::map<std::int64_t, std::vector<StoredFinding>>> ReadKernelFindings(
   };
   if (!HasTable(report.db(), "kernel_findings")) return with_unsaved(std::move(findings));
   StatusOr<Statement> stmt = Statement::Prepare(
-      report.db(),
-      "SELECT profiled_kernel_id, rule_id, severity, section, title, message, speedup_pct, "
-      "speedup_formula FROM kernel_findings ORDER BY profiled_kernel_id, rank");
+      report.db(), SelectSql(kKernelFindingsTable) + " ORDER BY profiled_kernel_id, rank");
   if (!stmt.ok()) return ReadError(report, "cannot read the findings of");
+  constexpr int kKernel = ColumnIndex(kKernelFindingsColumns, "profiled_kernel_id");
   int rc;
   while ((rc = sqlite3_step(stmt->get())) == SQLITE_ROW) {
-    sqlite3_stmt* st = stmt->get();
-    StoredFinding f;
-    f.rule_id = report.ReportText(ColumnText(st, 1));
-    f.severity = report.ReportText(ColumnText(st, 2));
-    f.section = report.ReportText(ColumnText(st, 3));
-    f.title = report.ReportText(ColumnText(st, 4));
-    f.message = report.ReportText(ColumnText(st, 5));
-    if (sqlite3_column_type(st, 6) != SQLITE_NULL) f.speedup_pct = sqlite3_column_double(st, 6);
-    f.speedup_formula = report.ReportText(ColumnText(st, 7));
-    findings[sqlite3_column_int64(st, 0)].push_back(std::move(f));
+    StoredFinding finding;
+    ReadRecord(stmt->get(), finding, kKernelFindingsRecordColumns, report);
+    findings[sqlite3_column_int64(stmt->get(), kKernel)].push_back(std::move(finding));
   }
   if (rc != SQLITE_DONE) return ReadError(report, "cannot read the findings of");
   return with_unsaved(std::move(findings));

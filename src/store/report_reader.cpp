@@ -13,7 +13,7 @@
 #include "store/declared_sql.h"
 #include "store/event_tables.h"
 #include "store/hostile_file_guard.h"
-#include "store/record_binder.h"
+#include "store/record_decoder.h"
 #include "store/report_file_check.h"
 #include "store/report_tables.h"
 #include "store/report_text.h"
@@ -186,34 +186,16 @@ Status ReportReader::LoadMeta() {
 }
 
 Status ReportReader::LoadProcess() {
-  // Reports before version 3 have no identity columns: their rank is unknown.
+  // Reports before version 3 have no identity columns: they read as NULL (rank unknown).
+  static constexpr std::string_view kIdentity[] = {"boot_id", "rank", "local_rank",
+                                                   "world_size", "rank_variable"};
   const bool has_identity = file_schema_version_ >= kFirstSchemaWithRanks;
   StatusOr<Statement> stmt = Statement::Prepare(
-      db_, has_identity ? "SELECT pid, parent_pid, hostname, command_line, start, \"end\", "
-                          "boot_id, rank, local_rank, world_size, rank_variable FROM process"
-                        : "SELECT pid, parent_pid, hostname, command_line, start, \"end\" "
-                          "FROM process");
+      db_, SelectSql(kProcessTable, has_identity ? std::span<const std::string_view>() : kIdentity));
   if (!stmt.ok()) return ReadError();
   int rc = sqlite3_step(stmt->get());
   if (rc == SQLITE_ROW) {
-    sqlite3_stmt* s = stmt->get();
-    process_.pid = ColumnU32(s, 0);
-    process_.parent_pid = ColumnU32(s, 1);
-    process_.hostname = ReportText(ColumnText(s, 2));
-    process_.command_line = ReportText(ColumnText(s, 3));
-    process_.start = IsNull(s, 4) ? 0 : time_base_ + U64(s, 4);
-    process_.end = IsNull(s, 5) ? 0 : time_base_ + U64(s, 5);
-    if (has_identity) {
-      auto optional_int = [s](int column) -> std::optional<std::int64_t> {
-        if (IsNull(s, column)) return std::nullopt;
-        return ColumnInt(s, column);
-      };
-      process_.boot_id = ReportText(ColumnText(s, 6));
-      process_.rank = optional_int(7);
-      process_.local_rank = optional_int(8);
-      process_.world_size = optional_int(9);
-      process_.rank_variable = ReportText(ColumnText(s, 10));
-    }
+    ReadRecord(stmt->get(), process_, kProcessRecordColumns, *this);
   } else if (rc != SQLITE_DONE) {
     return ReadError();
   }
@@ -225,31 +207,7 @@ Status ReportReader::LoadDevices() {
   if (!stmt.ok()) return ReadError();
   int rc;
   while ((rc = sqlite3_step(stmt->get())) == SQLITE_ROW) {
-    sqlite3_stmt* s = stmt->get();
-    DeviceInfo& device = devices_.emplace_back();
-    model::DeviceRecord& r = device.record;
-    r.id = ColumnU32(s, 0);
-    device.name = ReportText(ColumnText(s, 1));
-    device.uuid = ReportText(ColumnText(s, 2));
-    r.compute_major = ColumnU32(s, 3);
-    r.compute_minor = ColumnU32(s, 4);
-    r.num_sms = ColumnU32(s, 5);
-    r.warp_size = ColumnU32(s, 6);
-    r.max_threads_per_block = ColumnU32(s, 7);
-    r.max_warps_per_sm = ColumnU32(s, 8);
-    r.max_blocks_per_sm = ColumnU32(s, 9);
-    r.max_registers_per_sm = ColumnU32(s, 10);
-    r.max_registers_per_block = ColumnU32(s, 11);
-    r.max_shared_memory_per_sm = ColumnU32(s, 12);
-    r.max_shared_memory_per_block = ColumnU32(s, 13);
-    r.max_shared_memory_per_block_optin = ColumnU32(s, 14);
-    r.global_memory_bytes = U64(s, 15);
-    r.global_memory_bandwidth_kbps = U64(s, 16);
-    r.core_clock_khz = ColumnU32(s, 17);
-    r.l2_cache_bytes = ColumnU32(s, 18);
-    r.max_ipc = ColumnU32(s, 19);
-    r.ecc_enabled = ColumnU32(s, 20);
-    r.mig_enabled = ColumnInt(s, 21) != 0;
+    ReadRecord(stmt->get(), devices_.emplace_back(), kDevicesRecordColumns, *this);
   }
   if (rc != SQLITE_DONE) return ReadError();
   // Only now that the vector stops growing can the views point into its strings.
@@ -358,28 +316,28 @@ Status ReportReader::LoadClockSamples() {
     return ReadError();
   }
   const bool uncertainty = ColumnInt(has_uncertainty->get(), 0) != 0;
+  static constexpr std::string_view kNoUncertainty[] = {"gpu_uncertainty_ns"};
   StatusOr<Statement> stmt = Statement::Prepare(
-      db_, std::string("SELECT cupti_ns, realtime_ns, monotonic_ns, device_id, gpu_ns, ") +
-               (uncertainty ? "gpu_uncertainty_ns" : "NULL") + " FROM clock_samples ORDER BY id");
+      db_, SelectSql(kClockSamplesTable,
+                     uncertainty ? std::span<const std::string_view>() : kNoUncertainty) +
+               " ORDER BY id");
   if (!stmt.ok()) return ReadError();
+  constexpr int kCupti = ColumnIndex(kClockSamplesColumns, "cupti_ns");
+  constexpr int kRealtime = ColumnIndex(kClockSamplesColumns, "realtime_ns");
+  constexpr int kMonotonic = ColumnIndex(kClockSamplesColumns, "monotonic_ns");
+  constexpr int kDevice = ColumnIndex(kClockSamplesColumns, "device_id");
   int rc;
   while ((rc = sqlite3_step(stmt->get())) == SQLITE_ROW) {
     sqlite3_stmt* s = stmt->get();
     // A sample lacking one of the host clocks, or naming a device that cannot be one, cannot
     // be true: left out and counted, never used to align anything.
-    const bool device_fits =
-        IsNull(s, 3) || (ColumnInt(s, 3) >= 0 && ColumnInt(s, 3) <= 0xFFFFFFFFll);
-    if (IsNull(s, 0) || IsNull(s, 1) || IsNull(s, 2) || !device_fits) {
+    const bool device_fits = IsNull(s, kDevice) ||
+                             (ColumnInt(s, kDevice) >= 0 && ColumnInt(s, kDevice) <= 0xFFFFFFFFll);
+    if (IsNull(s, kCupti) || IsNull(s, kRealtime) || IsNull(s, kMonotonic) || !device_fits) {
       ++damaged_clock_samples_;
       continue;
     }
-    ClockSample& sample = clock_samples_.emplace_back();
-    sample.cupti_ns = time_base_ + U64(s, 0);
-    sample.realtime_ns = ColumnInt(s, 1);
-    sample.monotonic_ns = ColumnInt(s, 2);
-    if (!IsNull(s, 3)) sample.device_id = ColumnU32(s, 3);
-    if (!IsNull(s, 4)) sample.gpu_ns = ColumnInt(s, 4);
-    if (!IsNull(s, 5)) sample.gpu_uncertainty_ns = ColumnInt(s, 5);
+    ReadRecord(s, clock_samples_.emplace_back(), kClockSamplesRecordColumns, *this);
   }
   if (rc != SQLITE_DONE) return ReadError();
   return Status();
@@ -411,12 +369,9 @@ std::optional<std::string_view> ReportReader::DemangledString(std::int64_t id) c
 }
 
 StatusOr<std::uint64_t> ReportReader::CountRows(const std::string& table) const {
-  // Only names of the schema's tables: the name goes into SQL text.
-  static constexpr std::string_view kOtherTables[] = {
-      "strings", "devices", "contexts", "streams", "counters", "meta", "process", "clock_samples"};
+  // Only names of the report's tables: the name goes into SQL text.
   bool known = false;
-  for (const EventTableInfo& event_table : kEventTables) known = known || event_table.name == table;
-  for (std::string_view name : kOtherTables) known = known || name == table;
+  for (const TableInfo& report_table : kReportTables) known = known || report_table.name == table;
   if (!known) return Status::Error("no table named '" + table + "' in a gpuscope report");
   StatusOr<Statement> stmt = Statement::Prepare(db_, "SELECT count(*) FROM " + table);
   if (!stmt.ok()) return ReadError();

@@ -146,7 +146,8 @@ class ReportReader {
   std::optional<std::string_view> String(std::int64_t id) const;
   std::optional<std::string_view> DemangledString(std::int64_t id) const;
 
-  // Row counts, cheap (for tests and headers). `table` must be a table of the schema.
+  // Row counts, cheap (for tests and headers). `table` must be one of the report's tables
+  // (report_tables.h); one a report of its version lacks is a read error.
   StatusOr<std::uint64_t> CountRows(const std::string& table) const;
 
   // The underlying connection, read-only, for the store's query files (profile_store,

@@ -17,6 +17,7 @@
 #include "store/batched_insert.h"
 #include "store/create_table_sql.h"
 #include "store/declared_sql.h"
+#include "store/record_binder.h"
 #include "store/report_file_create.h"
 #include "store/report_tables.h"
 #include "store/report_writer_statements.h"
@@ -160,17 +161,16 @@ Status ReportWriter::PrepareStatements() {
       {&s.insert_string, "INSERT INTO strings(id, value, demangled) VALUES (?1, ?2, NULL)"},
       {&s.set_demangled, "UPDATE strings SET demangled = ?2 WHERE id = ?1"},
       {&s.set_meta, InsertSql(kMetaTable, "OR REPLACE")},
-      {&s.update_process,
-       "UPDATE process SET pid = ?1, parent_pid = ?2, hostname = ?3, command_line = ?4, "
-       "start = ?5, boot_id = ?6, rank = ?7, local_rank = ?8, world_size = ?9, "
-       "rank_variable = ?10 WHERE id = 1"},
+      // The process row is schema.sql's; the writer fills it in.
+      {&s.update_process, UpdateSql(kProcessTable.name, kProcessRecordColumns, "WHERE id = 1")},
       {&s.update_process_end, "UPDATE process SET \"end\" = ?1 WHERE id = 1"},
       {&s.insert_device, InsertSql(kDevicesTable, "OR REPLACE")},
       {&s.insert_context, InsertSql(kContextsTable, "OR REPLACE")},
       {&s.insert_stream, InsertSql(kStreamsTable, "OR REPLACE")},
       {&s.upsert_counter, InsertSql(kCountersTable, "OR REPLACE")},
-      {&s.insert_profiled_kernel, InsertSql(kProfiledKernelsTable, {}, RowId::kAssigned)},
-      {&s.insert_clock_sample, InsertSql(kClockSamplesTable, {}, RowId::kAssigned)},
+      // An id no one binds stays NULL: SQLite numbers the row (INTEGER PRIMARY KEY).
+      {&s.insert_profiled_kernel, InsertSql(kProfiledKernelsTable)},
+      {&s.insert_clock_sample, InsertSql(kClockSamplesTable)},
       // A thread's calls of one function add up, whichever flush brings them.
       {&s.upsert_api_call_count,
        InsertSql(kApiCallCountsTable) +
@@ -179,18 +179,16 @@ Status ReportWriter::PrepareStatements() {
            "min_ns = MIN(min_ns, excluded.min_ns), max_ns = MAX(max_ns, excluded.max_ns), "
            "first_start = MIN(first_start, excluded.first_start), "
            "last_end = MAX(last_end, excluded.last_end)"},
-      {&s.insert_graph_launch, InsertSql(kGraphLaunchesTable, {}, RowId::kAssigned)},
+      {&s.insert_graph_launch, InsertSql(kGraphLaunchesTable)},
       {&s.insert_instruction_value, InsertSql(kInstructionValuesTable, "OR REPLACE")},
       {&s.insert_profiled_range, InsertSql(kProfiledRangesTable, "OR REPLACE")},
       {&s.insert_kernel_source, InsertSql(kKernelSourceTable, "OR REPLACE")},
       {&s.insert_cubin, InsertSql(kCubinsTable, "OR IGNORE")},
-      // module_id is filled in when the CLI symbolises the native frames.
-      {&s.insert_stack_frame,
-       "INSERT OR IGNORE INTO stack_frames(stack_id, depth, kind, address, function_id, "
-       "file_id, line) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"},
-      {&s.insert_module, InsertSql(kModulesTable, {}, RowId::kAssigned)},
+      // module_id stays NULL until the CLI symbolises the native frames.
+      {&s.insert_stack_frame, InsertSql(kStackFramesTable, "OR IGNORE")},
+      {&s.insert_module, InsertSql(kModulesTable)},
       {&s.insert_gpu_metric, InsertSql(kGpuMetricsTable, "OR REPLACE")},
-      {&s.insert_gpu_metric_sample, InsertSql(kGpuMetricSamplesTable, {}, RowId::kAssigned)},
+      {&s.insert_gpu_metric_sample, InsertSql(kGpuMetricSamplesTable)},
       {&s.upsert_gpu_metric_sampling, InsertSql(kGpuMetricSamplingTable, "OR REPLACE")},
       {&s.upsert_row_order, InsertSql(kRowOrderTable, "OR REPLACE")},
   };

@@ -36,6 +36,7 @@
 #include "model/record_sink.h"
 #include "model/records.h"
 #include "store/event_tables.h"
+#include "store/record_column.h"
 #include "store/space_reserve.h"
 #include "store/start_order_tracker.h"
 #include "store/string_interner.h"
@@ -180,6 +181,17 @@ class ReportWriter final : public model::RecordSink {
 
   std::uint32_t InternName(std::string_view name);
   std::uint32_t InternKernelName(std::string_view mangled);
+  // What binding a record from its table's declaration takes from the writer
+  // (record_binder.h): a name column's text interned, a kernel name with its demangled form,
+  // and the stored form of a time.
+  auto NameInterning() {
+    return [this](Kept kept, std::string_view text) {
+      return kept == Kept::kKernelName ? InternKernelName(text) : InternName(text);
+    };
+  }
+  auto StoredTimes() {
+    return [this](model::Timestamp time) { return StoredTime(time); };
+  }
 
   // Counters, row_order and process.end: what each commit records besides the rows.
   bool WriteFlushState();

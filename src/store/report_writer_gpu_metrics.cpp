@@ -27,10 +27,7 @@ void ReportWriter::OnGpuMetricSample(const model::GpuMetricSampleRecord& r) {
   static_assert(std::endian::native == std::endian::little,
                 "metric_values are stored little-endian: a big-endian host must swap them");
   sqlite3_stmt* s = stmts_->insert_gpu_metric_sample.get();
-  sqlite3_bind_int64(s, 1, r.device_id);
-  sqlite3_bind_int64(s, 2, Relative(r.start));
-  sqlite3_bind_int64(s, 3, Relative(r.end));
-  sqlite3_bind_blob64(s, 4, r.values.data(), r.values.size_bytes(), SQLITE_STATIC);
+  BindRecord(s, r, kGpuMetricSamplesRecordColumns, {}, StoredTimes());
   StepRecord(s, "cannot write a GPU metric sample", kLossGpuMetricSamples);
 }
 

@@ -13,7 +13,10 @@
 #include "store/record_binder.h"
 #include "store/report_writer.h"
 #include "store/report_writer_statements.h"
+#include "store/profile_table_defs.h"
 #include "store/run_table_defs.h"
+#include "store/source_table_defs.h"
+#include "store/stack_table_defs.h"
 
 namespace gpuscope::store {
 
@@ -41,8 +44,7 @@ void BindAll(sqlite3_stmt* stmt, const Values&... values) {
 void ReportWriter::OnProcess(const model::ProcessRecord& r) {
   if (!Accepting(kLossProcess)) return;
   sqlite3_stmt* s = stmts_->update_process.get();
-  BindAll(s, r.pid, r.parent_pid, r.hostname, r.command_line, StoredTime(r.start), r.boot_id,
-          r.rank, r.local_rank, r.world_size, r.rank_variable);
+  BindRecord(s, r, kProcessRecordColumns, {}, StoredTimes());
   tracing_start_ = r.start;
   StepRecord(s, "cannot write the process row", kLossProcess);
 }
@@ -58,19 +60,16 @@ void ReportWriter::OnTraceScope(const model::TraceScopeRecord& r) {
 void ReportWriter::OnApiCallCount(const model::ApiCallCountRecord& r) {
   if (!Accepting(kLossApiCallCounts)) return;
   if (r.calls == 0) return;
+  const auto names = InternRecordNames(r, kApiCallCountsRecordColumns, NameInterning());
   sqlite3_stmt* s = stmts_->upsert_api_call_count.get();
-  BindAll(s, r.thread_id, static_cast<std::int64_t>(r.domain), r.cbid, InternName(r.name),
-          r.process_id, static_cast<std::int64_t>(r.calls), static_cast<std::int64_t>(r.total_ns),
-          static_cast<std::int64_t>(r.min_ns), static_cast<std::int64_t>(r.max_ns),
-          StoredTime(r.first_start), StoredTime(r.last_end));
+  BindRecord(s, r, kApiCallCountsRecordColumns, names, StoredTimes());
   StepRecord(s, "cannot write an API call count", kLossApiCallCounts);
 }
 
 void ReportWriter::OnGraphLaunch(const model::GraphLaunchRecord& r) {
   if (!Accepting(kLossGraphLaunches)) return;
   sqlite3_stmt* s = stmts_->insert_graph_launch.get();
-  BindAll(s, StoredTime(r.start), StoredTime(r.end), r.device_id, r.context_id, r.stream_id,
-          r.correlation_id, r.graph_id);
+  BindRecord(s, r, kGraphLaunchesRecordColumns, {}, StoredTimes());
   StepRecord(s, "cannot write a graph launch", kLossGraphLaunches);
 }
 
@@ -79,12 +78,7 @@ void ReportWriter::OnClockSample(const model::ClockSampleRecord& r) {
   // A sample without CUPTI's time says nothing (and its NOT NULL column would stop the writer).
   if (r.cupti_ns == 0) return Lost(kLossClockSamples);
   sqlite3_stmt* s = stmts_->insert_clock_sample.get();
-  std::optional<std::int64_t> device;
-  if (r.device_id.has_value()) device = *r.device_id;
-  // cupti_ns is on the clock of every other time, so it is stored relative like them (and may
-  // become the time base); the other clocks are absolute.
-  BindAll(s, StoredTime(r.cupti_ns), r.realtime_ns, r.monotonic_ns, device, r.gpu_ns,
-          r.gpu_uncertainty_ns);
+  BindRecord(s, r, kClockSamplesRecordColumns, {}, StoredTimes());
   StepRecord(s, "cannot write a clock sample", kLossClockSamples);
 }
 
@@ -111,7 +105,7 @@ void ReportWriter::OnStream(const model::StreamRecord& r) {
 
 void ReportWriter::OnProfiledKernel(const model::ProfiledKernelRecord& r) {
   if (!Accepting(kLossProfiledKernels)) return;
-  std::uint32_t name_id = InternKernelName(r.mangled_name);
+  const auto names = InternRecordNames(r, kProfiledKernelsRecordColumns, NameInterning());
   if (!status_.ok() || out_of_memory_) return Lost(kLossProfiledKernels);
   std::vector<std::uint8_t> compressed;
   if (!r.counter_data.empty()) {
@@ -120,22 +114,20 @@ void ReportWriter::OnProfiledKernel(const model::ProfiledKernelRecord& r) {
     if (!packed.ok()) return Lost(kLossProfiledKernels);
     compressed = std::move(*packed);
   }
-  // In this order: the first time stored may become the report's time base.
-  const std::optional<std::int64_t> start = StoredTime(r.start);
-  const std::optional<std::int64_t> end = StoredTime(r.end);
   sqlite3_stmt* s = stmts_->insert_profiled_kernel.get();
-  BindAll(s, r.profile_index, r.correlation_id, r.device_id, r.context_id, r.stream_id, name_id,
-          r.invocation, start, end, r.chip, r.passes, r.replay_mode, r.outcome, r.message);
+  BindRecord(s, r, kProfiledKernelsRecordColumns, names, StoredTimes());
+  constexpr int kCounterData = ColumnIndex(kProfiledKernelsColumns, "counter_data") + 1;
   if (r.counter_data.empty()) {
-    sqlite3_bind_null(s, 15);
+    sqlite3_bind_null(s, kCounterData);
   } else {
-    sqlite3_bind_blob64(s, 15, compressed.data(), compressed.size(), SQLITE_STATIC);
+    sqlite3_bind_blob64(s, kCounterData, compressed.data(), compressed.size(), SQLITE_STATIC);
   }
-  sqlite3_bind_int64(s, 16, static_cast<std::int64_t>(r.counter_data.size()));
   StepRecord(s, "cannot write a profiled kernel row", kLossProfiledKernels);
   if (model::IsRangeResult(r.replay_mode) && status_.ok()) {
     sqlite3_stmt* range = stmts_->insert_profiled_range.get();
-    BindAll(range, sqlite3_last_insert_rowid(db_), r.range_kernels);
+    BindRecord(range, r, kProfiledRangesRecordColumns);
+    sqlite3_bind_int64(range, ColumnIndex(kProfiledRangesColumns, "profiled_kernel_id") + 1,
+                       sqlite3_last_insert_rowid(db_));
     StepRecord(range, "cannot write a profiled_ranges row", kLossProfiledKernels);
   }
   if (r.source.requested && status_.ok()) WriteSourceCounters(sqlite3_last_insert_rowid(db_), r);
@@ -145,24 +137,24 @@ void ReportWriter::OnProfiledKernel(const model::ProfiledKernelRecord& r) {
 // compressed is left out (its instructions then read as SASS offsets only), never the row.
 void ReportWriter::WriteSourceCounters(std::int64_t id, const model::ProfiledKernelRecord& r) {
   sqlite3_stmt* source = stmts_->insert_kernel_source.get();
-  BindAll(source, id, r.source.message, r.source.total_samples, r.source.dropped_samples,
-          r.source.sampling_period);
+  BindRecord(source, r.source, kKernelSourceRecordColumns);
+  sqlite3_bind_int64(source, ColumnIndex(kKernelSourceColumns, "profiled_kernel_id") + 1, id);
   StepRecord(source, "cannot write a kernel_source row", kLossProfiledKernels);
   sqlite3_stmt* value = stmts_->insert_instruction_value.get();
+  sqlite3_bind_int64(value, ColumnIndex(kInstructionValuesColumns, "profiled_kernel_id") + 1, id);
   for (const model::InstructionValue& v : r.instruction_values) {
-    const std::uint32_t function_id = InternKernelName(v.function_name);
-    const std::uint32_t metric_id = InternName(v.metric);
+    const auto names = InternRecordNames(v, kInstructionValuesRecordColumns, NameInterning());
     if (!status_.ok() || out_of_memory_) return Lost(kLossProfiledKernels);
-    BindAll(value, id, static_cast<std::int64_t>(v.cubin_crc), function_id,
-            static_cast<std::int64_t>(v.pc_offset), metric_id, static_cast<std::int64_t>(v.value));
+    BindRecord(value, v, kInstructionValuesRecordColumns, names, StoredTimes());
     StepRecord(value, "cannot write an instruction_values row", kLossProfiledKernels);
   }
   sqlite3_stmt* cubin = stmts_->insert_cubin.get();
   for (const model::CubinImage& c : r.cubins) {
     StatusOr<std::vector<std::uint8_t>> packed = CompressCounterData(c.image);
     if (!packed.ok()) continue;
-    BindAll(cubin, static_cast<std::int64_t>(c.crc), static_cast<std::int64_t>(c.image.size()));
-    sqlite3_bind_blob64(cubin, 3, packed->data(), packed->size(), SQLITE_STATIC);
+    BindRecord(cubin, c, kCubinsRecordColumns);
+    sqlite3_bind_blob64(cubin, ColumnIndex(kCubinsColumns, "image") + 1, packed->data(),
+                        packed->size(), SQLITE_STATIC);
     StepRecord(cubin, "cannot write a cubins row", kLossProfiledKernels);
   }
 }
@@ -175,19 +167,20 @@ void ReportWriter::OnCounters(const model::CollectionCounters& counters) {
 // A Python frame's names are interned (they repeat across stacks); a native frame has only its
 // address until the CLI symbolises it (store/stack_tables.h).
 void ReportWriter::OnStack(const model::StackRecord& r) {
+  constexpr int kStackId = ColumnIndex(kStackFramesColumns, "stack_id") + 1;
+  constexpr int kDepth = ColumnIndex(kStackFramesColumns, "depth") + 1;
+  auto intern = NameInterning();
   for (std::size_t depth = 0; depth < r.frame_count; ++depth) {
     if (!Accepting(kLossStackFrames)) return;
     const model::StackFrame& frame = r.frames[depth];
-    sqlite3_stmt* s = stmts_->insert_stack_frame.get();
     const bool python = frame.kind == model::FrameKind::kPython;
-    std::optional<std::int64_t> address, function, file;
-    if (python) {
-      function = InternName(frame.function);
-      file = InternName(frame.file);
-    } else {
-      address = static_cast<std::int64_t>(frame.address);
-    }
-    BindAll(s, r.id, depth, frame.kind, address, function, file, frame.line);
+    const auto names = InternRecordNames(
+        frame, kStackFramesRecordColumns,
+        [&](Kept kept, std::string_view text) { return python ? intern(kept, text) : 0; });
+    sqlite3_stmt* s = stmts_->insert_stack_frame.get();
+    sqlite3_bind_int64(s, kStackId, r.id);
+    sqlite3_bind_int64(s, kDepth, static_cast<std::int64_t>(depth));
+    BindRecord(s, frame, kStackFramesRecordColumns, names, StoredTimes());
     StepRecord(s, "cannot write a stack frame", kLossStackFrames);
   }
 }
@@ -195,8 +188,7 @@ void ReportWriter::OnStack(const model::StackRecord& r) {
 void ReportWriter::OnModule(const model::ModuleRecord& r) {
   if (!Accepting(kLossModules)) return;
   sqlite3_stmt* s = stmts_->insert_module.get();
-  BindAll(s, r.path, r.start, r.end, r.bias, r.build_id);
-  if (r.build_id.empty()) sqlite3_bind_null(s, 5);
+  BindRecord(s, r, kModulesRecordColumns);
   StepRecord(s, "cannot write a module", kLossModules);
 }
 

@@ -2,14 +2,16 @@
 // identity, the process, its clocks, devices, contexts and streams, the interned names, the API
 // calls counted instead of recorded, graph launches, and what was lost or left out. Listed,
 // with every other table, in report_tables.h. The tables that store a model record member by
-// member (devices, contexts, streams) declare each column with its member (record_column.h):
-// the writer binds, and the reader reads, from that declaration (record_binder.h).
+// member declare each column with its member and the reader's (record_column.h): the writer
+// binds (record_binder.h), and the reader reads (record_decoder.h), from that declaration.
 #pragma once
 
 #include <tuple>
 
+#include "model/capture_records.h"
 #include "model/records.h"
 #include "store/record_column.h"
+#include "store/report_reader.h"
 #include "store/table_info.h"
 
 namespace gpuscope::store {
@@ -55,25 +57,27 @@ inline constexpr TableInfo kMetaTable = {
     .without_rowid = true,
 };
 
-inline constexpr ColumnInfo kProcessColumns[] = {
-    {"id", "INTEGER PRIMARY KEY CHECK (id = 1)", "always 1: one process per report"},
-    {"pid", "INTEGER NOT NULL", "process id of the traced process"},
-    {"parent_pid", "INTEGER NOT NULL", "its parent's process id"},
-    {"hostname", "TEXT NOT NULL", "host it ran on"},
-    {"command_line", "TEXT NOT NULL", "program and arguments, joined by spaces"},
-    {"start", "INTEGER", "ns, relative: when tracing began"},
-    {"end", "INTEGER", "ns, relative: the last flush (NULL: never flushed)"},
-    {"boot_id", "TEXT NOT NULL", "/proc/sys/kernel/random/boot_id of the host ('' unknown):\n"
-      "equal in two reports = same host, same boot, same clocks"},
-    {"rank", "INTEGER", "rank in the job (NULL: unknown), from rank_variable"},
-    {"local_rank", "INTEGER", "rank among the job's processes on this host (NULL: unknown)\n"
+inline constexpr auto kProcessRecordColumns = std::tuple{
+    BoundApart("id", "INTEGER PRIMARY KEY CHECK (id = 1)", "always 1: one process per report"),
+    Stores<&model::ProcessRecord::pid, &ProcessInfo::pid>("pid", "INTEGER NOT NULL", "process id of the traced process"),
+    Stores<&model::ProcessRecord::parent_pid, &ProcessInfo::parent_pid>("parent_pid", "INTEGER NOT NULL", "its parent's process id"),
+    Stores<&model::ProcessRecord::hostname, &ProcessInfo::hostname>("hostname", "TEXT NOT NULL", "host it ran on"),
+    Stores<&model::ProcessRecord::command_line, &ProcessInfo::command_line>("command_line", "TEXT NOT NULL", "program and arguments, joined by spaces"),
+    StoresTime<&model::ProcessRecord::start, &ProcessInfo::start>("start", "INTEGER", "ns, relative: when tracing began"),
+    // Written at each flush (ReportWriter::WriteFlushState).
+    BoundApart<&ProcessInfo::end, Kept::kTime>("end", "INTEGER", "ns, relative: the last flush (NULL: never flushed)"),
+    Stores<&model::ProcessRecord::boot_id, &ProcessInfo::boot_id>("boot_id", "TEXT NOT NULL", "/proc/sys/kernel/random/boot_id of the host ('' unknown):\n"
+      "equal in two reports = same host, same boot, same clocks"),
+    Stores<&model::ProcessRecord::rank, &ProcessInfo::rank>("rank", "INTEGER", "rank in the job (NULL: unknown), from rank_variable"),
+    Stores<&model::ProcessRecord::local_rank, &ProcessInfo::local_rank>("local_rank", "INTEGER", "rank among the job's processes on this host (NULL: unknown)\n"
       "from the first set of OMPI_COMM_WORLD_LOCAL_RANK,\n"
-      "MPI_LOCALRANKID, SLURM_LOCALID, LOCAL_RANK"},
-    {"world_size", "INTEGER", "processes in the job (NULL: unknown), from the first set of\n"
-      "OMPI_COMM_WORLD_SIZE, PMI_SIZE, SLURM_NTASKS, WORLD_SIZE"},
-    {"rank_variable", "TEXT NOT NULL", "the variable that gave rank, the first set of\n"
-      "OMPI_COMM_WORLD_RANK, PMI_RANK, SLURM_PROCID, RANK ('' none)"},
+      "MPI_LOCALRANKID, SLURM_LOCALID, LOCAL_RANK"),
+    Stores<&model::ProcessRecord::world_size, &ProcessInfo::world_size>("world_size", "INTEGER", "processes in the job (NULL: unknown), from the first set of\n"
+      "OMPI_COMM_WORLD_SIZE, PMI_SIZE, SLURM_NTASKS, WORLD_SIZE"),
+    Stores<&model::ProcessRecord::rank_variable, &ProcessInfo::rank_variable>("rank_variable", "TEXT NOT NULL", "the variable that gave rank, the first set of\n"
+      "OMPI_COMM_WORLD_RANK, PMI_RANK, SLURM_PROCID, RANK ('' none)"),
 };
+inline constexpr auto kProcessColumns = ColumnInfosOf(kProcessRecordColumns);
 
 inline constexpr TableInfo kProcessTable = {
     .name = "process",
@@ -82,18 +86,21 @@ inline constexpr TableInfo kProcessTable = {
     .columns = kProcessColumns,
 };
 
-inline constexpr ColumnInfo kClockSamplesColumns[] = {
-    {"id", "INTEGER PRIMARY KEY", "insertion order (time order)"},
-    {"cupti_ns", "INTEGER NOT NULL", "ns, relative: CUPTI's clock, the clock of every other time"},
-    {"realtime_ns", "INTEGER NOT NULL", "ns, absolute: CLOCK_REALTIME, read right after cupti_ns"},
-    {"monotonic_ns", "INTEGER NOT NULL", "ns, absolute: CLOCK_MONOTONIC_RAW (since boot), read then"},
-    {"device_id", "INTEGER", "devices.id of the GPU sampled; NULL: the host clocks only"},
-    {"gpu_ns", "INTEGER", "ns, absolute: that GPU's timestamp (%globaltimer);\n"
-      "NULL for the host row"},
-    {"gpu_uncertainty_ns", "INTEGER", "ns: gpu_ns was read within +- this of the host clocks of\n"
+// cupti_ns is on the clock of every other time, so it is stored relative like them (and may
+// become the time base); the other clocks are absolute.
+inline constexpr auto kClockSamplesRecordColumns = std::tuple{
+    BoundApart("id", "INTEGER PRIMARY KEY", "insertion order (time order)"),
+    StoresTime<&model::ClockSampleRecord::cupti_ns, &ClockSample::cupti_ns>("cupti_ns", "INTEGER NOT NULL", "ns, relative: CUPTI's clock, the clock of every other time"),
+    Stores<&model::ClockSampleRecord::realtime_ns, &ClockSample::realtime_ns>("realtime_ns", "INTEGER NOT NULL", "ns, absolute: CLOCK_REALTIME, read right after cupti_ns"),
+    Stores<&model::ClockSampleRecord::monotonic_ns, &ClockSample::monotonic_ns>("monotonic_ns", "INTEGER NOT NULL", "ns, absolute: CLOCK_MONOTONIC_RAW (since boot), read then"),
+    Stores<&model::ClockSampleRecord::device_id, &ClockSample::device_id>("device_id", "INTEGER", "devices.id of the GPU sampled; NULL: the host clocks only"),
+    Stores<&model::ClockSampleRecord::gpu_ns, &ClockSample::gpu_ns>("gpu_ns", "INTEGER", "ns, absolute: that GPU's timestamp (%globaltimer);\n"
+      "NULL for the host row"),
+    Stores<&model::ClockSampleRecord::gpu_uncertainty_ns, &ClockSample::gpu_uncertainty_ns>("gpu_uncertainty_ns", "INTEGER", "ns: gpu_ns was read within +- this of the host clocks of\n"
       "the row (half the host time around the read); NULL for the\n"
-      "host row (and in reports written before GPU pairs)"},
+      "host row (and in reports written before GPU pairs)"),
 };
+inline constexpr auto kClockSamplesColumns = ColumnInfosOf(kClockSamplesRecordColumns);
 
 inline constexpr TableInfo kClockSamplesTable = {
     .name = "clock_samples",
@@ -112,8 +119,8 @@ inline constexpr TableInfo kClockSamplesTable = {
 
 inline constexpr auto kDevicesRecordColumns = std::tuple{
     Stores<&model::DeviceRecord::id>("id", "INTEGER PRIMARY KEY", "CUDA device ordinal"),
-    Stores<&model::DeviceRecord::name>("name", "TEXT NOT NULL", "e.g. 'NVIDIA H200'"),
-    Stores<&model::DeviceRecord::uuid>("uuid", "TEXT NOT NULL", "hex"),
+    Stores<&model::DeviceRecord::name, &DeviceInfo::name>("name", "TEXT NOT NULL", "e.g. 'NVIDIA H200'"),
+    Stores<&model::DeviceRecord::uuid, &DeviceInfo::uuid>("uuid", "TEXT NOT NULL", "hex"),
     Stores<&model::DeviceRecord::compute_major>("compute_major", "INTEGER NOT NULL", "compute capability, major"),
     Stores<&model::DeviceRecord::compute_minor>("compute_minor", "INTEGER NOT NULL", "compute capability, minor"),
     Stores<&model::DeviceRecord::num_sms>("num_sms", "INTEGER NOT NULL", "streaming multiprocessors"),
@@ -184,19 +191,20 @@ inline constexpr TableInfo kStringsTable = {
     .columns = kStringsColumns,
 };
 
-inline constexpr ColumnInfo kApiCallCountsColumns[] = {
-    {"thread_id", "INTEGER NOT NULL", "thread id (as api_calls.thread_id)"},
-    {"domain", "INTEGER NOT NULL", "api_domains.id (1 runtime, 2 driver)"},
-    {"cbid", "INTEGER NOT NULL", "CUPTI callback id within the domain"},
-    {"name_id", "INTEGER NOT NULL", "strings.id of the function name, e.g. 'cudaGetDevice'"},
-    {"process_id", "INTEGER NOT NULL", "process id"},
-    {"calls", "INTEGER NOT NULL", "how many calls the thread made"},
-    {"total_ns", "INTEGER NOT NULL", "their summed duration, ns"},
-    {"min_ns", "INTEGER NOT NULL", "the shortest, ns"},
-    {"max_ns", "INTEGER NOT NULL", "the longest, ns"},
-    {"first_start", "INTEGER", "ns, relative: the first call's start"},
-    {"last_end", "INTEGER", "ns, relative: the last call's end"},
+inline constexpr auto kApiCallCountsRecordColumns = std::tuple{
+    Stores<&model::ApiCallCountRecord::thread_id>("thread_id", "INTEGER NOT NULL", "thread id (as api_calls.thread_id)"),
+    Stores<&model::ApiCallCountRecord::domain>("domain", "INTEGER NOT NULL", "api_domains.id (1 runtime, 2 driver)"),
+    Stores<&model::ApiCallCountRecord::cbid>("cbid", "INTEGER NOT NULL", "CUPTI callback id within the domain"),
+    StoresName<&model::ApiCallCountRecord::name>("name_id", "INTEGER NOT NULL", "strings.id of the function name, e.g. 'cudaGetDevice'"),
+    Stores<&model::ApiCallCountRecord::process_id>("process_id", "INTEGER NOT NULL", "process id"),
+    Stores<&model::ApiCallCountRecord::calls>("calls", "INTEGER NOT NULL", "how many calls the thread made"),
+    Stores<&model::ApiCallCountRecord::total_ns>("total_ns", "INTEGER NOT NULL", "their summed duration, ns"),
+    Stores<&model::ApiCallCountRecord::min_ns>("min_ns", "INTEGER NOT NULL", "the shortest, ns"),
+    Stores<&model::ApiCallCountRecord::max_ns>("max_ns", "INTEGER NOT NULL", "the longest, ns"),
+    StoresTime<&model::ApiCallCountRecord::first_start>("first_start", "INTEGER", "ns, relative: the first call's start"),
+    StoresTime<&model::ApiCallCountRecord::last_end>("last_end", "INTEGER", "ns, relative: the last call's end"),
 };
+inline constexpr auto kApiCallCountsColumns = ColumnInfosOf(kApiCallCountsRecordColumns);
 
 inline constexpr TableInfo kApiCallCountsTable = {
     .name = "api_call_counts",
@@ -208,16 +216,17 @@ inline constexpr TableInfo kApiCallCountsTable = {
     .without_rowid = true,
 };
 
-inline constexpr ColumnInfo kGraphLaunchesColumns[] = {
-    {"id", "INTEGER PRIMARY KEY", "insertion order"},
-    {"start", "INTEGER", "ns, relative: the start of the graph's first node"},
-    {"end", "INTEGER", "ns, relative: the end of its last node"},
-    {"device_id", "INTEGER NOT NULL", "devices.id"},
-    {"context_id", "INTEGER NOT NULL", "contexts.context_id"},
-    {"stream_id", "INTEGER NOT NULL", "streams.stream_id"},
-    {"correlation_id", "INTEGER NOT NULL", "equals api_calls.correlation_id of the cudaGraphLaunch"},
-    {"graph_id", "INTEGER NOT NULL", "the graph's id (kernels.graph_id in node mode)"},
+inline constexpr auto kGraphLaunchesRecordColumns = std::tuple{
+    BoundApart("id", "INTEGER PRIMARY KEY", "insertion order"),
+    StoresTime<&model::GraphLaunchRecord::start>("start", "INTEGER", "ns, relative: the start of the graph's first node"),
+    StoresTime<&model::GraphLaunchRecord::end>("end", "INTEGER", "ns, relative: the end of its last node"),
+    Stores<&model::GraphLaunchRecord::device_id>("device_id", "INTEGER NOT NULL", "devices.id"),
+    Stores<&model::GraphLaunchRecord::context_id>("context_id", "INTEGER NOT NULL", "contexts.context_id"),
+    Stores<&model::GraphLaunchRecord::stream_id>("stream_id", "INTEGER NOT NULL", "streams.stream_id"),
+    Stores<&model::GraphLaunchRecord::correlation_id>("correlation_id", "INTEGER NOT NULL", "equals api_calls.correlation_id of the cudaGraphLaunch"),
+    Stores<&model::GraphLaunchRecord::graph_id>("graph_id", "INTEGER NOT NULL", "the graph's id (kernels.graph_id in node mode)"),
 };
+inline constexpr auto kGraphLaunchesColumns = ColumnInfosOf(kGraphLaunchesRecordColumns);
 
 inline constexpr TableInfo kGraphLaunchesTable = {
     .name = "graph_launches",

@@ -4,6 +4,7 @@
 
 #include "store/counter_data_codec.h"
 #include "store/declared_sql.h"
+#include "store/record_decoder.h"
 #include "store/source_table_defs.h"
 #include "store/sqlite_util.h"
 
@@ -38,27 +39,21 @@ StatusOr<std::vector<StoredInstructionValue>> ReadInstructionValues(
   std::vector<StoredInstructionValue> values;
   if (!HasSourceTables(report)) return values;
   StatusOr<Statement> stmt = Statement::Prepare(
-      report.db(),
-      // Function and metric names from the reader's strings (shortened once there).
-      "SELECT v.profiled_kernel_id, v.cubin_crc, v.function_id, v.pc_offset, v.metric_id, "
-      "v.value FROM instruction_values v "
-      "WHERE ?1 IS NULL OR v.profiled_kernel_id = ?1 "
-      "ORDER BY v.profiled_kernel_id, v.cubin_crc, v.function_id, v.pc_offset");
+      report.db(), SelectSql(kInstructionValuesTable) +
+                       " WHERE ?1 IS NULL OR profiled_kernel_id = ?1 "
+                       "ORDER BY profiled_kernel_id, cubin_crc, function_id, pc_offset");
   if (!stmt.ok()) return ReadError(report, "cannot read the instruction values of");
   if (profiled_kernel_id) sqlite3_bind_int64(stmt->get(), 1, *profiled_kernel_id);
+  constexpr int kValue = ColumnIndex(kInstructionValuesColumns, "value");
   int rc;
   while ((rc = sqlite3_step(stmt->get())) == SQLITE_ROW) {
     sqlite3_stmt* s = stmt->get();
     StoredInstructionValue v;
-    v.profiled_kernel_id = sqlite3_column_int64(s, 0);
-    v.cubin_crc = ColumnU64(s, 1);
-    v.function_id = sqlite3_column_int64(s, 2);
-    v.function = report.String(v.function_id).value_or("");
-    v.pc_offset = ColumnU64(s, 3);
-    v.metric = report.String(sqlite3_column_int64(s, 4)).value_or("");
+    // Function and metric names from the reader's strings (shortened once there).
+    ReadRecord(s, v, kInstructionValuesRecordColumns, report);
     // A negative count cannot be true: the row is left out rather than shown as 2^64 - n.
-    if (sqlite3_column_int64(s, 5) < 0 || v.metric.empty()) continue;
-    v.value = ColumnU64(s, 5);
+    if (sqlite3_column_int64(s, kValue) < 0 || v.metric.empty()) continue;
+    v.function = report.String(v.function_id).value_or("");
     values.push_back(std::move(v));
   }
   if (rc != SQLITE_DONE) return ReadError(report, "cannot read the instruction values of");
@@ -94,7 +89,8 @@ StatusOr<std::vector<InstructionSite>> ReadUndisassembledSites(const ReportReade
   std::vector<InstructionSite> sites;
   if (!HasSourceTables(report)) return sites;
   // The function names whole, not shortened as the reader's strings are: they are looked up
-  // in the cubin, which holds them whole.
+  // in the cubin, which holds them whole. The distinct sites are no table's rows: the query
+  // names its columns itself.
   StatusOr<Statement> stmt = Statement::Prepare(
       report.db(),
       "SELECT DISTINCT v.cubin_crc, v.function_id, f.value, v.pc_offset "
@@ -121,15 +117,12 @@ StatusOr<std::map<std::int64_t, StoredKernelSource>> ReadKernelSources(const Rep
   StatusOr<Statement> stmt = Statement::Prepare(
       report.db(), SelectSql(kKernelSourceTable) + " ORDER BY profiled_kernel_id");
   if (!stmt.ok()) return ReadError(report, "cannot read the source collection of");
+  constexpr int kKernel = ColumnIndex(kKernelSourceColumns, "profiled_kernel_id");
   int rc;
   while ((rc = sqlite3_step(stmt->get())) == SQLITE_ROW) {
-    sqlite3_stmt* s = stmt->get();
     StoredKernelSource source;
-    source.message = report.ReportText(ColumnText(s, 1));
-    source.total_samples = ColumnU64(s, 2);
-    source.dropped_samples = ColumnU64(s, 3);
-    source.sampling_period = ColumnU32(s, 4);
-    sources[sqlite3_column_int64(s, 0)] = std::move(source);
+    ReadRecord(stmt->get(), source, kKernelSourceRecordColumns, report);
+    sources[sqlite3_column_int64(stmt->get(), kKernel)] = std::move(source);
   }
   if (rc != SQLITE_DONE) return ReadError(report, "cannot read the source collection of");
   return sources;
@@ -173,24 +166,19 @@ StatusOr<std::vector<StoredSassInstruction>> ReadSassInstructions(const ReportRe
   if (!HasSourceResultTables(report)) return rows;
   StatusOr<Statement> stmt = Statement::Prepare(
       report.db(),
-      // Function names from the reader's strings (shortened once there).
-      "SELECT i.cubin_crc, i.function_id, i.pc_offset, i.sass, i.file_id, i.line "
-      "FROM sass_instructions i ORDER BY i.cubin_crc, i.function_id, i.pc_offset");
+      SelectSql(kSassInstructionsTable) + " ORDER BY cubin_crc, function_id, pc_offset");
   if (!stmt.ok()) return ReadError(report, "cannot read the SASS instructions of");
+  constexpr int kLine = ColumnIndex(kSassInstructionsColumns, "line");
   int rc;
   while ((rc = sqlite3_step(stmt->get())) == SQLITE_ROW) {
     sqlite3_stmt* s = stmt->get();
-    StoredSassInstruction row;
-    row.cubin_crc = ColumnU64(s, 0);
-    row.function_id = sqlite3_column_int64(s, 1);
+    StoredSassInstruction& row = rows.emplace_back();
+    ReadRecord(s, row, kSassInstructionsRecordColumns, report);
+    // Function names from the reader's strings (shortened once there).
     row.function = report.String(row.function_id).value_or("");
-    row.pc_offset = ColumnU64(s, 2);
-    if (sqlite3_column_type(s, 3) != SQLITE_NULL) row.sass = std::string(ColumnText(s, 3));
-    if (sqlite3_column_type(s, 4) != SQLITE_NULL) row.file_id = sqlite3_column_int64(s, 4);
-    if (sqlite3_column_type(s, 5) != SQLITE_NULL && sqlite3_column_int64(s, 5) > 0) {
-      row.line = ColumnU32(s, 5);
+    if (sqlite3_column_type(s, kLine) != SQLITE_NULL && sqlite3_column_int64(s, kLine) > 0) {
+      row.line = ColumnU32(s, kLine);
     }
-    rows.push_back(std::move(row));
   }
   if (rc != SQLITE_DONE) return ReadError(report, "cannot read the SASS instructions of");
   return rows;
@@ -214,13 +202,12 @@ StatusOr<std::map<std::int64_t, StoredSourceFile>> ReadSourceFiles(const ReportR
   StatusOr<Statement> stmt =
       Statement::Prepare(report.db(), SelectSql(kSourceFilesTable) + " ORDER BY id");
   if (!stmt.ok()) return ReadError(report, "cannot read the source files of");
+  constexpr int kId = ColumnIndex(kSourceFilesColumns, "id");
   int rc;
   while ((rc = sqlite3_step(stmt->get())) == SQLITE_ROW) {
-    sqlite3_stmt* s = stmt->get();
     StoredSourceFile file;
-    file.path = report.ReportText(ColumnText(s, 1));
-    if (sqlite3_column_type(s, 2) != SQLITE_NULL) file.content = std::string(ColumnText(s, 2));
-    files[sqlite3_column_int64(s, 0)] = std::move(file);
+    ReadRecord(stmt->get(), file, kSourceFilesRecordColumns, report);
+    files[sqlite3_column_int64(stmt->get(), kId)] = std::move(file);
   }
   if (rc != SQLITE_DONE) return ReadError(report, "cannot read the source files of");
   return files;

@@ -4,6 +4,7 @@
 
 #include "store/declared_sql.h"
 #include "store/query_rows.h"
+#include "store/record_decoder.h"
 #include "store/report_update.h"
 #include "store/schema.h"
 #include "store/sqlite_util.h"
@@ -16,29 +17,29 @@ bool HasStacks(const ReportReader& report) {
   return report.schema_version() >= kFirstSchemaWithStacks;
 }
 
-std::string Text(sqlite3_stmt* row, int column) { return std::string(ColumnText(row, column)); }
-
-// The frames of every stack (stack_id NULL) or of one, in (stack, depth) order.
+// The frames of every stack (stack_id NULL) or of one, in (stack, depth) order, each with its
+// module's row (joined: the module's path names the frame's object).
 Status ReadFrames(const ReportReader& report, std::optional<std::uint32_t> stack_id,
                   StoredStacks& stacks) {
   std::vector<QueryParam> params;
   if (stack_id.has_value()) params.emplace_back(std::int64_t{*stack_id});
+  constexpr int kStackId = ColumnIndex(kStackFramesColumns, "stack_id");
+  constexpr int kKind = ColumnIndex(kStackFramesColumns, "kind");
+  constexpr int kModulePath = static_cast<int>(kStackFramesColumns.size()) +
+                              ColumnIndex(kModulesColumns, "path");
   return StepRows(
       report.db(),
-      // Functions and files are names of the reader's strings (shortened once there).
-      std::string("SELECT f.stack_id, f.depth, f.kind, f.address, f.function_id, f.file_id, "
-                  "f.line, m.path FROM stack_frames f "
-                  "LEFT JOIN modules m ON m.id = f.module_id ") +
+      "SELECT " + SelectList(kStackFramesColumns, "f") + ", " + SelectList(kModulesColumns, "m") +
+          " FROM stack_frames f LEFT JOIN modules m ON m.id = f.module_id " +
           (stack_id.has_value() ? "WHERE f.stack_id = ?1 " : "") + "ORDER BY f.stack_id, f.depth",
       params, "the call stacks", [&](sqlite3_stmt* row) {
         StoredFrame frame;
-        frame.kind = ColumnInt(row, 2) == 1 ? model::FrameKind::kPython : model::FrameKind::kNative;
-        frame.address = static_cast<std::uint64_t>(ColumnInt(row, 3));
-        frame.function = report.String(ColumnInt(row, 4)).value_or("");
-        frame.file = report.String(ColumnInt(row, 5)).value_or("");
-        frame.line = static_cast<std::uint32_t>(ColumnInt(row, 6));
-        frame.module = report.ReportText(ColumnText(row, 7));
-        stacks[ColumnU32(row, 0)].push_back(std::move(frame));
+        // Functions and files are names of the reader's strings (shortened once there).
+        ReadRecord(row, frame, kStackFramesRecordColumns, report);
+        frame.kind =
+            ColumnInt(row, kKind) == 1 ? model::FrameKind::kPython : model::FrameKind::kNative;
+        frame.module = report.ReportText(ColumnText(row, kModulePath));
+        stacks[ColumnU32(row, kStackId)].push_back(std::move(frame));
         return true;
       });
 }
@@ -71,15 +72,12 @@ StatusOr<UnsymbolizedFrames> ReadUnsymbolizedFrames(const ReportReader& report) 
                                       return false;
                                     }));
   if (done) return frames;
-  GPUSCOPE_RETURN_IF_ERROR(StepRows(
-      report.db(), SelectSql(kModulesTable) + " ORDER BY id", {},
-      "the modules", [&](sqlite3_stmt* row) {
-        frames.modules.push_back({ColumnInt(row, 0), Text(row, 1),
-                                  static_cast<std::uint64_t>(ColumnInt(row, 2)),
-                                  static_cast<std::uint64_t>(ColumnInt(row, 3)),
-                                  static_cast<std::uint64_t>(ColumnInt(row, 4)), Text(row, 5)});
-        return true;
-      }));
+  GPUSCOPE_RETURN_IF_ERROR(StepRows(report.db(), SelectSql(kModulesTable) + " ORDER BY id", {},
+                                    "the modules", [&](sqlite3_stmt* row) {
+                                      ReadRecord(row, frames.modules.emplace_back(),
+                                                 kModulesRecordColumns, report);
+                                      return true;
+                                    }));
   GPUSCOPE_RETURN_IF_ERROR(
       StepRows(report.db(),
                "SELECT DISTINCT address FROM stack_frames WHERE kind = 0 AND address IS NOT NULL "

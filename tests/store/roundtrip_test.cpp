@@ -347,6 +347,13 @@ TEST_F(RoundTripTest, CountRows) {
   auto devices = reader_->CountRows("devices");
   ASSERT_TRUE(devices.ok());
   EXPECT_EQ(devices.value(), 2u);
+  // Every table of report_tables.h, those of `gpuscope profile` too.
+  auto metrics = reader_->CountRows("kernel_metrics");
+  ASSERT_TRUE(metrics.ok()) << metrics.status().message();
+  EXPECT_EQ(metrics.value(), 0u);
+  auto copy_kinds = reader_->CountRows("copy_kinds");
+  ASSERT_TRUE(copy_kinds.ok()) << copy_kinds.status().message();
+  EXPECT_GT(copy_kinds.value(), 0u);
   auto unknown = reader_->CountRows("kernels; DROP TABLE kernels");
   ASSERT_FALSE(unknown.ok());
   EXPECT_NE(unknown.status().message().find("no table named"), std::string::npos);

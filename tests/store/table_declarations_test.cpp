@@ -16,6 +16,7 @@
 #include "store/create_table_sql.h"
 #include "store/declared_sql.h"
 #include "store/record_binder.h"
+#include "store/record_decoder.h"
 #include "store/event_tables.h"
 #include "store/report_tables.h"
 #include "store/report_writer.h"
@@ -230,6 +231,26 @@ TEST(TableDeclarations, InsertAndSelectNameTheDeclaredColumns) {
             "VALUES (?, ?, ?, ?, ?)");
   EXPECT_EQ(SelectSql(kContextsTable),
             "SELECT \"context_id\", \"device_id\", \"null_stream_id\" FROM contexts");
+}
+
+// The process row, made by schema.sql, is filled in by an update of the columns the writer
+// binds from its record, each at the parameter an insert of the declared columns gives it.
+TEST(TableDeclarations, UpdateSetsTheWrittenColumnsAtTheirParameters) {
+  EXPECT_EQ(UpdateSql(kProcessTable.name, kProcessRecordColumns, "WHERE id = 1"),
+            "UPDATE process SET \"pid\" = ?2, \"parent_pid\" = ?3, \"hostname\" = ?4, "
+            "\"command_line\" = ?5, \"start\" = ?6, \"boot_id\" = ?8, \"rank\" = ?9, "
+            "\"local_rank\" = ?10, \"world_size\" = ?11, \"rank_variable\" = ?12 WHERE id = 1");
+}
+
+// A join's select qualifies each declared column; a column a report lacks is selected as NULL
+// in its place, so that every other column keeps its index.
+TEST(TableDeclarations, SelectListQualifiesAndStandsInForAbsentColumns) {
+  static constexpr std::string_view kAbsent[] = {"device_id"};
+  EXPECT_EQ(SelectList(kContextsColumns, "c", kAbsent),
+            "c.\"context_id\", NULL, c.\"null_stream_id\"");
+  EXPECT_EQ(SelectSql(kContextsTable, kAbsent),
+            "SELECT \"context_id\", NULL, \"null_stream_id\" FROM contexts");
+  static_assert(ColumnIndex(kProcessColumns, "end") == 6);
 }
 
 // A record bound member by member from its table's declaration reads back the same, a
